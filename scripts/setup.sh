@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs whatever the build and the tests need and is missing, on Debian 12 as root:
+# the Debian packages (emscripten, Eigen 3.4, GoogleTest, cmake, Chromium) and the npm
+# dependencies (npm ci). Safe to run again: each step checks first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_pkgs=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for p in emscripten libeigen3-dev cmake g++ make libgtest-dev chromium; do
+  have_pkg "$p" || need_pkgs+=("$p")
+done
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing Debian packages: ${need_pkgs[*]} (run as root, or: apt-get install ${need_pkgs[*]})" >&2
+    exit 1
+  fi
+  echo "setup: installing Debian packages: ${need_pkgs[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+fi
+
+# npm ci only when node_modules is missing or older than the lock file.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

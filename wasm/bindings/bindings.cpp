@@ -1,0 +1,261 @@
+// embind bindings: type conversion only. Each function reads a plain JS object (already checked
+// and completed with defaults by wasm/js/core.js), calls the experiment of the same name, and
+// copies the result into JS-owned objects and typed arrays (never views into the wasm heap, which
+// die when memory grows). A std::invalid_argument becomes a JS RangeError with its message;
+// any other C++ exception becomes an Error. No maths here.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "experiments.hpp"
+
+using emscripten::val;
+using namespace sqrtdk;
+
+namespace {
+
+// ---- JS → C++ ----
+int get_int(const val& o, const char* key) { return o[key].as<int>(); }
+double get_num(const val& o, const char* key) { return o[key].as<double>(); }
+bool get_bool(const val& o, const char* key) { return o[key].as<bool>(); }
+uint32_t get_seed(const val& o) { return static_cast<uint32_t>(o["seed"].as<double>()); }
+Kernel get_kernel(const val& o) { return parse_kernel(o["kernel"].as<std::string>()); }
+
+Scale to_scale(const val& v) {
+  if (v.typeOf().as<std::string>() == "number") return scale_value(v.as<double>());
+  return parse_scale(v.as<std::string>());
+}
+
+std::vector<int> get_int_list(const val& o, const char* key) {
+  return emscripten::vecFromJSArray<int>(o[key]);
+}
+
+template <typename T>
+std::vector<T> copy_typed_array(const val& arr) {
+  std::vector<T> out(arr["length"].as<size_t>());
+  val view{emscripten::typed_memory_view(out.size(), out.data())};
+  view.call<void>("set", arr);  // one memcpy from JS into the heap
+  return out;
+}
+
+// ---- C++ → JS (copies) ----
+template <typename T>
+val to_typed_array(const char* ctor, const std::vector<T>& v) {
+  val out = val::global(ctor).new_(v.size());
+  if (!v.empty()) out.call<void>("set", val(emscripten::typed_memory_view(v.size(), v.data())));
+  return out;
+}
+val f64(const std::vector<double>& v) { return to_typed_array("Float64Array", v); }
+val f32(const std::vector<float>& v) { return to_typed_array("Float32Array", v); }
+
+val moments(const Moments& m) {
+  val o = val::object();
+  o.set("mean", m.mean);
+  o.set("variance", m.variance);
+  o.set("std", m.std);
+  return o;
+}
+
+val summary(const Summary& s) {
+  val o = val::object();
+  o.set("mean", s.mean);
+  o.set("median", s.median);
+  o.set("p10", s.p10);
+  o.set("p90", s.p90);
+  return o;
+}
+
+val hist(const Histogram& h) {
+  val o = val::object();
+  o.set("edges", f64(h.edges));
+  o.set("counts", f64(h.counts));
+  o.set("below", h.below);
+  o.set("above", h.above);
+  return o;
+}
+
+val attention_summary(const AttentionSummary& s) {
+  val o = val::object();
+  o.set("scale", s.scale);
+  o.set("entropy", summary(s.entropy));
+  o.set("maxWeight", summary(s.max_weight));
+  o.set("effSupport", summary(s.eff_support));
+  o.set("jacFro", summary(s.jac_fro));
+  o.set("jacSpec", summary(s.jac_spec));
+  o.set("gradLogits", summary(s.grad_logits));
+  o.set("gradQuery", summary(s.grad_query));
+  o.set("shareAbove", s.share_above);
+  o.set("maxAbsLogit", s.max_abs_logit);
+  return o;
+}
+
+// Runs f, turning C++ exceptions into JS errors with their message.
+template <typename F>
+val guarded(F&& f) {
+  std::string message;
+  const char* ctor = "Error";
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+    ctor = "RangeError";
+  } catch (const std::bad_alloc&) {
+    message = "out of memory: the WebAssembly heap could not grow; use a smaller size";
+    ctor = "RangeError";
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  val::global(ctor).new_(val(message)).throw_();
+}
+
+// ---- the experiments ----
+val js_score_variance(val o) {
+  return guarded([&] {
+    ScoreVarianceParams p;
+    p.dks = get_int_list(o, "dks");
+    p.samples = get_int(o, "samples");
+    p.seed = get_seed(o);
+    p.variance = get_num(o, "variance");
+    p.hist_dk = get_int(o, "histDk");
+    p.bins = get_int(o, "bins");
+    const ScoreVarianceResult r = score_variance(p);
+    val rows = val::array();
+    for (const auto& row : r.rows) {
+      val x = val::object();
+      x.set("dk", row.dk);
+      x.set("raw", moments(row.raw));
+      x.set("invSqrtDk", moments(row.inv_sqrt_dk));
+      x.set("invDk", moments(row.inv_dk));
+      val theory = val::object();
+      theory.set("raw", moments(row.theory_raw));
+      theory.set("invSqrtDk", moments(row.theory_inv_sqrt_dk));
+      theory.set("invDk", moments(row.theory_inv_dk));
+      x.set("theory", theory);
+      rows.call<void>("push", x);
+    }
+    val out = val::object();
+    out.set("rows", rows);
+    out.set("histDk", r.hist_dk);
+    out.set("histRaw", hist(r.hist_raw));
+    out.set("histInvSqrtDk", hist(r.hist_inv_sqrt_dk));
+    return out;
+  });
+}
+
+val js_attention_stats(val o) {
+  return guarded([&] {
+    AttentionStatsParams p;
+    p.heads = get_int(o, "heads");
+    p.seq_len = get_int(o, "seqLen");
+    p.dk = get_int(o, "dk");
+    p.scale = to_scale(o["scale"]);
+    p.seed = get_seed(o);
+    p.variance = get_num(o, "variance");
+    p.threshold = get_num(o, "threshold");
+    p.kernel = get_kernel(o);
+    p.heatmap_size = get_int(o, "heatmapSize");
+    p.per_row = get_bool(o, "perRow");
+    const AttentionStatsResult r = attention_stats(p);
+    val out = val::object();
+    out.set("summary", attention_summary(r.summary));
+    out.set("logSeqLen", r.log_seq_len);
+    val rows = val::object();
+    rows.set("entropy", f64(r.entropy));
+    rows.set("maxWeight", f64(r.max_weight));
+    rows.set("effSupport", f64(r.eff_support));
+    rows.set("jacFro", f64(r.jac_fro));
+    rows.set("jacSpec", f64(r.jac_spec));
+    rows.set("gradLogits", f64(r.grad_logits));
+    rows.set("gradQuery", f64(r.grad_query));
+    out.set("rows", rows);
+    out.set("heatmapSize", r.heatmap_size);
+    out.set("heatmap", f32(r.heatmap));
+    return out;
+  });
+}
+
+val js_saturation_sweep(val o) {
+  return guarded([&] {
+    SaturationSweepParams p;
+    p.dks = get_int_list(o, "dks");
+    const unsigned ns = o["scales"]["length"].as<unsigned>();
+    for (unsigned i = 0; i < ns; ++i) p.scales.push_back(to_scale(o["scales"][i]));
+    p.heads = get_int(o, "heads");
+    p.seq_len = get_int(o, "seqLen");
+    p.seed = get_seed(o);
+    p.variance = get_num(o, "variance");
+    p.threshold = get_num(o, "threshold");
+    p.kernel = get_kernel(o);
+    const SaturationSweepResult r = saturation_sweep(p);
+    val series = val::array();
+    for (const auto& per_scale : r.points) {
+      val pts = val::array();
+      for (const auto& s : per_scale) pts.call<void>("push", attention_summary(s));
+      series.call<void>("push", pts);
+    }
+    val out = val::object();
+    out.set("logSeqLen", r.log_seq_len);
+    out.set("points", series);
+    return out;
+  });
+}
+
+val js_softmax_jacobian(val logits) {
+  return guarded([&] {
+    const std::vector<double> x = copy_typed_array<double>(logits);
+    const SoftmaxJacobianResult r = softmax_jacobian(x);
+    val out = val::object();
+    out.set("probs", f64(r.probs));
+    out.set("jacobian", f64(r.jacobian));
+    out.set("frobenius", r.frobenius);
+    out.set("spectral", r.spectral);
+    out.set("entropy", r.entropy);
+    return out;
+  });
+}
+
+val js_attention(val o) {
+  return guarded([&] {
+    const std::vector<float> q = copy_typed_array<float>(o["q"]);
+    const std::vector<float> k = copy_typed_array<float>(o["k"]);
+    const std::vector<float> v = copy_typed_array<float>(o["v"]);
+    AttentionParams p;
+    p.q = q;
+    p.k = k;
+    p.v = v;
+    p.heads = get_int(o, "heads");
+    p.seq_len = get_int(o, "seqLen");
+    p.dk = get_int(o, "dk");
+    p.scale = to_scale(o["scale"]);
+    p.kernel = get_kernel(o);
+    p.want_weights = get_bool(o, "weights");
+    const AttentionResult r = attention(p);
+    val out = val::object();
+    out.set("scale", r.scale);
+    out.set("output", f32(r.output));
+    out.set("weights", p.want_weights ? f32(r.weights) : val::null());
+    return out;
+  });
+}
+
+val js_build_info() {
+  val o = val::object();
+  o.set("version", std::string(kVersion));
+  o.set("simd", simd_available());
+  return o;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(sqrtdk) {
+  emscripten::function("scoreVariance", &js_score_variance);
+  emscripten::function("attentionStats", &js_attention_stats);
+  emscripten::function("saturationSweep", &js_saturation_sweep);
+  emscripten::function("softmaxJacobian", &js_softmax_jacobian);
+  emscripten::function("attention", &js_attention);
+  emscripten::function("buildInfo", &js_build_info);
+}

@@ -1,0 +1,181 @@
+// Types of the public JS API of √dk Lab's core: `import { loadCore } from 'sqrtdk-lab/core'`.
+// Hand-written (Emscripten 3.1.6 emits no types); tests/node/dts.test.mjs holds it to what the
+// module really exports. Shapes are [heads, seq_len, dk] row-major float32 unless stated;
+// entropy is in nats. Every function throws a RangeError (a value out of range, with the
+// parameter and value named) or a TypeError (a value of the wrong type); the core keeps working.
+
+/** A kernel family: 'simd' (WebAssembly SIMD128) or 'scalar'; 'auto' = simd where the engine validates SIMD128. */
+export type KernelChoice = 'auto' | 'simd' | 'scalar';
+export type Kernel = 'simd' | 'scalar';
+
+/**
+ * The scale factor c in scores = c · q·k: 'none' (1), 'inv_sqrt_dk' (1/√d_k, Vaswani et al. 2017 §3.2.1),
+ * 'inv_dk' (1/d_k), 'inv_sqrt_d_model' (1/√(heads·d_k), a common bug), or an explicit positive finite number.
+ */
+export type ScaleName = 'none' | 'inv_sqrt_dk' | 'inv_dk' | 'inv_sqrt_d_model';
+export type Scale = ScaleName | number;
+
+export interface Moments { mean: number; variance: number; std: number }
+/** The distribution of a per-row quantity: mean, median, 10 % and 90 % quantiles (type 7). */
+export interface Summary { mean: number; median: number; p10: number; p90: number }
+export interface Histogram {
+  /** [bins + 1] ascending bin edges */
+  edges: Float64Array;
+  /** [bins] counts */
+  counts: Float64Array;
+  /** counts below the first / above the last edge */
+  below: number;
+  above: number;
+}
+
+export interface ScoreVarianceParams {
+  /** head dimensions, each 1..16384, 1..64 of them */
+  dks: number[];
+  /** pairs (q, k) per d_k, 2..1000000 (default 20000) */
+  samples?: number;
+  /** integer 0..4294967295 (default 0) */
+  seed?: number;
+  /** σ², variance of each component of q and k, in (0, 1e6] (default 1) */
+  variance?: number;
+  /** the d_k whose scores are histogrammed (default dks[0]) */
+  histDk?: number;
+  /** histogram bins, 4..400 (default 60) */
+  bins?: number;
+}
+export interface ScoreVarianceRow {
+  dk: number;
+  /** of q·k */ raw: Moments;
+  /** of q·k/√d_k */ invSqrtDk: Moments;
+  /** of q·k/d_k */ invDk: Moments;
+  /** N(0, d_k σ⁴), N(0, σ⁴), N(0, σ⁴/d_k) */
+  theory: { raw: Moments; invSqrtDk: Moments; invDk: Moments };
+}
+export interface ScoreVarianceResult {
+  rows: ScoreVarianceRow[];
+  histDk: number;
+  /** q·k at histDk, edges ±5 theoretical std */ histRaw: Histogram;
+  /** q·k/√d_k at histDk */ histInvSqrtDk: Histogram;
+}
+
+export interface AttentionStatsParams {
+  /** 1..64 (default 8) */ heads?: number;
+  /** L, 1..8192 (default 128) */ seqLen?: number;
+  /** 1..16384 (default 64) */ dk: number;
+  /** default 'inv_sqrt_dk' */ scale?: Scale;
+  seed?: number;
+  variance?: number;
+  /** share of rows whose max weight exceeds this, in (0, 1) (default 0.99) */ threshold?: number;
+  /** default: the core's kernel */ kernel?: Kernel;
+  /** the heatmap holds rows and keys 0..min(L, heatmapSize)−1 of head 0; 1..512 (default 128) */
+  heatmapSize?: number;
+  /** return the per-row arrays (default true) */ perRow?: boolean;
+}
+export interface AttentionSummary {
+  /** the resolved scale factor c */ scale: number;
+  /** nats */ entropy: Summary;
+  maxWeight: Summary;
+  /** exp(entropy), in keys */ effSupport: Summary;
+  /** ‖diag(p) − p pᵀ‖_F */ jacFro: Summary;
+  /** ‖diag(p) − p pᵀ‖₂ */ jacSpec: Summary;
+  /** ‖dS_i‖₂, the gradient reaching the logits of a row for a random upstream dO */ gradLogits: Summary;
+  /** ‖dQ_i‖₂, the gradient reaching the query (scale factor included) */ gradQuery: Summary;
+  /** fraction of rows whose max weight exceeds the threshold */ shareAbove: number;
+  /** max |logit| over all heads */ maxAbsLogit: number;
+}
+export interface AttentionStatsResult {
+  summary: AttentionSummary;
+  /** ln L, the entropy of a uniform row */ logSeqLen: number;
+  /** per-row quantities, each [heads, seq_len] (length 0 when perRow is false) */
+  rows: {
+    entropy: Float64Array; maxWeight: Float64Array; effSupport: Float64Array;
+    jacFro: Float64Array; jacSpec: Float64Array; gradLogits: Float64Array; gradQuery: Float64Array;
+  };
+  /** n: heatmap is [n, n] float32, attention weights of head 0 */
+  heatmapSize: number;
+  heatmap: Float32Array;
+}
+
+export interface SaturationSweepParams {
+  dks: number[];
+  /** default ['none', 'inv_sqrt_dk', 'inv_dk'], at most 8 */ scales?: Scale[];
+  /** default 4 */ heads?: number;
+  /** default 128 */ seqLen?: number;
+  seed?: number;
+  variance?: number;
+  threshold?: number;
+  kernel?: Kernel;
+}
+export interface SaturationSweepResult {
+  logSeqLen: number;
+  /** points[s][d]: scales[s] at dks[d] */
+  points: AttentionSummary[][];
+}
+
+export interface SoftmaxJacobianResult {
+  /** [n] softmax in double; all −∞ gives all zeros */ probs: Float64Array;
+  /** [n, n] row-major J = diag(p) − p pᵀ */ jacobian: Float64Array;
+  frobenius: number;
+  spectral: number;
+  /** nats */ entropy: number;
+}
+
+export interface AttentionParams {
+  /** [heads, seqLen, dk] each, finite */
+  q: Float32Array; k: Float32Array; v: Float32Array;
+  heads: number; seqLen: number; dk: number;
+  /** default 'inv_sqrt_dk' */ scale?: Scale;
+  kernel?: Kernel;
+  /** also return the attention weights [heads, seqLen, seqLen] (default true) */ weights?: boolean;
+}
+export interface AttentionResult {
+  scale: number;
+  /** [heads, seqLen, dk] */ output: Float32Array;
+  /** [heads, seqLen, seqLen], or null when weights: false */ weights: Float32Array | null;
+}
+
+export interface CoreInfo {
+  version: string;
+  /** the default kernel family of this core */ kernel: Kernel;
+  /** true when the loaded artifact is the SIMD128 build */ simd: boolean;
+  /** the artifact in use */ build: 'simd128' | 'baseline';
+}
+
+export interface Core {
+  scoreVariance(params: ScoreVarianceParams): ScoreVarianceResult;
+  attentionStats(params: AttentionStatsParams): AttentionStatsResult;
+  saturationSweep(params: SaturationSweepParams): SaturationSweepResult;
+  /** logits: 1..4096 numbers; −∞ allowed (a masked key), NaN and +∞ refused */
+  softmaxJacobian(logits: ArrayLike<number>): SoftmaxJacobianResult;
+  attention(params: AttentionParams): AttentionResult;
+  info(): CoreInfo;
+}
+
+/** Which artifact to load: the SIMD128 build (both kernel families) or the baseline build (scalar only). */
+export type BuildChoice = 'auto' | 'simd128' | 'baseline';
+
+export interface LoadOptions {
+  /** default 'auto' */ kernel?: KernelChoice;
+  /** default 'auto': simd128 where the engine validates SIMD128, else baseline */ build?: BuildChoice;
+  /** the .wasm bytes (Node: read from disk); browsers fetch them next to the module */ wasmBinary?: ArrayBuffer | Uint8Array;
+  /** URL of the .wasm file to fetch instead of the default location */ wasmUrl?: string | URL;
+}
+
+/** True when this engine validates WebAssembly SIMD128 (wasm-feature-detect). */
+export function simdSupported(): Promise<boolean>;
+/** Loads the core once per kernel choice (the promise is memoised). */
+export function loadCore(options?: LoadOptions): Promise<Core>;
+/** The package's scale names, in display order. */
+export const SCALE_NAMES: readonly ScaleName[];
+/** Parameter limits enforced by the core. */
+export const LIMITS: {
+  readonly dk: readonly [number, number];
+  readonly seqLen: readonly [number, number];
+  readonly heads: readonly [number, number];
+  readonly samples: readonly [number, number];
+  readonly seed: readonly [number, number];
+  readonly bins: readonly [number, number];
+  readonly heatmapSize: readonly [number, number];
+  readonly logits: readonly [number, number];
+  readonly workBytes: number;
+  readonly workMacs: number;
+};

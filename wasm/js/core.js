@@ -1,0 +1,257 @@
+// The public JS API of √dk Lab's core (types: core.d.ts). Works in Node 20 and in a module Web
+// Worker. It checks the types of every parameter (TypeError), fills defaults, and calls the
+// embind functions of the wasm module, which check ranges and throw RangeError naming the value.
+// Results are plain objects and typed arrays owned by JS (copied out of the wasm heap).
+import { simd as detectSimd } from 'wasm-feature-detect';
+
+export const SCALE_NAMES = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
+
+export const LIMITS = Object.freeze({
+  dk: Object.freeze([1, 16384]),
+  seqLen: Object.freeze([1, 8192]),
+  heads: Object.freeze([1, 64]),
+  samples: Object.freeze([2, 1000000]),
+  seed: Object.freeze([0, 4294967295]),
+  bins: Object.freeze([4, 400]),
+  heatmapSize: Object.freeze([1, 512]),
+  logits: Object.freeze([1, 4096]),
+  workBytes: 512 * 1024 * 1024,
+  workMacs: 2 ** 33,
+});
+
+const ARTIFACTS = {
+  simd128: {
+    module: () => import('../dist/sqrtdk-simd.mjs'),
+    wasm: () => new URL('../dist/sqrtdk-simd.wasm', import.meta.url),
+  },
+  baseline: {
+    module: () => import('../dist/sqrtdk-base.mjs'),
+    wasm: () => new URL('../dist/sqrtdk-base.wasm', import.meta.url),
+  },
+};
+
+const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
+
+let simdPromise = null;
+/** @returns {Promise<boolean>} */
+export function simdSupported() {
+  simdPromise ??= detectSimd();
+  return simdPromise;
+}
+
+// ---- parameter checks (types here; ranges in C++) ----
+function typeName(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+function checkObject(what, params, allowed) {
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+    throw new TypeError(`${what}: params must be an object, got ${typeName(params)}`);
+  }
+  for (const key of Object.keys(params)) {
+    if (!allowed.includes(key)) {
+      throw new TypeError(`${what}: unknown parameter '${key}' (expected one of ${allowed.join(', ')})`);
+    }
+  }
+}
+function int(what, name, v, fallback) {
+  if (v === undefined) {
+    if (fallback === undefined) throw new TypeError(`${what}: ${name} is required`);
+    return fallback;
+  }
+  if (typeof v !== 'number') throw new TypeError(`${what}: ${name} must be a number, got ${typeName(v)}`);
+  if (!Number.isInteger(v)) throw new RangeError(`${what}: ${name} = ${v} must be an integer`);
+  const lim = LIMITS[name];
+  if (lim && (v < lim[0] || v > lim[1])) throw new RangeError(`${what}: ${name} = ${v} is outside ${lim[0]}..${lim[1]}`);
+  if (Math.abs(v) > 2147483647) throw new RangeError(`${what}: ${name} = ${v} is too large`);
+  return v;
+}
+function num(what, name, v, fallback) {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number') throw new TypeError(`${what}: ${name} must be a number, got ${typeName(v)}`);
+  if (!Number.isFinite(v)) throw new RangeError(`${what}: ${name} = ${v} must be a finite number`);
+  return v;
+}
+function seed(what, v) {
+  if (v === undefined) return 0;
+  if (typeof v !== 'number') throw new TypeError(`${what}: seed must be a number, got ${typeName(v)}`);
+  if (!Number.isInteger(v) || v < 0 || v > 4294967295) {
+    throw new RangeError(`${what}: seed = ${v} must be an integer in 0..4294967295`);
+  }
+  return v;
+}
+function bool(what, name, v, fallback) {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'boolean') throw new TypeError(`${what}: ${name} must be a boolean, got ${typeName(v)}`);
+  return v;
+}
+function scale(what, v, fallback = 'inv_sqrt_dk') {
+  if (v === undefined) return fallback;
+  if (typeof v === 'number') {
+    if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${what}: scale = ${v} must be a positive finite number`);
+    return v;
+  }
+  if (typeof v === 'string') {
+    if (!SCALE_NAMES.includes(v)) {
+      throw new RangeError(`${what}: scale = '${v}' is not one of ${SCALE_NAMES.map((s) => `'${s}'`).join(', ')} or a positive number`);
+    }
+    return v;
+  }
+  throw new TypeError(`${what}: scale must be a string or a number, got ${typeName(v)}`);
+}
+function intList(what, name, v) {
+  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) {
+    throw new TypeError(`${what}: ${name} must be an array of integers, got ${typeName(v)}`);
+  }
+  return Array.from(v, (x, i) => int(what, `${name}[${i}]`, x));
+}
+function float32(what, name, v) {
+  if (!(v instanceof Float32Array)) throw new TypeError(`${what}: ${name} must be a Float32Array, got ${typeName(v)}`);
+  return v;
+}
+
+// ---- the core object ----
+function makeCore(mod, build, defaultKernel) {
+  const kernelOf = (what, v) => {
+    if (v === undefined) return defaultKernel;
+    if (v !== 'scalar' && v !== 'simd') throw new RangeError(`${what}: kernel = '${v}' is not one of 'scalar', 'simd'`);
+    if (v === 'simd' && build !== 'simd128') {
+      throw new RangeError(`${what}: kernel = 'simd' is not in the baseline build (this engine has no WebAssembly SIMD128); use 'scalar'`);
+    }
+    return v;
+  };
+  return Object.freeze({
+    scoreVariance(params) {
+      const what = 'scoreVariance';
+      checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins']);
+      const dks = intList(what, 'dks', params.dks);
+      return mod.scoreVariance({
+        dks,
+        samples: int(what, 'samples', params.samples, 20000),
+        seed: seed(what, params.seed),
+        variance: num(what, 'variance', params.variance, 1),
+        histDk: int(what, 'histDk', params.histDk, dks.length > 0 ? dks[0] : 64),
+        bins: int(what, 'bins', params.bins, 60),
+      });
+    },
+    attentionStats(params) {
+      const what = 'attentionStats';
+      checkObject(what, params, ['heads', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow']);
+      return mod.attentionStats({
+        heads: int(what, 'heads', params.heads, 8),
+        seqLen: int(what, 'seqLen', params.seqLen, 128),
+        dk: int(what, 'dk', params.dk),
+        scale: scale(what, params.scale),
+        seed: seed(what, params.seed),
+        variance: num(what, 'variance', params.variance, 1),
+        threshold: num(what, 'threshold', params.threshold, 0.99),
+        kernel: kernelOf(what, params.kernel),
+        heatmapSize: int(what, 'heatmapSize', params.heatmapSize, 128),
+        perRow: bool(what, 'perRow', params.perRow, true),
+      });
+    },
+    saturationSweep(params) {
+      const what = 'saturationSweep';
+      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel']);
+      let scales = ['none', 'inv_sqrt_dk', 'inv_dk'];
+      if (params.scales !== undefined) {
+        if (!Array.isArray(params.scales)) throw new TypeError(`${what}: scales must be an array, got ${typeName(params.scales)}`);
+        scales = params.scales.map((s) => scale(what, s));
+      }
+      return mod.saturationSweep({
+        dks: intList(what, 'dks', params.dks),
+        scales,
+        heads: int(what, 'heads', params.heads, 4),
+        seqLen: int(what, 'seqLen', params.seqLen, 128),
+        seed: seed(what, params.seed),
+        variance: num(what, 'variance', params.variance, 1),
+        threshold: num(what, 'threshold', params.threshold, 0.99),
+        kernel: kernelOf(what, params.kernel),
+      });
+    },
+    softmaxJacobian(logits) {
+      const what = 'softmaxJacobian';
+      if (logits === null || typeof logits !== 'object' || typeof logits.length !== 'number') {
+        throw new TypeError(`${what}: logits must be an array of numbers, got ${typeName(logits)}`);
+      }
+      const x = Float64Array.from(logits, (v, i) => {
+        if (typeof v !== 'number') throw new TypeError(`${what}: logits[${i}] must be a number, got ${typeName(v)}`);
+        return v;
+      });
+      return mod.softmaxJacobian(x);
+    },
+    attention(params) {
+      const what = 'attention';
+      checkObject(what, params, ['q', 'k', 'v', 'heads', 'seqLen', 'dk', 'scale', 'kernel', 'weights']);
+      return mod.attention({
+        q: float32(what, 'q', params.q),
+        k: float32(what, 'k', params.k),
+        v: float32(what, 'v', params.v),
+        heads: int(what, 'heads', params.heads),
+        seqLen: int(what, 'seqLen', params.seqLen),
+        dk: int(what, 'dk', params.dk),
+        scale: scale(what, params.scale),
+        kernel: kernelOf(what, params.kernel),
+        weights: bool(what, 'weights', params.weights, true),
+      });
+    },
+    info() {
+      const b = mod.buildInfo();
+      return { version: b.version, kernel: defaultKernel, simd: b.simd, build };
+    },
+  });
+}
+
+const modules = new Map();  // build → Promise<embind module>, loaded once
+
+async function instantiate(build, options) {
+  const art = ARTIFACTS[build];
+  const { default: factory } = await art.module();
+  const moduleArgs = {};
+  if (options.wasmBinary) {
+    moduleArgs.wasmBinary = options.wasmBinary;
+  } else if (isNode) {
+    // Emscripten 3.1.6's ES6 loader cannot read files in Node: hand it the bytes.
+    const fsName = 'node:fs/promises';
+    const { readFile } = await import(/* @vite-ignore */ fsName);
+    moduleArgs.wasmBinary = await readFile(art.wasm());
+  } else {
+    const url = String(options.wasmUrl ?? art.wasm());
+    moduleArgs.locateFile = (path) => (path.endsWith('.wasm') ? url : path);
+  }
+  return factory(moduleArgs);
+}
+
+/**
+ * Loads the core. The wasm module of each build is instantiated once (the promise is memoised).
+ * @param {import('./core.js').LoadOptions} [options]
+ */
+export async function loadCore(options = {}) {
+  const what = 'loadCore';
+  if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object`);
+  const choice = options.kernel ?? 'auto';
+  if (!['auto', 'simd', 'scalar'].includes(choice)) {
+    throw new RangeError(`${what}: kernel = '${choice}' is not one of 'auto', 'simd', 'scalar'`);
+  }
+  const buildChoice = options.build ?? 'auto';
+  if (!['auto', 'simd128', 'baseline'].includes(buildChoice)) {
+    throw new RangeError(`${what}: build = '${buildChoice}' is not one of 'auto', 'simd128', 'baseline'`);
+  }
+  const hasSimd = await simdSupported();
+  if ((buildChoice === 'simd128' || choice === 'simd') && !hasSimd) {
+    throw new RangeError(`${what}: this engine does not validate WebAssembly SIMD128, so the simd128 build and the 'simd' kernel are unavailable`);
+  }
+  if (buildChoice === 'baseline' && choice === 'simd') {
+    throw new RangeError(`${what}: kernel = 'simd' needs the simd128 build, not 'baseline'`);
+  }
+  const build = buildChoice === 'auto' ? (hasSimd ? 'simd128' : 'baseline') : buildChoice;
+  const kernel = choice === 'auto' ? (build === 'simd128' ? 'simd' : 'scalar') : choice;
+  const key = options.wasmBinary || options.wasmUrl ? `${build}:custom` : build;
+  if (!modules.has(key)) {
+    const p = instantiate(build, options);
+    modules.set(key, p);
+    p.catch(() => modules.delete(key));  // a failed load may be retried
+  }
+  return makeCore(await modules.get(key), build, kernel);
+}

@@ -1,0 +1,162 @@
+// The experiments of √dk Lab: one pure function each, Params in, Result out. No globals, no I/O;
+// the bindings (wasm/bindings) expose each one-to-one to JavaScript, and the tests call exactly
+// these functions. Notation (shapes, units): shapes.hpp. Every function throws
+// std::invalid_argument naming the parameter and its value when the input is out of range.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels.hpp"
+#include "shapes.hpp"
+#include "stats.hpp"
+
+namespace sqrtdk {
+
+inline constexpr const char* kVersion = "0.1.0";
+
+// ---------------------------------------------------------------------------------------------
+// The scale factor c in scores = c · q·k.
+struct Scale {
+  enum class Kind {
+    None,           // c = 1
+    InvSqrtDk,      // c = 1/√d_k (Vaswani et al. 2017, "Attention Is All You Need", §3.2.1)
+    InvDk,          // c = 1/d_k
+    InvSqrtDModel,  // c = 1/√d_model, d_model = heads · d_k: a common bug (the model width, not the head's)
+    Value,          // c = value, an explicit positive number
+  };
+  Kind kind = Kind::InvSqrtDk;
+  double value = 0.0;  // only for Kind::Value
+};
+// "none" | "inv_sqrt_dk" | "inv_dk" | "inv_sqrt_d_model"; throws naming the value otherwise.
+Scale parse_scale(const std::string& name);
+// An explicit scale; throws unless value is positive and finite.
+Scale scale_value(double value);
+// The name ("inv_sqrt_dk", …) or the number as text.
+std::string scale_name(const Scale& s);
+// c for a head dimension and head count.
+double resolve_scale(const Scale& s, int dk, int heads);
+
+// ---------------------------------------------------------------------------------------------
+// scoreVariance: the law Var(q·k) = d_k σ⁴ for q, k with iid N(0, σ²) components (C1, C3).
+struct ScoreVarianceParams {
+  std::vector<int> dks;    // head dimensions, each 1..16384, at most 64 of them
+  int samples = 20000;     // pairs (q, k) per d_k, 2..1000000
+  uint32_t seed = 0;       // stream: Rng::stream(seed, d_k), so a d_k's numbers do not depend on the list
+  double variance = 1.0;   // σ², the variance of each component (positive, finite, ≤ 1e6)
+  int hist_dk = 64;        // the d_k whose scores are histogrammed, 1..16384
+  int bins = 60;           // histogram bins, 4..400
+};
+struct ScoreVarianceRow {
+  int dk = 0;
+  Moments raw;          // of s = q·k
+  Moments inv_sqrt_dk;  // of s/√d_k (exactly raw rescaled: mean/√d_k, variance/d_k)
+  Moments inv_dk;       // of s/d_k
+  Moments theory_raw;   // mean 0, variance d_k σ⁴
+  Moments theory_inv_sqrt_dk;  // mean 0, variance σ⁴
+  Moments theory_inv_dk;       // mean 0, variance σ⁴ / d_k
+};
+struct ScoreVarianceResult {
+  std::vector<ScoreVarianceRow> rows;  // one per entry of dks, same order
+  int hist_dk = 0;
+  Histogram hist_raw;          // of q·k at hist_dk, edges ±5 theoretical std
+  Histogram hist_inv_sqrt_dk;  // of q·k/√d_k at hist_dk, edges ±5 theoretical std
+};
+ScoreVarianceResult score_variance(const ScoreVarianceParams& p);
+
+// ---------------------------------------------------------------------------------------------
+// attentionStats: iid N(0, σ²) Q, K, V, dO [heads, seq_len, dk] (streams 1, 2, 3, 4 of the seed);
+// every row its own query, the keys of a head shared by its rows, as in self-attention.
+// Per head, with the chosen float32 kernel family:
+//   S = c · Q Kᵀ (logits), P = softmax(S) (attention weights), and the backward pass of a loss
+//   ℓ = Σ dO ⊙ (P V): dP = dO Vᵀ, dS_i = J_i dP_i (J_i = diag(p_i) − p_i p_iᵀ), dQ = c · dS K.
+// Per row (in double): entropy, max weight, exp(entropy), ‖J‖_F, ‖J‖₂, ‖dS_i‖₂ (the gradient
+// reaching the logits) and ‖dQ_i‖₂ (the gradient reaching the query, scale factor included).
+struct AttentionStatsParams {
+  int heads = 8;
+  int seq_len = 128;
+  int dk = 64;
+  Scale scale;
+  uint32_t seed = 0;
+  double variance = 1.0;     // σ² of every component of Q, K, V and dO
+  double threshold = 0.99;   // for share_above: rows whose max weight exceeds it, in (0, 1)
+  Kernel kernel = Kernel::Scalar;
+  int heatmap_size = 128;    // the heatmap holds the first min(seq_len, heatmap_size) rows × keys of head 0, 1..512
+  bool per_row = true;       // also return every row's quantities
+};
+struct AttentionSummary {
+  double scale = 0.0;         // the resolved c
+  Summary entropy;            // nats
+  Summary max_weight;
+  Summary eff_support;        // keys
+  Summary jac_fro;
+  Summary jac_spec;
+  Summary grad_logits;        // ‖dS_i‖₂
+  Summary grad_query;         // ‖dQ_i‖₂
+  double share_above = 0.0;   // fraction of rows with max weight > threshold
+  double max_abs_logit = 0.0; // max |S| over all heads
+};
+struct AttentionStatsResult {
+  AttentionSummary summary;
+  double log_seq_len = 0.0;   // ln L, the entropy ceiling (a uniform row)
+  // Per-row quantities [heads, seq_len] (empty when per_row is false).
+  std::vector<double> entropy, max_weight, eff_support, jac_fro, jac_spec, grad_logits, grad_query;
+  int heatmap_size = 0;       // n: the heatmap is [n, n] float32, weights of head 0, rows and keys 0..n−1
+  std::vector<float> heatmap;
+};
+AttentionStatsResult attention_stats(const AttentionStatsParams& p);
+
+// ---------------------------------------------------------------------------------------------
+// saturationSweep: AttentionSummary against d_k for each scale option (C2, C3, C6). For each d_k
+// the same Q, K, V, dO (those of attentionStats with that d_k and seed) serve every scale.
+struct SaturationSweepParams {
+  std::vector<int> dks;       // 1..16384 each, at most 64
+  std::vector<Scale> scales;  // at most 8
+  int heads = 4;
+  int seq_len = 128;
+  uint32_t seed = 0;
+  double variance = 1.0;
+  double threshold = 0.99;
+  Kernel kernel = Kernel::Scalar;
+};
+struct SaturationSweepResult {
+  double log_seq_len = 0.0;
+  // points[s][d]: scale s (params order) at d_k = dks[d]
+  std::vector<std::vector<AttentionSummary>> points;
+};
+SaturationSweepResult saturation_sweep(const SaturationSweepParams& p);
+
+// ---------------------------------------------------------------------------------------------
+// softmaxJacobian: for explicit logits s [n] (n in 1..4096; −∞ allowed: a masked key; NaN and +∞
+// refused): p = softmax(s) in double, J = diag(p) − p pᵀ [n, n], ‖J‖_F, ‖J‖₂, entropy (nats).
+// All logits −∞: p = 0, J = 0 (no key attended), documented rather than NaN.
+struct SoftmaxJacobianResult {
+  std::vector<double> probs;     // [n]
+  std::vector<double> jacobian;  // [n, n] row-major
+  double frobenius = 0.0;
+  double spectral = 0.0;
+  double entropy = 0.0;
+};
+SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits);
+
+// ---------------------------------------------------------------------------------------------
+// attention: the forward pass on caller-supplied q, k, v [heads, seq_len, dk] (finite float32).
+struct AttentionParams {
+  std::span<const float> q, k, v;  // each [heads, seq_len, dk]
+  int heads = 1;
+  int seq_len = 1;
+  int dk = 1;
+  Scale scale;
+  Kernel kernel = Kernel::Scalar;
+  bool want_weights = true;
+};
+struct AttentionResult {
+  double scale = 0.0;
+  std::vector<float> output;   // [heads, seq_len, dk]
+  std::vector<float> weights;  // [heads, seq_len, seq_len], empty unless want_weights
+};
+AttentionResult attention(const AttentionParams& p);
+
+}  // namespace sqrtdk

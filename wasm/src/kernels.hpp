@@ -1,0 +1,68 @@
+// Attention kernels: the two matrix products and the row softmax of one head.
+//
+// Families (names follow XNNPACK's "what__how" habit):
+//   f32 *__scalar   plain loops, one element at a time; the file is compiled with
+//                   auto-vectorisation off (-fno-tree-vectorize / -fno-vectorize), so it is
+//                   the honest scalar baseline.
+//   f32 *__wasmsimd WebAssembly SIMD128 (wasm_simd128.h): 4x8 register-tiled products over
+//                   8-column packed panels, vectorised softmax. Only in the SIMD128 build.
+//   f64 reference   double precision (Eigen 3.4), the oracle the fast kernels are tested against.
+//
+// Rounding: neither float32 family fuses multiply and add (wasm SIMD128 has no FMA, and the
+// kernels are built with -ffp-contract=off), and both sum a dot product in the same order
+// (p = 0, 1, …), so the two products are bit-identical between families; only the softmax
+// sums (4 lanes, then across lanes) and nothing else differ by rounding.
+#pragma once
+
+#include <string>
+
+namespace sqrtdk {
+
+enum class Kernel { Scalar, Simd };
+
+// "scalar" | "simd"
+const char* kernel_name(Kernel k);
+// Parses "scalar" / "simd"; throws std::invalid_argument naming the value otherwise.
+Kernel parse_kernel(const std::string& name);
+// True when this build holds the WebAssembly SIMD128 family.
+bool simd_available();
+
+struct KernelTable {
+  // c[m, n] = alpha · Σ_p a[m, p] · b[n, p]   (a: [M, K], b: [N, K], c: [M, N]) — e.g. Q Kᵀ
+  void (*matmul_abt)(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
+  // c[m, n] = alpha · Σ_p a[m, p] · b[p, n]   (a: [M, K], b: [K, N], c: [M, N]) — e.g. P V
+  void (*matmul_ab)(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
+  // In place, each row of x [rows, cols]: x ← softmax(x), computed as exp(x − max) / Σ exp(x − max)
+  // (the max is subtracted only for numerical stability: exp never overflows).
+  // A row of all −∞ (every key masked) becomes all zeros; entries equal to +∞ share the mass
+  // equally. exp of arguments below −87.3 is flushed to 0 (float32 subnormals are not produced).
+  void (*softmax_rows)(float* x, int rows, int cols);
+};
+
+// The table of a family; throws std::invalid_argument if the family is not in this build.
+const KernelTable& kernel_table(Kernel k);
+
+// ---- float32 families (declared for the dispatch table and the tests) ----
+void f32_matmul_abt__scalar(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
+void f32_matmul_ab__scalar(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
+void f32_softmax_rows__scalar(float* x, int rows, int cols);
+#ifdef SQRTDK_HAVE_WASM_SIMD
+void f32_matmul_abt__wasmsimd_4x8(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
+void f32_matmul_ab__wasmsimd_4x8(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
+void f32_softmax_rows__wasmsimd(float* x, int rows, int cols);
+#endif
+
+// ---- f64 reference ----
+// out[heads, seq_len, dk] and weights[heads, seq_len, seq_len] (either may be null) from
+// float32 q, k, v [heads, seq_len, dk], all arithmetic in double.
+void f64_attention__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
+                              double scale, double* out, double* weights);
+// Softmax of one row in double, with the same conventions as softmax_rows (all −∞ → zeros).
+void f64_softmax__reference(const double* x, double* p, int n);
+
+// float32 exp for arguments ≤ 0 used by both float32 softmax families: Cody–Waite range
+// reduction x = n·ln2 + r, |r| ≤ ln2/2, then a degree-6 polynomial (Cephes expf coefficients);
+// max relative error about 2 ulp. Returns 0 below −87.3 and for −∞.
+float f32_exp_nonpositive(float x);
+
+}  // namespace sqrtdk

@@ -1,0 +1,57 @@
+// f64 reference attention: the oracle for the float32 kernels. Plain Eigen 3.4 in double over
+// row-major maps of the float32 inputs; std::exp, no tricks beyond the max subtraction.
+#include <Eigen/Dense>
+#include <cmath>
+#include <limits>
+
+#include "kernels.hpp"
+
+namespace sqrtdk {
+
+namespace {
+using MatF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+}  // namespace
+
+void f64_softmax__reference(const double* x, double* p, int n) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double mx = -kInf;
+  for (int j = 0; j < n; ++j) mx = x[j] > mx ? x[j] : mx;
+  if (mx == -kInf) {  // every entry −∞ (all keys masked): documented result is all zeros
+    for (int j = 0; j < n; ++j) p[j] = 0.0;
+    return;
+  }
+  if (mx == kInf) {  // the +∞ entries share the mass equally
+    int count = 0;
+    for (int j = 0; j < n; ++j) count += x[j] == kInf;
+    for (int j = 0; j < n; ++j) p[j] = x[j] == kInf ? 1.0 / count : 0.0;
+    return;
+  }
+  double sum = 0.0;
+  for (int j = 0; j < n; ++j) {
+    p[j] = std::exp(x[j] - mx);  // max subtracted only for numerical stability
+    sum += p[j];
+  }
+  for (int j = 0; j < n; ++j) p[j] /= sum;
+}
+
+void f64_attention__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
+                              double scale, double* out, double* weights) {
+  const size_t head_qkv = static_cast<size_t>(seq_len) * dk;
+  MatD scores(seq_len, seq_len), probs(seq_len, seq_len);
+  for (int h = 0; h < heads; ++h) {
+    const Eigen::Map<const MatF> Q(q + h * head_qkv, seq_len, dk);
+    const Eigen::Map<const MatF> K(k + h * head_qkv, seq_len, dk);
+    scores.noalias() = scale * (Q.cast<double>() * K.cast<double>().transpose());
+    for (int i = 0; i < seq_len; ++i) f64_softmax__reference(scores.row(i).data(), probs.row(i).data(), seq_len);
+    if (weights != nullptr) {
+      Eigen::Map<MatD>(weights + static_cast<size_t>(h) * seq_len * seq_len, seq_len, seq_len) = probs;
+    }
+    if (out != nullptr) {
+      const Eigen::Map<const MatF> V(v + h * head_qkv, seq_len, dk);
+      Eigen::Map<MatD>(out + h * head_qkv, seq_len, dk).noalias() = probs * V.cast<double>();
+    }
+  }
+}
+
+}  // namespace sqrtdk

@@ -1,0 +1,88 @@
+// f32 *__scalar kernels. Built with auto-vectorisation off (see CMakeLists.txt) so that they
+// are the honest one-element-at-a-time baseline the SIMD128 family is compared with.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "kernels.hpp"
+
+namespace sqrtdk {
+
+float f32_exp_nonpositive(float x) {
+  // Below this, exp(x) is under FLT_MIN (1.18e-38): flush to 0 instead of producing subnormals.
+  if (x < -87.3f) return 0.0f;
+  // Cody–Waite: n = round(x / ln2), r = x − n·ln2 with ln2 split in two so r is exact-ish.
+  const float n = std::floor(x * 1.44269504088896341f + 0.5f);
+  float r = x - n * 0.693359375f;
+  r = r - n * -2.12194440e-4f;
+  const float r2 = r * r;
+  float y = 1.9875691500e-4f;
+  y = y * r + 1.3981999507e-3f;
+  y = y * r + 8.3334519073e-3f;
+  y = y * r + 4.1665795894e-2f;
+  y = y * r + 1.6666665459e-1f;
+  y = y * r + 5.0000001201e-1f;
+  y = y * r2 + r + 1.0f;
+  // 2^n for n in [−126, 0], built from the exponent bits.
+  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  float pow2n;
+  std::memcpy(&pow2n, &bits, sizeof pow2n);
+  return y * pow2n;
+}
+
+void f32_matmul_abt__scalar(const float* a, const float* b, float* c, int M, int N, int K, float alpha) {
+  for (int m = 0; m < M; ++m) {
+    const float* arow = a + static_cast<size_t>(m) * K;
+    for (int n = 0; n < N; ++n) {
+      const float* brow = b + static_cast<size_t>(n) * K;
+      float acc = 0.0f;
+      for (int p = 0; p < K; ++p) acc += arow[p] * brow[p];
+      c[static_cast<size_t>(m) * N + n] = alpha * acc;
+    }
+  }
+}
+
+void f32_matmul_ab__scalar(const float* a, const float* b, float* c, int M, int N, int K, float alpha) {
+  // m-p-n order: each c[m, n] still sums its products in p order, as the SIMD kernel does.
+  for (int m = 0; m < M; ++m) {
+    float* crow = c + static_cast<size_t>(m) * N;
+    for (int n = 0; n < N; ++n) crow[n] = 0.0f;
+    const float* arow = a + static_cast<size_t>(m) * K;
+    for (int p = 0; p < K; ++p) {
+      const float apk = arow[p];
+      const float* brow = b + static_cast<size_t>(p) * N;
+      for (int n = 0; n < N; ++n) crow[n] += apk * brow[n];
+    }
+    for (int n = 0; n < N; ++n) crow[n] *= alpha;
+  }
+}
+
+void f32_softmax_rows__scalar(float* x, int rows, int cols) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  for (int r = 0; r < rows; ++r) {
+    float* row = x + static_cast<size_t>(r) * cols;
+    float mx = -kInf;
+    for (int j = 0; j < cols; ++j) mx = row[j] > mx ? row[j] : mx;
+    if (mx == -kInf) {  // every key masked: no key is attended
+      for (int j = 0; j < cols; ++j) row[j] = 0.0f;
+      continue;
+    }
+    if (mx == kInf) {  // the limit of softmax: the +∞ entries share the mass
+      int count = 0;
+      for (int j = 0; j < cols; ++j) count += row[j] == kInf;
+      for (int j = 0; j < cols; ++j) row[j] = row[j] == kInf ? 1.0f / static_cast<float>(count) : 0.0f;
+      continue;
+    }
+    double sum = 0.0;  // accumulated in double: L up to 8192 terms
+    for (int j = 0; j < cols; ++j) {
+      const float e = f32_exp_nonpositive(row[j] - mx);
+      row[j] = e;
+      sum += e;
+    }
+    const float inv = static_cast<float>(1.0 / sum);
+    for (int j = 0; j < cols; ++j) row[j] *= inv;
+  }
+}
+
+}  // namespace sqrtdk

@@ -1,0 +1,38 @@
+// Notation used by every header of the core (declared once, here):
+//
+//   heads    number of attention heads                      (1..64)
+//   seq_len  L, sequence length: queries = keys = L         (1..8192)
+//   dk       d_k, the per-head query/key dimension           (1..16384)
+//   d_model  heads · dk
+//
+//   [a, b, c]  a row-major array of that shape; the last index varies fastest.
+//   Tensors crossing the API are float32 unless the name says f64.
+//   scores (logits) = scale · q·k; attention weights = softmax(scores) over the key axis;
+//   entropy is in nats (natural logarithm).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace sqrtdk {
+
+inline constexpr int kMaxDk = 16384;
+inline constexpr int kMaxSeqLen = 8192;
+inline constexpr int kMaxHeads = 64;
+// Memory a single call may need, in bytes (512 MiB).
+inline constexpr double kMaxWorkBytes = 512.0 * 1024.0 * 1024.0;
+// Multiply-adds a single call may spend (2^33, a few seconds of wasm SIMD on one core).
+inline constexpr double kMaxMacs = 8589934592.0;
+
+std::string format_number(double v);
+
+// Throws std::invalid_argument "<what>: <name> = <value> is outside <lo>..<hi>".
+void check_int_range(const char* what, const char* name, long long value, long long lo, long long hi);
+// Throws std::invalid_argument when `bytes` exceeds kMaxWorkBytes, naming what needs it.
+void check_work_bytes(const char* what, double bytes);
+// Throws std::invalid_argument when `macs` exceeds kMaxMacs.
+void check_work_macs(const char* what, double macs);
+
+}  // namespace sqrtdk

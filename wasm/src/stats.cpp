@@ -1,0 +1,193 @@
+#include "stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace sqrtdk {
+
+void MomentAccumulator::add(double x) {
+  ++n_;
+  const double delta = x - mean_;
+  mean_ += delta / static_cast<double>(n_);
+  m2_ += delta * (x - mean_);
+}
+
+Moments MomentAccumulator::moments() const {
+  Moments m;
+  m.mean = mean_;
+  m.variance = n_ > 1 ? m2_ / static_cast<double>(n_ - 1) : 0.0;
+  m.std = std::sqrt(m.variance);
+  return m;
+}
+
+std::vector<double> uniform_edges(double lo, double hi, int bins) {
+  std::vector<double> edges(static_cast<size_t>(bins) + 1);
+  for (int i = 0; i <= bins; ++i) edges[i] = lo + (hi - lo) * static_cast<double>(i) / bins;
+  return edges;
+}
+
+Histogram histogram(const std::vector<double>& values, std::vector<double> edges) {
+  if (edges.size() < 2) throw std::invalid_argument("histogram: needs at least 2 edges");
+  Histogram h;
+  h.edges = std::move(edges);
+  h.counts.assign(h.edges.size() - 1, 0.0);
+  for (double x : values) {
+    if (x < h.edges.front()) {
+      h.below += 1;
+    } else if (x > h.edges.back()) {
+      h.above += 1;
+    } else {
+      auto it = std::upper_bound(h.edges.begin(), h.edges.end(), x);
+      size_t bin = static_cast<size_t>(it - h.edges.begin());
+      bin = bin == 0 ? 0 : bin - 1;
+      if (bin >= h.counts.size()) bin = h.counts.size() - 1;  // x == last edge
+      h.counts[bin] += 1;
+    }
+  }
+  return h;
+}
+
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const double pos = q * static_cast<double>(values.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = std::min(lo + 1, values.size() - 1);
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(lo), values.end());
+  const double vlo = values[lo];
+  double vhi = vlo;
+  if (hi != lo) vhi = *std::min_element(values.begin() + static_cast<std::ptrdiff_t>(lo) + 1, values.end());
+  return vlo + (pos - static_cast<double>(lo)) * (vhi - vlo);
+}
+
+Summary summarize(const std::vector<double>& values) {
+  Summary s;
+  double sum = 0.0;
+  for (double v : values) sum += v;
+  s.mean = values.empty() ? std::numeric_limits<double>::quiet_NaN() : sum / static_cast<double>(values.size());
+  s.median = quantile(values, 0.5);
+  s.p10 = quantile(values, 0.1);
+  s.p90 = quantile(values, 0.9);
+  return s;
+}
+
+namespace {
+
+// The rest mass R = Σ_{j≠imax} p_j (= 1 − p_max without the cancellation) and imax.
+struct Top {
+  int imax = 0;
+  double pmax = 0.0;
+  double rest = 0.0;
+  double second = 0.0;  // the second largest p
+};
+
+Top top_of(const double* p, int n) {
+  Top t;
+  for (int j = 1; j < n; ++j)
+    if (p[j] > p[t.imax]) t.imax = j;
+  t.pmax = p[t.imax];
+  for (int j = 0; j < n; ++j) {
+    if (j == t.imax) continue;
+    t.rest += p[j];
+    t.second = std::max(t.second, p[j]);
+  }
+  return t;
+}
+
+double spectral_normalised(const double* p, int n, const Top& t) {
+  if (n < 2 || t.pmax <= 0.0) return 0.0;
+  const double p1 = t.pmax, p2 = t.second;
+  if (p1 == p2) return p1;  // (e₁ − e₂) is an eigenvector with eigenvalue p₁, and J ≤ diag(p)
+  // f(λ) = (p₁R − λ)/(p₁ − λ) − Σ_{i≠imax} pᵢ²/(pᵢ − λ): the secular function with
+  // 1 − p₁²/(p₁ − λ) rewritten through R = 1 − p₁ to avoid cancellation. Decreasing on (p₂, p₁).
+  auto eval = [&](double lam, double& f, double& df) {
+    const double d1 = p1 - lam;
+    f = (p1 * t.rest - lam) / d1;
+    df = -(p1 * p1) / (d1 * d1);
+    for (int i = 0; i < n; ++i) {
+      if (i == t.imax || p[i] == 0.0) continue;
+      const double d = p[i] - lam;
+      f -= p[i] * p[i] / d;
+      df -= p[i] * p[i] / (d * d);
+    }
+  };
+  double lo = p2, hi = p1;
+  double lam = 0.5 * (lo + hi);
+  for (int it = 0; it < 200; ++it) {
+    double f, df;
+    eval(lam, f, df);
+    if (f == 0.0) return lam;
+    if (f > 0.0) lo = lam; else hi = lam;  // f decreasing: root above lam when f > 0
+    double next = lam - f / df;
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (std::fabs(next - lam) <= 1e-15 * std::fabs(next) || hi - lo <= 1e-15 * hi) return next;
+    lam = next;
+  }
+  return lam;
+}
+
+// Renormalise in double so that J = diag(p) − p pᵀ is the Jacobian of a true distribution.
+std::vector<double> normalised(const double* p, int n, double& total) {
+  total = 0.0;
+  for (int j = 0; j < n; ++j) total += p[j];
+  std::vector<double> q(p, p + n);
+  if (total > 0.0)
+    for (double& v : q) v /= total;
+  return q;
+}
+
+}  // namespace
+
+RowStats row_stats(const double* p_in, int n) {
+  RowStats s;
+  double total;
+  const std::vector<double> pv = normalised(p_in, n, total);
+  if (n <= 0 || total <= 0.0) return s;  // all keys masked: nothing attended
+  const double* p = pv.data();
+  const Top t = top_of(p, n);
+  // Entropy: the max entry uses ln p_max = log1p(−R), accurate when p_max → 1.
+  double h = t.pmax > 0.0 ? -t.pmax * std::log1p(-t.rest) : 0.0;
+  for (int j = 0; j < n; ++j)
+    if (j != t.imax && p[j] > 0.0) h -= p[j] * std::log(p[j]);
+  s.entropy = h < 0.0 ? 0.0 : h;
+  s.max_weight = t.pmax;
+  s.eff_support = std::exp(s.entropy);
+  // ‖J‖_F² = Σᵢ pᵢ²(1 − pᵢ)² + Σ_{i≠j} pᵢ² pⱼ², with 1 − p_max = R and
+  // Σ_{j≠i} pⱼ² = T + p_max² − pᵢ² for i ≠ imax, T = Σ_{j≠imax} pⱼ².
+  double T = 0.0;
+  for (int j = 0; j < n; ++j)
+    if (j != t.imax) T += p[j] * p[j];
+  const double p1sq = t.pmax * t.pmax;
+  double fro2 = p1sq * t.rest * t.rest + p1sq * T;
+  for (int j = 0; j < n; ++j) {
+    if (j == t.imax) continue;
+    const double pj2 = p[j] * p[j];
+    fro2 += pj2 * (1.0 - p[j]) * (1.0 - p[j]) + pj2 * (T - pj2 + p1sq);
+  }
+  s.jac_fro = std::sqrt(fro2);
+  s.jac_spec = spectral_normalised(p, n, t);
+  return s;
+}
+
+Eigen::MatrixXd softmax_jacobian_matrix(const double* p, int n) {
+  const Eigen::Map<const Eigen::VectorXd> pv(p, n);
+  Eigen::MatrixXd J = -pv * pv.transpose();
+  J.diagonal() += pv;
+  return J;
+}
+
+double softmax_jacobian_spectral_norm(const double* p_in, int n) {
+  double total;
+  const std::vector<double> pv = normalised(p_in, n, total);
+  if (n <= 0 || total <= 0.0) return 0.0;
+  return spectral_normalised(pv.data(), n, top_of(pv.data(), n));
+}
+
+void softmax_jacobian_vector(const double* p, const double* g, double* out, int n) {
+  double pg = 0.0;
+  for (int j = 0; j < n; ++j) pg += p[j] * g[j];
+  for (int j = 0; j < n; ++j) out[j] = p[j] * (g[j] - pg);
+}
+
+}  // namespace sqrtdk
