@@ -1,1 +1,240 @@
+// The float32 kernel families against the double reference, at sizes below, at and around the
+// SIMD tile (4 rows × 8 columns) and around 64; plus invariants that need no oracle.
+// The same file runs natively (scalar family) and as wasm under node (scalar and SIMD128).
 #include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+#include "experiments.hpp"
+#include "kernels.hpp"
+#include "rng.hpp"
+
+namespace sqrtdk {
+namespace {
+
+std::vector<Kernel> families() {
+  std::vector<Kernel> f{Kernel::Scalar};
+  if (simd_available()) f.push_back(Kernel::Simd);
+  return f;
+}
+
+std::vector<float> randn(size_t n, uint32_t seed, double sigma = 1.0) {
+  Rng r(seed);
+  std::vector<float> v(n);
+  for (auto& x : v) x = static_cast<float>(sigma * r.normal());
+  return v;
+}
+
+// Sizes 1..2U+1 around the tile (U = 8 columns, 4 rows), and 63..65.
+const int kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 63, 64, 65};
+
+TEST(Kernels, MatmulAbtMatchesDoubleReference) {
+  for (Kernel kf : families()) {
+    const KernelTable& kt = kernel_table(kf);
+    for (int M : kSizes)
+      for (int N : {1, 3, 8, 9, 17, 64, 65})
+        for (int K : {1, 5, 8, 33, 64}) {
+          const auto a = randn(size_t(M) * K, 1), b = randn(size_t(N) * K, 2);
+          std::vector<float> c(size_t(M) * N);
+          kt.matmul_abt(a.data(), b.data(), c.data(), M, N, K, 0.5f);
+          for (int m = 0; m < M; ++m)
+            for (int n = 0; n < N; ++n) {
+              double ref = 0.0, mag = 0.0;
+              for (int p = 0; p < K; ++p) {
+                ref += double(a[m * K + p]) * b[n * K + p];
+                mag += std::fabs(double(a[m * K + p]) * b[n * K + p]);
+              }
+              // float32 summation of K products: |error| ≤ K·2⁻²⁴·Σ|aᵢbᵢ| (Higham 2002, §3.1).
+              ASSERT_NEAR(c[m * N + n], 0.5 * ref, 0.5 * (K + 1) * 6e-8 * mag)
+                  << kernel_name(kf) << " M=" << M << " N=" << N << " K=" << K;
+            }
+        }
+  }
+}
+
+TEST(Kernels, MatmulAbMatchesDoubleReference) {
+  for (Kernel kf : families()) {
+    const KernelTable& kt = kernel_table(kf);
+    for (int M : kSizes)
+      for (int N : {1, 3, 8, 9, 17, 64, 65})
+        for (int K : {1, 5, 8, 33, 64}) {
+          const auto a = randn(size_t(M) * K, 3), b = randn(size_t(K) * N, 4);
+          std::vector<float> c(size_t(M) * N);
+          kt.matmul_ab(a.data(), b.data(), c.data(), M, N, K, 2.0f);
+          for (int m = 0; m < M; ++m)
+            for (int n = 0; n < N; ++n) {
+              double ref = 0.0, mag = 0.0;
+              for (int p = 0; p < K; ++p) {
+                ref += double(a[m * K + p]) * b[p * N + n];
+                mag += std::fabs(double(a[m * K + p]) * b[p * N + n]);
+              }
+              ASSERT_NEAR(c[m * N + n], 2.0 * ref, 2.0 * (K + 1) * 6e-8 * mag)
+                  << kernel_name(kf) << " M=" << M << " N=" << N << " K=" << K;
+            }
+        }
+  }
+}
+
+#ifdef SQRTDK_HAVE_WASM_SIMD  // only the SIMD128 build (run under node) has both families
+TEST(Kernels, SimdProductsAreBitIdenticalToScalar) {
+  // Same summation order, no FMA on either side: the products must agree to the bit.
+  const KernelTable& s = kernel_table(Kernel::Scalar);
+  const KernelTable& v = kernel_table(Kernel::Simd);
+  for (int M : {1, 4, 5, 13, 64, 65})
+    for (int N : {1, 7, 8, 9, 31, 65})
+      for (int K : {1, 2, 17, 64, 129}) {
+        const auto a = randn(size_t(M) * K, 5), b = randn(size_t(N) * K, 6);
+        std::vector<float> cs(size_t(M) * N), cv(size_t(M) * N);
+        s.matmul_abt(a.data(), b.data(), cs.data(), M, N, K, 0.125f);
+        v.matmul_abt(a.data(), b.data(), cv.data(), M, N, K, 0.125f);
+        ASSERT_EQ(cs, cv) << "abt M=" << M << " N=" << N << " K=" << K;
+        s.matmul_ab(a.data(), b.data(), cs.data(), M, N, K, 0.125f);  // b read as [K, N]
+        v.matmul_ab(a.data(), b.data(), cv.data(), M, N, K, 0.125f);
+        ASSERT_EQ(cs, cv) << "ab M=" << M << " N=" << N << " K=" << K;
+      }
+}
+#endif
+
+TEST(Kernels, ExpIsWithinFourUlpOfLibm) {
+  for (int i = 0; i <= 200000; ++i) {
+    const float x = -87.0f * static_cast<float>(i) / 200000.0f;
+    const double ref = std::exp(static_cast<double>(x));
+    ASSERT_NEAR(f32_exp_nonpositive(x), ref, 4.0 * 5.96e-8 * ref) << "x=" << x;
+  }
+  EXPECT_EQ(f32_exp_nonpositive(0.0f), 1.0f);
+  EXPECT_EQ(f32_exp_nonpositive(-88.0f), 0.0f);
+  EXPECT_EQ(f32_exp_nonpositive(-std::numeric_limits<float>::infinity()), 0.0f);
+}
+
+TEST(Kernels, SoftmaxMatchesDoubleReference) {
+  for (Kernel kf : families()) {
+    for (int cols : kSizes) {
+      for (double sigma : {0.1, 1.0, 10.0, 40.0}) {
+        const int rows = 5;
+        auto x = randn(size_t(rows) * cols, 7, sigma);
+        std::vector<float> y = x;
+        kernel_table(kf).softmax_rows(y.data(), rows, cols);
+        std::vector<double> xd(cols), pd(cols);
+        for (int r = 0; r < rows; ++r) {
+          for (int j = 0; j < cols; ++j) xd[j] = x[r * cols + j];
+          f64_softmax__reference(xd.data(), pd.data(), cols);
+          for (int j = 0; j < cols; ++j)
+            // 1e-5 relative, plus 1e-37 absolute for exp flushed to 0 below e^-87.3.
+            ASSERT_NEAR(y[r * cols + j], pd[j], 1e-5 * pd[j] + 1e-37)
+                << kernel_name(kf) << " cols=" << cols << " sigma=" << sigma;
+        }
+      }
+    }
+  }
+}
+
+TEST(Kernels, SoftmaxRowsSumToOneAndAreShiftInvariant) {
+  for (Kernel kf : families()) {
+    const KernelTable& kt = kernel_table(kf);
+    for (int cols : {1, 3, 4, 5, 8, 9, 64, 65, 1000}) {
+      auto x = randn(size_t(3) * cols, 8, 3.0);
+      auto shifted = x;
+      for (int j = 0; j < cols; ++j) shifted[cols + j] += 12.5f;  // shift row 1 by a constant
+      kt.softmax_rows(x.data(), 3, cols);
+      kt.softmax_rows(shifted.data(), 3, cols);
+      for (int r = 0; r < 3; ++r) {
+        double sum = 0.0;
+        for (int j = 0; j < cols; ++j) sum += x[r * cols + j];
+        EXPECT_NEAR(sum, 1.0, 1e-6) << kernel_name(kf) << " cols=" << cols;
+      }
+      // Adding 12.5 changes the float inputs by rounding (ulp of 12.5 ≈ 1e-6), hence 1e-5.
+      for (int j = 0; j < cols; ++j) EXPECT_NEAR(shifted[cols + j], x[cols + j], 1e-5 * x[cols + j] + 1e-30);
+    }
+  }
+}
+
+TEST(Kernels, SoftmaxInfinityConventions) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (Kernel kf : families()) {
+    const KernelTable& kt = kernel_table(kf);
+    // −∞ entries get weight 0; the rest is a normal softmax.
+    std::vector<float> a{0.0f, -inf, 0.0f, -inf, 0.0f, 0.0f};
+    kt.softmax_rows(a.data(), 1, 6);
+    EXPECT_EQ(a, (std::vector<float>{0.25f, 0.0f, 0.25f, 0.0f, 0.25f, 0.25f})) << kernel_name(kf);
+    // A row of all −∞ (every key masked) becomes all zeros, never NaN.
+    std::vector<float> b(9, -inf);
+    kt.softmax_rows(b.data(), 1, 9);
+    for (float v : b) EXPECT_EQ(v, 0.0f) << kernel_name(kf);
+    // +∞ entries share the mass equally.
+    std::vector<float> c{1.0f, inf, 2.0f, inf, 3.0f};
+    kt.softmax_rows(c.data(), 1, 5);
+    EXPECT_EQ(c, (std::vector<float>{0.0f, 0.5f, 0.0f, 0.5f, 0.0f})) << kernel_name(kf);
+  }
+}
+
+TEST(Kernels, AttentionMatchesReferenceAroundTheTile) {
+  for (Kernel kf : families()) {
+    for (int L : {1, 3, 4, 5, 8, 9, 17, 64, 65})
+      for (int dk : {1, 4, 7, 8, 9, 64, 65}) {
+        const int heads = 2;
+        const size_t n = size_t(heads) * L * dk;
+        const auto q = randn(n, 11), k = randn(n, 12), v = randn(n, 13);
+        AttentionParams p;
+        p.q = q;
+        p.k = k;
+        p.v = v;
+        p.heads = heads;
+        p.seq_len = L;
+        p.dk = dk;
+        p.kernel = kf;
+        const AttentionResult r = attention(p);
+        std::vector<double> out(n), w(size_t(heads) * L * L);
+        f64_attention__reference(q.data(), k.data(), v.data(), heads, L, dk, r.scale, out.data(), w.data());
+        for (size_t i = 0; i < w.size(); ++i)
+          ASSERT_NEAR(r.weights[i], w[i], 1e-5 * w[i] + 1e-37) << kernel_name(kf) << " L=" << L << " dk=" << dk;
+        // Outputs are sums of signed terms: relative 1e-5 of the row's scale Σ p|v|.
+        double err = 0.0, norm = 0.0;
+        for (size_t i = 0; i < n; ++i) {
+          err = std::max(err, std::fabs(r.output[i] - out[i]));
+          norm = std::max(norm, std::fabs(out[i]));
+        }
+        EXPECT_LE(err, 1e-5 * std::max(norm, 1.0)) << kernel_name(kf) << " L=" << L << " dk=" << dk;
+      }
+  }
+}
+
+TEST(Kernels, PermutingKeysPermutesWeightsAndKeepsOutputs) {
+  for (Kernel kf : families()) {
+    const int L = 13, dk = 9;
+    const size_t n = size_t(L) * dk;
+    const auto q = randn(n, 21), k = randn(n, 22), v = randn(n, 23);
+    std::vector<int> perm(L);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::reverse(perm.begin(), perm.end());
+    std::rotate(perm.begin(), perm.begin() + 4, perm.end());
+    std::vector<float> kp(n), vp(n);
+    for (int j = 0; j < L; ++j)
+      for (int d = 0; d < dk; ++d) {
+        kp[j * dk + d] = k[perm[j] * dk + d];
+        vp[j * dk + d] = v[perm[j] * dk + d];
+      }
+    AttentionParams a;
+    a.q = q; a.k = k; a.v = v; a.heads = 1; a.seq_len = L; a.dk = dk; a.kernel = kf;
+    AttentionParams b = a;
+    b.k = kp;
+    b.v = vp;
+    const AttentionResult ra = attention(a), rb = attention(b);
+    for (int i = 0; i < L; ++i)
+      for (int j = 0; j < L; ++j)  // the row sum runs in another order: rounding only
+        EXPECT_NEAR(rb.weights[i * L + j], ra.weights[i * L + perm[j]], 2e-7 * ra.weights[i * L + perm[j]]);
+    for (size_t i = 0; i < n; ++i) EXPECT_NEAR(rb.output[i], ra.output[i], 1e-6);
+  }
+}
+
+TEST(Kernels, UnknownFamilyOrMissingSimdIsRefused) {
+  EXPECT_THROW(parse_kernel("avx"), std::invalid_argument);
+  if (!simd_available()) EXPECT_THROW(kernel_table(Kernel::Simd), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sqrtdk

@@ -1,1 +1,177 @@
+// Statistics: closed forms, the Jacobian against an explicit Eigen eigen-solve, quantiles
+// against numpy's type-7 values.
 #include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "experiments.hpp"
+#include "kernels.hpp"
+#include "rng.hpp"
+#include "stats.hpp"
+
+namespace sqrtdk {
+namespace {
+
+TEST(Softmax, ClosedFormsOfSmallVectors) {
+  double p[3];
+  const double x0[2] = {0.0, 0.0};
+  f64_softmax__reference(x0, p, 2);
+  EXPECT_DOUBLE_EQ(p[0], 0.5);
+  EXPECT_DOUBLE_EQ(p[1], 0.5);
+  const double x1[3] = {1.0, 2.0, 3.0};
+  f64_softmax__reference(x1, p, 3);
+  const double z = std::exp(1.0) + std::exp(2.0) + std::exp(3.0);
+  EXPECT_NEAR(p[0], std::exp(1.0) / z, 1e-15);
+  EXPECT_NEAR(p[1], std::exp(2.0) / z, 1e-15);
+  EXPECT_NEAR(p[2], std::exp(3.0) / z, 1e-15);
+  const double x2[2] = {10.0, 0.0};
+  f64_softmax__reference(x2, p, 2);
+  EXPECT_NEAR(p[0], 1.0 / (1.0 + std::exp(-10.0)), 1e-15);  // 0.9999546…
+  EXPECT_NEAR(p[1], 1.0 / (1.0 + std::exp(10.0)), 1e-18);   // 4.5398e-5
+  // Large logits do not overflow: the max is subtracted.
+  const double x3[3] = {1000.0, 990.0, 980.0};
+  f64_softmax__reference(x3, p, 3);
+  EXPECT_NEAR(p[0], 1.0 / (1.0 + std::exp(-10.0) + std::exp(-20.0)), 1e-15);
+}
+
+TEST(Jacobian, OfTenZeroIsTwoByTwoClosedForm) {
+  // p = (σ(10), σ(−10)); J = p₁p₂ [[1, −1], [−1, 1]]: ‖J‖_F = ‖J‖₂ = 2 p₁ p₂ ≈ 9.0792e-5 (C5).
+  const SoftmaxJacobianResult r = softmax_jacobian(std::vector<double>{10.0, 0.0});
+  const double p1 = 1.0 / (1.0 + std::exp(-10.0)), p2 = 1.0 / (1.0 + std::exp(10.0));
+  EXPECT_NEAR(r.jacobian[0], p1 * p2, 1e-15);
+  EXPECT_NEAR(r.jacobian[1], -p1 * p2, 1e-15);
+  EXPECT_NEAR(r.frobenius, 2.0 * p1 * p2, 1e-17);
+  EXPECT_NEAR(r.spectral, 2.0 * p1 * p2, 1e-17);
+  EXPECT_NEAR(r.spectral, 9.0792e-5, 1e-8);
+}
+
+TEST(Jacobian, OfZeroZeroIsQuarterMatrix) {
+  const SoftmaxJacobianResult r = softmax_jacobian(std::vector<double>{0.0, 0.0});
+  EXPECT_DOUBLE_EQ(r.jacobian[0], 0.25);
+  EXPECT_DOUBLE_EQ(r.jacobian[1], -0.25);
+  EXPECT_DOUBLE_EQ(r.jacobian[2], -0.25);
+  EXPECT_DOUBLE_EQ(r.jacobian[3], 0.25);
+  EXPECT_DOUBLE_EQ(r.frobenius, 0.5);
+  EXPECT_DOUBLE_EQ(r.spectral, 0.5);
+  EXPECT_DOUBLE_EQ(r.entropy, std::log(2.0));
+}
+
+TEST(Jacobian, NormsMatchExplicitMatrixAndEigenSolver) {
+  Rng rng(5);
+  for (int n : {1, 2, 3, 5, 8, 17, 40, 128}) {
+    for (double sigma : {0.01, 1.0, 4.0, 12.0}) {
+      std::vector<double> x(n), p(n);
+      for (auto& v : x) v = sigma * rng.normal();
+      f64_softmax__reference(x.data(), p.data(), n);
+      // J from its definition, the diagonal p_i·Σ_{j≠i} p_j summed explicitly (1 − p_i cancels).
+      Eigen::MatrixXd J(n, n);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) J(i, j) = -p[i] * p[j];
+      for (int i = 0; i < n; ++i) {
+        double rest = 0.0;
+        for (int j = 0; j < n; ++j) rest += j == i ? 0.0 : p[j];
+        J(i, i) = p[i] * rest;
+      }
+      EXPECT_LE((J - softmax_jacobian_matrix(p.data(), n)).cwiseAbs().maxCoeff(), 1e-15 * J.cwiseAbs().maxCoeff());
+      const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(J);
+      const double spec_ref = es.eigenvalues().cwiseAbs().maxCoeff();
+      const RowStats rs = row_stats(p.data(), n);
+      EXPECT_NEAR(rs.jac_fro, J.norm(), 1e-12 * J.norm() + 1e-300) << "n=" << n << " sigma=" << sigma;
+      EXPECT_NEAR(rs.jac_spec, spec_ref, 1e-10 * spec_ref + 1e-15) << "n=" << n << " sigma=" << sigma;
+    }
+  }
+}
+
+TEST(Jacobian, TiesAndUniformRows) {
+  // Uniform row of L: J = I/L − 11ᵀ/L², eigenvalues 1/L (L−1 times) and 0.
+  for (int L : {2, 3, 128}) {
+    std::vector<double> p(L, 1.0 / L);
+    EXPECT_NEAR(softmax_jacobian_spectral_norm(p.data(), L), 1.0 / L, 1e-15);
+  }
+  const double tie[4] = {0.4, 0.4, 0.1, 0.1};
+  const Eigen::MatrixXd J = softmax_jacobian_matrix(tie, 4);
+  const double ref = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(J).eigenvalues().maxCoeff();
+  EXPECT_NEAR(softmax_jacobian_spectral_norm(tie, 4), ref, 1e-14);
+}
+
+TEST(Jacobian, SaturatedRowKeepsItsTinyNorms) {
+  // p = (1 − ε, ε): ‖J‖_F = ‖J‖₂ = 2ε(1 − ε) even when 1 − ε rounds to 1.
+  const double eps = 1e-20;
+  const double p[2] = {1.0, eps};  // 1 − 1e-20 == 1.0 in double
+  const RowStats rs = row_stats(p, 2);
+  EXPECT_NEAR(rs.jac_fro, 2 * eps, 1e-35);
+  EXPECT_NEAR(rs.jac_spec, 2 * eps, 1e-35);
+  EXPECT_NEAR(rs.entropy, eps * (1.0 - std::log(eps)), 1e-33);  // −ε ln ε − (1−ε) ln(1−ε)
+}
+
+TEST(Jacobian, VectorProductMatchesMatrix) {
+  Rng rng(8);
+  const int n = 11;
+  std::vector<double> x(n), p(n), g(n), out(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = 2.0 * rng.normal();
+    g[i] = rng.normal();
+  }
+  f64_softmax__reference(x.data(), p.data(), n);
+  softmax_jacobian_vector(p.data(), g.data(), out.data(), n);
+  const Eigen::VectorXd ref = softmax_jacobian_matrix(p.data(), n).transpose() * Eigen::Map<Eigen::VectorXd>(g.data(), n);
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(out[i], ref[i], 1e-15);
+}
+
+TEST(RowStats, EntropyOfUniformRowIsLnL) {
+  for (int L : {1, 2, 7, 128, 4096}) {
+    std::vector<double> p(L, 1.0 / L);
+    const RowStats rs = row_stats(p.data(), L);
+    EXPECT_NEAR(rs.entropy, std::log(double(L)), 1e-12) << L;
+    EXPECT_NEAR(rs.eff_support, L, 1e-9 * L) << L;
+    EXPECT_DOUBLE_EQ(rs.max_weight, 1.0 / L);
+  }
+  const double onehot[3] = {0.0, 1.0, 0.0};  // 0·ln 0 = 0
+  EXPECT_EQ(row_stats(onehot, 3).entropy, 0.0);
+  const double masked[3] = {0.0, 0.0, 0.0};  // all keys masked: zeros, not NaN
+  const RowStats z = row_stats(masked, 3);
+  EXPECT_EQ(z.entropy, 0.0);
+  EXPECT_EQ(z.jac_fro, 0.0);
+}
+
+TEST(Moments, SmallSampleAndWelford) {
+  MomentAccumulator acc;
+  for (double x : {1.0, 2.0, 3.0, 4.0}) acc.add(x);
+  const Moments m = acc.moments();
+  EXPECT_DOUBLE_EQ(m.mean, 2.5);
+  EXPECT_NEAR(m.variance, 5.0 / 3.0, 1e-15);  // unbiased: Σ(x − x̄)² / (n − 1)
+  EXPECT_NEAR(m.std, std::sqrt(5.0 / 3.0), 1e-15);
+  // Welford stays exact with a large offset where the naive Σx² − n x̄² would cancel.
+  MomentAccumulator big;
+  for (double x : {1e9 + 1, 1e9 + 2, 1e9 + 3, 1e9 + 4}) big.add(x);
+  EXPECT_NEAR(big.moments().variance, 5.0 / 3.0, 1e-6);
+}
+
+TEST(Quantile, MatchesNumpyType7) {
+  const std::vector<double> v{4.0, 1.0, 3.0, 2.0};
+  EXPECT_DOUBLE_EQ(quantile(v, 0.5), 2.5);  // numpy.quantile([1,2,3,4], 0.5)
+  EXPECT_NEAR(quantile(v, 0.1), 1.3, 1e-15);
+  EXPECT_NEAR(quantile(v, 0.9), 3.7, 1e-15);
+  EXPECT_DOUBLE_EQ(quantile(v, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(quantile(v, 1.0), 4.0);
+  EXPECT_TRUE(std::isnan(quantile({}, 0.5)));
+  const Summary s = summarize({1.0, 2.0, 3.0, 4.0, 100.0});  // a heavy tail pulls the mean, not the median
+  EXPECT_DOUBLE_EQ(s.mean, 22.0);
+  EXPECT_DOUBLE_EQ(s.median, 3.0);
+  EXPECT_NEAR(s.p90, 61.6, 1e-12);  // 4 + 0.6·(100 − 4)
+}
+
+TEST(Histogram, CountsBinsAndOutliers) {
+  const Histogram h = histogram({-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 5.0}, uniform_edges(-2.0, 2.0, 4));
+  ASSERT_EQ(h.counts.size(), 4u);
+  EXPECT_EQ(h.counts, (std::vector<double>{0.0, 2.0, 2.0, 2.0}));  // [-2,-1) [-1,0) [0,1) [1,2]
+  EXPECT_EQ(h.below, 1.0);
+  EXPECT_EQ(h.above, 1.0);
+  EXPECT_DOUBLE_EQ(h.edges[1], -1.0);
+}
+
+}  // namespace
+}  // namespace sqrtdk

@@ -173,7 +173,10 @@ RowStats row_stats(const double* p_in, int n) {
 Eigen::MatrixXd softmax_jacobian_matrix(const double* p, int n) {
   const Eigen::Map<const Eigen::VectorXd> pv(p, n);
   Eigen::MatrixXd J = -pv * pv.transpose();
-  J.diagonal() += pv;
+  if (n == 0) return J;
+  // J_ii = p_i (1 − p_i); for the largest p, 1 − p is taken as Σ_{j≠i} p_j (no cancellation).
+  const Top t = top_of(p, n);
+  for (int i = 0; i < n; ++i) J(i, i) = p[i] * (i == t.imax ? t.rest : 1.0 - p[i]);
   return J;
 }
 
