@@ -1,0 +1,105 @@
+// Holds the hand-written wasm/js/core.d.ts to what the module really exports and returns:
+// names of exports, of Core's methods, of every result field (recursively), and of the
+// parameters each function accepts; and the declarations type-check in a strict program.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import * as api from '../../wasm/js/core.js';
+
+const dtsPath = fileURLToPath(new URL('../../wasm/js/core.d.ts', import.meta.url));
+const source = ts.createSourceFile(dtsPath, readFileSync(dtsPath, 'utf8'), ts.ScriptTarget.ES2022, true);
+
+// name → { props: Map(name → type node) } for every interface; plus exported value names.
+const interfaces = new Map();
+const exportedValues = [];
+for (const st of source.statements) {
+  if (ts.isInterfaceDeclaration(st)) {
+    const props = new Map();
+    for (const m of st.members) if (m.name) props.set(m.name.getText(source), m);
+    interfaces.set(st.name.text, props);
+  } else if (ts.isFunctionDeclaration(st)) {
+    exportedValues.push(st.name.text);
+  } else if (ts.isVariableStatement(st)) {
+    for (const d of st.declarationList.declarations) exportedValues.push(d.name.getText(source));
+  }
+}
+const propsOf = (name) => [...interfaces.get(name).keys()].sort();
+
+// Checks the keys of `value` against a type node, recursing into interfaces, arrays and literals.
+function checkShape(value, typeNode, path) {
+  if (!typeNode) return;
+  if (ts.isTypeReferenceNode(typeNode) && interfaces.has(typeNode.typeName.getText(source))) {
+    const props = interfaces.get(typeNode.typeName.getText(source));
+    assert.deepEqual(Object.keys(value).sort(), [...props.keys()].sort(), `keys of ${path}`);
+    for (const [k, m] of props) checkShape(value[k], m.type, `${path}.${k}`);
+  } else if (ts.isTypeLiteralNode(typeNode)) {
+    const names = typeNode.members.map((m) => m.name.getText(source));
+    assert.deepEqual(Object.keys(value).sort(), names.sort(), `keys of ${path}`);
+    for (const m of typeNode.members) checkShape(value[m.name.getText(source)], m.type, `${path}.${m.name.getText(source)}`);
+  } else if (ts.isArrayTypeNode(typeNode)) {
+    assert.ok(Array.isArray(value), `${path} is an array`);
+    if (value.length > 0) checkShape(value[0], typeNode.elementType, `${path}[0]`);
+  } else {
+    const text = typeNode.getText(source);
+    if (text === 'number') assert.equal(typeof value, 'number', `${path} is a number`);
+    else if (text === 'string') assert.equal(typeof value, 'string', `${path} is a string`);
+    else if (text === 'boolean') assert.equal(typeof value, 'boolean', `${path} is a boolean`);
+    else if (text === 'Float64Array') assert.ok(value instanceof Float64Array, `${path} is a Float64Array`);
+    else if (text === 'Float32Array') assert.ok(value instanceof Float32Array, `${path} is a Float32Array`);
+    else if (text === 'Float32Array | null') assert.ok(value === null || value instanceof Float32Array, `${path}`);
+  }
+}
+// Checks a value against an interface by name.
+function shape(value, interfaceName) {
+  const props = interfaces.get(interfaceName);
+  assert.ok(props, `interface ${interfaceName} exists`);
+  assert.deepEqual(Object.keys(value).sort(), [...props.keys()].sort(), `keys of ${interfaceName}`);
+  for (const [k, m] of props) checkShape(value[k], m.type, `${interfaceName}.${k}`);
+}
+
+const core = await api.loadCore();
+
+test('exports match the declarations', () => {
+  assert.deepEqual(Object.keys(api).sort(), exportedValues.sort());
+  assert.deepEqual(Object.keys(core).sort(), propsOf('Core'));
+});
+
+test('every result matches its interface, field by field', () => {
+  const q = new Float32Array(2 * 5 * 3).fill(0.5);
+  shape(core.info(), 'CoreInfo');
+  shape(core.scoreVariance({ dks: [4, 8], samples: 100 }), 'ScoreVarianceResult');
+  shape(core.attentionStats({ dk: 8, heads: 2, seqLen: 16 }), 'AttentionStatsResult');
+  shape(core.saturationSweep({ dks: [4], heads: 1, seqLen: 8 }), 'SaturationSweepResult');
+  shape(core.softmaxJacobian([1, 2, 3]), 'SoftmaxJacobianResult');
+  shape(core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3 }), 'AttentionResult');
+  shape(core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3, weights: false }), 'AttentionResult');
+});
+
+test('each function accepts exactly the parameters its interface declares', () => {
+  const accepted = (fn) => {
+    try {
+      fn({ __not_a_parameter__: 1 });
+    } catch (e) {
+      const m = /expected one of (.*)\)$/.exec(e.message);
+      assert.ok(m, e.message);
+      return m[1].split(', ').sort();
+    }
+    assert.fail('unknown parameter was accepted');
+  };
+  assert.deepEqual(accepted(core.scoreVariance), propsOf('ScoreVarianceParams'));
+  assert.deepEqual(accepted(core.attentionStats), propsOf('AttentionStatsParams'));
+  assert.deepEqual(accepted(core.saturationSweep), propsOf('SaturationSweepParams'));
+  assert.deepEqual(accepted(core.attention), propsOf('AttentionParams'));
+});
+
+test('the declarations type-check in a strict program that uses them', () => {
+  const usage = fileURLToPath(new URL('./dts-usage.ts', import.meta.url));
+  const program = ts.createProgram([usage], {
+    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler, skipLibCheck: false, types: [],
+  });
+  const diags = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  assert.deepEqual(diags, []);
+});
