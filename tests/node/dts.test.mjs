@@ -75,6 +75,9 @@ test('every result matches its interface, field by field', () => {
   shape(core.softmaxJacobian([1, 2, 3]), 'SoftmaxJacobianResult');
   shape(core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3 }), 'AttentionResult');
   shape(core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3, weights: false }), 'AttentionResult');
+  shape(core.tensorStats({ q, k: q, heads: 2, seqLen: 5, dk: 3 }), 'TensorStatsResult');
+  shape(core.precisionLab({ rows: 2, seqLen: 8, dk: 4 }), 'PrecisionLabResult');
+  shape(core.longContext({ seqLens: [8, 16], queries: 2, dk: 4 }), 'LongContextResult');
 });
 
 test('each function accepts exactly the parameters its interface declares', () => {
@@ -92,6 +95,9 @@ test('each function accepts exactly the parameters its interface declares', () =
   assert.deepEqual(accepted(core.attentionStats), propsOf('AttentionStatsParams'));
   assert.deepEqual(accepted(core.saturationSweep), propsOf('SaturationSweepParams'));
   assert.deepEqual(accepted(core.attention), propsOf('AttentionParams'));
+  assert.deepEqual(accepted(core.tensorStats), propsOf('TensorStatsParams'));
+  assert.deepEqual(accepted(core.precisionLab), propsOf('PrecisionLabParams'));
+  assert.deepEqual(accepted(core.longContext), propsOf('LongContextParams'));
 });
 
 test('the declarations type-check in a strict program that uses them', () => {

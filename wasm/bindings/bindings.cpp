@@ -150,6 +150,7 @@ val js_attention_stats(val o) {
   return guarded([&] {
     AttentionStatsParams p;
     p.heads = get_int(o, "heads");
+    p.heads_kv = get_int(o, "headsKv");
     p.seq_len = get_int(o, "seqLen");
     p.dk = get_int(o, "dk");
     p.scale = to_scale(o["scale"]);
@@ -228,6 +229,7 @@ val js_attention(val o) {
     p.k = k;
     p.v = v;
     p.heads = get_int(o, "heads");
+    p.heads_kv = get_int(o, "headsKv");
     p.seq_len = get_int(o, "seqLen");
     p.dk = get_int(o, "dk");
     p.scale = to_scale(o["scale"]);
@@ -238,6 +240,108 @@ val js_attention(val o) {
     out.set("scale", r.scale);
     out.set("output", f32(r.output));
     out.set("weights", p.want_weights ? f32(r.weights) : val::null());
+    return out;
+  });
+}
+
+val js_tensor_stats(val o) {
+  return guarded([&] {
+    const std::vector<float> q = copy_typed_array<float>(o["q"]);
+    const std::vector<float> k = copy_typed_array<float>(o["k"]);
+    const std::vector<float> v = o["v"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["v"]);
+    TensorStatsParams p;
+    p.q = q;
+    p.k = k;
+    p.v = v;
+    p.heads = get_int(o, "heads");
+    p.seq_len = get_int(o, "seqLen");
+    p.dk = get_int(o, "dk");
+    p.scale = to_scale(o["scale"]);
+    p.seed = get_seed(o);
+    p.threshold = get_num(o, "threshold");
+    p.kernel = get_kernel(o);
+    const TensorStatsResult r = tensor_stats(p);
+    val out = val::object();
+    out.set("qk", moments(r.qk));
+    out.set("qComponent", moments(r.q_component));
+    out.set("kComponent", moments(r.k_component));
+    out.set("summary", attention_summary(r.summary));
+    out.set("logSeqLen", r.log_seq_len);
+    val rows = val::object();
+    rows.set("entropy", f64(r.entropy));
+    rows.set("maxWeight", f64(r.max_weight));
+    rows.set("jacFro", f64(r.jac_fro));
+    out.set("rows", rows);
+    return out;
+  });
+}
+
+val js_precision_lab(val o) {
+  return guarded([&] {
+    PrecisionLabParams p;
+    if (!o["logits"].isNull()) p.logits = copy_typed_array<double>(o["logits"]);
+    p.rows = get_int(o, "rows");
+    p.seq_len = get_int(o, "seqLen");
+    p.dk = get_int(o, "dk");
+    p.heads = get_int(o, "heads");
+    p.scale = to_scale(o["scale"]);
+    p.seed = get_seed(o);
+    p.block_size = get_int(o, "blockSize");
+    const PrecisionLabResult r = precision_lab(p);
+    val cells = val::array();
+    for (const auto& c : r.cells) {
+      val x = val::object();
+      x.set("format", c.format);
+      x.set("algorithm", c.algorithm);
+      x.set("shareNonfinite", c.share_nonfinite);
+      x.set("shareNan", c.share_nan);
+      x.set("shareUnderflow", c.share_underflow);
+      x.set("maxAbsError", c.max_abs_error);
+      x.set("meanAbsError", c.mean_abs_error);
+      x.set("jacFroMedian", c.jac_fro_median);
+      x.set("probs", f64(c.probs));
+      cells.call<void>("push", x);
+    }
+    val out = val::object();
+    out.set("rows", r.rows);
+    out.set("seqLen", r.seq_len);
+    out.set("scale", r.scale);
+    out.set("maxAbsLogit", r.max_abs_logit);
+    out.set("jacFroMedianF64", r.jac_fro_median_f64);
+    out.set("reference", f64(r.reference));
+    out.set("cells", cells);
+    out.set("onlineVsSafe", f64(r.online_vs_safe));
+    return out;
+  });
+}
+
+val js_long_context(val o) {
+  return guarded([&] {
+    LongContextParams p;
+    p.dk = get_int(o, "dk");
+    p.seq_lens = get_int_list(o, "seqLens");
+    p.train_len = get_int(o, "trainLen");
+    p.queries = get_int(o, "queries");
+    p.methods = emscripten::vecFromJSArray<std::string>(o["methods"]);
+    p.seed = get_seed(o);
+    p.kernel = get_kernel(o);
+    const LongContextResult r = long_context(p);
+    val series = val::array();
+    for (const auto& per_method : r.points) {
+      val pts = val::array();
+      for (const auto& pt : per_method) {
+        val x = val::object();
+        x.set("seqLen", pt.seq_len);
+        x.set("multiplier", pt.multiplier);
+        x.set("entropy", pt.entropy);
+        x.set("entropyRatio", pt.entropy_ratio);
+        x.set("maxWeight", pt.max_weight);
+        pts.call<void>("push", x);
+      }
+      series.call<void>("push", pts);
+    }
+    val out = val::object();
+    out.set("points", series);
     return out;
   });
 }
@@ -257,5 +361,8 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("saturationSweep", &js_saturation_sweep);
   emscripten::function("softmaxJacobian", &js_softmax_jacobian);
   emscripten::function("attention", &js_attention);
+  emscripten::function("tensorStats", &js_tensor_stats);
+  emscripten::function("precisionLab", &js_precision_lab);
+  emscripten::function("longContext", &js_long_context);
   emscripten::function("buildInfo", &js_build_info);
 }

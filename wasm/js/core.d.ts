@@ -59,6 +59,7 @@ export interface ScoreVarianceResult {
 
 export interface AttentionStatsParams {
   /** 1..64 (default 8) */ heads?: number;
+  /** K/V heads for grouped-query attention: divides heads; 0 = heads (default 0) */ headsKv?: number;
   /** L, 1..8192 (default 128) */ seqLen?: number;
   /** 1..16384 (default 64) */ dk: number;
   /** default 'inv_sqrt_dk' */ scale?: Scale;
@@ -120,9 +121,11 @@ export interface SoftmaxJacobianResult {
 }
 
 export interface AttentionParams {
-  /** [heads, seqLen, dk] each, finite */
+  /** q [heads, seqLen, dk]; k, v [headsKv, seqLen, dk]; finite */
   q: Float32Array; k: Float32Array; v: Float32Array;
   heads: number; seqLen: number; dk: number;
+  /** K/V heads: 0 or absent = heads (MHA), 1 = MQA, a divisor of heads = GQA; query head h reads K/V head ⌊h / (heads/headsKv)⌋ */
+  headsKv?: number;
   /** default 'inv_sqrt_dk' */ scale?: Scale;
   kernel?: Kernel;
   /** also return the attention weights [heads, seqLen, seqLen] (default true) */ weights?: boolean;
@@ -131,6 +134,80 @@ export interface AttentionResult {
   scale: number;
   /** [heads, seqLen, dk] */ output: Float32Array;
   /** [heads, seqLen, seqLen], or null when weights: false */ weights: Float32Array | null;
+}
+
+export interface TensorStatsParams {
+  /** [heads, seqLen, dk] each, finite; v optional (random N(0, 1) when absent) */
+  q: Float32Array; k: Float32Array; v?: Float32Array | null;
+  heads: number; seqLen: number; dk: number;
+  /** default 'inv_sqrt_dk' */ scale?: Scale;
+  /** seeds the random V (if absent) and upstream gradient dO */ seed?: number;
+  threshold?: number;
+  kernel?: Kernel;
+}
+export interface TensorStatsResult {
+  /** of the raw q·k over every head, query and key */ qk: Moments;
+  qComponent: Moments;
+  kComponent: Moments;
+  summary: AttentionSummary;
+  logSeqLen: number;
+  /** each [heads, seqLen] */
+  rows: { entropy: Float64Array; maxWeight: Float64Array; jacFro: Float64Array };
+}
+
+export type FloatFormat = 'float64' | 'float32' | 'bfloat16' | 'float16';
+export type SoftmaxAlgorithm = 'naive' | 'safe' | 'online';
+export interface PrecisionLabParams {
+  /** one explicit logit row (1..8192 values, −∞ allowed); when absent, random rows are used */ logits?: ArrayLike<number> | null;
+  /** random rows, 1..1024 (default 64) */ rows?: number;
+  /** default 128 */ seqLen?: number;
+  /** default 64 */ dk?: number;
+  /** only to resolve 'inv_sqrt_d_model' (default 1) */ heads?: number;
+  /** default 'inv_sqrt_dk' */ scale?: Scale;
+  seed?: number;
+  /** key block of the online softmax, 1..8192 (default 32) */ blockSize?: number;
+}
+export interface PrecisionCell {
+  format: FloatFormat;
+  algorithm: SoftmaxAlgorithm;
+  /** rows whose result holds ±∞ or NaN */ shareNonfinite: number;
+  shareNan: number;
+  /** rows where a weight > 0 in float64 came out 0 */ shareUnderflow: number;
+  /** max |p − p_float64| over finite rows (NaN if none) */ maxAbsError: number;
+  meanAbsError: number;
+  /** median ‖J‖_F of the finite rows */ jacFroMedian: number;
+  /** the first row's weights [seqLen] */ probs: Float64Array;
+}
+export interface PrecisionLabResult {
+  rows: number;
+  seqLen: number;
+  scale: number;
+  maxAbsLogit: number;
+  jacFroMedianF64: number;
+  /** first row, float64 safe softmax */ reference: Float64Array;
+  /** format-major: float64, float32, bfloat16, float16 × naive, safe, online */ cells: PrecisionCell[];
+  /** max |online − safe| per format, in the order above */ onlineVsSafe: Float64Array;
+}
+
+export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article';
+export interface LongContextParams {
+  /** default 64 */ dk?: number;
+  /** each 1..16384, at most 16 */ seqLens: number[];
+  /** L_train, 2..16384 (default 512) */ trainLen?: number;
+  /** queries per length, 1..1024 (default 64) */ queries?: number;
+  /** default all four */ methods?: LongContextMethod[];
+  seed?: number;
+  kernel?: Kernel;
+}
+export interface LongContextPoint {
+  seqLen: number;
+  /** on q·k/√d_k */ multiplier: number;
+  /** mean over queries, nats */ entropy: number;
+  /** entropy / ln L */ entropyRatio: number;
+  maxWeight: number;
+}
+export interface LongContextResult {
+  /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
 }
 
 export interface CoreInfo {
@@ -147,6 +224,12 @@ export interface Core {
   /** logits: 1..4096 numbers; −∞ allowed (a masked key), NaN and +∞ refused */
   softmaxJacobian(logits: ArrayLike<number>): SoftmaxJacobianResult;
   attention(params: AttentionParams): AttentionResult;
+  /** the diagnostics of attentionStats on your own q, k (v) */
+  tensorStats(params: TensorStatsParams): TensorStatsResult;
+  /** softmax in float64/float32/bfloat16/float16 with the naive, safe and online algorithms */
+  precisionLab(params: PrecisionLabParams): PrecisionLabResult;
+  /** entropy against sequence length for fixed, log-n, YaRN and the article's temperature */
+  longContext(params: LongContextParams): LongContextResult;
   info(): CoreInfo;
 }
 
@@ -166,6 +249,8 @@ export function simdSupported(): Promise<boolean>;
 export function loadCore(options?: LoadOptions): Promise<Core>;
 /** The package's scale names, in display order. */
 export const SCALE_NAMES: readonly ScaleName[];
+/** The long-context temperature schemes, in display order. */
+export const LONG_CONTEXT_METHODS: readonly LongContextMethod[];
 /** Parameter limits enforced by the core. */
 export const LIMITS: {
   readonly dk: readonly [number, number];

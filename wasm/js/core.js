@@ -6,6 +6,8 @@ import { simd as detectSimd } from 'wasm-feature-detect';
 
 export const SCALE_NAMES = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
 
+export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article']);
+
 export const LIMITS = Object.freeze({
   dk: Object.freeze([1, 16384]),
   seqLen: Object.freeze([1, 8192]),
@@ -137,9 +139,10 @@ function makeCore(mod, build, defaultKernel) {
     },
     attentionStats(params) {
       const what = 'attentionStats';
-      checkObject(what, params, ['heads', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow']);
+      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow']);
       return mod.attentionStats({
         heads: int(what, 'heads', params.heads, 8),
+        headsKv: int(what, 'headsKv', params.headsKv, 0),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
         dk: int(what, 'dk', params.dk),
         scale: scale(what, params.scale),
@@ -183,17 +186,80 @@ function makeCore(mod, build, defaultKernel) {
     },
     attention(params) {
       const what = 'attention';
-      checkObject(what, params, ['q', 'k', 'v', 'heads', 'seqLen', 'dk', 'scale', 'kernel', 'weights']);
+      checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights']);
       return mod.attention({
         q: float32(what, 'q', params.q),
         k: float32(what, 'k', params.k),
         v: float32(what, 'v', params.v),
         heads: int(what, 'heads', params.heads),
+        headsKv: int(what, 'headsKv', params.headsKv, 0),
         seqLen: int(what, 'seqLen', params.seqLen),
         dk: int(what, 'dk', params.dk),
         scale: scale(what, params.scale),
         kernel: kernelOf(what, params.kernel),
         weights: bool(what, 'weights', params.weights, true),
+      });
+    },
+    tensorStats(params) {
+      const what = 'tensorStats';
+      checkObject(what, params, ['q', 'k', 'v', 'heads', 'seqLen', 'dk', 'scale', 'seed', 'threshold', 'kernel']);
+      return mod.tensorStats({
+        q: float32(what, 'q', params.q),
+        k: float32(what, 'k', params.k),
+        v: params.v === undefined || params.v === null ? null : float32(what, 'v', params.v),
+        heads: int(what, 'heads', params.heads),
+        seqLen: int(what, 'seqLen', params.seqLen),
+        dk: int(what, 'dk', params.dk),
+        scale: scale(what, params.scale),
+        seed: seed(what, params.seed),
+        threshold: num(what, 'threshold', params.threshold, 0.99),
+        kernel: kernelOf(what, params.kernel),
+      });
+    },
+    precisionLab(params) {
+      const what = 'precisionLab';
+      checkObject(what, params, ['logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize']);
+      let logits = null;
+      if (params.logits !== undefined && params.logits !== null) {
+        if (typeof params.logits !== 'object' || typeof params.logits.length !== 'number') {
+          throw new TypeError(`${what}: logits must be an array of numbers, got ${typeName(params.logits)}`);
+        }
+        logits = Float64Array.from(params.logits, (v, i) => {
+          if (typeof v !== 'number') throw new TypeError(`${what}: logits[${i}] must be a number, got ${typeName(v)}`);
+          return v;
+        });
+        if (logits.length === 0) throw new RangeError(`${what}: logits is empty; give 1..8192 values or leave it out`);
+      }
+      return mod.precisionLab({
+        logits,
+        rows: int(what, 'rows', params.rows, 64),
+        seqLen: int(what, 'seqLen', params.seqLen, 128),
+        dk: int(what, 'dk', params.dk, 64),
+        heads: int(what, 'heads', params.heads, 1),
+        scale: scale(what, params.scale),
+        seed: seed(what, params.seed),
+        blockSize: int(what, 'blockSize', params.blockSize, 32),
+      });
+    },
+    longContext(params) {
+      const what = 'longContext';
+      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel']);
+      let methods = [...LONG_CONTEXT_METHODS];
+      if (params.methods !== undefined) {
+        if (!Array.isArray(params.methods)) throw new TypeError(`${what}: methods must be an array, got ${typeName(params.methods)}`);
+        methods = params.methods.map((m, i) => {
+          if (typeof m !== 'string') throw new TypeError(`${what}: methods[${i}] must be a string, got ${typeName(m)}`);
+          return m;
+        });
+      }
+      return mod.longContext({
+        dk: int(what, 'dk', params.dk, 64),
+        seqLens: intList(what, 'seqLens', params.seqLens),
+        trainLen: int(what, 'trainLen', params.trainLen, 512),
+        queries: int(what, 'queries', params.queries, 64),
+        methods,
+        seed: seed(what, params.seed),
+        kernel: kernelOf(what, params.kernel),
       });
     },
     info() {

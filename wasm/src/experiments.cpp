@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "precision.hpp"
 #include "rng.hpp"
 
 namespace sqrtdk {
@@ -53,13 +54,26 @@ std::vector<float> draw_tensor(uint32_t seed, uint64_t stream, size_t n, double 
 }
 
 struct Inputs {
-  std::vector<float> q, k, v, dout;  // [heads, seq_len, dk]
+  std::vector<float> q, dout;  // [heads, seq_len, dk]
+  std::vector<float> k, v;     // [heads_kv, seq_len, dk]
+  int heads_kv = 0;
 };
-Inputs draw_inputs(uint32_t seed, int heads, int seq_len, int dk, double variance) {
+Inputs draw_inputs(uint32_t seed, int heads, int heads_kv, int seq_len, int dk, double variance) {
   const size_t n = static_cast<size_t>(heads) * seq_len * dk;
+  const size_t nkv = static_cast<size_t>(heads_kv) * seq_len * dk;
   const double sigma = std::sqrt(variance);
-  return Inputs{draw_tensor(seed, 1, n, sigma), draw_tensor(seed, 2, n, sigma), draw_tensor(seed, 3, n, sigma),
-                draw_tensor(seed, 4, n, sigma)};
+  return Inputs{draw_tensor(seed, 1, n, sigma), draw_tensor(seed, 4, n, sigma), draw_tensor(seed, 2, nkv, sigma),
+                draw_tensor(seed, 3, nkv, sigma), heads_kv};
+}
+
+// heads_kv = 0 means heads; otherwise it must divide heads.
+int resolve_heads_kv(const char* what, int heads, int heads_kv) {
+  if (heads_kv == 0) return heads;
+  check_int_range(what, "headsKv", heads_kv, 1, heads);
+  if (heads % heads_kv != 0)
+    throw std::invalid_argument(std::string(what) + ": headsKv = " + std::to_string(heads_kv) +
+                                " does not divide heads = " + std::to_string(heads));
+  return heads_kv;
 }
 
 // Bytes and multiply-adds of one analyse() pass, for the work limits.
@@ -93,8 +107,9 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
   double above = 0.0;
   for (int h = 0; h < heads; ++h) {
     const float* Q = in.q.data() + h * head;
-    const float* K = in.k.data() + h * head;
-    const float* V = in.v.data() + h * head;
+    const int kvh = h / (heads / in.heads_kv);  // grouped-query attention: shared K/V heads
+    const float* K = in.k.data() + kvh * head;
+    const float* V = in.v.data() + kvh * head;
     const float* dO = in.dout.data() + h * head;
     kt.matmul_abt(Q, K, P.data(), seq_len, seq_len, dk, static_cast<float>(c));  // logits
     for (float s : P) sum.max_abs_logit = std::max(sum.max_abs_logit, static_cast<double>(std::fabs(s)));
@@ -233,12 +248,13 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   check_int_range(what, "heatmapSize", p.heatmap_size, 1, 512);
   check_variance(what, p.variance);
   check_threshold(what, p.threshold);
+  const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
   const double c = resolve_scale(p.scale, p.dk, p.heads);
   kernel_table(p.kernel);  // throws if the family is not in this build
   check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk));
   check_work_macs(what, analyse_macs(p.heads, p.seq_len, p.dk));
 
-  const Inputs in = draw_inputs(p.seed, p.heads, p.seq_len, p.dk, p.variance);
+  const Inputs in = draw_inputs(p.seed, p.heads, heads_kv, p.seq_len, p.dk, p.variance);
   AttentionStatsResult r;
   r.log_seq_len = std::log(static_cast<double>(p.seq_len));
   r.heatmap_size = std::min(p.seq_len, p.heatmap_size);
@@ -280,7 +296,7 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
   r.points.assign(p.scales.size(), std::vector<AttentionSummary>(p.dks.size()));
   for (size_t d = 0; d < p.dks.size(); ++d) {
     const int dk = p.dks[d];
-    const Inputs in = draw_inputs(p.seed, p.heads, p.seq_len, dk, p.variance);
+    const Inputs in = draw_inputs(p.seed, p.heads, p.heads, p.seq_len, dk, p.variance);
     for (size_t s = 0; s < p.scales.size(); ++s) {
       PerRow rows;
       r.points[s][d] = analyse(in, p.heads, p.seq_len, dk, resolve_scale(p.scales[s], dk, p.heads), p.threshold,
@@ -312,25 +328,33 @@ SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits) {
   return r;
 }
 
+namespace {
+// Throws unless t holds n finite values, naming the tensor and the first bad index.
+void check_tensor(const char* what, const char* name, std::span<const float> t, size_t n, const char* shape) {
+  if (t.size() != n)
+    throw std::invalid_argument(std::string(what) + ": " + name + ".length = " + std::to_string(t.size()) +
+                                " does not match " + shape + " = " + std::to_string(n));
+  for (size_t i = 0; i < n; ++i)
+    if (!std::isfinite(t[i]))
+      throw std::invalid_argument(std::string(what) + ": " + name + "[" + std::to_string(i) + "] = " +
+                                  format_number(t[i]) + " is not a finite number");
+}
+}  // namespace
+
 AttentionResult attention(const AttentionParams& p) {
   constexpr const char* what = "attention";
   check_int_range(what, "heads", p.heads, 1, kMaxHeads);
   check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
   check_int_range(what, "dk", p.dk, 1, kMaxDk);
+  const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
+  const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
   const double L = p.seq_len;
-  check_work_bytes(what, 4.0 * 4.0 * n + 4.0 * L * L * (p.want_weights ? p.heads + 1.0 : 1.0));
+  check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 1.0 : 1.0));
   check_work_macs(what, 2.0 * p.heads * L * L * p.dk);
-  const std::pair<const char*, std::span<const float>> inputs[] = {{"q", p.q}, {"k", p.k}, {"v", p.v}};
-  for (const auto& [name, t] : inputs) {
-    if (t.size() != n)
-      throw std::invalid_argument(std::string("attention: ") + name + ".length = " + std::to_string(t.size()) +
-                                  " does not match heads · seqLen · dk = " + std::to_string(n));
-    for (size_t i = 0; i < n; ++i)
-      if (!std::isfinite(t[i]))
-        throw std::invalid_argument(std::string("attention: ") + name + "[" + std::to_string(i) +
-                                    "] = " + format_number(t[i]) + " is not a finite number");
-  }
+  check_tensor(what, "q", p.q, n, "heads · seqLen · dk");
+  check_tensor(what, "k", p.k, nkv, "headsKv · seqLen · dk");
+  check_tensor(what, "v", p.v, nkv, "headsKv · seqLen · dk");
   const KernelTable& kt = kernel_table(p.kernel);
   AttentionResult r;
   r.scale = resolve_scale(p.scale, p.dk, p.heads);
@@ -338,12 +362,226 @@ AttentionResult attention(const AttentionParams& p) {
   if (p.want_weights) r.weights.resize(static_cast<size_t>(p.heads) * p.seq_len * p.seq_len);
   std::vector<float> scratch(p.want_weights ? 0 : static_cast<size_t>(p.seq_len) * p.seq_len);
   const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
+  const int group = p.heads / heads_kv;
   for (int h = 0; h < p.heads; ++h) {
+    const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
     float* P = p.want_weights ? r.weights.data() + static_cast<size_t>(h) * p.seq_len * p.seq_len : scratch.data();
-    kt.matmul_abt(p.q.data() + h * head, p.k.data() + h * head, P, p.seq_len, p.seq_len, p.dk,
-                  static_cast<float>(r.scale));
+    kt.matmul_abt(p.q.data() + h * head, p.k.data() + kv, P, p.seq_len, p.seq_len, p.dk, static_cast<float>(r.scale));
     kt.softmax_rows(P, p.seq_len, p.seq_len);
-    kt.matmul_ab(P, p.v.data() + h * head, r.output.data() + h * head, p.seq_len, p.dk, p.seq_len, 1.0f);
+    kt.matmul_ab(P, p.v.data() + kv, r.output.data() + h * head, p.seq_len, p.dk, p.seq_len, 1.0f);
+  }
+  return r;
+}
+
+TensorStatsResult tensor_stats(const TensorStatsParams& p) {
+  constexpr const char* what = "tensorStats";
+  check_int_range(what, "heads", p.heads, 1, kMaxHeads);
+  check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
+  check_int_range(what, "dk", p.dk, 1, kMaxDk);
+  check_threshold(what, p.threshold);
+  const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
+  check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk));
+  check_work_macs(what, analyse_macs(p.heads, p.seq_len, p.dk) * 4.0 / 3.0);
+  check_tensor(what, "q", p.q, n, "heads · seqLen · dk");
+  check_tensor(what, "k", p.k, n, "heads · seqLen · dk");
+  if (!p.v.empty()) check_tensor(what, "v", p.v, n, "heads · seqLen · dk");
+  const double c = resolve_scale(p.scale, p.dk, p.heads);
+  const KernelTable& kt = kernel_table(p.kernel);
+
+  Inputs in;
+  in.q.assign(p.q.begin(), p.q.end());
+  in.k.assign(p.k.begin(), p.k.end());
+  in.v = p.v.empty() ? draw_tensor(p.seed, 3, n, 1.0) : std::vector<float>(p.v.begin(), p.v.end());
+  in.dout = draw_tensor(p.seed, 4, n, 1.0);
+  in.heads_kv = p.heads;
+
+  TensorStatsResult r;
+  r.log_seq_len = std::log(static_cast<double>(p.seq_len));
+  MomentAccumulator qa, ka, qk;
+  for (float x : in.q) qa.add(x);
+  for (float x : in.k) ka.add(x);
+  r.q_component = qa.moments();
+  r.k_component = ka.moments();
+  // Raw dot products of every pair, per head (float32 products, accumulated in double).
+  std::vector<float> S(static_cast<size_t>(p.seq_len) * p.seq_len);
+  const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
+  for (int h = 0; h < p.heads; ++h) {
+    kt.matmul_abt(in.q.data() + h * head, in.k.data() + h * head, S.data(), p.seq_len, p.seq_len, p.dk, 1.0f);
+    for (float s : S) qk.add(s);
+  }
+  r.qk = qk.moments();
+  PerRow rows;
+  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, rows, 0, nullptr);
+  r.entropy = std::move(rows.entropy);
+  r.max_weight = std::move(rows.max_weight);
+  r.jac_fro = std::move(rows.jac_fro);
+  return r;
+}
+
+PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
+  constexpr const char* what = "precisionLab";
+  check_int_range(what, "blockSize", p.block_size, 1, kMaxSeqLen);
+  std::vector<std::vector<double>> rows;
+  PrecisionLabResult r;
+  if (!p.logits.empty()) {
+    check_int_range(what, "logits.length", static_cast<long long>(p.logits.size()), 1, kMaxSeqLen);
+    for (size_t i = 0; i < p.logits.size(); ++i) {
+      const double x = p.logits[i];
+      if (std::isnan(x) || x == std::numeric_limits<double>::infinity())
+        throw std::invalid_argument("precisionLab: logits[" + std::to_string(i) + "] = " + format_number(x) +
+                                    " is not allowed (finite numbers, or -inf for a masked key)");
+    }
+    rows.push_back(p.logits);
+    r.scale = 1.0;
+  } else {
+    check_int_range(what, "rows", p.rows, 1, 1024);
+    check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
+    check_int_range(what, "dk", p.dk, 1, kMaxDk);
+    check_int_range(what, "heads", p.heads, 1, kMaxHeads);
+    check_work_macs(what, double(p.rows) * p.seq_len * (p.dk + 200.0));  // ~200 flops of emulated softmax per key
+    check_work_bytes(what, 8.0 * p.rows * p.seq_len * 3.0 + 8.0 * p.seq_len * p.dk);
+    r.scale = resolve_scale(p.scale, p.dk, p.heads);
+    Rng rng = Rng::stream(p.seed, 5);
+    std::vector<double> keys(static_cast<size_t>(p.seq_len) * p.dk), q(p.dk);
+    for (double& x : keys) x = rng.normal();
+    for (int i = 0; i < p.rows; ++i) {
+      for (double& x : q) x = rng.normal();
+      std::vector<double> row(p.seq_len);
+      for (int j = 0; j < p.seq_len; ++j) {
+        double dot = 0.0;
+        for (int d = 0; d < p.dk; ++d) dot += q[d] * keys[static_cast<size_t>(j) * p.dk + d];
+        row[j] = r.scale * dot;
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  r.rows = static_cast<int>(rows.size());
+  r.seq_len = static_cast<int>(rows[0].size());
+  for (const auto& row : rows)
+    for (double x : row)
+      if (std::isfinite(x)) r.max_abs_logit = std::max(r.max_abs_logit, std::fabs(x));
+
+  // The float64 safe softmax is the reference.
+  std::vector<std::vector<double>> ref;
+  std::vector<double> jf;
+  for (const auto& row : rows) {
+    ref.push_back(softmax_in_format(row, Format::Float64, SoftmaxAlgorithm::Safe, p.block_size));
+    jf.push_back(row_stats(ref.back().data(), r.seq_len).jac_fro);
+  }
+  r.reference = ref[0];
+  r.jac_fro_median_f64 = quantile(jf, 0.5);
+
+  const Format formats[] = {Format::Float64, Format::Float32, Format::BFloat16, Format::Float16};
+  const SoftmaxAlgorithm algos[] = {SoftmaxAlgorithm::Naive, SoftmaxAlgorithm::Safe, SoftmaxAlgorithm::Online};
+  const char* algo_names[] = {"naive", "safe", "online"};
+  for (Format f : formats) {
+    std::vector<std::vector<double>> safe_out;
+    double online_vs_safe = 0.0;
+    for (int a = 0; a < 3; ++a) {
+      PrecisionCell cell;
+      cell.format = format_info(f).name;
+      cell.algorithm = algo_names[a];
+      double nonfinite = 0, nan = 0, under = 0, err_sum = 0;
+      int finite_rows = 0;
+      std::vector<double> jfro;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const std::vector<double> out = softmax_in_format(rows[i], f, algos[a], p.block_size);
+        if (i == 0) cell.probs = out;
+        bool bad = false, has_nan = false, flushed = false;
+        double err = 0.0;
+        for (int j = 0; j < r.seq_len; ++j) {
+          if (!std::isfinite(out[j])) bad = true;
+          if (std::isnan(out[j])) has_nan = true;
+          if (out[j] == 0.0 && ref[i][j] > 0.0) flushed = true;
+          err = std::max(err, std::fabs(out[j] - ref[i][j]));
+        }
+        nonfinite += bad;
+        nan += has_nan;
+        under += flushed;
+        if (!bad) {
+          ++finite_rows;
+          err_sum += err;
+          cell.max_abs_error = std::max(cell.max_abs_error, err);
+          jfro.push_back(row_stats(out.data(), r.seq_len).jac_fro);
+        }
+        if (algos[a] == SoftmaxAlgorithm::Safe) safe_out.push_back(out);
+        if (algos[a] == SoftmaxAlgorithm::Online)
+          for (int j = 0; j < r.seq_len; ++j) {
+            const double d = std::fabs(out[j] - safe_out[i][j]);
+            if (!std::isnan(d)) online_vs_safe = std::max(online_vs_safe, d);
+          }
+      }
+      const double n = static_cast<double>(rows.size());
+      cell.share_nonfinite = nonfinite / n;
+      cell.share_nan = nan / n;
+      cell.share_underflow = under / n;
+      if (finite_rows == 0) {
+        cell.max_abs_error = cell.mean_abs_error = std::numeric_limits<double>::quiet_NaN();
+      } else {
+        cell.mean_abs_error = err_sum / finite_rows;
+      }
+      cell.jac_fro_median = quantile(jfro, 0.5);
+      r.cells.push_back(std::move(cell));
+    }
+    r.online_vs_safe.push_back(online_vs_safe);
+  }
+  return r;
+}
+
+double long_context_multiplier(const std::string& method, int seq_len, int train_len) {
+  const double s = static_cast<double>(seq_len) / train_len;
+  if (method == "fixed") return 1.0;
+  if (method == "logn") return std::max(1.0, std::log(double(seq_len)) / std::log(double(train_len)));
+  if (method == "yarn") return s > 1.0 ? std::pow(0.1 * std::log(s) + 1.0, 2.0) : 1.0;
+  if (method == "article") return std::sqrt(s);
+  throw std::invalid_argument("method = '" + method + "' is not one of 'fixed', 'logn', 'yarn', 'article'");
+}
+
+LongContextResult long_context(const LongContextParams& p) {
+  constexpr const char* what = "longContext";
+  check_int_range(what, "dk", p.dk, 1, kMaxDk);
+  check_int_range(what, "trainLen", p.train_len, 2, 16384);
+  check_int_range(what, "queries", p.queries, 1, 1024);
+  if (p.seq_lens.empty()) throw std::invalid_argument("longContext: seqLens is empty; give at least one length");
+  check_int_range(what, "seqLens.length", static_cast<long long>(p.seq_lens.size()), 1, 16);
+  if (p.methods.empty()) throw std::invalid_argument("longContext: methods is empty; give at least one method");
+  for (const auto& m : p.methods) long_context_multiplier(m, 2, 2);  // validates the names
+  int lmax = 0;
+  double macs = 0.0;
+  for (int L : p.seq_lens) {
+    check_int_range(what, "seqLen", L, 1, 16384);
+    lmax = std::max(lmax, L);
+    macs += double(p.queries) * L * p.dk * p.methods.size();
+  }
+  check_work_bytes(what, 4.0 * (double(lmax) + p.queries) * p.dk + 8.0 * p.queries * lmax * 2.0);
+  check_work_macs(what, macs);
+  const KernelTable& kt = kernel_table(p.kernel);
+  const std::vector<float> K = draw_tensor(p.seed, 2, static_cast<size_t>(lmax) * p.dk, 1.0);
+  const std::vector<float> Q = draw_tensor(p.seed, 1, static_cast<size_t>(p.queries) * p.dk, 1.0);
+  LongContextResult r;
+  std::vector<float> S;
+  std::vector<double> row;
+  for (const auto& method : p.methods) {
+    std::vector<LongContextPoint> pts;
+    for (int L : p.seq_lens) {
+      LongContextPoint pt;
+      pt.seq_len = L;
+      pt.multiplier = long_context_multiplier(method, L, p.train_len);
+      S.resize(static_cast<size_t>(p.queries) * L);
+      row.resize(L);
+      kt.matmul_abt(Q.data(), K.data(), S.data(), p.queries, L, p.dk,
+                    static_cast<float>(pt.multiplier / std::sqrt(double(p.dk))));
+      kt.softmax_rows(S.data(), p.queries, L);
+      for (int i = 0; i < p.queries; ++i) {
+        for (int j = 0; j < L; ++j) row[j] = S[static_cast<size_t>(i) * L + j];
+        const RowStats rs = row_stats(row.data(), L);
+        pt.entropy += rs.entropy / p.queries;
+        pt.max_weight += rs.max_weight / p.queries;
+      }
+      pt.entropy_ratio = L > 1 ? pt.entropy / std::log(double(L)) : 0.0;
+      pts.push_back(pt);
+    }
+    r.points.push_back(std::move(pts));
   }
   return r;
 }

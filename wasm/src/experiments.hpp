@@ -76,6 +76,8 @@ ScoreVarianceResult score_variance(const ScoreVarianceParams& p);
 // reaching the logits) and ‖dQ_i‖₂ (the gradient reaching the query, scale factor included).
 struct AttentionStatsParams {
   int heads = 8;
+  int heads_kv = 0;          // K/V heads (grouped-query attention, Ainslie et al. 2023): 0 = heads;
+                             // must divide heads; query head h reads K/V head h / (heads / heads_kv)
   int seq_len = 128;
   int dk = 64;
   Scale scale;
@@ -144,8 +146,10 @@ SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits);
 // ---------------------------------------------------------------------------------------------
 // attention: the forward pass on caller-supplied q, k, v [heads, seq_len, dk] (finite float32).
 struct AttentionParams {
-  std::span<const float> q, k, v;  // each [heads, seq_len, dk]
+  std::span<const float> q;        // [heads, seq_len, dk]
+  std::span<const float> k, v;     // [heads_kv, seq_len, dk]
   int heads = 1;
+  int heads_kv = 0;                // 0 = heads (MHA); 1 = MQA (Shazeer 2019); else GQA (Ainslie et al. 2023)
   int seq_len = 1;
   int dk = 1;
   Scale scale;
@@ -158,5 +162,100 @@ struct AttentionResult {
   std::vector<float> weights;  // [heads, seq_len, seq_len], empty unless want_weights
 };
 AttentionResult attention(const AttentionParams& p);
+
+// ---------------------------------------------------------------------------------------------
+// tensorStats: the diagnostics of attentionStats on caller-supplied q, k (and optionally v)
+// [heads, seq_len, dk] (finite float32): Var(q·k) over all query–key pairs, and the per-row
+// summaries under the given scale. Without v, V is drawn iid N(0, 1) from the seed; the upstream
+// gradient dO is always drawn iid N(0, 1) (streams 3 and 4, as in attentionStats).
+struct TensorStatsParams {
+  std::span<const float> q, k, v;  // v may be empty
+  int heads = 1;
+  int seq_len = 1;
+  int dk = 1;
+  Scale scale;
+  uint32_t seed = 0;
+  double threshold = 0.99;
+  Kernel kernel = Kernel::Scalar;
+};
+struct TensorStatsResult {
+  Moments qk;          // of the raw dot products q_i·k_j over every head, query and key
+  Moments q_component; // of the entries of q
+  Moments k_component; // of the entries of k
+  AttentionSummary summary;
+  double log_seq_len = 0.0;
+  std::vector<double> entropy, max_weight, jac_fro;  // per row [heads, seq_len]
+};
+TensorStatsResult tensor_stats(const TensorStatsParams& p);
+
+// ---------------------------------------------------------------------------------------------
+// precisionLab: softmax of the same rows in float64/float32/bfloat16/float16 (emulated, see
+// precision.hpp) with the naive, safe and online algorithms, against the float64 safe softmax.
+// Rows: the explicit `logits` if given (one row), else `rows` random rows of scores c · q·k_j with
+// q, k_j iid N(0, 1) of dimension dk (in double; each format rounds them on entry).
+struct PrecisionLabParams {
+  std::vector<double> logits;  // one explicit row (1..8192 values, −∞ allowed), or empty
+  int rows = 64;               // random rows, 1..1024
+  int seq_len = 128;
+  int dk = 64;
+  Scale scale;
+  int heads = 1;               // only to resolve 'inv_sqrt_d_model'
+  uint32_t seed = 0;
+  int block_size = 32;         // online softmax key block, 1..8192
+};
+struct PrecisionCell {
+  std::string format;          // "float64" | "float32" | "bfloat16" | "float16"
+  std::string algorithm;       // "naive" | "safe" | "online"
+  double share_nonfinite = 0;  // rows whose result holds ±∞ or NaN (overflow)
+  double share_nan = 0;        // rows whose result holds NaN
+  double share_underflow = 0;  // rows where a weight that is > 0 in float64 came out 0
+  double max_abs_error = 0;    // max |p − p_f64| over the finite rows (NaN if none is finite)
+  double mean_abs_error = 0;   // mean over finite rows of max_j |p − p_f64|
+  double jac_fro_median = 0;   // median ‖J‖_F of the finite rows' p (computed in double)
+  std::vector<double> probs;   // the first row's result [seq_len]
+};
+struct PrecisionLabResult {
+  int rows = 0;
+  int seq_len = 0;
+  double scale = 0.0;              // resolved c (random rows), 1 for explicit logits
+  double max_abs_logit = 0.0;
+  double jac_fro_median_f64 = 0.0; // of the float64 safe softmax
+  std::vector<double> reference;   // first row, float64 safe [seq_len]
+  std::vector<PrecisionCell> cells;  // format-major: float64, float32, bfloat16, float16 × naive, safe, online
+  // max |online − safe| per format (float64, float32, bfloat16, float16): equal up to rounding
+  std::vector<double> online_vs_safe;
+};
+PrecisionLabResult precision_lab(const PrecisionLabParams& p);
+
+// ---------------------------------------------------------------------------------------------
+// longContext: entropy against sequence length for temperature schemes beyond the training length.
+// Keys K [L_max, dk] and `queries` queries, iid N(0, 1); at length L the first L keys are used.
+// Logit multipliers on q·k/√d_k (s = L / L_train):
+//   'fixed'   1
+//   'logn'    max(1, ln L / ln L_train)  (Chiang & Cholak 2022 §5; Su 2021; Qwen's logn attention)
+//   'yarn'    (0.1 ln s + 1)² for s > 1, else 1 (Peng et al. 2023, YaRN §3.4: √(1/t) = 0.1 ln s + 1
+//             multiplies both q and k, hence the square on the logits)
+//   'article' √(L / L_train): the article's T = √d_k · (L_train / L)^0.5 (C8), not a published method
+struct LongContextParams {
+  int dk = 64;
+  std::vector<int> seq_lens;        // each 1..16384, at most 16
+  int train_len = 512;              // L_train, 2..16384
+  int queries = 64;                 // 1..1024
+  std::vector<std::string> methods; // subset of 'fixed', 'logn', 'yarn', 'article'
+  uint32_t seed = 0;
+  Kernel kernel = Kernel::Scalar;
+};
+struct LongContextPoint {
+  int seq_len = 0;
+  double multiplier = 1.0;      // on q·k/√d_k
+  double entropy = 0.0;         // mean over queries, nats
+  double entropy_ratio = 0.0;   // entropy / ln L
+  double max_weight = 0.0;      // mean
+};
+struct LongContextResult {
+  std::vector<std::vector<LongContextPoint>> points;  // [method][seq_len]
+};
+double long_context_multiplier(const std::string& method, int seq_len, int train_len);
+LongContextResult long_context(const LongContextParams& p);
 
 }  // namespace sqrtdk
