@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// bench:ui — measures the built page (dist/, run `npm run build` first) in headless Chromium:
+// per panel at default settings, control change → chart redrawn (p50 / p95 over N changes, the
+// result cache cleared before each change so every change is really computed); cold load → first
+// chart drawn; and the gzip size of the JS + wasm + CSS the page ships. Prints a table and writes
+// bench-results/ui.json. Not a test: it reports, it does not fail on targets.
+import { fileURLToPath } from 'node:url';
+import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import os from 'node:os';
+import { serve } from '../tests/e2e/server.mjs';
+import { launch, settled } from '../tests/e2e/browser.mjs';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+const dist = path.join(repo, 'dist');
+const N = Number(process.env.BENCH_UI_CHANGES ?? 40);
+const COLD = Number(process.env.BENCH_UI_COLD ?? 7);
+const TARGETS = { p95Ms: 50, firstChartMs: 1000, gzipKB: 300 };
+
+if (!existsSync(path.join(dist, 'index.html'))) {
+  console.error('bench:ui: dist/ is missing; run `npm run build` first');
+  process.exit(1);
+}
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos), hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+};
+const r1 = (x) => Math.round(x * 10) / 10;
+
+/**
+ * One measured change: clear the cache, fire the control's event, wait until `chart` has drawn
+ * after that moment and then for the next animation frame (the frame that shows it).
+ */
+async function measureChange(page, { panel, key, kind, values, chart }, i) {
+  return page.evaluate(async ({ panel, key, kind, value, chart }) => {
+    window.__sqrtdkBench.clearCache();
+    const perf = (window.__sqrtdkPerf ??= []);
+    const start = perf.length;
+    const t0 = performance.now();
+    if (kind === 'range') {
+      const input = document.querySelector(`[data-panel="${panel}"] [data-key="${key}"] input[type=range]`);
+      input.value = String(value);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    } else {
+      document.querySelector(`[data-panel="${panel}"] [data-reroll="${key}"]`).click();
+    }
+    const drawn = await new Promise((resolve, reject) => {
+      const deadline = t0 + 20000;
+      const poll = () => {
+        const hit = perf.slice(start).find((e) => e.chart === chart);
+        if (hit) resolve(hit.t);
+        else if (performance.now() > deadline) reject(new Error(`no redraw of ${chart}`));
+        else setTimeout(poll, 0);
+      };
+      poll();
+    });
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    const framed = performance.now();
+    return { redraw: drawn - t0, frame: framed - t0 };
+  }, { panel, key, kind, value: values[i % values.length], chart });
+}
+
+const CASES = [
+  { panel: 'variance', control: 'd_k slider 64 ↔ 128', key: 'dk', kind: 'range', values: [7, 6], chart: 'variance-hist-raw' },
+  { panel: 'saturation', control: 'd_k slider 64 ↔ 128', key: 'dk', kind: 'range', values: [7, 6], chart: 'saturation-heatmap' },
+  { panel: 'gradient', control: 'd_k slider 64 ↔ 128', key: 'dk', kind: 'range', values: [7, 6], chart: 'gradient-sweep' },
+  { panel: 'gradient', control: 'gap slider (explorer)', key: 'gap', kind: 'range', values: [2.5, 2, 3, 1.5], chart: 'gradient-jacobian' },
+  { panel: 'article', control: 'seed re-roll (3 × h8 L128 d_k512)', key: 'aseed', kind: 'click', values: [0], chart: 'article-entropy' },
+];
+
+async function sizes(loadedUrls) {
+  const files = (await readdir(path.join(dist, 'assets'))).filter((f) => /\.(js|mjs|wasm|css)$/.test(f));
+  const rows = [];
+  for (const f of files) {
+    const buf = await readFile(path.join(dist, 'assets', f));
+    rows.push({ file: f, bytes: buf.length, gzip: gzipSync(buf, { level: 9 }).length, loaded: loadedUrls.has(f) });
+  }
+  const sum = (xs) => xs.reduce((a, r) => a + r.gzip, 0);
+  return { files: rows, gzipAllKB: r1(sum(rows) / 1024), gzipLoadedKB: r1(sum(rows.filter((r) => r.loaded)) / 1024) };
+}
+
+const loadavgAtStart = os.loadavg().map(r1);
+const srv = await serve(dist, { prefix: '/bench/' });
+const browser = await launch();
+try {
+  // ---- cold loads: a fresh context each time (empty cache) ----
+  const cold = [];
+  const allCharts = [];
+  const loaded = new Set();
+  for (let i = 0; i < COLD; i++) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    page.on('request', (r) => loaded.add(path.basename(new URL(r.url()).pathname)));
+    await page.goto(srv.url);
+    await page.waitForFunction(() => (window.__sqrtdkPerf ?? []).length > 0, null, { timeout: 30000, polling: 10 });
+    await settled(page);
+    const t = await page.evaluate(() => {
+      const perf = window.__sqrtdkPerf;
+      const first = perf[0].t;
+      const boxes = [...document.querySelectorAll('canvas[data-chart]')].map((c) => c.dataset.chart);
+      // charts draw when near the viewport: "all" = every chart drawn without scrolling
+      const firstOf = boxes.map((id) => perf.find((e) => e.chart === id)?.t).filter((t) => t !== undefined);
+      return { first, all: Math.max(...firstOf), drawn: firstOf.length };
+    });
+    await page.waitForTimeout(500);
+    cold.push(t.first);
+    allCharts.push(t.all);
+    await ctx.close();
+  }
+
+  // ---- control changes, one page per case ----
+  const results = [];
+  for (const c of CASES) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(srv.url + `#v=1&exp=${c.panel}`);
+    await settled(page);
+    await page.waitForTimeout(300);
+    let step = 0;  // consecutive values always differ, so every change is a real change
+    for (let w = 0; w < 4; w++) await measureChange(page, c, step++);  // warm-up
+    const redraw = [], frame = [];
+    for (let i = 0; i < N; i++) {
+      const m = await measureChange(page, c, step++);
+      redraw.push(m.redraw);
+      frame.push(m.frame);
+    }
+    results.push({
+      panel: c.panel, control: c.control, chart: c.chart, changes: N,
+      redrawP50: r1(quantile(redraw, 0.5)), redrawP95: r1(quantile(redraw, 0.95)),
+      frameP50: r1(quantile(frame, 0.5)), frameP95: r1(quantile(frame, 0.95)),
+    });
+    await ctx.close();
+  }
+  const size = await sizes(loaded);
+  const out = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, loadavgAtStart, loadavgAtEnd: os.loadavg().map(r1), node: process.version, chromium: browser.version() },
+    targets: TARGETS,
+    coldLoad: {
+      runs: COLD,
+      firstChartP50: r1(quantile(cold, 0.5)), firstChartMax: r1(Math.max(...cold)),
+      allChartsP50: r1(quantile(allCharts, 0.5)), allChartsMax: r1(Math.max(...allCharts)),
+    },
+    changes: results,
+    size,
+  };
+  await mkdir(path.join(repo, 'bench-results'), { recursive: true });
+  await writeFile(path.join(repo, 'bench-results', 'ui.json'), JSON.stringify(out, null, 2) + '\n');
+
+  const pad = (s, n) => String(s).padEnd(n);
+  const lpad = (s, n) => String(s).padStart(n);
+  console.log(`\n√dk Lab UI benchmark — headless Chromium ${out.machine.chromium}, ${out.machine.cpus} cores, load average ${loadavgAtStart.join(' ')}; ms from control change (cache cleared)\n`);
+  console.log(`${pad('panel', 11)}${pad('control', 36)}${lpad('n', 4)}${lpad('redraw p50', 12)}${lpad('redraw p95', 12)}${lpad('frame p95', 11)}  target p95 ≤ ${TARGETS.p95Ms}`);
+  for (const r of results) {
+    console.log(`${pad(r.panel, 11)}${pad(r.control, 36)}${lpad(r.changes, 4)}${lpad(r.redrawP50, 12)}${lpad(r.redrawP95, 12)}${lpad(r.frameP95, 11)}  ${r.redrawP95 <= TARGETS.p95Ms ? 'met' : 'MISSED'}`);
+  }
+  console.log(`\ncold load → first chart drawn: p50 ${out.coldLoad.firstChartP50} ms, max ${out.coldLoad.firstChartMax} ms over ${COLD} loads (target ≤ ${TARGETS.firstChartMs}: ${out.coldLoad.firstChartMax <= TARGETS.firstChartMs ? 'met' : 'MISSED'}); charts in the first viewport drawn: p50 ${out.coldLoad.allChartsP50} ms`);
+  console.log(`gzip of JS + wasm + CSS: ${size.gzipLoadedKB} KB loaded by this browser, ${size.gzipAllKB} KB shipped in dist/ (both builds) (target ≤ ${TARGETS.gzipKB}: ${size.gzipAllKB <= TARGETS.gzipKB ? 'met' : 'MISSED'})`);
+  console.log('wrote bench-results/ui.json');
+} finally {
+  await browser.close();
+  await srv.close();
+}

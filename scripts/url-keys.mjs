@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// Prints the markdown table of the page's URL keys, generated from the state schema
+// (web/src/state/schema.js). Usage: node scripts/url-keys.mjs
+import { SCHEMA, VERSION } from '../web/src/state/schema.js';
+
+const fmt = (spec) => {
+  switch (spec.type) {
+    case 'int': return [`integer`, String(spec.default), `${spec.min}..${spec.max}`];
+    case 'num': return [`number (step ${spec.step})`, String(spec.default), `${spec.min}..${spec.max}`];
+    case 'enum': return ['enum', spec.default, spec.values.join(' \\| ')];
+    case 'bool': return ['0 \\| 1', spec.default ? '1' : '0', '0, 1'];
+    case 'list': return ['comma list', spec.default.join(','), spec.values.join(', ')];
+    default: throw new Error(`unknown type ${spec.type}`);
+  }
+};
+const rows = [
+  '| Key | Type | Default | Range / values | Panels | Meaning |',
+  '|---|---|---|---|---|---|',
+  `| \`v\` | integer | ${VERSION} | ${VERSION} | all | Version of the hash format. |`,
+];
+for (const [key, spec] of Object.entries(SCHEMA)) {
+  const [type, def, range] = fmt(spec);
+  rows.push(`| \`${key}\` | ${type} | ${def} | ${range} | ${spec.panels} | ${spec.doc.replaceAll('|', '\\|')} |`);
+}
+console.log(rows.join('\n'));

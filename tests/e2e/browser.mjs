@@ -1,0 +1,52 @@
+// Shared set-up of the browser tests and bench:ui: Debian's Chromium through playwright-core,
+// with every network request outside the local server recorded.
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** Records console errors, page errors, dialogs and requests to other hosts of every page of a context. */
+export function watch(context, origin) {
+  const log = { consoleErrors: [], pageErrors: [], dialogs: [], foreign: [] };
+  context.on('page', (page) => attach(page));
+  function attach(page) {
+    page.on('console', (m) => { if (m.type() === 'error') log.consoleErrors.push(m.text()); });
+    page.on('pageerror', (e) => log.pageErrors.push(e.message));
+    page.on('dialog', (d) => { log.dialogs.push(d.message()); void d.dismiss(); });
+    page.on('request', (r) => {
+      const u = r.url();
+      if (u.startsWith('data:') || u.startsWith('blob:')) return;
+      if (!u.startsWith(origin + '/')) log.foreign.push(u);
+    });
+  }
+  for (const p of context.pages()) attach(p);
+  return log;
+}
+
+/** Waits until every chart of the page is drawn and every readout holds a number. */
+export async function settled(page, timeout = 30000) {
+  await page.waitForFunction(() => {
+    const boxes = [...document.querySelectorAll('[data-chart-box]')];
+    if (boxes.length === 0) return false;
+    const drawn = boxes.every((b) => !b.classList.contains('pending') && Number(b.dataset.points) > 0);
+    const ros = [...document.querySelectorAll('[data-readout]')];
+    return drawn && ros.every((r) => r.textContent !== '–' && r.textContent !== '');
+  }, null, { timeout, polling: 50 });
+}
+
+export function readouts(page) {
+  return page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-readout]')].map((e) => [e.dataset.readout, e.textContent])));
+}
+
+/** Moves a range control of a panel to a step (index) as a user would (input event). */
+export function moveSlider(page, panel, key, index) {
+  return page.evaluate(([panel, key, index]) => {
+    const input = document.querySelector(`[data-panel="${panel}"] [data-key="${key}"] input[type=range]`);
+    input.value = String(index);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, [panel, key, index]);
+}

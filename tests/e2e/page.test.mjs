@@ -1,0 +1,216 @@
+// Browser tests of the built page (dist/, served under a sub-path on 127.0.0.1): run with
+// `npm run test:e2e` after `npm run build`. One Chromium, tests in sequence (2-core machines).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { serve } from './server.mjs';
+import { launch, watch, settled, readouts, moveSlider } from './browser.mjs';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+let srv, browser, context, log;
+const HOSTILE = '#v=1&dk=-5&seqLen=abc&exp=<img src=x onerror=alert(1)>&heads=1e9';
+const DK_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
+
+before(async () => {
+  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
+  srv = await serve(dist, { prefix: '/some/sub/path/' });
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
+  log = watch(context, srv.origin);
+});
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+async function open(hash = '', ctx = context) {
+  const page = await ctx.newPage();
+  await page.goto(srv.url + hash);
+  return page;
+}
+
+test('every panel renders a chart with data, with the expected numbers', async () => {
+  const page = await open();
+  await settled(page);
+  const points = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-chart-box]')].map((b) => [b.dataset.chartBox, Number(b.dataset.points)])));
+  // 13 d_k × 6 series + 3 marker points; 48×48 heatmap; 3 bars + ln L line
+  assert.equal(points['variance-law'], 13 * 6 + 3);
+  assert.equal(points['saturation-heatmap'], 48 * 48);
+  assert.equal(points['article-entropy'], 4);
+  for (const id of ['variance-hist-raw', 'variance-hist-scaled', 'saturation-entropy', 'saturation-maxweight', 'gradient-sweep', 'gradient-jacobian', 'gradient-probs']) {
+    assert.ok(points[id] > 0, `${id} has data`);
+  }
+  // charts draw when they come near the viewport: scroll through the page as a reader would
+  for (const id of Object.keys(points)) {
+    await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) >= 1, id);
+  }
+  const renders = await page.evaluate(() => [...document.querySelectorAll('canvas[data-chart]')].map((c) => Number(c.dataset.renders ?? 0)));
+  assert.equal(renders.length, 10);
+  assert.ok(renders.every((r) => r >= 1), 'every canvas was drawn');
+  // a drawn chart has coloured pixels inside its plot (not a blank canvas)
+  const inked = await page.evaluate(() => {
+    const c = document.querySelector('canvas[data-chart="saturation-heatmap"]');
+    const d = c.getContext('2d').getImageData(c.width / 2 - 20, c.height / 2 - 20, 40, 40).data;
+    let coloured = 0;
+    for (let i = 0; i < d.length; i += 4) if (!(d[i] > 240 && d[i + 1] > 240 && d[i + 2] > 240)) coloured++;
+    return coloured;
+  });
+  assert.ok(inked > 1000, `heatmap has pixels (${inked})`);
+  const ro = await readouts(page);
+  assert.ok(Math.abs(Number(ro['var-var']) - 64) < 64 * 0.15, `Var(q·k) at d_k=64 ≈ 64, got ${ro['var-var']}`);
+  assert.ok(Math.abs(Number(ro['var-sqrt']) - 1) < 0.15, `Var(q·k/√d_k) ≈ 1, got ${ro['var-sqrt']}`);
+  assert.equal(ro['sat-lnL'], '4.852');
+  assert.equal(ro['sat-c'], '0.125');  // 1/√64
+  assert.ok(Number(ro['art-entropy-none']) < 0.5, 'unscaled entropy near 0');
+  assert.ok(Math.abs(Number(ro['art-entropy-inv_sqrt_dk']) - (Math.log(128) - 0.5)) < 0.05, 'entropy ≈ ln L − 1/2 with ÷√d_k');
+  assert.ok(Math.abs(Number(ro['art-entropy-inv_dk']) - Math.log(128)) < 0.01, 'entropy ≈ ln 128 with ÷d_k');
+  assert.equal(ro['jac-fro'], String(Number((2 * (1 / (1 + Math.exp(-2))) * (1 / (1 + Math.exp(2)))).toPrecision(4))));
+  // the C4 claim box says the live number disagrees with the article's "≈ ln 128 with 1/√d_k"
+  assert.equal(await page.getAttribute('[data-claim="C4"]', 'data-verdict'), 'disagree');
+  const status = await page.textContent('[data-status]');
+  assert.match(status, /SIMD128/);
+  await page.close();
+});
+
+test('moving d_k changes the chart and the readout', async () => {
+  const page = await open();
+  await settled(page);
+  await page.locator('[data-chart-box="saturation-heatmap"]').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => Number(document.querySelector('canvas[data-chart="saturation-heatmap"]').dataset.renders ?? 0) >= 1);
+  const before = await readouts(page);
+  const rendersBefore = Number(await page.getAttribute('canvas[data-chart="saturation-heatmap"]', 'data-renders'));
+  await moveSlider(page, 'saturation', 'dk', DK_STEPS.indexOf(512));
+  await page.waitForFunction((old) => document.querySelector('[data-readout="sat-maxlogit"]').textContent !== old, before['sat-maxlogit']);
+  await page.waitForFunction(() => /d_k = 512/.test(document.querySelector('[data-chart-box="saturation-heatmap"] .chart-title').textContent));
+  const afterRo = await readouts(page);
+  assert.notEqual(afterRo['sat-entropy'], before['sat-entropy']);
+  assert.equal(afterRo['sat-c'], String(Number((1 / Math.sqrt(512)).toPrecision(4))));
+  assert.ok(Math.abs(Number(afterRo['sat-entropy']) - 4.35) < 0.1, `entropy at d_k=512 with ÷√d_k ≈ ln L − 1/2, got ${afterRo['sat-entropy']}`);
+  const rendersAfter = Number(await page.getAttribute('canvas[data-chart="saturation-heatmap"]', 'data-renders'));
+  assert.ok(rendersAfter > rendersBefore, 'heatmap redrawn');
+  // the marker of the entropy chart moved to d_k = 512
+  assert.equal(await page.textContent('[data-panel="saturation"] [data-key="dk"] output'), '512');
+  await page.waitForFunction(() => location.hash.includes('dk=512') && location.hash.includes('exp=saturation'));
+  await page.close();
+});
+
+test('a copied link opened in a fresh browser reproduces the readouts exactly', async () => {
+  const page = await open();
+  await settled(page);
+  await moveSlider(page, 'saturation', 'dk', DK_STEPS.indexOf(256));
+  await page.selectOption('[data-panel="saturation"] [data-key="scale"] select', 'none');
+  await moveSlider(page, 'saturation', 'heads', 6);
+  await page.fill('[data-panel="variance"] [data-key="seed"] input', '77');
+  await page.press('[data-panel="variance"] [data-key="seed"] input', 'Enter');
+  await page.click('[data-panel="gradient"] [data-gap="10"]');
+  await page.fill('[data-panel="article"] [data-key="aseed"] input', '5');
+  await page.press('[data-panel="article"] [data-key="aseed"] input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('[data-chart-box="article-entropy"] .chart-title').textContent.includes('seed 5'));
+  await page.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]').textContent === '9.079e-5');
+  await settled(page);
+  await page.waitForTimeout(300);
+  const ro = await readouts(page);
+  await page.click('[data-action="copy-link"]');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.ok(link.startsWith(srv.url + '#v=1&'), link);
+  for (const part of ['dk=256', 'scale=none', 'heads=6', 'seed=77', 'gap=10', 'aseed=5']) assert.ok(link.includes(part), `${part} in ${link}`);
+  const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const flog = watch(fresh, srv.origin);
+  const p2 = await fresh.newPage();
+  await p2.goto(link);
+  await settled(p2);
+  await p2.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]').textContent === '9.079e-5');
+  const ro2 = await readouts(p2);
+  assert.deepEqual(ro2, ro);
+  assert.equal(await p2.inputValue('[data-panel="variance"] [data-key="seed"] input'), '77');
+  assert.deepEqual(flog, { consoleErrors: [], pageErrors: [], dialogs: [], foreign: [] });
+  await fresh.close();
+  await page.close();
+});
+
+test('embed mode shows one panel and nothing else; a bad embed link shows a message', async () => {
+  const page = await open('#v=1&embed=1&exp=saturation&dk=128');
+  await settled(page);
+  const shape = await page.evaluate(() => ({
+    panels: [...document.querySelectorAll('[data-panel]')].map((p) => p.dataset.panel),
+    header: document.querySelectorAll('header.top, nav.nav, footer.foot').length,
+    charts: [...document.querySelectorAll('[data-chart-box]')].map((b) => b.dataset.chartBox),
+  }));
+  assert.deepEqual(shape, { panels: ['saturation'], header: 0, charts: ['saturation-entropy', 'saturation-maxweight', 'saturation-heatmap'] });
+  assert.equal(await page.textContent('[data-panel="saturation"] [data-key="dk"] output'), '128');
+  const hidden = await open('#v=1&embed=1&exp=variance&show=charts');
+  await settled(hidden);
+  assert.equal(await hidden.isVisible('[data-panel="variance"] [data-part="controls"]'), false);
+  assert.equal(await hidden.isVisible('[data-chart-box="variance-law"]'), true);
+  const bad = await open('#v=1&embed=1&exp=nope');
+  await bad.waitForSelector('[data-embed-error]');
+  assert.match(await bad.textContent('[data-embed-error]'), /exp=nope/);
+  assert.equal(await bad.$$eval('[data-panel]', (x) => x.length), 0);
+  await Promise.all([page.close(), hidden.close(), bad.close()]);
+});
+
+test('the hostile hash runs no script and names the bad keys in a notice', async () => {
+  const page = await open(HOSTILE);
+  await settled(page);
+  const notice = await page.$$eval('[data-notice="parse"] li', (li) => li.map((l) => l.dataset.issueKey));
+  assert.deepEqual(notice, ['dk', 'seqLen', 'exp', 'heads']);
+  assert.match(await page.textContent('[data-notice="parse"]'), /<img src=x onerror=alert\(1\)>/);  // shown as text
+  assert.equal(await page.$$eval('img', (x) => x.length), 0);
+  assert.equal(await page.textContent('[data-panel="saturation"] [data-key="dk"] output'), '64');
+  assert.equal(await page.textContent('[data-panel="saturation"] [data-key="seqLen"] output'), '128');
+  assert.equal(await page.textContent('[data-panel="saturation"] [data-key="heads"] output'), '4');
+  await page.waitForFunction(() => location.hash.startsWith('#v=1&exp=variance&') && !location.hash.includes('img'));
+  assert.deepEqual(log.dialogs, []);
+  await page.close();
+});
+
+test('a refused setting keeps the last good chart and explains itself beside the control', async () => {
+  const page = await open('#v=1&exp=saturation&dk=64');
+  await settled(page);
+  const before = await readouts(page);
+  await moveSlider(page, 'saturation', 'seqLen', 7);   // 1024
+  await moveSlider(page, 'saturation', 'heads', 16);
+  await moveSlider(page, 'saturation', 'dk', 12);      // 4096: 4·16·1024²·4096 MAC, over the limit
+  await page.waitForFunction(() => document.querySelector('[data-panel="saturation"] [data-err-for="dk"]').textContent.includes('GMAC'));
+  assert.equal(await page.getAttribute('[data-chart-box="saturation-heatmap"]', 'data-points'), String(48 * 48));
+  assert.notEqual((await readouts(page))['sat-entropy'], '–');
+  assert.ok(before['sat-entropy']);
+  await page.close();
+});
+
+test('the scalar and SIMD kernels give the same readouts', async () => {
+  const hash = '#v=1&exp=article&dk=256&heads=2&seqLen=64&scale=none&gap=4';
+  const a = await open(hash + '&kernel=simd');
+  await settled(a, 60000);
+  const b = await open(hash + '&kernel=scalar');
+  await settled(b, 60000);
+  assert.match(await a.textContent('[data-status]'), /kernel SIMD128/);
+  assert.match(await b.textContent('[data-status]'), /kernel scalar/);
+  const ra = await readouts(a), rb = await readouts(b);
+  assert.ok(Object.keys(ra).length >= 20);
+  assert.deepEqual(rb, ra);
+  await Promise.all([a.close(), b.close()]);
+});
+
+test('the language switch gives a Chinese page with the same numbers', async () => {
+  const page = await open('#v=1&lang=en');
+  await settled(page);
+  const en = await readouts(page);
+  await page.selectOption('header [data-key="lang"] select', 'zh-CN');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await settled(page);
+  assert.equal(await page.textContent('#panel-variance h2'), '方差规律');
+  assert.deepEqual(await readouts(page), en);
+  await page.waitForFunction(() => location.hash.includes('lang=zh-CN'));
+  await page.close();
+});
+
+test('no console errors, no dialogs, no requests to other hosts', () => {
+  assert.deepEqual(log.pageErrors, []);
+  assert.deepEqual(log.consoleErrors, []);
+  assert.deepEqual(log.dialogs, []);
+  assert.deepEqual(log.foreign, []);
+});

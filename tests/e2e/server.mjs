@@ -1,0 +1,43 @@
+// A tiny static file server for dist/ on 127.0.0.1 and a random free port (browser tests and
+// bench:ui). Serves the page under a sub-path too (/sub/dir/…), to prove that dist/ works there.
+import http from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.woff': 'font/woff',
+  '.ttf': 'font/ttf', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
+};
+
+/** @param {string} root @param {{ prefix?: string }} [opts] @returns {Promise<{ url: string, origin: string, close: () => Promise<void> }>} */
+export async function serve(root, opts = {}) {
+  const prefix = opts.prefix ?? '/';
+  const base = path.resolve(root);
+  const server = http.createServer(async (req, res) => {
+    try {
+      const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+      let p = decodeURIComponent(u.pathname);
+      if (!p.startsWith(prefix)) { res.writeHead(404).end('not found'); return; }
+      p = p.slice(prefix.length);
+      if (p === '' || p.endsWith('/')) p += 'index.html';
+      const file = path.resolve(base, p);
+      if (!file.startsWith(base + path.sep)) { res.writeHead(403).end('forbidden'); return; }
+      const st = await stat(file);
+      if (!st.isFile()) { res.writeHead(404).end('not found'); return; }
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-store' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    url: origin + prefix,
+    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+  };
+}

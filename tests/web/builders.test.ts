@@ -1,0 +1,101 @@
+// Chart builders are pure: they draw exactly the result they are given, and the CSV holds exactly
+// the drawn series.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { loadCore } from '../../wasm/js/core.js';
+import type { Core } from '../../wasm/js/core.js';
+import {
+  buildVarianceLaw, buildHistogram, buildSaturationLine, buildHeatmap, buildGradientSweep, buildArticle,
+  buildJacobianCurve, buildProbs, csvText, ALL_SCALES, ARTICLE_SCALES,
+} from '../../web/src/charts/builders.ts';
+import { defaultState } from '../../web/src/state/state.ts';
+import { translator } from '../../web/src/i18n/messages.ts';
+import { sweepDks, varianceDks } from '../../web/src/compute.ts';
+import { DK_STEPS } from '../../web/src/state/schema.js';
+
+let core: Core;
+beforeAll(async () => { core = await loadCore({}); });
+const t = translator('en');
+
+describe('chart builders', () => {
+  it('variance law: one point per d_k per series, marker at the chosen d_k, CSV = drawn points', () => {
+    const state = { ...defaultState(), dk: 16 };
+    const sweep = core.scoreVariance({ dks: [1, 4, 16, 64], samples: 500, seed: 1 });
+    const point = core.scoreVariance({ dks: [16], samples: 500, seed: 1, histDk: 16 });
+    const spec = buildVarianceLaw(sweep, point, state, t);
+    expect(spec.config.data.datasets).toHaveLength(7);
+    expect(spec.config.data.datasets[0].data).toEqual(sweep.rows.map((r) => ({ x: r.dk, y: r.raw.variance })));
+    expect(spec.config.data.datasets[6].data).toHaveLength(3);
+    expect(spec.points).toBe(6 * 4 + 3);
+    expect(spec.csv.rows).toHaveLength(spec.points);
+    expect(spec.config.options.animation).toBe(false);
+    expect((spec.config.options.plugins as { vline: { x: number } }).vline.x).toBe(16);
+    const text = csvText(spec.csv);
+    expect(text.split('\n')[0]).toBe('series,d_k,variance');
+    expect(text).toContain(`Var(q·k) measured,16,${sweep.rows[2].raw.variance}`);
+  });
+
+  it('histogram: a density that integrates to the share of samples inside the edges', () => {
+    const r = core.scoreVariance({ dks: [64], samples: 4000, seed: 2, histDk: 64, bins: 40 });
+    const spec = buildHistogram(r.histRaw, 8, '#000000', t);
+    const bars = spec.config.data.datasets[0].data as { x: number; y: number }[];
+    const w = r.histRaw.edges[1] - r.histRaw.edges[0];
+    const area = bars.reduce((a, b) => a + b.y * w, 0);
+    const n = r.histRaw.counts.reduce((a, b) => a + b, 0) + r.histRaw.below + r.histRaw.above;
+    expect(area).toBeCloseTo(r.histRaw.counts.reduce((a, b) => a + b, 0) / n, 10);
+    const dens = spec.config.data.datasets[1].data as { x: number; y: number }[];
+    const peak = dens.reduce((m, p) => Math.max(m, p.y), 0);
+    expect(peak).toBeCloseTo(1 / (8 * Math.sqrt(2 * Math.PI)), 3);
+  });
+
+  it('saturation, heatmap and gradient charts reflect the sweep and point', () => {
+    const state = { ...defaultState(), heads: 1, seqLen: 16, dk: 4, gq: 'jac' as const };
+    const dks = [1, 4, 16];
+    const sweep = core.saturationSweep({ dks, scales: [...ALL_SCALES], heads: 1, seqLen: 16, seed: 1 });
+    const point = core.attentionStats({ heads: 1, seqLen: 16, dk: 4, seed: 1, scale: 'inv_sqrt_dk', perRow: false, heatmapSize: 16 });
+    const ent = buildSaturationLine(sweep, dks, ALL_SCALES, 'entropy', point, state, t);
+    expect(ent.config.data.datasets).toHaveLength(4 + 1 + 1);
+    expect(ent.config.data.datasets[1].data).toEqual(dks.map((dk, i) => ({ x: dk, y: sweep.points[1][i].entropy.mean })));
+    expect(ent.config.data.datasets[4].data).toEqual([{ x: 1, y: sweep.logSeqLen }, { x: 4096, y: sweep.logSeqLen }]);
+    // the point at d_k = 4 with 1/√d_k is the sweep's point (same seed, same shapes)
+    expect((ent.config.data.datasets[5].data[0] as { y: number }).y).toBeCloseTo(sweep.points[1][1].entropy.mean, 12);
+    const hm = buildHeatmap(point, 8, t);
+    expect(hm.points).toBe(64);
+    expect(hm.csv.rows[9]).toEqual([1, 1, point.heatmap[1 * 16 + 1]]);
+    const img = (hm.config.options.plugins as { heatmap: { n: number; rgba: Uint8ClampedArray } }).heatmap;
+    expect(img.n).toBe(8);
+    expect(img.rgba.length).toBe(8 * 8 * 4);
+    expect(hm.max).toBe(Math.max(...Array.from({ length: 64 }, (_, k) => point.heatmap[Math.floor(k / 8) * 16 + (k % 8)])));
+    const g = buildGradientSweep(sweep, dks, ALL_SCALES, point, state, t);
+    expect(g.config.data.datasets).toHaveLength(4 * 4 + 1);
+    expect(g.config.data.datasets[2].data).toEqual(dks.map((dk, i) => ({ x: dk, y: sweep.points[0][i].jacFro.median })));
+    expect(g.config.data.datasets[1].fill).toBe(0);  // the 90 % line fills down to the 10 % line
+  });
+
+  it('article and explorer charts', () => {
+    const rs = ARTICLE_SCALES.map((scale) => core.attentionStats({ heads: 1, seqLen: 8, dk: 16, scale, seed: 0, perRow: false, heatmapSize: 1 }));
+    const a = buildArticle(rs, t);
+    expect(a.config.data.datasets[0].data).toEqual(rs.map((r) => r.summary.entropy.mean));
+    expect(a.csv.rows.map((r) => r[0])).toEqual(['none', 'inv_sqrt_dk', 'inv_dk']);
+    const j = core.softmaxJacobian([10, 0]);
+    const curve = { gaps: Float64Array.from([-1, 0, 1]), frobenius: Float64Array.from([0.39, 0.5, 0.39]), spectral: Float64Array.from([0.39, 0.5, 0.39]) };
+    expect(buildJacobianCurve(curve, 10, j, t).points).toBe(4);
+    expect(buildProbs(j, 10, t).csv.rows).toEqual([[10, j.probs[0]], [0, j.probs[1]]]);
+  });
+
+  it('budgets keep the default sweeps whole and shrink the large ones', () => {
+    expect(sweepDks(4, 128, 4)).toEqual([...DK_STEPS]);
+    expect(varianceDks(2000)).toEqual([...DK_STEPS]);
+    expect(sweepDks(16, 1024, 4).length).toBeLessThan(DK_STEPS.length);
+    expect(sweepDks(16, 1024, 4).length).toBeGreaterThan(0);
+    expect(varianceDks(20000).at(-1)).toBeLessThan(4096);
+  });
+
+  it('the catalogue has the same keys and placeholders in both languages', async () => {
+    const { en, zhCN } = await import('../../web/src/i18n/messages.ts');
+    expect(Object.keys(zhCN).sort()).toEqual(Object.keys(en).sort());
+    for (const k of Object.keys(en) as (keyof typeof en)[]) {
+      const ph = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort();
+      expect(ph(zhCN[k]), k).toEqual(ph(en[k]));
+    }
+  });
+});

@@ -1,0 +1,111 @@
+// State: parse ∘ serialise round trip, and a table of malformed hashes with what each must yield.
+import { describe, it, expect } from 'vitest';
+import { parseHash, toHash, defaultState, langFromNavigator, withPatch, sameState } from '../../web/src/state/state.ts';
+import type { State } from '../../web/src/state/state.ts';
+import { SCHEMA, VERSION } from '../../web/src/state/schema.js';
+
+describe('state round trip', () => {
+  it('default state → hash → state is the identity', () => {
+    const s = defaultState('en');
+    const h = toHash(s);
+    expect(h).toBe('#v=1&exp=variance&lang=en&kernel=auto&dk=64&samples=2000&seed=1&heads=4&seqLen=128&scale=inv_sqrt_dk&gq=jac&gap=2&aseed=0');
+    const p = parseHash(h, 'zh-CN');
+    expect(p.issues).toEqual([]);
+    expect(p.state).toEqual(s);
+  });
+
+  it('every non-default value survives the round trip', () => {
+    const s: State = {
+      exp: 'gradient', lang: 'zh-CN', kernel: 'scalar', dk: 1000, samples: 777, seed: 4294967295, heads: 16, seqLen: 2,
+      scale: 'inv_sqrt_d_model', gq: 'grad', gap: -12.3, aseed: 42, embed: true, show: ['charts', 'text'],
+    };
+    const p = parseHash(toHash(s), 'en');
+    expect(p.issues).toEqual([]);
+    expect(sameState(p.state, s)).toBe(true);
+    expect(p.state).toEqual(s);
+  });
+
+  it('embed and show are written only in embed mode', () => {
+    const s = defaultState('en');
+    expect(toHash(s)).not.toMatch(/embed|show/);
+    expect(toHash({ ...s, embed: true })).toMatch(/&embed=1$/);
+    expect(toHash({ ...s, embed: true, show: ['charts'] })).toMatch(/&embed=1&show=charts$/);
+  });
+
+  it('a hash without lang takes the browser language', () => {
+    expect(parseHash('#v=1&dk=8', 'zh-CN').state.lang).toBe('zh-CN');
+    expect(parseHash('#v=1&dk=8&lang=en', 'zh-CN').state.lang).toBe('en');
+    expect(langFromNavigator(['zh-TW', 'en'])).toBe('zh-CN');
+    expect(langFromNavigator(['fr-FR', 'en-GB'])).toBe('en');
+    expect(langFromNavigator(['fr-FR'])).toBe('en');
+    expect(langFromNavigator([])).toBe('en');
+  });
+
+  it('withPatch clamps control values to the schema', () => {
+    const s = withPatch(defaultState(), { dk: 99999, heads: 0, gap: 3.14159 });
+    expect(s.dk).toBe(SCHEMA.dk.max);
+    expect(s.heads).toBe(SCHEMA.heads.min);
+    expect(s.gap).toBeCloseTo(3.14159);
+  });
+});
+
+describe('malformed hashes', () => {
+  type Row = { hash: string; expect: Partial<State>; issues: [string, string][] };
+  const d = defaultState('en');
+  const table: Row[] = [
+    { hash: '', expect: {}, issues: [] },
+    { hash: '#', expect: {}, issues: [] },
+    { hash: '#v=1&dk=-5&seqLen=abc&exp=<img src=x onerror=alert(1)>&heads=1e9', expect: { dk: d.dk, seqLen: d.seqLen, exp: d.exp, heads: d.heads },
+      issues: [['dk', 'range'], ['seqLen', 'invalid'], ['exp', 'invalid'], ['heads', 'range']] },
+    { hash: '#v=1&exp=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E', expect: { exp: 'variance' }, issues: [['exp', 'invalid']] },
+    { hash: '#v=1&dk=4097', expect: { dk: 64 }, issues: [['dk', 'range']] },
+    { hash: '#v=1&dk=0', expect: { dk: 64 }, issues: [['dk', 'range']] },
+    { hash: '#v=1&dk=12.6', expect: { dk: 13 }, issues: [['dk', 'rounded']] },
+    { hash: '#v=1&dk=0x10', expect: { dk: 64 }, issues: [['dk', 'invalid']] },
+    { hash: '#v=1&dk=', expect: { dk: 64 }, issues: [['dk', 'invalid']] },
+    { hash: '#v=1&dk', expect: { dk: 64 }, issues: [['dk', 'invalid']] },
+    { hash: '#v=1&dk=Infinity', expect: { dk: 64 }, issues: [['dk', 'invalid']] },
+    { hash: '#v=1&dk=NaN', expect: { dk: 64 }, issues: [['dk', 'invalid']] },
+    { hash: '#v=1&seed=-1', expect: { seed: 1 }, issues: [['seed', 'range']] },
+    { hash: '#v=1&seed=4294967296', expect: { seed: 1 }, issues: [['seed', 'range']] },
+    { hash: '#v=1&gap=3.14159', expect: { gap: 3.1 }, issues: [['gap', 'rounded']] },
+    { hash: '#v=1&gap=-21', expect: { gap: 2 }, issues: [['gap', 'range']] },
+    { hash: '#v=1&scale=sqrt', expect: { scale: 'inv_sqrt_dk' }, issues: [['scale', 'invalid']] },
+    { hash: '#v=1&lang=zh-cn', expect: { lang: 'zh-CN' }, issues: [['lang', 'rounded']] },
+    { hash: '#v=1&lang=fr', expect: { lang: 'en' }, issues: [['lang', 'invalid']] },
+    { hash: '#v=1&kernel=gpu', expect: { kernel: 'auto' }, issues: [['kernel', 'invalid']] },
+    { hash: '#v=1&embed=yes', expect: { embed: false }, issues: [['embed', 'invalid']] },
+    { hash: '#v=1&embed=1&show=charts,nope', expect: { embed: true, show: ['charts'] }, issues: [['show', 'rounded']] },
+    { hash: '#v=1&embed=1&show=nope', expect: { embed: true, show: ['controls', 'charts', 'formula', 'text'] }, issues: [['show', 'invalid']] },
+    { hash: '#v=1&foo=bar&__proto__=1&constructor=2', expect: {}, issues: [['foo', 'unknown'], ['__proto__', 'unknown'], ['constructor', 'unknown']] },
+    { hash: '#v=2&dk=8', expect: { dk: 8 }, issues: [['v', 'version']] },
+    { hash: '#v=1&dk=8&dk=16', expect: { dk: 16 }, issues: [['dk', 'duplicate']] },
+    { hash: '#v=1&dk=%E0%A4%A', expect: { dk: 64 }, issues: [['dk', 'invalid']] },
+    { hash: '#&&&dk=8&&', expect: { dk: 8 }, issues: [] },
+    { hash: '#v=1&heads=+3', expect: { heads: 3 }, issues: [] },
+  ];
+  for (const row of table) {
+    it(`${row.hash || '(empty)'}`, () => {
+      const p = parseHash(row.hash, 'en');
+      expect(p.state).toEqual({ ...d, ...row.expect });
+      expect(p.issues.map((i) => [i.key, i.kind])).toEqual(row.issues);
+      // whatever came in, every key ends inside the schema
+      for (const [k, spec] of Object.entries(SCHEMA)) {
+        const v = (p.state as unknown as Record<string, unknown>)[k];
+        if (spec.type === 'int' || spec.type === 'num') {
+          expect(typeof v).toBe('number');
+          expect(v as number).toBeGreaterThanOrEqual(spec.min);
+          expect(v as number).toBeLessThanOrEqual(spec.max);
+        } else if (spec.type === 'enum') expect(spec.values).toContain(v);
+      }
+      // and the canonical hash of the result parses cleanly
+      expect(parseHash(toHash(p.state), 'en').issues).toEqual([]);
+    });
+  }
+
+  it('parse is pure: same input, same output; VERSION is 1', () => {
+    const h = '#v=1&dk=-5&seqLen=abc';
+    expect(parseHash(h, 'en')).toEqual(parseHash(h, 'en'));
+    expect(VERSION).toBe(1);
+  });
+});

@@ -1,0 +1,51 @@
+/// <reference types="vitest/config" />
+// Vite config of the page: root web/, output dist/ at the repo root, relative base so dist/ works
+// from any sub-path, module workers in ES format (the core is loaded by dynamic import), and a
+// tiny plugin that renders the page's KaTeX formulas at build time.
+import { defineConfig } from 'vite';
+import type { Plugin } from 'vite';
+import katex from 'katex';
+import { fileURLToPath } from 'node:url';
+import { FORMULAS } from './web/src/formulas.js';
+
+const root = fileURLToPath(new URL('./web', import.meta.url));
+const repo = fileURLToPath(new URL('.', import.meta.url));
+
+function katexPrerender(): Plugin {
+  const id = 'virtual:formulas';
+  return {
+    name: 'sqrtdk-katex-prerender',
+    resolveId(source) { return source === id ? '\0' + id : null; },
+    load(resolved) {
+      if (resolved !== '\0' + id) return null;
+      this.addWatchFile(fileURLToPath(new URL('./web/src/formulas.js', import.meta.url)));
+      const html = Object.fromEntries(Object.entries(FORMULAS).map(([k, tex]) => [
+        k, katex.renderToString(tex, { displayMode: true, throwOnError: true, output: 'htmlAndMathml' }),
+      ]));
+      return `export default ${JSON.stringify(html)};`;
+    },
+  };
+}
+
+export default defineConfig({
+  root,
+  base: './',
+  publicDir: false,
+  plugins: [katexPrerender()],
+  worker: { format: 'es' },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    assetsInlineLimit: 0,
+    reportCompressedSize: true,
+    chunkSizeWarningLimit: 400,
+  },
+  server: { host: '127.0.0.1', fs: { allow: [repo] } },
+  preview: { host: '127.0.0.1' },
+  test: {
+    root: repo,
+    include: ['tests/web/**/*.test.ts'],
+    environment: 'node',
+  },
+});

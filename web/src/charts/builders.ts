@@ -1,0 +1,333 @@
+// Pure chart builders: result(s) + state + translator → a Chart.js config and the CSV of exactly
+// the series drawn. No DOM and no Chart.js runtime here, so unit tests run them under Node.
+import type { ScoreVarianceResult, SaturationSweepResult, AttentionStatsResult, AttentionSummary, Histogram, SoftmaxJacobianResult } from '../../../wasm/js/core.js';
+import type { JacobianCurveResult } from '../worker/protocol.ts';
+import type { State, ScaleName } from '../state/state.ts';
+import type { T } from '../i18n/messages.ts';
+import { SCALES } from '../state/schema.js';
+
+export type Cell = number | string;
+export interface Csv { header: string[]; rows: Cell[][] }
+export interface Point { x: number; y: number }
+export interface Dataset {
+  label: string;
+  data: (Point | number)[];
+  [option: string]: unknown;
+}
+export interface ChartConfig {
+  type: 'line' | 'bar';
+  data: { labels?: string[]; datasets: Dataset[] };
+  options: Record<string, unknown>;
+}
+export interface ChartSpec {
+  config: ChartConfig;
+  csv: Csv;
+  /** number of data points drawn (tests: a chart "with data") */
+  points: number;
+}
+
+export const SCALE_COLOURS: Record<ScaleName, string> = {
+  none: '#d1495b',
+  inv_sqrt_dk: '#2f6fb0',
+  inv_dk: '#3a9a5b',
+  inv_sqrt_d_model: '#8e5cc2',
+};
+const GREY = '#6b7280';
+
+function alpha(hex: string, a: number): string {
+  const n = parseInt(hex.slice(1), 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
+}
+
+function axis(title: string, type: 'linear' | 'logarithmic' | 'category' = 'linear', extra: Record<string, unknown> = {}) {
+  return { type, title: { display: true, text: title }, grid: { color: '#eceef2' }, ...extra };
+}
+
+function baseOptions(x: object, y: object, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    animation: false,
+    responsive: true,
+    maintainAspectRatio: false,
+    parsing: true,
+    normalized: true,
+    interaction: { mode: 'nearest', intersect: false },
+    plugins: {
+      legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12, font: { size: 11 } } },
+      tooltip: { enabled: true },
+      ...((extra.plugins as object) ?? {}),
+    },
+    scales: { x, y },
+    ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== 'plugins')),
+  };
+}
+
+function countPoints(datasets: Dataset[]): number {
+  return datasets.reduce((n, d) => n + d.data.length, 0);
+}
+
+/** A CSV in long form: one row per drawn point (series, x, y). */
+function longCsv(xName: string, yName: string, datasets: Dataset[]): Csv {
+  const rows: Cell[][] = [];
+  for (const d of datasets) {
+    for (const p of d.data) {
+      if (typeof p === 'number') continue;
+      rows.push([d.label, p.x, p.y]);
+    }
+  }
+  return { header: ['series', xName, yName], rows };
+}
+
+export function csvText(csv: Csv): string {
+  const cell = (c: Cell) => {
+    const s = typeof c === 'number' ? String(c) : c;
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [csv.header, ...csv.rows].map((r) => r.map(cell).join(',')).join('\n') + '\n';
+}
+
+const line = (label: string, colour: string, data: Point[], extra: Record<string, unknown> = {}): Dataset => ({
+  label, data, borderColor: colour, backgroundColor: colour, borderWidth: 2, pointRadius: 0, ...extra,
+});
+const dots = (label: string, colour: string, data: Point[], extra: Record<string, unknown> = {}): Dataset => ({
+  label, data, borderColor: colour, backgroundColor: colour, showLine: false, pointRadius: 3.5, pointHoverRadius: 5, ...extra,
+});
+
+// ---------- Panel 1: variance law ----------
+
+/** Var against d_k, log–log: measured raw / ÷√d_k / ÷d_k with their theory lines; the chosen d_k marked. */
+export function buildVarianceLaw(sweep: ScoreVarianceResult, point: ScoreVarianceResult | null, state: State, t: T): ChartSpec {
+  const rows = sweep.rows;
+  const datasets: Dataset[] = [
+    dots(t('var.series.raw'), SCALE_COLOURS.none, rows.map((r) => ({ x: r.dk, y: r.raw.variance }))),
+    line(t('var.series.rawTheory'), alpha(SCALE_COLOURS.none, 0.55), rows.map((r) => ({ x: r.dk, y: r.theory.raw.variance })), { borderDash: [6, 4], borderWidth: 1.5 }),
+    dots(t('var.series.sqrt'), SCALE_COLOURS.inv_sqrt_dk, rows.map((r) => ({ x: r.dk, y: r.invSqrtDk.variance }))),
+    line(t('var.series.sqrtTheory'), alpha(SCALE_COLOURS.inv_sqrt_dk, 0.55), rows.map((r) => ({ x: r.dk, y: r.theory.invSqrtDk.variance })), { borderDash: [6, 4], borderWidth: 1.5 }),
+    dots(t('var.series.dk'), SCALE_COLOURS.inv_dk, rows.map((r) => ({ x: r.dk, y: r.invDk.variance }))),
+    line(t('var.series.dkTheory'), alpha(SCALE_COLOURS.inv_dk, 0.55), rows.map((r) => ({ x: r.dk, y: r.theory.invDk.variance })), { borderDash: [6, 4], borderWidth: 1.5 }),
+  ];
+  if (point && point.rows[0]) {
+    const r = point.rows[0];
+    datasets.push(dots(t('var.series.chosen'), '#111827', [
+      { x: r.dk, y: r.raw.variance }, { x: r.dk, y: r.invSqrtDk.variance }, { x: r.dk, y: r.invDk.variance },
+    ], { pointRadius: 6, pointStyle: 'rectRot', backgroundColor: '#ffffff', borderWidth: 2 }));
+  }
+  const x = axis(t('var.axis.dk'), 'logarithmic', { min: 1, max: 4096, ticks: { callback: logTick } });
+  const y = axis(t('var.axis.var'), 'logarithmic', { ticks: { callback: logTick } });
+  return {
+    config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { plugins: { vline: { x: state.dk } } }) },
+    csv: longCsv('d_k', 'variance', datasets),
+    points: countPoints(datasets),
+  };
+}
+
+function logTick(value: number | string): string {
+  const v = Number(value);
+  const l = Math.log10(v);
+  if (Math.abs(l - Math.round(l)) < 1e-9) return v >= 1 ? String(v) : `1e${Math.round(l)}`;
+  const l2 = Math.log2(v);
+  if (v >= 1 && Math.abs(l2 - Math.round(l2)) < 1e-9 && [4, 16, 64, 256, 1024, 4096].includes(v)) return String(v);
+  return '';
+}
+
+/** A histogram as a density (counts / (n · width)) drawn as steps, with a normal density over it. */
+export function buildHistogram(hist: Histogram, std: number, colour: string, t: T): ChartSpec {
+  const n = hist.counts.reduce((a, b) => a + b, 0) + hist.below + hist.above;
+  const bars: Point[] = [];
+  for (let i = 0; i < hist.counts.length; i++) {
+    const w = hist.edges[i + 1] - hist.edges[i];
+    bars.push({ x: (hist.edges[i] + hist.edges[i + 1]) / 2, y: n > 0 ? hist.counts[i] / (n * w) : 0 });
+  }
+  const lo = hist.edges[0], hi = hist.edges[hist.edges.length - 1];
+  const dens: Point[] = [];
+  const m = 121;
+  for (let i = 0; i < m; i++) {
+    const x = lo + ((hi - lo) * i) / (m - 1);
+    dens.push({ x, y: Math.exp(-0.5 * (x / std) ** 2) / (std * Math.sqrt(2 * Math.PI)) });
+  }
+  const datasets: Dataset[] = [
+    line(t('var.series.hist'), colour, bars, { stepped: 'middle', fill: 'origin', backgroundColor: alpha(colour, 0.25), borderWidth: 1 }),
+    line(`${t('var.series.density')} N(0, ${fmtStd(std)}²)`, '#111827', dens, { borderWidth: 1.5 }),
+  ];
+  const x = axis(t('var.axis.score'), 'linear', { min: lo, max: hi });
+  const y = axis(t('var.axis.density'), 'linear', { beginAtZero: true });
+  return {
+    config: { type: 'line', data: { datasets }, options: baseOptions(x, y) },
+    csv: longCsv('score', 'density', datasets),
+    points: countPoints(datasets),
+  };
+}
+function fmtStd(s: number): string {
+  return String(Number(s.toPrecision(3)));
+}
+
+// ---------- Panel 2: saturation ----------
+
+export type SummaryField = 'entropy' | 'maxWeight' | 'jacFro' | 'gradQuery';
+
+/** One summary statistic against d_k, one line per scale; the chosen scale's point marked. */
+export function buildSaturationLine(
+  sweep: SaturationSweepResult, dks: number[], scales: readonly ScaleName[], field: 'entropy' | 'maxWeight',
+  point: AttentionStatsResult | null, state: State, t: T,
+): ChartSpec {
+  const datasets: Dataset[] = scales.map((s, si) => line(t(`scale.${s}`), SCALE_COLOURS[s],
+    dks.map((dk, di) => ({ x: dk, y: sweep.points[si][di][field].mean })), { pointRadius: 2.5 }));
+  if (field === 'entropy') {
+    datasets.push(line(t('sat.series.lnL'), GREY, [{ x: 1, y: sweep.logSeqLen }, { x: 4096, y: sweep.logSeqLen }], { borderDash: [4, 4], borderWidth: 1.5 }));
+  }
+  if (point) {
+    datasets.push(dots(`${t(`scale.${state.scale}`)}, d_k = ${state.dk}`, '#111827',
+      [{ x: state.dk, y: point.summary[field].mean }],
+      { pointRadius: 6, pointStyle: 'rectRot', backgroundColor: '#ffffff', borderWidth: 2 }));
+  }
+  const x = axis(t('var.axis.dk'), 'logarithmic', { min: 1, max: 4096, ticks: { callback: logTick } });
+  const y = field === 'entropy'
+    ? axis(t('sat.axis.entropy'), 'linear', { min: 0, suggestedMax: sweep.logSeqLen * 1.05 })
+    : axis(t('sat.axis.maxw'), 'linear', { min: 0, max: 1 });
+  return {
+    config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { plugins: { vline: { x: state.dk } } }) },
+    csv: longCsv('d_k', field === 'entropy' ? 'mean_entropy_nats' : 'mean_max_weight', datasets),
+    points: countPoints(datasets),
+  };
+}
+
+/**
+ * The attention weights of head 0 (first n×n) as a heatmap: the cells are painted as one image by
+ * the chart's `heatmap` plugin (chartbox.ts), scaled into the plot area; the axes come from an
+ * invisible two-point dataset. (A matrix chart of 2304 elements took ~0.5 s to build.)
+ */
+export function buildHeatmap(point: AttentionStatsResult, n: number, t: T): ChartSpec & { max: number } {
+  const size = point.heatmapSize;
+  const m = Math.min(n, size);
+  let max = 0;
+  for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) max = Math.max(max, point.heatmap[i * size + j]);
+  const rgba = new Uint8ClampedArray(m * m * 4);
+  const rows: Cell[][] = [];
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < m; j++) {
+      const v = point.heatmap[i * size + j];
+      rows.push([i, j, v]);
+      const [r, g, b] = heatRgb(max > 0 ? Math.sqrt(v / max) : 0);
+      const o = (i * m + j) * 4;
+      rgba[o] = r; rgba[o + 1] = g; rgba[o + 2] = b; rgba[o + 3] = 255;
+    }
+  }
+  const datasets: Dataset[] = [{ label: 'extent', data: [{ x: -0.5, y: -0.5 }, { x: m - 0.5, y: m - 0.5 }], showLine: false, pointRadius: 0, pointHoverRadius: 0 }];
+  const step = Math.max(1, Math.round(m / 4));
+  const tickValues = Array.from({ length: Math.ceil(m / step) }, (_, i) => ({ value: i * step }));
+  const afterBuildTicks = (a: { ticks: { value: number }[] }) => { a.ticks = tickValues.map((v) => ({ ...v })); };
+  const x = axis(t('sat.axis.key'), 'linear', { min: -0.5, max: m - 0.5, afterBuildTicks, grid: { display: false } });
+  const y = axis(t('sat.axis.query'), 'linear', { min: -0.5, max: m - 0.5, reverse: true, afterBuildTicks, grid: { display: false } });
+  return {
+    config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { plugins: { legend: { display: false }, tooltip: { enabled: false }, heatmap: { n: m, rgba } } }) },
+    csv: { header: ['query_row', 'key', 'weight'], rows },
+    points: m * m,
+    max,
+  };
+}
+
+/** Viridis-like colour of a value in [0, 1]. */
+export function heatRgb(v: number): [number, number, number] {
+  const stops = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+  const x = Math.min(1, Math.max(0, v)) * (stops.length - 1);
+  const i = Math.min(stops.length - 2, Math.floor(x));
+  const f = x - i;
+  const c = stops[i].map((a, k) => Math.round(a + (stops[i + 1][k] - a) * f));
+  return [c[0], c[1], c[2]];
+}
+
+// ---------- Panel 3: gradient ----------
+
+/** Median line, 10–90 % band and mean (dashed) of ‖J‖_F or ‖∂ℓ/∂q‖ per row, against d_k, per scale. */
+export function buildGradientSweep(
+  sweep: SaturationSweepResult, dks: number[], scales: readonly ScaleName[], point: AttentionStatsResult | null, state: State, t: T,
+): ChartSpec {
+  const field: SummaryField = state.gq === 'jac' ? 'jacFro' : 'gradQuery';
+  const datasets: Dataset[] = [];
+  scales.forEach((s, si) => {
+    const c = SCALE_COLOURS[s];
+    const name = t(`scale.${s}`);
+    const pts = (k: 'median' | 'p10' | 'p90' | 'mean') => dks.map((dk, di) => ({ x: dk, y: Math.max(sweep.points[si][di][field][k], 1e-12) }));
+    const lowIdx = datasets.length;
+    datasets.push(line(t('grad.series.band', { scale: name }) + ' (10 %)', alpha(c, 0), pts('p10'), { borderWidth: 0, pointRadius: 0, hiddenLegend: true }));
+    datasets.push(line(t('grad.series.band', { scale: name }), alpha(c, 0.0), pts('p90'), { borderWidth: 0, pointRadius: 0, fill: lowIdx, backgroundColor: alpha(c, 0.16) }));
+    datasets.push(line(t('grad.series.median', { scale: name }), c, pts('median'), { pointRadius: 2 }));
+    datasets.push(line(t('grad.series.mean', { scale: name }), c, pts('mean'), { borderDash: [5, 4], borderWidth: 1.5 }));
+  });
+  if (point) {
+    const s = point.summary[field];
+    datasets.push(dots(`${t(`scale.${state.scale}`)}, d_k = ${state.dk}`, '#111827',
+      [{ x: state.dk, y: Math.max(s.median, 1e-12) }], { pointRadius: 6, pointStyle: 'rectRot', backgroundColor: '#ffffff', borderWidth: 2 }));
+  }
+  const x = axis(t('var.axis.dk'), 'logarithmic', { min: 1, max: 4096, ticks: { callback: logTick } });
+  const y = axis(t(state.gq === 'jac' ? 'grad.q.jac' : 'grad.q.grad'), 'logarithmic', { ticks: { callback: logTick } });
+  return {
+    config: {
+      type: 'line', data: { datasets },
+      options: baseOptions(x, y, {
+        plugins: {
+          vline: { x: state.dk },
+          legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12, font: { size: 11 }, filter: (item: { text: string }) => !item.text.endsWith('(10 %)') && !item.text.includes('10–90') } },
+        },
+      }),
+    },
+    csv: longCsv('d_k', field, datasets),
+    points: countPoints(datasets),
+  };
+}
+
+/** ‖J‖_F of softmax([g, 0]) against g, with the current g marked. */
+export function buildJacobianCurve(curve: JacobianCurveResult, gap: number, here: SoftmaxJacobianResult | null, t: T): ChartSpec {
+  const pts = Array.from(curve.gaps, (g, i) => ({ x: g, y: curve.frobenius[i] }));
+  const datasets: Dataset[] = [line(t('grad.series.curve'), SCALE_COLOURS.inv_sqrt_dk, pts)];
+  if (here) datasets.push(dots(t('grad.series.here'), '#111827', [{ x: gap, y: here.frobenius }], { pointRadius: 6, pointStyle: 'rectRot', backgroundColor: '#ffffff', borderWidth: 2 }));
+  const x = axis(t('grad.axis.gap'), 'linear', { min: curve.gaps[0], max: curve.gaps[curve.gaps.length - 1] });
+  const y = axis(t('grad.axis.norm'), 'linear', { min: 0, max: 0.55 });
+  return {
+    config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { plugins: { vline: { x: gap } } }) },
+    csv: longCsv('gap', 'jacobian_frobenius', datasets),
+    points: countPoints(datasets),
+  };
+}
+
+/** The two probabilities of softmax([g, 0]). */
+export function buildProbs(r: SoftmaxJacobianResult, gap: number, t: T): ChartSpec {
+  const labels = ['p₁ (logit g)', 'p₂ (logit 0)'];
+  const datasets: Dataset[] = [{ label: t('grad.chart.probs', { g: fmtStd(gap) }), data: [r.probs[0], r.probs[1]], backgroundColor: [SCALE_COLOURS.none, SCALE_COLOURS.inv_sqrt_dk] }];
+  const x = axis('', 'category', { title: { display: false } });
+  const y = axis(t('grad.axis.prob'), 'linear', { min: 0, max: 1 });
+  return {
+    config: { type: 'bar', data: { labels, datasets }, options: baseOptions(x, y, { plugins: { legend: { display: false } } }) },
+    csv: { header: ['logit', 'probability'], rows: [[gap, r.probs[0]], [0, r.probs[1]]] },
+    points: 2,
+  };
+}
+
+// ---------- Panel 4: the article's check ----------
+
+export const ARTICLE_SCALES: readonly ScaleName[] = ['none', 'inv_sqrt_dk', 'inv_dk'];
+
+export function buildArticle(results: AttentionStatsResult[], t: T): ChartSpec {
+  const labels = ARTICLE_SCALES.map((s) => t(`scale.${s}`));
+  const ent = results.map((r) => r.summary.entropy.mean);
+  const lnL = results[0]?.logSeqLen ?? 0;
+  const datasets: Dataset[] = [
+    { label: t('art.series.entropy'), data: ent, backgroundColor: ARTICLE_SCALES.map((s) => SCALE_COLOURS[s]), type: 'bar', order: 2 },
+    { label: t('art.series.lnL'), data: labels.map(() => lnL), type: 'line', borderColor: GREY, borderDash: [5, 4], borderWidth: 2, pointRadius: 0, order: 1 },
+  ];
+  const x = axis('', 'category', { title: { display: false } });
+  const y = axis(t('sat.axis.entropy'), 'linear', { min: 0, suggestedMax: lnL * 1.1 });
+  return {
+    config: { type: 'bar', data: { labels, datasets }, options: baseOptions(x, y, { interaction: { mode: 'index', intersect: false } }) },
+    csv: { header: ['scale', 'mean_entropy_nats', 'ln_L'], rows: ARTICLE_SCALES.map((s, i) => [s, ent[i], lnL]) },
+    points: ent.length + 1,
+  };
+}
+
+/** The summary of one scale at one d_k from a sweep (null when the d_k is not in the sweep). */
+export function sweepAt(sweep: SaturationSweepResult, dks: number[], scales: readonly ScaleName[], scale: ScaleName, dk: number): AttentionSummary | null {
+  const di = dks.indexOf(dk);
+  const si = scales.indexOf(scale);
+  return di >= 0 && si >= 0 ? sweep.points[si][di] : null;
+}
+
+export const ALL_SCALES: readonly ScaleName[] = SCALES;

@@ -1,0 +1,75 @@
+// Panel 4, the article's own check (claim C4): q, k ~ randn(1, 8, 128, 512), the mean row
+// entropy for no scaling, ÷√d_k and ÷d_k beside ln 128, with the seed shown and re-rollable.
+import type { AttentionStatsResult } from '../../../wasm/js/core.js';
+import { ChartBox } from '../charts/chartbox.ts';
+import { buildArticle, ARTICLE_SCALES } from '../charts/builders.ts';
+import { seedInput } from '../controls.ts';
+import type { State, StateKey } from '../state/state.ts';
+import { fmt, pct } from '../format.ts';
+import { CLAIMED, near } from '../claims.ts';
+import { h, setText } from '../dom.ts';
+import { shell, claimBox, track } from './shell.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+import { kernelParam } from './common.ts';
+
+export const ARTICLE_SHAPE = { heads: 8, seqLen: 128, dk: 512 } as const;
+
+export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
+  const s = shell('article', 4, t('art.title'), t('art.lede'), ['article'], t);
+  const seed = seedInput(store, 'article', 'aseed', t('art.seedIs'), t('common.reroll'));
+  s.controls.append(seed.el);
+  const chart = new ChartBox('article-entropy', '', t, { height: 280 });
+  const table = h('table', { class: 'table' });
+  const thead = h('thead', {}, h('tr', {}, ...(['art.th.scale', 'art.th.entropy', 'art.th.maxw', 'art.th.share'] as const).map((k) => h('th', { text: t(k) }))));
+  const cells = ARTICLE_SCALES.map((sc) => {
+    const tds = [h('td', { text: t(`scale.${sc}`) }), h('td', { 'data-readout': `art-entropy-${sc}`, text: '–' }), h('td', { 'data-readout': `art-maxw-${sc}`, text: '–' }), h('td', { 'data-readout': `art-share-${sc}`, text: '–' })];
+    return tds;
+  });
+  table.append(thead, h('tbody', {}, ...cells.map((tds) => h('tr', {}, ...tds))));
+  s.charts.append(h('div', { class: 'chart-pair' }, chart.el, h('div', { class: 'table-wrap', 'data-part': 'charts' }, table)));
+  s.readouts.remove();
+  const c4 = claimBox(s.claims, 'C4', t('art.claim'), t);
+
+  let results: AttentionStatsResult[] | null = null;
+  let key = '';
+  let state = store.state;
+
+  const draw = () => {
+    if (!results) return;
+    chart.setTitle(t('art.chart', { seed: state.aseed }));
+    chart.set(buildArticle(results, t));
+    results.forEach((r, i) => {
+      const [, e, m, sh] = cells[i];
+      setText(e, fmt(r.summary.entropy.mean));
+      setText(m, fmt(r.summary.maxWeight.mean));
+      setText(sh, pct(r.summary.shareAbove));
+    });
+    const [none, sq, inv] = results.map((r) => r.summary.entropy.mean);
+    const lnL = results[0].logSeqLen;
+    setText(s.text, t('art.agreeNone', { none: fmt(none) }));
+    c4.set(t('art.live', { none: fmt(none), sqrt: fmt(sq), inv: fmt(inv), lnL: fmt(lnL) }),
+      none < 0.5 && near(sq, CLAIMED.c4EntropySqrt, 0.02),
+      near(sq, CLAIMED.c4EntropySqrt, 0.02) ? '' : t('art.why', { pred: fmt(lnL - 0.5), inv: fmt(inv) }));
+  };
+
+  return {
+    id: 'article',
+    el: s.el,
+    update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
+      state = next;
+      seed.sync(next);
+      const base = { ...ARTICLE_SHAPE, seed: next.aseed, perRow: false, heatmapSize: 1, ...kernelParam(next) };
+      const k = JSON.stringify(base);
+      if (k !== key) {
+        key = k;
+        const all = Promise.all(ARTICLE_SCALES.map((scale) => compute.get('live', 'attentionStats', { ...base, scale }, `art:${scale}`)));
+        track(s.el, all, source, t, (r) => {
+          if (k !== key) return;
+          results = r;
+          draw();
+        });
+      } else if (changed === null || changed.has('lang')) draw();
+    },
+    destroy() { chart.destroy(); },
+  };
+}

@@ -1,0 +1,43 @@
+// Panel 5, the interview's follow-up questions as links that set the state of the panel that
+// answers them (claims C3, C5, C6, C7).
+import type { State, StateKey } from '../state/state.ts';
+import { toHash, withPatch } from '../state/state.ts';
+import type { MessageKey } from '../i18n/messages.ts';
+import { h } from '../dom.ts';
+import { shell } from './shell.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+
+export const PRESETS: { id: string; q: MessageKey; a: MessageKey; patch: Partial<State> }[] = [
+  { id: 'dk1024', q: 'fu.q1', a: 'fu.a1', patch: { exp: 'saturation', dk: 1024, scale: 'inv_sqrt_dk', heads: 4, seqLen: 128 } },
+  { id: 'invdk', q: 'fu.q2', a: 'fu.a2', patch: { exp: 'saturation', dk: 512, scale: 'inv_dk', heads: 4, seqLen: 128 } },
+  { id: 'dmodel', q: 'fu.q3', a: 'fu.a3', patch: { exp: 'saturation', dk: 64, scale: 'inv_sqrt_d_model', heads: 8, seqLen: 128 } },
+  { id: 'vanish', q: 'fu.q4', a: 'fu.a4', patch: { exp: 'gradient', dk: 512, scale: 'none', gap: 10, gq: 'jac' } },
+];
+
+export function followupsPanel({ t, store }: PanelCtx): PanelView {
+  const s = shell('followups', 5, t('fu.title'), t('fu.lede'), [], t);
+  s.readouts.remove();
+  s.formula.remove();
+  s.controls.remove();
+  s.text.parentElement?.remove();
+  const links: { a: HTMLAnchorElement; patch: Partial<State> }[] = [];
+  const list = h('ol', { class: 'presets-list', 'data-part': 'charts' });
+  for (const p of PRESETS) {
+    const a = h('a', { class: 'button', 'data-preset': p.id, text: t('fu.open') }) as HTMLAnchorElement;
+    links.push({ a, patch: p.patch });
+    list.append(h('li', { class: 'preset' }, h('div', {}, h('p', { class: 'q', text: t(p.q) }), h('p', { class: 'a', text: t(p.a) })), a));
+  }
+  s.charts.append(list);
+  return {
+    id: 'followups',
+    el: s.el,
+    update(next: State, _changed: Set<StateKey> | null) {
+      for (const { a, patch } of links) {
+        a.href = toHash(withPatch({ ...next, embed: false }, patch));
+        if (next.embed) { a.target = '_blank'; a.rel = 'noopener'; }
+      }
+      void store;
+    },
+    destroy() {},
+  };
+}

@@ -1,0 +1,167 @@
+// Panel 3, the gradient (claims C5, C11): per-row ‖J‖_F or ‖∂ℓ/∂q‖ against d_k per scale as
+// median, 10–90 % band and mean; and the two-logit explorer on softmaxJacobian([g, 0]).
+import type { AttentionStatsResult, SaturationSweepResult, SoftmaxJacobianResult } from '../../../wasm/js/core.js';
+import type { JacobianCurveResult } from '../worker/protocol.ts';
+import { ChartBox } from '../charts/chartbox.ts';
+import { buildGradientSweep, buildJacobianCurve, buildProbs, sweepAt, ALL_SCALES } from '../charts/builders.ts';
+import { stepSlider, select, numSlider, showError } from '../controls.ts';
+import type { Control } from '../controls.ts';
+import { DK_STEPS, SCALES } from '../state/schema.js';
+import type { State, StateKey } from '../state/state.ts';
+import { fmt, pct } from '../format.ts';
+import { CLAIMED, near } from '../claims.ts';
+import { h, setText } from '../dom.ts';
+import { shell, readout, claimBox, track } from './shell.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_GMAC } from './common.ts';
+
+const GAPS = Array.from({ length: 161 }, (_, i) => -20 + i * 0.25);
+
+export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
+  const s = shell('gradient', 3, t('grad.title'), t('grad.lede'), ['gradient', 'twoLogit'], t);
+  const controls: Control[] = [
+    stepSlider(store, 'gradient', 'dk', t('common.dk'), DK_STEPS),
+    select(store, 'gradient', 'scale', t('common.scale'), SCALES.map((v) => ({ value: v, label: t(`scale.${v}`) }))),
+    select(store, 'gradient', 'gq', t('grad.quantity'), [{ value: 'jac', label: t('grad.q.jac') }, { value: 'grad', label: t('grad.q.grad') }]),
+  ];
+  const gapCtl = numSlider(store, 'gradient', 'gap', t('grad.gap'));
+  controls.push(gapCtl);
+  const presets = h('div', { class: 'presets', 'data-key': 'gap-presets' },
+    ...([[10, 'grad.preset.10'], [6, 'grad.preset.3'], [0, 'grad.preset.0']] as const).map(([g, key]) =>
+      h('button', { type: 'button', class: 'mini', 'data-gap': g, text: t(key), onclick: () => store.set({ gap: g, exp: 'gradient' }, 'gap') })));
+  for (const c of controls.slice(0, 3)) s.controls.append(c.el);
+
+  const sweepChart = new ChartBox('gradient-sweep', '', t, { height: 320 });
+  const curve = new ChartBox('gradient-jacobian', t('grad.chart.curve'), t, { height: 240 });
+  const probs = new ChartBox('gradient-probs', '', t, { height: 240 });
+  const explorerRo = h('dl', { class: 'readouts' });
+  const explorer = h('div', { class: 'explorer' },
+    h('h3', { text: t('grad.explorer') }),
+    h('div', { class: 'controls', 'data-part': 'controls' }, gapCtl.el, presets),
+    h('div', { class: 'chart-pair' }, curve.el, probs.el),
+    explorerRo);
+  s.charts.append(sweepChart.el, s.readouts, explorer);
+  const ro = {
+    median: readout(s.readouts, 'grad-median', t('grad.ro.median')),
+    p10: readout(s.readouts, 'grad-p10', t('grad.ro.p10')),
+    p90: readout(s.readouts, 'grad-p90', t('grad.ro.p90')),
+    mean: readout(s.readouts, 'grad-mean', t('grad.ro.mean')),
+  };
+  const xro = {
+    p: readout(explorerRo, 'jac-p', t('grad.ro.p'), true),
+    J: readout(explorerRo, 'jac-J', t('grad.ro.J'), true),
+    fro: readout(explorerRo, 'jac-fro', t('grad.ro.fro')),
+    spec: readout(explorerRo, 'jac-spec', t('grad.ro.spec')),
+  };
+  const compare = h('p', { class: 'explain' });
+  s.text.after(compare);
+  const c5 = claimBox(s.claims, 'C5', t('grad.claim5'), t);
+
+  let sweep: SaturationSweepResult | null = null;
+  let sweepDks: number[] = [];
+  let point: AttentionStatsResult | null = null;
+  let curveR: JacobianCurveResult | null = null;
+  let here: SoftmaxJacobianResult | null = null;
+  let sweepKey = '', pointKey = '', gapKey = '';
+  let state = store.state;
+  const qName = () => t(state.gq === 'jac' ? 'grad.q.jac' : 'grad.q.grad');
+
+  const drawSweep = () => {
+    if (!sweep) return;
+    sweepChart.setTitle(t('grad.chart.sweep', { q: qName() }));
+    sweepChart.set(buildGradientSweep(sweep, sweepDks, ALL_SCALES, point, state, t));
+    const last = sweepDks[sweepDks.length - 1];
+    sweepChart.setNote(last < 4096 ? t('common.sweepSkipped', { dk: last }) : '');
+    const field = state.gq === 'jac' ? 'jacFro' : 'gradQuery';
+    const none = sweepAt(sweep, sweepDks, ALL_SCALES, 'none', state.dk);
+    const sq = sweepAt(sweep, sweepDks, ALL_SCALES, 'inv_sqrt_dk', state.dk);
+    if (none && sq) {
+      const rm = none[field].median / sq[field].median;
+      const rmean = none[field].mean / sq[field].mean;
+      const verdict = rm < 0.1 && rmean < 0.1 ? 'grad.verdict.both' : rm < 0.1 ? 'grad.verdict.typical' : 'grad.verdict.none';
+      setText(compare, t('grad.compare', {
+        dk: state.dk, noneMed: fmt(none[field].median), noneMean: fmt(none[field].mean), sqrtMed: fmt(sq[field].median), sqrtMean: fmt(sq[field].mean),
+        ratioMed: pct(rm), ratioMean: pct(rmean), verdict: t(verdict),
+      }));
+    } else setText(compare, '');
+  };
+  const drawPoint = () => {
+    if (!point) return;
+    const sm = point.summary[state.gq === 'jac' ? 'jacFro' : 'gradQuery'];
+    setText(ro.median, fmt(sm.median));
+    setText(ro.p10, fmt(sm.p10));
+    setText(ro.p90, fmt(sm.p90));
+    setText(ro.mean, fmt(sm.mean));
+    setText(s.text, t('grad.text', { scale: t(`scale.${state.scale}`), dk: state.dk, q: qName(), median: fmt(sm.median), p10: fmt(sm.p10), p90: fmt(sm.p90), mean: fmt(sm.mean) }));
+  };
+  const drawExplorer = () => {
+    if (!curveR || !here) return;
+    curve.set(buildJacobianCurve(curveR, state.gap, here, t));
+    probs.setTitle(t('grad.chart.probs', { g: state.gap.toFixed(1) }));
+    probs.set(buildProbs(here, state.gap, t));
+    setText(xro.p, `[${fmt(here.probs[0])}, ${fmt(here.probs[1])}]`);
+    const j = here.jacobian;
+    setText(xro.J, `[[${fmt(j[0], 3)}, ${fmt(j[1], 3)}], [${fmt(j[2], 3)}, ${fmt(j[3], 3)}]]`);
+    setText(xro.fro, fmt(here.frobenius));
+    setText(xro.spec, fmt(here.spectral));
+  };
+  const claim = () => {
+    const get = (logits: number[]) => compute.get('live', 'softmaxJacobian', { logits });
+    Promise.all([get([10, 0]), get([3, -3]), get([0, 0])]).then(([a, b, c]) => {
+      c5.set(t('grad.live5', { p1: fmt(a.probs[0], 5), p2: fmt(a.probs[1], 3), j10: fmt(a.frobenius, 3), j6: fmt(b.frobenius, 3), jmax: fmt(c.frobenius, 3) }),
+        near(a.frobenius, CLAIMED.c5Jac10, 0.25) && near(b.frobenius, CLAIMED.c5JacScaled, 0.25),
+        [near(a.frobenius, CLAIMED.c5Jac10, 0.25) ? t('grad.verdict5a') : '',
+          near(b.frobenius, CLAIMED.c5JacScaled, 0.25) ? '' : t('grad.verdict5b', { jmax: fmt(c.frobenius, 3), pct: pct(b.frobenius / c.frobenius) })].join(' ').trim());
+    }, () => {});
+  };
+
+  return {
+    id: 'gradient',
+    el: s.el,
+    update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
+      state = next;
+      for (const c of controls) c.sync(next);
+      const sp = sweepParams(next);
+      const sk = JSON.stringify(sp) + next.gq;
+      if (sk !== sweepKey) {
+        sweepKey = sk;
+        track(s.el, compute.get('sweep', 'saturationSweep', sp, 'sat:sweep'), source, t, (r) => {
+          if (sk !== sweepKey) return;
+          sweep = r;
+          sweepDks = sp.dks;
+          drawSweep();
+        });
+      }
+      if (changed === null) {
+        track(s.el, compute.get('live', 'jacobianCurve', { gaps: GAPS }), source, t, (r) => { curveR = r; drawExplorer(); });
+        claim();
+      }
+      const gk = String(next.gap);
+      if (gk !== gapKey) {
+        gapKey = gk;
+        track(s.el, compute.get('live', 'softmaxJacobian', { logits: [next.gap, 0] }, 'grad:gap'), source, t, (r) => {
+          if (gk !== gapKey) return;
+          here = r;
+          drawExplorer();
+        });
+      } else if (changed === null || changed.has('lang')) drawExplorer();
+      const big = pointTooBig(next);
+      if (big) {
+        showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }));
+        return;
+      }
+      const pp = pointParams(next);
+      const pk = JSON.stringify(pp) + next.gq;
+      if (pk !== pointKey) {
+        pointKey = pk;
+        track(s.el, compute.get('live', 'attentionStats', pp, 'grad:point'), source, t, (r) => {
+          if (pk !== pointKey) return;
+          point = r;
+          drawSweep();
+          drawPoint();
+        });
+      }
+    },
+    destroy() { sweepChart.destroy(); curve.destroy(); probs.destroy(); },
+  };
+}

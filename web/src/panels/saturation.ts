@@ -1,0 +1,132 @@
+// Panel 2, saturation (claims C2, C3, and the √d_model bug): mean entropy and mean max weight
+// against d_k for every scale, the heatmap of head 0 and the readouts at the chosen setting.
+import type { AttentionStatsResult, SaturationSweepResult } from '../../../wasm/js/core.js';
+import { ChartBox } from '../charts/chartbox.ts';
+import { buildSaturationLine, buildHeatmap, sweepAt, ALL_SCALES } from '../charts/builders.ts';
+import { stepSlider, intSlider, select, seedInput, showError } from '../controls.ts';
+import type { Control } from '../controls.ts';
+import { DK_STEPS, SEQ_STEPS, SCALES } from '../state/schema.js';
+import type { State, StateKey } from '../state/state.ts';
+import { fmt, pct } from '../format.ts';
+import { h, setText } from '../dom.ts';
+import { shell, readout, claimBox, track } from './shell.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_GMAC, HEATMAP_N } from './common.ts';
+
+export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
+  const s = shell('saturation', 2, t('sat.title'), t('sat.lede'), ['saturation'], t);
+  const controls: Control[] = [
+    stepSlider(store, 'saturation', 'dk', t('common.dk'), DK_STEPS),
+    stepSlider(store, 'saturation', 'seqLen', t('common.seqLen'), SEQ_STEPS),
+    intSlider(store, 'saturation', 'heads', t('common.heads')),
+    select(store, 'saturation', 'scale', t('common.scale'), SCALES.map((v) => ({ value: v, label: t(`scale.${v}`) }))),
+    seedInput(store, 'saturation', 'seed', t('common.seed'), t('common.reroll')),
+  ];
+  for (const c of controls) s.controls.append(c.el);
+
+  const ent = new ChartBox('saturation-entropy', '', t, { height: 280 });
+  const maxw = new ChartBox('saturation-maxweight', t('sat.chart.maxw'), t, { height: 280 });
+  const heat = new ChartBox('saturation-heatmap', '', t, { square: true });
+  s.charts.append(h('div', { class: 'chart-pair' }, ent.el, maxw.el), h('div', { class: 'chart-pair heat-row' }, heat.el, s.readouts));
+  const ro = {
+    entropy: readout(s.readouts, 'sat-entropy', t('sat.ro.entropy')),
+    lnL: readout(s.readouts, 'sat-lnL', t('sat.ro.lnL')),
+    maxw: readout(s.readouts, 'sat-maxw', t('sat.ro.maxw')),
+    share: readout(s.readouts, 'sat-share', t('sat.ro.share')),
+    c: readout(s.readouts, 'sat-c', t('sat.ro.c')),
+    maxLogit: readout(s.readouts, 'sat-maxlogit', t('sat.ro.maxLogit')),
+  };
+  const compare = h('p', { class: 'explain' });
+  s.text.after(compare);
+  const c2 = claimBox(s.claims, 'C2', t('sat.claim2'), t);
+  const c3 = claimBox(s.claims, 'C3', t('sat.claim3'), t);
+
+  let sweep: SaturationSweepResult | null = null;
+  let sweepDks: number[] = [];
+  let point: AttentionStatsResult | null = null;
+  let sweepKey = '';
+  let pointKey = '';
+  let state = store.state;
+
+  const drawSweep = () => {
+    if (!sweep) return;
+    ent.setTitle(t('sat.chart.entropy', { heads: state.heads, seqLen: state.seqLen }));
+    ent.set(buildSaturationLine(sweep, sweepDks, ALL_SCALES, 'entropy', point, state, t));
+    maxw.set(buildSaturationLine(sweep, sweepDks, ALL_SCALES, 'maxWeight', point, state, t));
+    const last = sweepDks[sweepDks.length - 1];
+    ent.setNote(last < 4096 ? t('common.sweepSkipped', { dk: last }) : '');
+    const at = (sc: (typeof ALL_SCALES)[number]) => sweepAt(sweep!, sweepDks, ALL_SCALES, sc, state.dk);
+    const none = at('none'), sq = at('inv_sqrt_dk'), inv = at('inv_dk'), bug = at('inv_sqrt_d_model');
+    if (none && sq && inv && bug) {
+      const lnL = sweep.logSeqLen;
+      setText(compare, t('sat.compare', {
+        dk: state.dk, none: fmt(none.entropy.mean), noneMax: fmt(none.maxWeight.mean), sqrt: fmt(sq.entropy.mean), sqrtMax: fmt(sq.maxWeight.mean),
+        inv: fmt(inv.entropy.mean), lnL: fmt(lnL), heads: state.heads, bug: fmt(bug.entropy.mean), bugMax: fmt(bug.maxWeight.mean),
+      }));
+      c2.set(t('sat.live2', { dk: state.dk, shareNone: pct(none.shareAbove), shareSqrt: pct(sq.shareAbove) }),
+        none.maxWeight.mean > 0.5 && sq.shareAbove <= 0.01);
+      c3.set(t('sat.live3', { dk: state.dk, inv: fmt(inv.entropy.mean), lnL: fmt(lnL), gap: fmt(lnL - inv.entropy.mean) }),
+        lnL - inv.entropy.mean < 0.05 * lnL);
+    } else {
+      setText(compare, '');
+    }
+  };
+  const drawPoint = () => {
+    if (!point) return;
+    const hm = buildHeatmap(point, HEATMAP_N, t);
+    heat.setTitle(t('sat.chart.heatmap', { n: Math.min(HEATMAP_N, point.heatmapSize), scale: t(`scale.${state.scale}`), dk: state.dk }));
+    heat.set(hm);
+    heat.setNote(t('sat.heatmapNote', { max: fmt(hm.max, 3) }));
+    const sm = point.summary;
+    setText(ro.entropy, fmt(sm.entropy.mean));
+    setText(ro.lnL, fmt(point.logSeqLen));
+    setText(ro.maxw, fmt(sm.maxWeight.mean));
+    setText(ro.share, pct(sm.shareAbove));
+    setText(ro.c, fmt(sm.scale));
+    setText(ro.maxLogit, fmt(sm.maxAbsLogit));
+    setText(s.text, t('sat.text', {
+      scale: t(`scale.${state.scale}`), dk: state.dk, heads: state.heads, seqLen: state.seqLen,
+      entropy: fmt(sm.entropy.mean), lnL: fmt(point.logSeqLen), maxw: fmt(sm.maxWeight.mean), share: pct(sm.shareAbove),
+    }));
+  };
+
+  return {
+    id: 'saturation',
+    el: s.el,
+    update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
+      state = next;
+      for (const c of controls) c.sync(next);
+      const sp = sweepParams(next);
+      const sk = JSON.stringify(sp);
+      if (sk !== sweepKey) {
+        sweepKey = sk;
+        track(s.el, compute.get('sweep', 'saturationSweep', sp, 'sat:sweep'), source, t, (r) => {
+          if (sk !== sweepKey) return;
+          sweep = r;
+          sweepDks = sp.dks;
+          drawSweep();
+        });
+      }
+      const big = pointTooBig(next);
+      if (big) {
+        showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }));
+        return;
+      }
+      const pp = pointParams(next);
+      const pk = JSON.stringify(pp);
+      if (pk !== pointKey) {
+        pointKey = pk;
+        track(s.el, compute.get('live', 'attentionStats', pp, 'sat:point'), source, t, (r) => {
+          if (pk !== pointKey) return;
+          point = r;
+          drawSweep();
+          drawPoint();
+        });
+      } else if (changed === null || changed.has('lang')) {
+        drawSweep();
+        drawPoint();
+      }
+    },
+    destroy() { ent.destroy(); maxw.destroy(); heat.destroy(); },
+  };
+}

@@ -1,0 +1,100 @@
+// The frame every panel shares: title, lede, controls, charts, readouts, formula, "what this
+// shows" text and claim checks; each part carries data-part so embed mode can hide parts.
+import { h, setText } from '../dom.ts';
+import type { T } from '../i18n/messages.ts';
+import type { Panel, State, StateKey } from '../state/state.ts';
+import type { Store } from '../state/store.ts';
+import type { Compute } from '../compute.ts';
+import { CoreError } from '../compute.ts';
+import { showError, clearErrors } from '../controls.ts';
+import formulas from 'virtual:formulas';
+
+export interface PanelCtx { t: T; store: Store; compute: Compute }
+export interface PanelView {
+  id: Panel;
+  el: HTMLElement;
+  update(state: State, changed: Set<StateKey> | null, source?: StateKey): void;
+  destroy(): void;
+}
+
+export interface Shell {
+  el: HTMLElement;
+  controls: HTMLElement;
+  charts: HTMLElement;
+  readouts: HTMLElement;
+  text: HTMLElement;
+  claims: HTMLElement;
+  formula: HTMLElement;
+}
+
+export function shell(id: Panel, num: number, title: string, lede: string, formulaKeys: (keyof typeof formulas)[], t: T): Shell {
+  const controls = h('div', { class: 'controls', 'data-part': 'controls' });
+  const charts = h('div', { class: 'charts', 'data-part': 'charts' });
+  const readouts = h('dl', { class: 'readouts', 'data-part': 'charts' });
+  const text = h('p', { class: 'explain' });
+  const claims = h('div', { class: 'claims' });
+  const formula = h('div', { class: 'formula', 'data-part': 'formula' });
+  for (const k of formulaKeys) {
+    const div = h('div', { class: 'katex-block' });
+    div.innerHTML = formulas[k];  // build-time KaTeX output of web/src/formulas.js (trusted, no URL input)
+    formula.append(div);
+  }
+  const el = h('section', { class: 'panel', id: `panel-${id}`, 'data-panel': id },
+    h('header', { class: 'panel-head' },
+      h('span', { class: 'panel-num', text: String(num) }),
+      h('div', {}, h('h2', { text: title }), h('p', { class: 'lede', text: lede }))),
+    controls,
+    h('span', { class: 'err panel-err', 'data-err-for': 'panel', role: 'alert' }),
+    charts,
+    readouts,
+    formula,
+    h('div', { class: 'text', 'data-part': 'text' },
+      h('h3', { text: t('common.whatThisShows') }), text, claims),
+  );
+  return { el, controls, charts, readouts, text, claims, formula };
+}
+
+/** A readout: <dt>label</dt><dd data-readout=id>value</dd>. */
+export function readout(dl: HTMLElement, id: string, label: string, wide = false): HTMLElement {
+  const dd = h('dd', { 'data-readout': id, text: '–' });
+  dl.append(h('div', { class: wide ? 'ro wide' : 'ro' }, h('dt', { text: label }), dd));
+  return dd;
+}
+
+/** A claim box: the article's words, the live numbers, and a verdict (agree / disagree). */
+export interface ClaimBox { el: HTMLElement; set(live: string, agree: boolean | null, extra?: string): void }
+export function claimBox(parent: HTMLElement, id: string, claim: string, t: T): ClaimBox {
+  const live = h('p', { class: 'live' });
+  const verdict = h('p', { class: 'verdict' });
+  const extraEl = h('p', { class: 'why' });
+  const el = h('div', { class: 'claim', 'data-claim': id },
+    h('p', { class: 'quote' }, h('strong', { text: `${t('common.claim')} · ` }), claim),
+    live, verdict, extraEl);
+  parent.append(el);
+  return {
+    el,
+    set(text, agree, extra) {
+      setText(live, text);
+      el.dataset.verdict = agree === null ? '' : agree ? 'agree' : 'disagree';
+      setText(verdict, agree === null ? '' : t(agree ? 'common.verdict.agree' : 'common.verdict.disagree'));
+      setText(extraEl, extra ?? '');
+    },
+  };
+}
+
+/**
+ * Runs a request for a panel: ignores superseded ones, shows a refusal beside the control that
+ * caused it (the last good chart stays), clears errors on success.
+ */
+export function track<R>(root: HTMLElement, p: Promise<R>, source: StateKey | undefined, t: T, onOk: (r: R) => void): void {
+  p.then((r) => {
+    clearErrors(root);
+    onOk(r);
+  }, (e: unknown) => {
+    if (e instanceof CoreError && e.kind === 'superseded') return;
+    const msg = e instanceof Error ? e.message : String(e);
+    showError(root, source ?? 'panel', t('common.refused', { message: msg }));
+  });
+}
+
+export function setRo(el: HTMLElement, v: string): void { setText(el, v); }

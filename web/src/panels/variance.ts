@@ -1,0 +1,106 @@
+// Panel 1, the variance law (claims C1, C3): Var(q·k) against d_k with the theory lines, and the
+// histograms of raw and ÷√d_k scores at the chosen d_k.
+import type { ScoreVarianceResult } from '../../../wasm/js/core.js';
+import { ChartBox } from '../charts/chartbox.ts';
+import { buildVarianceLaw, buildHistogram, SCALE_COLOURS } from '../charts/builders.ts';
+import { stepSlider, select, seedInput } from '../controls.ts';
+import type { Control } from '../controls.ts';
+import { DK_STEPS, SAMPLE_STEPS } from '../state/schema.js';
+import type { State, StateKey } from '../state/state.ts';
+import { varianceDks } from '../compute.ts';
+import { fmt } from '../format.ts';
+import { CLAIMED, near } from '../claims.ts';
+import { h, setText } from '../dom.ts';
+import { shell, readout, claimBox, track } from './shell.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+
+export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
+  const s = shell('variance', 1, t('var.title'), t('var.lede'), ['variance'], t);
+  const controls: Control[] = [
+    stepSlider(store, 'variance', 'dk', t('common.dk'), DK_STEPS),
+    select(store, 'variance', 'samples', t('common.samples'), SAMPLE_STEPS.map((n) => ({ value: String(n), label: String(n) }))),
+    seedInput(store, 'variance', 'seed', t('common.seed'), t('common.reroll')),
+  ];
+  for (const c of controls) s.controls.append(c.el);
+
+  const law = new ChartBox('variance-law', t('var.chart.law'), t, { height: 320 });
+  const histRaw = new ChartBox('variance-hist-raw', '', t, { height: 220 });
+  const histScaled = new ChartBox('variance-hist-scaled', '', t, { height: 220 });
+  s.charts.append(law.el, h('div', { class: 'chart-pair' }, histRaw.el, histScaled.el));
+  const ro = {
+    var: readout(s.readouts, 'var-var', t('var.ro.var')),
+    std: readout(s.readouts, 'var-std', t('var.ro.std')),
+    sqrt: readout(s.readouts, 'var-sqrt', t('var.ro.sqrt')),
+    dk: readout(s.readouts, 'var-dk', t('var.ro.dk')),
+  };
+  const c1 = claimBox(s.claims, 'C1', t('var.claim'), t);
+  const c3 = claimBox(s.claims, 'C3', t('var.claim3'), t);
+
+  let sweep: ScoreVarianceResult | null = null;
+  let point: ScoreVarianceResult | null = null;
+  let sweepKey = '';
+  let pointKey = '';
+  let state = store.state;
+
+  const drawLaw = () => {
+    if (!sweep) return;
+    law.set(buildVarianceLaw(sweep, point, state, t));
+    const dks = sweep.rows.map((r) => r.dk);
+    law.setNote(dks[dks.length - 1] < 4096 ? t('common.sweepSkipped', { dk: dks[dks.length - 1] }) : '');
+    const r512 = sweep.rows.find((r) => r.dk === 512);
+    if (r512) {
+      c1.set(t('var.live', { std: fmt(r512.raw.std), three: fmt(3 * r512.raw.std) }), near(r512.raw.std, CLAIMED.c1Std512, 0.05));
+      c3.set(t('var.live3', { v: fmt(r512.invDk.variance) }), near(r512.invDk.variance, CLAIMED.c3Var512, 0.15));
+    }
+  };
+  const drawPoint = () => {
+    if (!point) return;
+    const r = point.rows[0];
+    histRaw.setTitle(t('var.chart.histRaw', { dk: r.dk }));
+    histScaled.setTitle(t('var.chart.histScaled', { dk: r.dk }));
+    histRaw.set(buildHistogram(point.histRaw, r.theory.raw.std, SCALE_COLOURS.none, t));
+    histScaled.set(buildHistogram(point.histInvSqrtDk, r.theory.invSqrtDk.std, SCALE_COLOURS.inv_sqrt_dk, t));
+    setText(ro.var, fmt(r.raw.variance));
+    setText(ro.std, fmt(r.raw.std));
+    setText(ro.sqrt, fmt(r.invSqrtDk.variance));
+    setText(ro.dk, fmt(r.invDk.variance));
+    setText(s.text, t('var.text', {
+      dk: r.dk, samples: state.samples, var: fmt(r.raw.variance), theory: fmt(r.theory.raw.variance),
+      std: fmt(r.raw.std), sqrt: fmt(Math.sqrt(r.dk)), v1: fmt(r.invSqrtDk.variance), v2: fmt(r.invDk.variance), inv: fmt(1 / r.dk),
+    }));
+  };
+
+  return {
+    id: 'variance',
+    el: s.el,
+    update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
+      state = next;
+      for (const c of controls) c.sync(next);
+      const sp = { dks: varianceDks(next.samples), samples: next.samples, seed: next.seed, bins: 4 };
+      const sk = JSON.stringify(sp);
+      if (sk !== sweepKey) {
+        sweepKey = sk;
+        track(s.el, compute.get('sweep', 'scoreVariance', sp, 'var:sweep'), source, t, (r) => {
+          if (sk !== sweepKey) return;
+          sweep = r;
+          drawLaw();
+        });
+      }
+      const pp = { dks: [next.dk], samples: next.samples, seed: next.seed, histDk: next.dk, bins: 60 };
+      const pk = JSON.stringify(pp);
+      if (pk !== pointKey) {
+        pointKey = pk;
+        track(s.el, compute.get('live', 'scoreVariance', pp, 'var:point'), source, t, (r) => {
+          if (pk !== pointKey) return;
+          point = r;
+          drawLaw();
+          drawPoint();
+        });
+      } else if (changed === null) {
+        drawLaw();
+        drawPoint();
+      }
+    },
+    destroy() { law.destroy(); histRaw.destroy(); histScaled.destroy(); },
+  };
+}

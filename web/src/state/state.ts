@@ -1,0 +1,205 @@
+// Pure parsing and serialising of the page state (no DOM, no globals): parseHash clamps every key
+// to the schema and reports what it dropped or corrected; toHash writes the canonical hash.
+import { SCHEMA, VERSION, SECTIONS, PANELS, SCALES } from './schema.js';
+import type { KeySpec } from './schema.js';
+
+type Schema = typeof SCHEMA;
+
+export type Panel = (typeof PANELS)[number];
+export type Section = (typeof SECTIONS)[number];
+export type ScaleName = (typeof SCALES)[number];
+export type Lang = 'en' | 'zh-CN';
+export type KernelChoice = 'auto' | 'simd' | 'scalar';
+
+export interface State {
+  exp: Panel;
+  lang: Lang;
+  kernel: KernelChoice;
+  dk: number;
+  samples: number;
+  seed: number;
+  heads: number;
+  seqLen: number;
+  scale: ScaleName;
+  gq: 'jac' | 'grad';
+  gap: number;
+  aseed: number;
+  embed: boolean;
+  show: Section[];
+}
+export type StateKey = keyof State;
+// Compile-time check that State and the schema name the same keys.
+type _Check = [keyof Schema] extends [keyof State] ? ([keyof State] extends [keyof Schema] ? true : never) : never;
+const _check: _Check = true;
+void _check;
+
+export const STATE_KEYS = Object.keys(SCHEMA) as StateKey[];
+
+/** One problem found while parsing a hash: the key, the raw value, and what was done. */
+export interface ParseIssue {
+  key: string;
+  /** the raw value from the URL (never inserted as HTML) */
+  raw: string;
+  /** unknown: key dropped; invalid: default used; range: out of range, default used; rounded: corrected */
+  kind: 'unknown' | 'invalid' | 'range' | 'rounded' | 'version' | 'duplicate';
+  /** the value used instead (as it appears in the hash), or '' when the key was dropped */
+  used: string;
+}
+export interface ParseResult {
+  state: State;
+  issues: ParseIssue[];
+  /** keys present in the hash and accepted as they were */
+  present: StateKey[];
+}
+
+/** The language a browser asks for, mapped onto the catalogue (zh* → zh-CN, else en). */
+export function langFromNavigator(languages: readonly string[] | undefined): Lang {
+  for (const l of languages ?? []) {
+    const low = l.toLowerCase();
+    if (low.startsWith('zh')) return 'zh-CN';
+    if (low.startsWith('en')) return 'en';
+  }
+  return 'en';
+}
+
+export function defaultState(lang: Lang = 'en'): State {
+  const s: Record<string, unknown> = {};
+  for (const [k, spec] of Object.entries(SCHEMA) as [StateKey, KeySpec][]) {
+    s[k] = spec.type === 'list' ? [...spec.default] : spec.default;
+  }
+  s.lang = lang;
+  return s as unknown as State;
+}
+
+const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** Formats a value of a key as it appears in the hash. */
+export function formatValue(key: StateKey, value: State[StateKey]): string {
+  const spec = SCHEMA[key] as KeySpec;
+  if (spec.type === 'bool') return value ? '1' : '0';
+  if (spec.type === 'list') return (value as string[]).join(',');
+  if (spec.type === 'num') return String(Number((value as number).toFixed(decimals(spec.step))));
+  return String(value);
+}
+
+function decimals(step: number): number {
+  const s = String(step);
+  const i = s.indexOf('.');
+  return i < 0 ? 0 : s.length - i - 1;
+}
+
+type Coerced = { ok: true; value: unknown; rounded: boolean } | { ok: false; kind: 'invalid' | 'range' };
+
+/** Reads one raw value against its spec. Pure. */
+export function coerce(spec: KeySpec, raw: string): Coerced {
+  switch (spec.type) {
+    case 'int':
+    case 'num': {
+      if (!NUMBER_RE.test(raw)) return { ok: false, kind: 'invalid' };
+      const x = Number(raw);
+      if (!Number.isFinite(x)) return { ok: false, kind: 'invalid' };
+      let v = x;
+      if (spec.type === 'int') v = Math.round(x);
+      else v = Number((Math.round(x / spec.step) * spec.step).toFixed(decimals(spec.step)));
+      if (v < spec.min || v > spec.max) return { ok: false, kind: 'range' };
+      return { ok: true, value: Object.is(v, -0) ? 0 : v, rounded: v !== x };
+    }
+    case 'enum': {
+      if (spec.values.includes(raw)) return { ok: true, value: raw, rounded: false };
+      // accept a language tag in another case (zh-cn), report it as corrected
+      const hit = spec.values.find((v) => v.toLowerCase() === raw.toLowerCase());
+      return hit ? { ok: true, value: hit, rounded: true } : { ok: false, kind: 'invalid' };
+    }
+    case 'bool':
+      if (raw === '1' || raw === 'true') return { ok: true, value: true, rounded: raw !== '1' };
+      if (raw === '0' || raw === 'false') return { ok: true, value: false, rounded: raw !== '0' };
+      return { ok: false, kind: 'invalid' };
+    case 'list': {
+      const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
+      const good = spec.values.filter((v) => parts.includes(v));
+      if (good.length === 0) return { ok: false, kind: 'invalid' };
+      return { ok: true, value: good, rounded: good.length !== parts.length || good.some((g, i) => g !== parts[i]) };
+    }
+  }
+}
+
+function safeDecode(s: string): string {
+  try { return decodeURIComponent(s); } catch { return s; }
+}
+
+/**
+ * Parses a location hash (with or without '#'). Pure: the same hash and default language give the
+ * same state. Unknown keys are dropped; values that do not parse or lie outside the schema's range
+ * are replaced by the default; integers are rounded; every such key is reported in `issues`.
+ */
+export function parseHash(hash: string, fallbackLang: Lang = 'en'): ParseResult {
+  const state = defaultState(fallbackLang);
+  const issues: ParseIssue[] = [];
+  const present: StateKey[] = [];
+  const seen = new Set<string>();
+  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (body.trim() === '') return { state, issues, present };
+  for (const part of body.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const key = safeDecode(eq < 0 ? part : part.slice(0, eq));
+    const raw = safeDecode(eq < 0 ? '' : part.slice(eq + 1));
+    if (key === 'v') {
+      if (raw !== String(VERSION)) issues.push({ key, raw, kind: 'version', used: String(VERSION) });
+      continue;
+    }
+    if (!Object.prototype.hasOwnProperty.call(SCHEMA, key)) {
+      issues.push({ key, raw, kind: 'unknown', used: '' });
+      continue;
+    }
+    const k = key as StateKey;
+    if (seen.has(k)) issues.push({ key, raw, kind: 'duplicate', used: raw });
+    seen.add(k);
+    const spec = SCHEMA[k] as KeySpec;
+    const c = coerce(spec, raw);
+    const s = state as unknown as Record<string, unknown>;
+    if (c.ok) {
+      s[k] = c.value;
+      if (c.rounded) issues.push({ key, raw, kind: 'rounded', used: formatValue(k, c.value as never) });
+      else if (!present.includes(k)) present.push(k);
+    } else {
+      s[k] = spec.type === 'list' ? [...spec.default] : spec.default;
+      if (k === 'lang') s[k] = fallbackLang;
+      issues.push({ key, raw, kind: c.kind, used: formatValue(k, s[k] as never) });
+    }
+  }
+  return { state, issues, present };
+}
+
+/**
+ * Serialises a state to its canonical hash (with '#'): the version, then every key in schema
+ * order; embed and show only in embed mode.
+ */
+export function toHash(state: State): string {
+  const parts = [`v=${VERSION}`];
+  for (const k of STATE_KEYS) {
+    if (!state.embed && (k === 'embed' || k === 'show')) continue;
+    if (state.embed && k === 'show' && state.show.length === SECTIONS.length) continue;
+    parts.push(`${k}=${encodeURIComponent(formatValue(k, state[k]))}`.replace(/%2C/g, ','));
+  }
+  return '#' + parts.join('&');
+}
+
+/** True when two states are equal key by key. */
+export function sameState(a: State, b: State): boolean {
+  return STATE_KEYS.every((k) => formatValue(k, a[k]) === formatValue(k, b[k]));
+}
+
+/** Applies a patch, clamping each value to the schema (used by controls, which never send bad values). */
+export function withPatch(state: State, patch: Partial<State>): State {
+  const next = { ...state, ...patch };
+  for (const k of Object.keys(patch) as StateKey[]) {
+    const spec = SCHEMA[k] as KeySpec;
+    if (spec.type === 'int' || spec.type === 'num') {
+      const v = next[k] as number;
+      const clamped = Math.min(spec.max, Math.max(spec.min, spec.type === 'int' ? Math.round(v) : v));
+      (next as Record<string, unknown>)[k] = Number.isFinite(clamped) ? clamped : spec.default;
+    }
+  }
+  return next;
+}

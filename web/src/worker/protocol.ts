@@ -1,0 +1,220 @@
+// The typed message protocol between the page and the core worker, shared by both sides.
+// Page → worker: a Request with a numeric id. Worker → page: a Response with the same id, either
+// { ok: true, result } or { ok: false, error } (errors are messages, never thrown across).
+// WorkerClient adds: latest-request-wins per channel (a slider sends at most one request at a
+// time per channel; requests made meanwhile replace each other), per-request timeouts, and a
+// restart of a crashed or hung worker, reported through onRestart.
+import type {
+  ScoreVarianceParams, ScoreVarianceResult, AttentionStatsParams, AttentionStatsResult,
+  SaturationSweepParams, SaturationSweepResult, SoftmaxJacobianResult, CoreInfo,
+} from '../../../wasm/js/core.js';
+
+export interface JacobianCurveParams { gaps: number[] }
+export interface JacobianCurveResult { gaps: Float64Array; frobenius: Float64Array; spectral: Float64Array }
+
+/** Every request kind with its params and result. */
+export interface Calls {
+  info: { params: Record<string, never>; result: CoreInfo };
+  scoreVariance: { params: ScoreVarianceParams; result: ScoreVarianceResult };
+  attentionStats: { params: AttentionStatsParams; result: AttentionStatsResult };
+  saturationSweep: { params: SaturationSweepParams; result: SaturationSweepResult };
+  softmaxJacobian: { params: { logits: number[] }; result: SoftmaxJacobianResult };
+  jacobianCurve: { params: JacobianCurveParams; result: JacobianCurveResult };
+}
+export type Kind = keyof Calls;
+export const KINDS: readonly Kind[] = ['info', 'scoreVariance', 'attentionStats', 'saturationSweep', 'softmaxJacobian', 'jacobianCurve'];
+
+export type Request = { [K in Kind]: { id: number; kind: K; params: Calls[K]['params'] } }[Kind];
+export interface ErrorInfo { name: string; message: string }
+export type Response =
+  | { id: number; ok: true; result: unknown; ms: number }
+  | { id: number; ok: false; error: ErrorInfo };
+
+export function isRequest(m: unknown): m is Request {
+  if (m === null || typeof m !== 'object') return false;
+  const r = m as Record<string, unknown>;
+  return typeof r.id === 'number' && Number.isInteger(r.id) && typeof r.kind === 'string'
+    && (KINDS as readonly string[]).includes(r.kind) && r.params !== null && typeof r.params === 'object';
+}
+export function isResponse(m: unknown): m is Response {
+  if (m === null || typeof m !== 'object') return false;
+  const r = m as Record<string, unknown>;
+  if (typeof r.id !== 'number' || typeof r.ok !== 'boolean') return false;
+  if (r.ok) return 'result' in r;
+  const e = r.error as Record<string, unknown> | undefined;
+  return !!e && typeof e.message === 'string' && typeof e.name === 'string';
+}
+
+/** The buffers of every typed array in a result, so the worker can transfer instead of copy. */
+export function transferables(value: unknown, out: Transferable[] = [], seen = new Set<ArrayBufferLike>()): Transferable[] {
+  if (ArrayBuffer.isView(value)) {
+    const b = value.buffer;
+    if (b instanceof ArrayBuffer && !seen.has(b)) { seen.add(b); out.push(b); }
+  } else if (Array.isArray(value)) {
+    for (const v of value) transferables(v, out, seen);
+  } else if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) transferables(v, out, seen);
+  }
+  return out;
+}
+
+/** An error that came back from the worker (or from the client: timeout, superseded). */
+export class CoreError extends Error {
+  constructor(message: string, readonly kind: 'core' | 'timeout' | 'crash' | 'superseded', name = 'Error') {
+    super(message);
+    this.name = name;
+  }
+}
+
+/** What the client needs of a Worker (a fake in unit tests). */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer?: Transferable[]): void;
+  terminate(): void;
+  onmessage: ((ev: MessageEvent) => void) | null;
+  onerror: ((ev: Event) => void) | null;
+}
+
+export interface ClientOptions {
+  createWorker: () => WorkerLike;
+  /** ms before a request counts as hung, per kind (default 20000) */
+  timeoutMs?: (kind: Kind) => number;
+  /** called after the worker was restarted (crash or timeout) */
+  onRestart?: (reason: 'timeout' | 'crash') => void;
+  /** how often a request is retried on a fresh worker after a crash or timeout (default 1) */
+  retries?: number;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (t: unknown) => void;
+}
+
+interface Pending {
+  id: number;
+  kind: Kind;
+  params: unknown;
+  channel: string | undefined;
+  attempts: number;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  timer?: unknown;
+}
+
+export class WorkerClient {
+  private worker: WorkerLike;
+  private nextId = 1;
+  private inflight = new Map<number, Pending>();
+  /** channel → the request in flight on it */
+  private busy = new Map<string, Pending>();
+  /** channel → the newest request waiting for the channel to be free */
+  private waiting = new Map<string, Pending>();
+  private readonly opts: Required<ClientOptions>;
+  restarts = 0;
+
+  constructor(options: ClientOptions) {
+    this.opts = {
+      timeoutMs: () => 20000,
+      onRestart: () => {},
+      retries: 1,
+      setTimer: (fn, ms) => setTimeout(fn, ms),
+      clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+      ...options,
+    };
+    this.worker = this.spawn();
+  }
+
+  private spawn(): WorkerLike {
+    const w = this.opts.createWorker();
+    w.onmessage = (ev) => this.onMessage(ev.data);
+    w.onerror = (ev) => { ev.preventDefault?.(); this.restart('crash'); };
+    return w;
+  }
+
+  /**
+   * Sends a request. With a channel, latest wins: if a request of that channel is in flight, this
+   * one waits, and a later one on the same channel replaces it (the replaced promise rejects with
+   * kind 'superseded'); the answer of a request that has been superseded meanwhile is still
+   * delivered, since it is the latest finished one.
+   */
+  call<K extends Kind>(kind: K, params: Calls[K]['params'], channel?: string): Promise<Calls[K]['result']> {
+    return new Promise((resolve, reject) => {
+      const p: Pending = { id: this.nextId++, kind, params, channel, attempts: 0, resolve: resolve as (v: unknown) => void, reject };
+      if (channel !== undefined && this.busy.has(channel)) {
+        const old = this.waiting.get(channel);
+        if (old) old.reject(new CoreError('superseded by a newer request', 'superseded'));
+        this.waiting.set(channel, p);
+        return;
+      }
+      this.send(p);
+    });
+  }
+
+  /** Whether a newer request is waiting on this channel. */
+  hasWaiting(channel: string): boolean { return this.waiting.has(channel); }
+
+  private send(p: Pending): void {
+    p.attempts += 1;
+    this.inflight.set(p.id, p);
+    if (p.channel !== undefined) this.busy.set(p.channel, p);
+    p.timer = this.opts.setTimer(() => this.onTimeout(p), this.opts.timeoutMs(p.kind));
+    this.worker.postMessage({ id: p.id, kind: p.kind, params: p.params });
+  }
+
+  private finish(p: Pending): void {
+    if (p.timer !== undefined) this.opts.clearTimer(p.timer);
+    this.inflight.delete(p.id);
+    if (p.channel !== undefined && this.busy.get(p.channel) === p) {
+      this.busy.delete(p.channel);
+      const next = this.waiting.get(p.channel);
+      if (next) { this.waiting.delete(p.channel); this.send(next); }
+    }
+  }
+
+  private onMessage(m: unknown): void {
+    if (!isResponse(m)) return;
+    const p = this.inflight.get(m.id);
+    if (!p) return;  // answer of a request given up on (timeout) — ignore
+    this.finish(p);
+    if (m.ok) p.resolve(m.result);
+    else p.reject(new CoreError(m.error.message, 'core', m.error.name));
+  }
+
+  private onTimeout(p: Pending): void {
+    if (!this.inflight.has(p.id)) return;
+    this.restart('timeout', p);
+  }
+
+  /** Terminates the worker, starts a fresh one, and re-sends what was in flight (once). */
+  private restart(reason: 'timeout' | 'crash', culprit?: Pending): void {
+    this.restarts += 1;
+    this.worker.onmessage = null;
+    this.worker.onerror = null;
+    this.worker.terminate();
+    const lost = [...this.inflight.values()];
+    for (const p of lost) if (p.timer !== undefined) this.opts.clearTimer(p.timer);
+    this.inflight.clear();
+    this.busy.clear();
+    this.worker = this.spawn();
+    this.opts.onRestart(reason);
+    for (const p of lost) {
+      const blamed = culprit ? p === culprit : true;
+      if (blamed && p.attempts > this.opts.retries) {
+        p.reject(new CoreError(reason === 'timeout'
+          ? `${p.kind} took longer than ${this.opts.timeoutMs(p.kind)} ms`
+          : `the worker crashed during ${p.kind}`, reason));
+        this.release(p);
+      } else {
+        if (p.channel !== undefined && this.waiting.has(p.channel)) { p.reject(new CoreError('superseded by a newer request', 'superseded')); this.release(p); continue; }
+        this.send(p);
+      }
+    }
+  }
+
+  private release(p: Pending): void {
+    if (p.channel === undefined) return;
+    const next = this.waiting.get(p.channel);
+    if (next && !this.busy.has(p.channel)) { this.waiting.delete(p.channel); this.send(next); }
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+    for (const p of this.inflight.values()) if (p.timer !== undefined) this.opts.clearTimer(p.timer);
+  }
+}

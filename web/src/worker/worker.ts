@@ -1,0 +1,33 @@
+// The module Web Worker that owns the wasm core. It fetches the .wasm itself (Emscripten 3.1.6's
+// loader does not recognise a module worker, which has no importScripts) and hands the bytes to
+// loadCore; then it answers each request with run() (handler.ts).
+import { loadCore, simdSupported } from '../../../wasm/js/core.js';
+import type { Core } from '../../../wasm/js/core.js';
+import { run } from './handler.ts';
+import { transferables } from './protocol.ts';
+
+const SIMD_WASM = new URL('../../../wasm/dist/sqrtdk-simd.wasm', import.meta.url);
+const BASE_WASM = new URL('../../../wasm/dist/sqrtdk-base.wasm', import.meta.url);
+
+async function boot(): Promise<Core> {
+  const simd = await simdSupported();
+  const res = await fetch(simd ? SIMD_WASM : BASE_WASM);
+  if (!res.ok) throw new Error(`could not load the core (${res.status})`);
+  const wasmBinary = await res.arrayBuffer();
+  return loadCore({ build: simd ? 'simd128' : 'baseline', kernel: 'auto', wasmBinary });
+}
+
+const corePromise = boot();
+
+self.onmessage = async (ev: MessageEvent) => {
+  let core: Core;
+  try {
+    core = await corePromise;
+  } catch (e) {
+    const id = (ev.data as { id?: number })?.id ?? -1;
+    self.postMessage({ id, ok: false, error: { name: 'Error', message: e instanceof Error ? e.message : String(e) } });
+    return;
+  }
+  const reply = run(core, ev.data);
+  (self as unknown as Worker).postMessage(reply, reply.ok ? transferables(reply.result) : []);
+};
