@@ -97,34 +97,54 @@ Top top_of(const double* p, int n) {
 
 double spectral_normalised(const double* p, int n, const Top& t) {
   if (n < 2 || t.pmax <= 0.0) return 0.0;
-  const double p1 = t.pmax, p2 = t.second;
-  if (p1 == p2) return p1;  // (e₁ − e₂) is an eigenvector with eigenvalue p₁, and J ≤ diag(p)
-  // f(λ) = (p₁R − λ)/(p₁ − λ) − Σ_{i≠imax} pᵢ²/(pᵢ − λ): the secular function with
-  // 1 − p₁²/(p₁ − λ) rewritten through R = 1 − p₁ to avoid cancellation. Decreasing on (p₂, p₁).
-  auto eval = [&](double lam, double& f, double& df) {
-    const double d1 = p1 - lam;
-    f = (p1 * t.rest - lam) / d1;
-    df = -(p1 * p1) / (d1 * d1);
+  const double p1 = t.pmax, d2 = t.second;
+  if (p1 == d2) return p1;  // (e₁ − e₂) is an eigenvector with eigenvalue p₁, and J ≤ diag(p)
+  // Secular equation of the rank-one downdate diag(p) − p pᵀ: the largest eigenvalue is the root
+  // in (d₂, p₁) of f(x) = 1 − p₁²/(p₁ − x) − ψ(x), ψ(x) = Σ_{i≠imax} pᵢ²/(pᵢ − x), with
+  // 1 − p₁²/(p₁ − x) = (p₁R − x)/(p₁ − x) (R = 1 − p₁ = Σ_{i≠imax} pᵢ, no cancellation).
+  // Each step models ψ by r + s/(d₂ − x) (value and slope at the iterate, Bunch, Nielsen & Sorensen
+  // 1978) and solves the model exactly: a quadratic in τ = x − d₂, so 3–6 steps suffice; a step
+  // that leaves the bracket falls back to bisection. The terms equal to d₂ are kept in ψ's sum.
+  const double D = p1 - d2;
+  // p₁R − d₂ = p₁(R − d₂) − d₂R, with R − d₂ summed directly.
+  double rest2 = 0.0;
+  bool second_seen = false;
+  for (int i = 0; i < n; ++i) {
+    if (i == t.imax) continue;
+    if (!second_seen && p[i] == d2) { second_seen = true; continue; }
+    rest2 += p[i];
+  }
+  const double c0 = p1 * rest2 - d2 * t.rest;  // p₁R − d₂
+  double lo = 0.0, hi = D;                     // bracket on τ
+  double tau = 0.5 * D;
+  for (int it = 0; it < 100; ++it) {
+    const double x = d2 + tau;
+    double psi = 0.0, dpsi = 0.0;
     for (int i = 0; i < n; ++i) {
       if (i == t.imax || p[i] == 0.0) continue;
-      const double d = p[i] - lam;
-      f -= p[i] * p[i] / d;
-      df -= p[i] * p[i] / (d * d);
+      const double d = p[i] - x;
+      psi += p[i] * p[i] / d;
+      dpsi += p[i] * p[i] / (d * d);
     }
-  };
-  double lo = p2, hi = p1;
-  double lam = 0.5 * (lo + hi);
-  for (int it = 0; it < 200; ++it) {
-    double f, df;
-    eval(lam, f, df);
-    if (f == 0.0) return lam;
-    if (f > 0.0) lo = lam; else hi = lam;  // f decreasing: root above lam when f > 0
-    double next = lam - f / df;
+    const double f = (c0 - tau) / (D - tau) - psi;  // (p₁R − x)/(p₁ − x) − ψ(x)
+    if (f == 0.0) return x;
+    if (f > 0.0) lo = tau; else hi = tau;  // f decreases on the bracket
+    // Model: (p₁R − x)/(p₁ − x) − r − s/(d₂ − x) = 0 with s = ψ'·(d₂ − x)², r = ψ − s/(d₂ − x).
+    // In τ: (1 − r)τ² + (rD + s − c0)τ − sD = 0; the root in (0, D) is the positive one.
+    const double s = dpsi * tau * tau;
+    const double r = psi + s / tau;
+    const double A = 1.0 - r, B = r * D + s - c0, C = -s * D;
+    double next = -1.0;
+    const double disc = B * B - 4.0 * A * C;
+    if (disc >= 0.0 && A != 0.0) {
+      const double sq = std::sqrt(disc);
+      next = B > 0.0 ? (2.0 * -C) / (B + sq) : (-B + sq) / (2.0 * A);  // the root that avoids cancellation
+    }
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (std::fabs(next - lam) <= 1e-15 * std::fabs(next) || hi - lo <= 1e-15 * hi) return next;
-    lam = next;
+    if (std::fabs(next - tau) <= 4e-16 * (d2 + next) || hi - lo <= 4e-16 * (d2 + hi)) return d2 + next;
+    tau = next;
   }
-  return lam;
+  return d2 + tau;
 }
 
 // Renormalise in double so that J = diag(p) − p pᵀ is the Jacobian of a true distribution.
