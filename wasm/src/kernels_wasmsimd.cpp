@@ -1,15 +1,23 @@
 // f32 *__wasmsimd kernels: WebAssembly SIMD128 (wasm_simd128.h), compiled only with -msimd128.
 //
-// Products: B is first packed into panels of 8 columns ([panel, K, 8], zero-padded), then a
-// 4-row × 8-column register tile (8 accumulators of f32x4) walks K: per step two panel loads,
-// four splat loads of A, 8 mul + 8 add. wasm SIMD128 has no fused multiply-add, so mul then add
-// rounds twice, exactly as the scalar kernel does; each c[m, n] sums its products in p order,
-// so the results are bit-identical to f32_matmul_*__scalar.
+// Products: B is packed once into panels of 8 columns ([panel, K, 8], zero-padded). The rows of A
+// are taken 4 at a time and packed [K, 4] (zero rows past M), and that tile meets every panel in
+// a 4-row × 8-column register tile (8 accumulators of f32x4) that walks K: per step two panel
+// loads, four splat loads of A (one pointer, constant offsets), 8 mul + 8 add. Row tiles outside,
+// panels inside, so A is read once (for P·V, A is the L×L weight matrix) and the packed B is
+// streamed from L2. 4×8 is the largest tile that fits V8's 15 xmm registers for wasm values
+// (5×8 and 6×8 spill accumulators to the stack and run at half speed; measured with Node 20).
+// wasm SIMD128 has no fused multiply-add, so mul then add rounds twice, exactly as the scalar
+// kernel does; each c[m, n] sums its products in p order, so the results are bit-identical to
+// f32_matmul_*__scalar.
+//
+// Softmax: max (four pmax chains), exp (four f32x4 in flight, lane-wise the scalar exp), the sum
+// in f64x2, the scale: four passes over a row that stays in L1.
 #include <wasm_simd128.h>
 
 #include <cstring>
 #include <limits>
-#include <vector>
+#include <memory>
 
 #include "kernels.hpp"
 
@@ -20,19 +28,48 @@ namespace {
 constexpr int kNr = 8;  // columns per panel (two f32x4)
 constexpr int kMr = 4;  // rows per register tile
 
+// The 4×4 transpose of the rows x0..x3 (as columns).
+inline void transpose4(v128_t& x0, v128_t& x1, v128_t& x2, v128_t& x3) {
+  const v128_t t0 = wasm_i32x4_shuffle(x0, x1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(x2, x3, 0, 4, 1, 5);
+  const v128_t t2 = wasm_i32x4_shuffle(x0, x1, 2, 6, 3, 7), t3 = wasm_i32x4_shuffle(x2, x3, 2, 6, 3, 7);
+  x0 = wasm_i64x2_shuffle(t0, t1, 0, 2);
+  x1 = wasm_i64x2_shuffle(t0, t1, 1, 3);
+  x2 = wasm_i64x2_shuffle(t2, t3, 0, 2);
+  x3 = wasm_i64x2_shuffle(t2, t3, 1, 3);
+}
+
+// A float buffer without the zero-fill of std::vector (every element is written before use).
+using Buffer = std::unique_ptr<float[]>;
+
 // packed[panel][p][0..7] = column (panel·8 + c) of B at depth p, 0 past N.
 // `b_is_nk`: B stored [N, K] (the Bᵀ of Q Kᵀ); otherwise [K, N].
-std::vector<float> pack_panels(const float* b, int N, int K, bool b_is_nk) {
+Buffer pack_panels(const float* b, int N, int K, bool b_is_nk) {
   const int panels = (N + kNr - 1) / kNr;
-  std::vector<float> packed(static_cast<size_t>(panels) * K * kNr, 0.0f);
+  Buffer packed(new float[static_cast<size_t>(panels) * K * kNr]);
   for (int jp = 0; jp < panels; ++jp) {
-    float* dst = packed.data() + static_cast<size_t>(jp) * K * kNr;
+    float* dst = packed.get() + static_cast<size_t>(jp) * K * kNr;
     const int n0 = jp * kNr;
     const int cols = N - n0 < kNr ? N - n0 : kNr;
+    if (cols < kNr) std::memset(dst, 0, sizeof(float) * static_cast<size_t>(K) * kNr);
     if (b_is_nk) {
+      int p = 0;
+      if (cols == kNr) {  // two 4×4 transposes per 4 steps of depth
+        const float* src = b + static_cast<size_t>(n0) * K;
+        for (; p + 4 <= K; p += 4) {
+          v128_t x[8];
+          for (int c = 0; c < 8; ++c) x[c] = wasm_v128_load(src + static_cast<size_t>(c) * K + p);
+          transpose4(x[0], x[1], x[2], x[3]);
+          transpose4(x[4], x[5], x[6], x[7]);
+          float* d = dst + static_cast<size_t>(p) * kNr;
+          for (int q = 0; q < 4; ++q) {
+            wasm_v128_store(d + q * kNr, x[q]);
+            wasm_v128_store(d + q * kNr + 4, x[4 + q]);
+          }
+        }
+      }
       for (int c = 0; c < cols; ++c) {
         const float* src = b + static_cast<size_t>(n0 + c) * K;
-        for (int p = 0; p < K; ++p) dst[static_cast<size_t>(p) * kNr + c] = src[p];
+        for (int q = p; q < K; ++q) dst[static_cast<size_t>(q) * kNr + c] = src[q];
       }
     } else {
       for (int p = 0; p < K; ++p) std::memcpy(dst + static_cast<size_t>(p) * kNr, b + static_cast<size_t>(p) * N + n0,
@@ -54,22 +91,48 @@ inline void store_cols(float* c, v128_t lo, v128_t hi, int cols) {
   }
 }
 
-// c[0..3][0..cols) = alpha · a[0..3][:] · panel
-void tile_4x8(const float* a, size_t lda, const float* panel, int K, float* c, size_t ldc, int cols, float alpha) {
+// packed[p][r] = a[r][p] for the `rows` (≤ 4) rows of one tile, 0 for the rows past M: one
+// pointer then reaches the four A values of a step at constant offsets (each splat is a single
+// load, with no address arithmetic of its own), and every tile, the last included, is 4 × 8.
+void pack_rows4(const float* a, size_t lda, int rows, int K, float* packed) {
+  const float* r0 = a;
+  const float* r1 = rows > 1 ? a + lda : nullptr;
+  const float* r2 = rows > 2 ? a + 2 * lda : nullptr;
+  const float* r3 = rows > 3 ? a + 3 * lda : nullptr;
+  int p = 0;
+  if (rows == kMr) {
+    for (; p + 4 <= K; p += 4) {  // 4×4 transposes
+      v128_t x0 = wasm_v128_load(r0 + p), x1 = wasm_v128_load(r1 + p);
+      v128_t x2 = wasm_v128_load(r2 + p), x3 = wasm_v128_load(r3 + p);
+      transpose4(x0, x1, x2, x3);
+      wasm_v128_store(packed + 4 * p, x0);
+      wasm_v128_store(packed + 4 * p + 4, x1);
+      wasm_v128_store(packed + 4 * p + 8, x2);
+      wasm_v128_store(packed + 4 * p + 12, x3);
+    }
+  }
+  for (; p < K; ++p) {
+    packed[4 * p] = r0[p];
+    packed[4 * p + 1] = r1 ? r1[p] : 0.0f;
+    packed[4 * p + 2] = r2 ? r2[p] : 0.0f;
+    packed[4 * p + 3] = r3 ? r3[p] : 0.0f;
+  }
+}
+
+// c[0..rows)[0..cols) = alpha · (packed A tile [K][4]) · (panel [K][8]). Each accumulator lane
+// sums its products in p order, mul then add (no FMA), as the scalar kernel does.
+void tile_4x8(const float* ap, const float* panel, int K, float* c, size_t ldc, int rows, int cols, float alpha) {
   v128_t c0l = wasm_f32x4_splat(0.0f), c0h = c0l, c1l = c0l, c1h = c0l;
   v128_t c2l = c0l, c2h = c0l, c3l = c0l, c3h = c0l;
-  const float* a0 = a;
-  const float* a1 = a + lda;
-  const float* a2 = a + 2 * lda;
-  const float* a3 = a + 3 * lda;
   for (int p = 0; p < K; ++p) {
     const v128_t bl = wasm_v128_load(panel);
     const v128_t bh = wasm_v128_load(panel + 4);
+    const v128_t x0 = wasm_v128_load32_splat(ap);
+    const v128_t x1 = wasm_v128_load32_splat(ap + 1);
+    const v128_t x2 = wasm_v128_load32_splat(ap + 2);
+    const v128_t x3 = wasm_v128_load32_splat(ap + 3);
     panel += kNr;
-    const v128_t x0 = wasm_v128_load32_splat(a0 + p);
-    const v128_t x1 = wasm_v128_load32_splat(a1 + p);
-    const v128_t x2 = wasm_v128_load32_splat(a2 + p);
-    const v128_t x3 = wasm_v128_load32_splat(a3 + p);
+    ap += kMr;
     c0l = wasm_f32x4_add(c0l, wasm_f32x4_mul(x0, bl));
     c0h = wasm_f32x4_add(c0h, wasm_f32x4_mul(x0, bh));
     c1l = wasm_f32x4_add(c1l, wasm_f32x4_mul(x1, bl));
@@ -81,38 +144,35 @@ void tile_4x8(const float* a, size_t lda, const float* panel, int K, float* c, s
   }
   const v128_t va = wasm_f32x4_splat(alpha);
   store_cols(c, wasm_f32x4_mul(va, c0l), wasm_f32x4_mul(va, c0h), cols);
-  store_cols(c + ldc, wasm_f32x4_mul(va, c1l), wasm_f32x4_mul(va, c1h), cols);
-  store_cols(c + 2 * ldc, wasm_f32x4_mul(va, c2l), wasm_f32x4_mul(va, c2h), cols);
-  store_cols(c + 3 * ldc, wasm_f32x4_mul(va, c3l), wasm_f32x4_mul(va, c3h), cols);
+  if (rows > 1) store_cols(c + ldc, wasm_f32x4_mul(va, c1l), wasm_f32x4_mul(va, c1h), cols);
+  if (rows > 2) store_cols(c + 2 * ldc, wasm_f32x4_mul(va, c2l), wasm_f32x4_mul(va, c2h), cols);
+  if (rows > 3) store_cols(c + 3 * ldc, wasm_f32x4_mul(va, c3l), wasm_f32x4_mul(va, c3h), cols);
 }
 
-// One row: the M % 4 tail.
-void tile_1x8(const float* a, const float* panel, int K, float* c, int cols, float alpha) {
-  v128_t cl = wasm_f32x4_splat(0.0f), ch = cl;
-  for (int p = 0; p < K; ++p) {
-    const v128_t x = wasm_v128_load32_splat(a + p);
-    cl = wasm_f32x4_add(cl, wasm_f32x4_mul(x, wasm_v128_load(panel)));
-    ch = wasm_f32x4_add(ch, wasm_f32x4_mul(x, wasm_v128_load(panel + 4)));
-    panel += kNr;
-  }
-  const v128_t va = wasm_f32x4_splat(alpha);
-  store_cols(c, wasm_f32x4_mul(va, cl), wasm_f32x4_mul(va, ch), cols);
-}
-
-void matmul_packed(const float* a, const std::vector<float>& packed, float* c, int M, int N, int K, float alpha) {
+// Row tiles outside, panels inside: the packed A tile (16·K bytes) is reused by every panel, and
+// the packed B (all panels, 4·K·N bytes, L2-sized for the shapes of the benchmark) is streamed
+// once per row tile. A itself is then read exactly once, which matters for P·V, where A is the
+// L×L weight matrix (4 MiB at L = 1024).
+void matmul_packed(const float* a, const Buffer& packed, float* c, int M, int N, int K, float alpha) {
   const int panels = (N + kNr - 1) / kNr;
-  for (int jp = 0; jp < panels; ++jp) {
-    const float* panel = packed.data() + static_cast<size_t>(jp) * K * kNr;
-    const int n0 = jp * kNr;
-    const int cols = N - n0 < kNr ? N - n0 : kNr;
-    int m = 0;
-    for (; m + kMr <= M; m += kMr)
-      tile_4x8(a + static_cast<size_t>(m) * K, K, panel, K, c + static_cast<size_t>(m) * N + n0, N, cols, alpha);
-    for (; m < M; ++m) tile_1x8(a + static_cast<size_t>(m) * K, panel, K, c + static_cast<size_t>(m) * N + n0, cols, alpha);
+  Buffer apack(new float[static_cast<size_t>(K) * kMr]);
+  for (int m = 0; m < M; m += kMr) {
+    const int rows = M - m < kMr ? M - m : kMr;
+    pack_rows4(a + static_cast<size_t>(m) * K, K, rows, K, apack.get());
+    float* crow = c + static_cast<size_t>(m) * N;
+    for (int jp = 0; jp < panels; ++jp) {
+      const int n0 = jp * kNr;
+      const int cols = N - n0 < kNr ? N - n0 : kNr;
+      tile_4x8(apack.get(), packed.get() + static_cast<size_t>(jp) * K * kNr, K, crow + n0, N, rows, cols, alpha);
+    }
   }
 }
 
-// Lane-wise copy of f32_exp_nonpositive: the same operations in the same order.
+// Lane-wise copy of f32_exp_nonpositive: the same operations in the same order, so every lane
+// rounds exactly as the scalar function does. Only 2^n is built differently (and exactly): n is an
+// integer in [−126, 0] on every lane that is kept, so n + (1.5·2^23 + 127) is exact and its low
+// mantissa bits hold n + 127; shifting them into the exponent field gives the bits of 2^n without
+// the multi-instruction saturating float→int conversion.
 inline v128_t exp_nonpositive_f32x4(v128_t x) {
   const v128_t under = wasm_f32x4_lt(x, wasm_f32x4_splat(-87.3f));
   const v128_t n = wasm_f32x4_floor(
@@ -127,9 +187,32 @@ inline v128_t exp_nonpositive_f32x4(v128_t x) {
   y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(1.6666665459e-1f));
   y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(5.0000001201e-1f));
   y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(y, r2), r), wasm_f32x4_splat(1.0f));
-  const v128_t pow2n = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+  const v128_t pow2n = wasm_i32x4_shl(wasm_f32x4_add(n, wasm_f32x4_splat(12583039.0f)), 23);
   // Lanes under the threshold (and −∞, whose reduction is NaN) become +0.
   return wasm_v128_andnot(wasm_f32x4_mul(y, pow2n), under);
+}
+
+// exp_nonpositive_f32x4 on U vectors at once, step by step: each exp is a chain of ~20 dependent
+// operations, and interleaving independent chains lets the core overlap their latencies.
+template <int U>
+inline void exp_nonpositive_f32x4_xU(v128_t (&v)[U]) {
+  v128_t under[U], n[U], r[U], r2[U], y[U];
+#define SQRTDK_EACH for (int u = 0; u < U; ++u)
+  SQRTDK_EACH under[u] = wasm_f32x4_lt(v[u], wasm_f32x4_splat(-87.3f));
+  SQRTDK_EACH n[u] = wasm_f32x4_floor(
+      wasm_f32x4_add(wasm_f32x4_mul(v[u], wasm_f32x4_splat(1.44269504088896341f)), wasm_f32x4_splat(0.5f)));
+  SQRTDK_EACH r[u] = wasm_f32x4_sub(v[u], wasm_f32x4_mul(n[u], wasm_f32x4_splat(0.693359375f)));
+  SQRTDK_EACH r[u] = wasm_f32x4_sub(r[u], wasm_f32x4_mul(n[u], wasm_f32x4_splat(-2.12194440e-4f)));
+  SQRTDK_EACH r2[u] = wasm_f32x4_mul(r[u], r[u]);
+  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(1.9875691500e-4f), r[u]), wasm_f32x4_splat(1.3981999507e-3f));
+  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(y[u], r[u]), wasm_f32x4_splat(8.3334519073e-3f));
+  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(y[u], r[u]), wasm_f32x4_splat(4.1665795894e-2f));
+  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(y[u], r[u]), wasm_f32x4_splat(1.6666665459e-1f));
+  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(y[u], r[u]), wasm_f32x4_splat(5.0000001201e-1f));
+  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(y[u], r2[u]), r[u]), wasm_f32x4_splat(1.0f));
+  SQRTDK_EACH n[u] = wasm_i32x4_shl(wasm_f32x4_add(n[u], wasm_f32x4_splat(12583039.0f)), 23);
+  SQRTDK_EACH v[u] = wasm_v128_andnot(wasm_f32x4_mul(y[u], n[u]), under[u]);
+#undef SQRTDK_EACH
 }
 
 }  // namespace
@@ -145,11 +228,22 @@ void f32_matmul_ab__wasmsimd_4x8(const float* a, const float* b, float* c, int M
 void f32_softmax_rows__wasmsimd(float* x, int rows, int cols) {
   constexpr float kInf = std::numeric_limits<float>::infinity();
   const int cols4 = cols & ~3;
+  const int cols16 = cols & ~15;
   for (int r = 0; r < rows; ++r) {
     float* row = x + static_cast<size_t>(r) * cols;
-    v128_t vmax = wasm_f32x4_splat(-kInf);
+    // Row max with four independent accumulators (the max chain's latency would otherwise bind).
+    // pmax (b < a ? a : b) is one instruction where f32x4.max needs a NaN/±0 fix-up sequence; the
+    // row holds no NaN, and which zero wins does not change x − max.
+    v128_t m0 = wasm_f32x4_splat(-kInf), m1 = m0, m2 = m0, m3 = m0;
     int j = 0;
-    for (; j < cols4; j += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(row + j));
+    for (; j < cols16; j += 16) {
+      m0 = wasm_f32x4_pmax(m0, wasm_v128_load(row + j));
+      m1 = wasm_f32x4_pmax(m1, wasm_v128_load(row + j + 4));
+      m2 = wasm_f32x4_pmax(m2, wasm_v128_load(row + j + 8));
+      m3 = wasm_f32x4_pmax(m3, wasm_v128_load(row + j + 12));
+    }
+    for (; j < cols4; j += 4) m0 = wasm_f32x4_pmax(m0, wasm_v128_load(row + j));
+    const v128_t vmax = wasm_f32x4_pmax(wasm_f32x4_pmax(m0, m1), wasm_f32x4_pmax(m2, m3));
     float mx = wasm_f32x4_extract_lane(vmax, 0);
     mx = wasm_f32x4_extract_lane(vmax, 1) > mx ? wasm_f32x4_extract_lane(vmax, 1) : mx;
     mx = wasm_f32x4_extract_lane(vmax, 2) > mx ? wasm_f32x4_extract_lane(vmax, 2) : mx;
@@ -159,12 +253,25 @@ void f32_softmax_rows__wasmsimd(float* x, int rows, int cols) {
       f32_softmax_rows__scalar(row, 1, cols);
       continue;
     }
-    // exp(x − max) in f32x4; the row sum in two f64x2 accumulators (L up to 8192 terms).
+    // exp(x − max) in f32x4, then the row sum in two f64x2 accumulators (L up to 8192 terms), in
+    // two loops: the exp loop needs about 20 vector registers and V8 has 15, and a sum carried
+    // through a spilled stack slot would put a store-to-load delay on every step.
     const v128_t vm = wasm_f32x4_splat(mx);
+    constexpr int kU = 4;  // exps in flight per step
+    j = 0;
+#pragma clang loop unroll(disable)
+    for (; j + 4 * kU <= cols; j += 4 * kU) {
+      v128_t v[kU];
+      for (int u = 0; u < kU; ++u) v[u] = wasm_f32x4_sub(wasm_v128_load(row + j + 4 * u), vm);
+      exp_nonpositive_f32x4_xU(v);
+      for (int u = 0; u < kU; ++u) wasm_v128_store(row + j + 4 * u, v[u]);
+    }
+#pragma clang loop unroll(disable)
+    for (; j < cols4; j += 4)
+      wasm_v128_store(row + j, exp_nonpositive_f32x4(wasm_f32x4_sub(wasm_v128_load(row + j), vm)));
     v128_t s0 = wasm_f64x2_splat(0.0), s1 = s0;
     for (j = 0; j < cols4; j += 4) {
-      const v128_t e = exp_nonpositive_f32x4(wasm_f32x4_sub(wasm_v128_load(row + j), vm));
-      wasm_v128_store(row + j, e);
+      const v128_t e = wasm_v128_load(row + j);
       s0 = wasm_f64x2_add(s0, wasm_f64x2_promote_low_f32x4(e));
       s1 = wasm_f64x2_add(s1, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 0, 1)));
     }
@@ -175,9 +282,9 @@ void f32_softmax_rows__wasmsimd(float* x, int rows, int cols) {
       row[j] = e;
       sum += e;
     }
-    const v128_t inv = wasm_f32x4_splat(static_cast<float>(1.0 / sum));
-    for (j = 0; j < cols4; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), inv));
     const float invs = static_cast<float>(1.0 / sum);
+    const v128_t inv = wasm_f32x4_splat(invs);
+    for (j = 0; j < cols4; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), inv));
     for (; j < cols; ++j) row[j] *= invs;
   }
 }

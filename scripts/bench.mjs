@@ -1,0 +1,394 @@
+#!/usr/bin/env node
+// npm run bench: the attention forward pass O = softmax(scale · Q Kᵀ) V, Q, K, V float32
+// [heads, seq_len, d_k], single-threaded, timed for
+//   ours-simd    our wasm SIMD128 kernels (core.attention, kernel 'simd')
+//   ours-scalar  our wasm scalar kernels (same module, kernel 'scalar')
+//   native       our C++ core built natively (g++; build/native/sqrtdk_bench_native, its JSON):
+//                the scalar family, plus the same scalar source auto-vectorised (-O3 -march=native)
+//   ort          onnxruntime-web, wasm execution provider, numThreads = 1, on an ONNX graph built
+//                here: MatMul(Q, Transpose(K)) · scale → Softmax(axis −1) → MatMul(·, V)
+//   tfjs         @tensorflow/tfjs-backend-wasm (SIMD, one thread), per head, written so both
+//                products reach XNNPACK (see tfjsAttention)
+// and the single-core wasm SIMD128 multiply+add peak (wasm/bench/peak.cpp, built as
+// build/wasm/sqrtdk_peak.wasm). Each number is the median of ≥ 20 calls after a warm-up that
+// lets V8 tier the wasm code up (Liftoff → TurboFan). GFLOP/s counts FLOPs = 4 · heads · L² · d_k
+// (the two products; softmax, packing and copies are inside the time but not counted). Every call
+// includes what a caller pays: copying Q, K, V in and O out of the engine.
+//
+// Prints a table and the targets (ours-simd ≥ 1.4× the faster peer, ≥ 5× ours-scalar, ≥ 75 % of
+// the peak, at every shape) and writes bench-results/bench.json. Speed goals live here only.
+//
+// Options: --quick (3 shapes, 20 calls, for a smoke run), --no-native, --no-peers.
+// Environment: BENCH_REPS (calls per measurement, ≥ 20).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const args = new Set(process.argv.slice(2));
+const QUICK = args.has('--quick');
+
+// (heads, seq_len, d_k) of issue 2.
+const SHAPES = QUICK
+  ? [[1, 128, 64], [8, 128, 64], [8, 512, 64]]
+  : [[1, 128, 64], [8, 128, 64], [8, 128, 512], [8, 512, 64], [1, 1024, 64], [8, 1024, 128]];
+const REPS = Math.max(20, Number(process.env.BENCH_REPS ?? 20));
+const WARM_MS = 400;  // warm-up: at least this long and at least 2 calls (V8 tier-up)
+const TARGETS = { vsPeer: 1.4, vsScalar: 5, ofPeak: 0.75 };
+
+const flops = ([h, l, d]) => 4 * h * l * l * d;
+const gflops = (shape, ms) => flops(shape) / (ms * 1e6);
+const shapeKey = ([h, l, d]) => `${h}x${l}x${d}`;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+};
+
+// Times several contenders on one shape, interleaved: each is warmed up (at least 2 calls and
+// WARM_MS, so V8 has tiered its wasm up), then REPS rounds call every contender once, in turn.
+// On a shared machine the load changes from second to second; interleaving puts every contender
+// under the same conditions, so their ratios stay meaningful even when absolute numbers sag.
+// contenders: [[name, fn]], fn() may return a promise (onnxruntime-web's run does).
+async function measureInterleaved(contenders) {
+  for (const [, fn] of contenders) {
+    const w0 = performance.now();
+    for (let i = 0; i < 2 || performance.now() - w0 < WARM_MS; ++i) await fn();
+  }
+  const times = contenders.map(() => []);
+  for (let r = 0; r < REPS; ++r) {
+    for (let c = 0; c < contenders.length; ++c) {
+      const t0 = performance.now();
+      await contenders[c][1]();
+      times[c].push(performance.now() - t0);
+    }
+  }
+  return Object.fromEntries(contenders.map(([name], c) => [name, { medianMs: median(times[c]), minMs: Math.min(...times[c]), calls: REPS }]));
+}
+
+// Deterministic N(0, 1) inputs (xorshift32 + Box–Muller): the timing does not depend on them,
+// but softmax rows must look like real attention (no overflow, no all-equal rows).
+function normals(n, seed) {
+  let s = seed >>> 0 || 1;
+  const u = () => {
+    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    return (s + 0.5) / 4294967296;
+  };
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i += 2) {
+    const r = Math.sqrt(-2 * Math.log(u()));
+    const t = 2 * Math.PI * u();
+    out[i] = r * Math.cos(t);
+    if (i + 1 < n) out[i + 1] = r * Math.sin(t);
+  }
+  return out;
+}
+
+// max |a − b| / max |b|: how far a peer's output is from ours (they round differently).
+function relDiff(a, b) {
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < b.length; ++i) {
+    num = Math.max(num, Math.abs(a[i] - b[i]));
+    den = Math.max(den, Math.abs(b[i]));
+  }
+  return num / den;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ONNX: a minimal protobuf writer for the handful of ModelProto fields the graph needs
+// (field numbers from onnx/onnx.proto; proto2, so repeated scalars are written unpacked).
+const pb = {
+  varint(v) {
+    const out = [];
+    let x = BigInt.asUintN(64, BigInt(v));  // int64 two's complement (axis = −1 takes 10 bytes)
+    do {
+      let b = Number(x & 0x7fn);
+      x >>= 7n;
+      if (x) b |= 0x80;
+      out.push(b);
+    } while (x);
+    return out;
+  },
+  key: (field, wire) => pb.varint((field << 3) | wire),
+  int: (field, v) => [...pb.key(field, 0), ...pb.varint(v)],
+  bytes: (field, bytes) => [...pb.key(field, 2), ...pb.varint(bytes.length), ...bytes],
+  str: (field, s) => pb.bytes(field, [...Buffer.from(s, 'utf8')]),
+  msg: (field, parts) => pb.bytes(field, parts.flat()),
+  f32: (field, v) => [...pb.key(field, 5), ...new Uint8Array(new Float32Array([v]).buffer)],
+};
+const FLOAT = 1;  // TensorProto.DataType.FLOAT
+const ATTR_INT = 2;
+const ATTR_INTS = 7;
+
+function valueInfo(field, name, dims) {
+  const shape = dims.map((d) => pb.msg(1, [pb.int(1, d)]));           // TensorShapeProto.dim
+  const tensorType = [pb.int(1, FLOAT), pb.msg(2, shape)];             // TypeProto.Tensor
+  return pb.msg(field, [pb.str(1, name), pb.msg(2, [pb.msg(1, tensorType)])]);
+}
+function node(opType, inputs, outputs, attrs = []) {
+  return pb.msg(1, [...inputs.map((s) => pb.str(1, s)), ...outputs.map((s) => pb.str(2, s)),
+    pb.str(3, `${opType}_${outputs[0]}`), pb.str(4, opType), ...attrs]);
+}
+
+// scores = (Q · Kᵀ) · scale; P = Softmax(scores, axis = −1); O = P · V.
+function attentionOnnx(h, l, d, scale) {
+  const dims = [h, l, d];
+  const graph = [
+    node('Transpose', ['K'], ['Kt'], [pb.msg(5, [pb.str(1, 'perm'), pb.int(20, ATTR_INTS), ...[0, 2, 1].map((p) => pb.int(8, p))])]),
+    node('MatMul', ['Q', 'Kt'], ['S']),
+    node('Mul', ['S', 'scale'], ['Ss']),
+    node('Softmax', ['Ss'], ['P'], [pb.msg(5, [pb.str(1, 'axis'), pb.int(20, ATTR_INT), pb.int(3, -1)])]),
+    node('MatMul', ['P', 'V'], ['O']),
+    pb.str(2, 'attention'),
+    pb.msg(5, [pb.int(2, FLOAT), pb.str(8, 'scale'), pb.bytes(9, [...new Uint8Array(new Float32Array([scale]).buffer)])]),
+    valueInfo(11, 'Q', dims), valueInfo(11, 'K', dims), valueInfo(11, 'V', dims),
+    valueInfo(12, 'O', dims),
+  ];
+  const model = [pb.int(1, 8), pb.str(2, 'sqrtdk-bench'), pb.msg(7, graph), pb.msg(8, [pb.str(1, ''), pb.int(2, 17)])];
+  return Uint8Array.from(model.flat());
+}
+
+async function loadOrt() {
+  const ort = await import('onnxruntime-web');  // Node resolves to dist/ort.node.min.mjs
+  const dist = path.dirname(require.resolve('onnxruntime-web'));
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.proxy = false;
+  // The loader would fetch() the .wasm by URL, which Node cannot do for a file: hand it the bytes.
+  ort.env.wasm.wasmBinary = readFileSync(path.join(dist, 'ort-wasm-simd-threaded.wasm'));
+  return ort;
+}
+
+async function ortRunner(ort, [h, l, d], q, k, v, scale) {
+  const session = await ort.InferenceSession.create(attentionOnnx(h, l, d, scale), {
+    executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: 1, interOpNumThreads: 1,
+  });
+  const dims = [h, l, d];
+  // session.run is async (a promise around a synchronous wasm call): time it with await.
+  const run = async () => {
+    const r = await session.run({
+      Q: new ort.Tensor('float32', q, dims), K: new ort.Tensor('float32', k, dims), V: new ort.Tensor('float32', v, dims),
+    });
+    return r.O.data;
+  };
+  return { run, release: () => session.release() };
+}
+
+// ---------------------------------------------------------------------------------------------
+// tfjs-backend-wasm. Its BatchMatMul (src/cc/batch_mat_mul_impl.cc) runs XNNPACK's fully-connected
+// operator only when transposeA = transposeB = false and both operands have batch 1; anything
+// else (a [heads, L, d] batch, or matMul(q, k, false, true)) falls to a naive blocked triple loop.
+// So each head is its own 2-D product: S = Q_h · (K_h)ᵀ with Kᵀ materialised by tf.transpose,
+// then P = softmax(scale · S) (XNNPACK softmax), then P · V_h. XNNPACK packs its "weights"
+// operand (Kᵀ, V_h) when the operator is created and caches it per tensor; fresh tensors every call
+// keep that honest (a real forward pass gets new K, V every time).
+async function loadTfjs() {
+  const tf = require('@tensorflow/tfjs-core');
+  const backend = require('@tensorflow/tfjs-backend-wasm');
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // the single-threaded SIMD binary
+  backend.setThreadsCount?.(1);
+  await tf.setBackend('wasm');
+  await tf.ready();
+  return { tf, backend };
+}
+
+function tfjsAttention(tf, [h, l, d], q, k, v, scale) {
+  const per = l * d;
+  const out = new Float32Array(h * per);
+  for (let i = 0; i < h; ++i) {
+    const o = tf.tidy(() => {
+      const qh = tf.tensor2d(q.subarray(i * per, (i + 1) * per), [l, d]);
+      const kh = tf.tensor2d(k.subarray(i * per, (i + 1) * per), [l, d]);
+      const vh = tf.tensor2d(v.subarray(i * per, (i + 1) * per), [l, d]);
+      const s = tf.mul(tf.matMul(qh, tf.transpose(kh)), scale);
+      return tf.matMul(tf.softmax(s), vh);
+    });
+    out.set(o.dataSync(), i * per);
+    o.dispose();
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The multiply+add peak: every variant of wasm/bench/peak.cpp, the best one counts.
+// [export, flop per iteration, iterations per call (≈ 10 ms)]
+const PEAK_VARIANTS = [
+  ['muladd_f32x4_4x2', 64, 5e6], ['muladd_f32x4_2x4', 64, 5e6], ['muladd_f32x4_3x2', 48, 5e6],
+  ['muladd_l1_f32x4_4x8', 64 * 256, 2e4], ['muladd_l1_f32x4_5x8', 80 * 256, 2e4],
+];
+
+// Builds `target` in the CMake tree `dir` (configuring it first with `configure`, if given and
+// needed). With always = false, an existing `file` is used as it is.
+function ensureBuilt(target, dir, file, configure, always = false) {
+  if (!always && existsSync(file)) return true;
+  const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
+  if (!existsSync(path.join(dir, 'CMakeCache.txt'))) {
+    if (!configure) return false;
+    const c = spawnSync(configure[0], configure.slice(1), { cwd: ROOT, env, stdio: 'inherit' });
+    if (c.status !== 0) return false;
+  }
+  console.error(`cmake --build ${path.relative(ROOT, dir)} --target ${target} …`);
+  const b = spawnSync('cmake', ['--build', dir, '--target', target, '-j', String(os.cpus().length)],
+    { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return b.status === 0 && existsSync(file);
+}
+
+// Times every variant once (interleaved) and keeps the best; returns it with a `run` that the
+// shapes then time beside the attention calls (so "of peak" compares like with like).
+async function loadPeak() {
+  const file = path.join(ROOT, 'build/wasm/sqrtdk_peak.wasm');
+  if (!ensureBuilt('sqrtdk_peak', path.join(ROOT, 'build/wasm'), file, null)) {
+    return { error: 'build/wasm/sqrtdk_peak.wasm missing and build/wasm not configured: run npm run build:wasm first' };
+  }
+  const { instance } = await WebAssembly.instantiate(readFileSync(file), {});
+  const available = PEAK_VARIANTS.filter(([name]) => instance.exports[name]);
+  const m = await measureInterleaved(available.map(([name, , iters]) => [name, () => instance.exports[name](iters, 1e-3)]));
+  const variants = Object.fromEntries(available.map(([name, flopPerCall, iters]) =>
+    [name, +(flopPerCall * iters / (m[name].medianMs * 1e6)).toFixed(2)]));
+  const [best] = Object.entries(variants).sort((a, b) => b[1] - a[1])[0];
+  const [, flopPerCall, iters] = available.find(([name]) => name === best);
+  return { variant: best, variants, flop: flopPerCall * iters, run: () => instance.exports[best](iters, 1e-3) };
+}
+
+// ---------------------------------------------------------------------------------------------
+function runNative() {
+  const bin = path.join(ROOT, 'build/native/sqrtdk_bench_native');
+  if (!ensureBuilt('sqrtdk_bench_native', path.join(ROOT, 'build/native'), bin,
+    ['cmake', '-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release'], true)) {  // incremental: current sources
+    return { error: 'could not build build/native/sqrtdk_bench_native' };
+  }
+  const shapeArg = SHAPES.map((s) => s.join('x')).join(',');
+  const r = spawnSync(bin, ['--shapes', shapeArg, '--reps', String(REPS)], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  if (r.status !== 0) return { error: `sqrtdk_bench_native exited with ${r.status}: ${r.stderr}` };
+  return JSON.parse(r.stdout);
+}
+
+const fmt = (x, w = 8) => (x == null || Number.isNaN(x) ? '—' : x.toFixed(x >= 100 ? 0 : x >= 10 ? 1 : 2)).padStart(w);
+
+async function main() {
+  const t0 = performance.now();
+  const load0 = os.loadavg()[0];
+  const { loadCore } = await import(path.join(ROOT, 'wasm/js/core.js'));
+  const core = await loadCore({ kernel: 'simd' });
+
+  console.error('peak …');
+  const peak = await loadPeak();
+  const native = args.has('--no-native') ? { error: 'skipped (--no-native)' } : (console.error('native …'), runNative());
+  const peersOn = !args.has('--no-peers');
+  const ort = peersOn ? await loadOrt() : null;
+  const tfx = peersOn ? await loadTfjs() : null;
+
+  const rows = [];
+  for (const shape of SHAPES) {
+    const [h, l, d] = shape;
+    console.error(`${shapeKey(shape)} …`);
+    const n = h * l * d;
+    const q = normals(n, 1), k = normals(n, 2), v = normals(n, 3);
+    const scale = 1 / Math.sqrt(d);
+    const call = (kernel) => core.attention({ q, k, v, heads: h, seqLen: l, dk: d, scale: 'inv_sqrt_dk', kernel, weights: false }).output;
+    const ref = call('simd');
+    const row = { heads: h, seqLen: l, dk: d, flops: flops(shape), results: {} };
+    const put = (name, m, out) => {
+      row.results[name] = { ...m, gflops: gflops(shape, m.medianMs), ...(out ? { relDiffVsOurs: relDiff(out, ref) } : {}) };
+    };
+    const contenders = [['ours-simd', () => call('simd')], ['ours-scalar', () => call('scalar')]];
+    const outputs = { 'ours-scalar': call('scalar') };
+    let ortRun = null;
+    if (ort) {
+      ortRun = await ortRunner(ort, shape, q, k, v, scale);
+      contenders.push(['ort', ortRun.run]);
+      outputs.ort = await ortRun.run();
+    }
+    if (tfx) {
+      const run = () => tfjsAttention(tfx.tf, shape, q, k, v, scale);
+      contenders.push(['tfjs', run]);
+      outputs.tfjs = run();
+    }
+    if (peak.run) contenders.push(['peak', peak.run]);
+    const m = await measureInterleaved(contenders);
+    for (const [name] of contenders) {
+      if (name === 'peak') continue;
+      put(name, m[name], outputs[name]);
+    }
+    if (peak.run) row.peak = { ...m.peak, gflops: peak.flop / (m.peak.medianMs * 1e6) };
+    if (ortRun) await ortRun.release();
+    const nat = native.results?.find((x) => x.heads === h && x.seqLen === l && x.dk === d);
+    if (nat) {
+      for (const [name, r] of Object.entries(nat.kernels)) row.results[`native-${name}`] = { ...r, gflops: gflops(shape, r.medianMs) };
+    }
+    rows.push(row);
+  }
+
+  // ---- table ----
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r.results)))];
+  const head = ['shape (h×L×dk)'.padEnd(16), ...names.map((s) => s.padStart(Math.max(8, s.length)))].join(' ');
+  console.log(`\nattention forward, GFLOP/s (FLOPs = 4·h·L²·dk; median of ${REPS} calls, single thread;` +
+    ' last column: the mul+add peak timed in the same rounds)\n');
+  console.log(`${head}     peak`);
+  for (const r of rows) {
+    console.log([shapeKey([r.heads, r.seqLen, r.dk]).padEnd(16),
+      ...names.map((s) => fmt(r.results[s]?.gflops, Math.max(8, s.length))), fmt(r.peak?.gflops)].join(' '));
+  }
+  console.log('\nmedian ms per call');
+  console.log(head);
+  for (const r of rows) {
+    console.log([shapeKey([r.heads, r.seqLen, r.dk]).padEnd(16),
+      ...names.map((s) => fmt(r.results[s]?.medianMs, Math.max(8, s.length)))].join(' '));
+  }
+  const peakByShape = rows.map((r) => r.peak?.gflops).filter((g) => g != null);
+  if (peak.error) console.log(`\npeak: ${peak.error}`);
+  else {
+    peak.gflops = Math.max(...peakByShape);
+    peak.medianOverShapes = median(peakByShape);
+    console.log(`\nwasm SIMD128 mul+add peak (one core, ${peak.variant}, timed beside each shape): ` +
+      `${rows.map((r) => fmt(r.peak.gflops, 0)).join(' / ')} GFLOP/s; best ${peak.gflops.toFixed(1)}` +
+      `\n  variants at start: ${Object.entries(peak.variants).map(([k, g]) => `${k} ${g}`).join(', ')}`);
+  }
+  if (native.error) console.log(`native: ${native.error}`);
+
+  // ---- targets ----
+  console.log(`\ntargets: ours-simd ≥ ${TARGETS.vsPeer}× faster peer, ≥ ${TARGETS.vsScalar}× ours-scalar, ≥ ${TARGETS.ofPeak * 100} % of peak`);
+  const checks = [];
+  for (const r of rows) {
+    const s = r.results['ours-simd'].gflops;
+    const peers = ['ort', 'tfjs'].filter((p) => r.results[p]);
+    const best = peers.length ? peers.reduce((a, b) => (r.results[a].gflops >= r.results[b].gflops ? a : b)) : null;
+    const c = {
+      shape: shapeKey([r.heads, r.seqLen, r.dk]),
+      fasterPeer: best,
+      vsPeer: best ? s / r.results[best].gflops : null,
+      vsScalar: s / r.results['ours-scalar'].gflops,
+      ofPeak: r.peak ? s / r.peak.gflops : null,  // the peak timed in the same rounds
+    };
+    c.met = { vsPeer: c.vsPeer == null ? null : c.vsPeer >= TARGETS.vsPeer, vsScalar: c.vsScalar >= TARGETS.vsScalar, ofPeak: c.ofPeak == null ? null : c.ofPeak >= TARGETS.ofPeak };
+    checks.push(c);
+    const mark = (ok) => (ok == null ? ' ' : ok ? '✓' : '✗');
+    console.log(`${c.shape.padEnd(16)} vs ${String(best ?? '—').padEnd(4)} ${fmt(c.vsPeer, 6)}× ${mark(c.met.vsPeer)}   vs scalar ${fmt(c.vsScalar, 6)}× ${mark(c.met.vsScalar)}   of peak ${fmt(c.ofPeak == null ? null : 100 * c.ofPeak, 5)} % ${mark(c.met.ofPeak)}`);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const load1 = os.loadavg()[0];
+  console.log(`\n${seconds.toFixed(0)} s; load average ${load0.toFixed(2)} → ${load1.toFixed(2)} on ${os.cpus().length} CPUs (other work on the machine shows up as noise)`);
+
+  const out = {
+    date: new Date().toISOString(),
+    machine: { cpu: os.cpus()[0]?.model, cpus: os.cpus().length, node: process.version, v8: process.versions.v8, loadavg: [load0, load1] },
+    method: { flops: '4 · heads · seqLen² · dk', reps: REPS, statistic: 'median ms per call after warm-up', warmupMs: WARM_MS, threads: 1 },
+    versions: {
+      core: core.info().version,
+      onnxruntimeWeb: ort?.env.versions?.web ?? null,
+      tfjsBackendWasm: tfx?.backend.version_wasm ?? null,
+    },
+    peak: peak.error ? { error: peak.error } : { gflops: peak.gflops, medianOverShapes: peak.medianOverShapes, variant: peak.variant, variantsAtStart: peak.variants },
+    native: native.error ? { error: native.error } : { compiler: native.compiler, kernels: native.kernels },
+    shapes: rows, targets: { ...TARGETS, checks }, seconds,
+  };
+  mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
+  writeFileSync(path.join(ROOT, 'bench-results/bench.json'), `${JSON.stringify(out, null, 2)}\n`);
+  console.log('wrote bench-results/bench.json');
+}
+
+await main();
