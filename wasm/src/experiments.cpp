@@ -24,6 +24,13 @@ void check_dks(const char* what, const std::vector<int>& dks) {
   for (int dk : dks) check_int_range(what, "dk", dk, 1, kMaxDk);
 }
 
+// heads 1..64, seqLen 1..8192, dk 1..16384.
+void check_shape(const char* what, int heads, int seq_len, int dk) {
+  check_int_range(what, "heads", heads, 1, kMaxHeads);
+  check_int_range(what, "seqLen", seq_len, 1, kMaxSeqLen);
+  check_int_range(what, "dk", dk, 1, kMaxDk);
+}
+
 void check_threshold(const char* what, double t) {
   if (!(t > 0.0 && t < 1.0))
     throw std::invalid_argument(std::string(what) + ": threshold = " + format_number(t) + " must lie in (0, 1)");
@@ -242,9 +249,7 @@ ScoreVarianceResult score_variance(const ScoreVarianceParams& p) {
 
 AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   constexpr const char* what = "attentionStats";
-  check_int_range(what, "heads", p.heads, 1, kMaxHeads);
-  check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
-  check_int_range(what, "dk", p.dk, 1, kMaxDk);
+  check_shape(what, p.heads, p.seq_len, p.dk);
   check_int_range(what, "heatmapSize", p.heatmap_size, 1, 512);
   check_variance(what, p.variance);
   check_threshold(what, p.threshold);
@@ -343,9 +348,7 @@ void check_tensor(const char* what, const char* name, std::span<const float> t, 
 
 AttentionResult attention(const AttentionParams& p) {
   constexpr const char* what = "attention";
-  check_int_range(what, "heads", p.heads, 1, kMaxHeads);
-  check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
-  check_int_range(what, "dk", p.dk, 1, kMaxDk);
+  check_shape(what, p.heads, p.seq_len, p.dk);
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
@@ -375,9 +378,7 @@ AttentionResult attention(const AttentionParams& p) {
 
 TensorStatsResult tensor_stats(const TensorStatsParams& p) {
   constexpr const char* what = "tensorStats";
-  check_int_range(what, "heads", p.heads, 1, kMaxHeads);
-  check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
-  check_int_range(what, "dk", p.dk, 1, kMaxDk);
+  check_shape(what, p.heads, p.seq_len, p.dk);
   check_threshold(what, p.threshold);
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk));
