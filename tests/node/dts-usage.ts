@@ -1,6 +1,19 @@
 // Type-checked (never run) by dts.test.mjs: how a TypeScript caller uses the core's API.
 import { loadCore, LIMITS, SCALE_NAMES, simdSupported } from '../../wasm/js/core.js';
-import type { AttentionSummary, Core, Scale } from '../../wasm/js/core.js';
+import { ATTENTION_VARIANTS, TRAINING_DEFAULTS, TRAINING_LIMITS } from '../../wasm/js/core.js';
+import type { AttentionSummary, Core, Scale, TrainingConfig, TrainingRun, TrainingStepResult } from '../../wasm/js/core.js';
+
+export function train(core: Core): number {
+  const config: TrainingConfig = { ...TRAINING_DEFAULTS, attention: ATTENTION_VARIANTS[5], seqLen: TRAINING_LIMITS.seqLen[1], kernel: 'scalar' };
+  const run: TrainingRun = core.createTrainingRun(config);
+  const r: TrainingStepResult = run.step(10);
+  const nonfinite: number = r.firstNonfiniteStep ?? -1;
+  const hist = run.analysis(32).layers[0].logits.counts[0];
+  const acc = run.evaluate().tokenAccuracy;
+  const params = run.info().parameters + (run.config.norm === 'pre' ? 1 : 0);
+  run.dispose();
+  return r.loss[0] + r.entropy[0] + nonfinite + hist + acc + params + (run.disposed ? 1 : 0);
+}
 
 export async function usage(): Promise<number> {
   const simd: boolean = await simdSupported();

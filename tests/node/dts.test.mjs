@@ -26,6 +26,18 @@ for (const st of source.statements) {
   }
 }
 const propsOf = (name) => [...interfaces.get(name).keys()].sort();
+// Member names of an exported const declared with an object type literal.
+function interfacesOfConst(name) {
+  for (const st of source.statements) {
+    if (!ts.isVariableStatement(st)) continue;
+    for (const d of st.declarationList.declarations) {
+      if (d.name.getText(source) === name && d.type && ts.isTypeLiteralNode(d.type)) {
+        return d.type.members.map((m) => m.name.getText(source));
+      }
+    }
+  }
+  throw new Error(`no const ${name} with an object type in core.d.ts`);
+}
 
 // Checks the keys of `value` against a type node, recursing into interfaces, arrays and literals.
 function checkShape(value, typeNode, path) {
@@ -80,6 +92,26 @@ test('every result matches its interface, field by field', () => {
   shape(core.longContext({ seqLens: [8, 16], queries: 2, dk: 4 }), 'LongContextResult');
 });
 
+test('the training run, its config and every result match their interfaces', () => {
+  const run = core.createTrainingRun({ steps: 4, evalSize: 8, attention: 'qk_l2', layers: 1 });
+  assert.deepEqual(Object.keys(run).sort(), propsOf('TrainingRun'));
+  shape(run.config, 'ResolvedTrainingConfig');
+  shape(run.info(), 'TrainingRunInfo');
+  shape(run.step(2), 'TrainingStepResult');
+  shape(run.evaluate(), 'TrainingEvalResult');
+  shape(run.analysis(), 'TrainingAnalysis');
+  const diverged = core.createTrainingRun({ attention: 'none', softmax: 'naive', heads: 1, layers: 1, initStd: 1, batch: 2, evalSize: 2 });
+  const r = diverged.step(2);
+  shape(r, 'TrainingStepResult');
+  assert.equal(typeof r.firstNonfiniteStep, 'number');
+  shape(diverged.info(), 'TrainingRunInfo');
+  run.dispose();
+  diverged.dispose();
+  // TRAINING_DEFAULTS holds every field of a resolved config but the kernel
+  assert.deepEqual(Object.keys(api.TRAINING_DEFAULTS).sort(), propsOf('ResolvedTrainingConfig').filter((k) => k !== 'kernel'));
+  assert.deepEqual(Object.keys(api.TRAINING_LIMITS).sort(), [...interfacesOfConst('TRAINING_LIMITS')].sort());
+});
+
 test('each function accepts exactly the parameters its interface declares', () => {
   const accepted = (fn) => {
     try {
@@ -98,6 +130,7 @@ test('each function accepts exactly the parameters its interface declares', () =
   assert.deepEqual(accepted(core.tensorStats), propsOf('TensorStatsParams'));
   assert.deepEqual(accepted(core.precisionLab), propsOf('PrecisionLabParams'));
   assert.deepEqual(accepted(core.longContext), propsOf('LongContextParams'));
+  assert.deepEqual(accepted(core.createTrainingRun), propsOf('TrainingConfig'));
 });
 
 test('the declarations type-check in a strict program that uses them', () => {

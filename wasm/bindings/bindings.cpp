@@ -2,16 +2,20 @@
 // and completed with defaults by wasm/js/core.js), calls the experiment of the same name, and
 // copies the result into JS-owned objects and typed arrays (never views into the wasm heap, which
 // die when memory grows). A std::invalid_argument becomes a JS RangeError with its message;
-// any other C++ exception becomes an Error. No maths here.
+// any other C++ exception becomes an Error. No maths here. The one class, TrainingRun, holds a
+// training run's state between chunks of steps; core.js owns its handle (dispose() and a
+// FinalizationRegistry delete it).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <exception>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
 
 #include "experiments.hpp"
+#include "train/training.hpp"
 
 using emscripten::val;
 using namespace sqrtdk;
@@ -346,6 +350,115 @@ val js_long_context(val o) {
   });
 }
 
+// ---- the training lab: a run is state, so it is a class; core.js wraps the handle ----
+class JsTrainingRun {
+ public:
+  val init(val o) {
+    return guarded([&] {
+      train::TrainConfig c;
+      c.task = train::parse_task(o["task"].as<std::string>());
+      c.vocab = get_int(o, "vocab");
+      c.seq_len = get_int(o, "seqLen");
+      c.layers = get_int(o, "layers");
+      c.d_model = get_int(o, "dModel");
+      c.heads = get_int(o, "heads");
+      c.mlp = get_int(o, "mlp");
+      c.norm = train::parse_norm(o["norm"].as<std::string>());
+      c.attention = train::parse_attention_variant(o["attention"].as<std::string>());
+      c.softmax = train::parse_softmax(o["softmax"].as<std::string>());
+      c.init_std = get_num(o, "initStd");
+      c.batch = get_int(o, "batch");
+      c.steps = get_int(o, "steps");
+      c.lr = get_num(o, "lr");
+      c.warmup = get_int(o, "warmup");
+      c.clip = get_num(o, "clip");
+      c.weight_decay = get_num(o, "weightDecay");
+      c.beta1 = get_num(o, "beta1");
+      c.beta2 = get_num(o, "beta2");
+      c.adam_eps = get_num(o, "adamEps");
+      c.eval_size = get_int(o, "evalSize");
+      c.seed = get_seed(o);
+      c.kernel = get_kernel(o);
+      run_ = std::make_unique<train::TrainingRun>(c);
+      return info();
+    });
+  }
+  val step(int n) {
+    return guarded([&] {
+      const train::StepMetrics m = run_->step(n);
+      val out = val::object();
+      out.set("firstStep", m.first_step);
+      out.set("count", m.count());
+      out.set("loss", f64(m.loss));
+      out.set("gradNorm", f64(m.grad_norm));
+      out.set("lr", f64(m.lr));
+      out.set("entropy", f64(m.entropy));
+      out.set("maxAbsLogit", f64(m.max_abs_logit));
+      out.set("headScale", f64(m.head_scale));
+      set_status(out);
+      return out;
+    });
+  }
+  val evaluate() {
+    return guarded([&] {
+      const train::EvalResult e = run_->evaluate();
+      val out = val::object();
+      out.set("loss", e.loss);
+      out.set("tokenAccuracy", e.token_accuracy);
+      out.set("sequenceAccuracy", e.sequence_accuracy);
+      out.set("sequences", e.sequences);
+      out.set("targets", e.targets);
+      return out;
+    });
+  }
+  val analysis(int bins) {
+    return guarded([&] {
+      const train::Analysis a = run_->analysis(bins);
+      val layers = val::array();
+      for (const auto& la : a.layers) {
+        val x = val::object();
+        x.set("logits", hist(la.logits));
+        x.set("normal", f64(la.normal));
+        x.set("logitMoments", moments(la.logit_moments));
+        x.set("qk", moments(la.qk));
+        x.set("qSecondMoment", la.q_second_moment);
+        x.set("kSecondMoment", la.k_second_moment);
+        x.set("iidQkVariance", la.iid_qk_variance);
+        x.set("scale", la.scale);
+        x.set("entropy", la.entropy);
+        x.set("maxAbsLogit", la.max_abs_logit);
+        layers.call<void>("push", x);
+      }
+      val out = val::object();
+      out.set("sequences", a.sequences);
+      out.set("layers", layers);
+      return out;
+    });
+  }
+  val info() {
+    const train::TrainConfig& c = run_->config();
+    val out = val::object();
+    out.set("parameters", static_cast<double>(run_->parameter_count()));
+    out.set("memoryBytes", train::training_bytes(c));
+    out.set("dk", train::head_dim(c));
+    out.set("tokens", train::token_count(c));
+    out.set("causal", train::task_is_causal(c.task));
+    out.set("targetsPerSequence", train::targets_per_sequence(c));
+    out.set("steps", c.steps);
+    set_status(out);
+    return out;
+  }
+
+ private:
+  void set_status(val& out) const {
+    out.set("stepsDone", run_->steps_done());
+    out.set("finished", run_->finished());
+    out.set("diverged", run_->diverged());
+    out.set("firstNonfiniteStep", run_->diverged() ? val(run_->first_nonfinite_step()) : val::null());
+  }
+  std::unique_ptr<train::TrainingRun> run_;
+};
+
 val js_build_info() {
   val o = val::object();
   o.set("version", std::string(kVersion));
@@ -365,4 +478,11 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("precisionLab", &js_precision_lab);
   emscripten::function("longContext", &js_long_context);
   emscripten::function("buildInfo", &js_build_info);
+  emscripten::class_<JsTrainingRun>("TrainingRun")
+      .constructor<>()
+      .function("init", &JsTrainingRun::init)
+      .function("step", &JsTrainingRun::step)
+      .function("evaluate", &JsTrainingRun::evaluate)
+      .function("analysis", &JsTrainingRun::analysis)
+      .function("info", &JsTrainingRun::info);
 }

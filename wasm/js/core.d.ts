@@ -210,6 +210,122 @@ export interface LongContextResult {
   /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
 }
 
+// ---- the training lab ----------------------------------------------------------------------
+/**
+ * How the attention logits s = c_h · q̂·k̂ of head h are formed:
+ * 'none' c = 1; 'inv_sqrt_dk' c = 1/√d_k (Vaswani et al. 2017 §3.2.1); 'inv_dk' c = 1/d_k;
+ * 'learnable_temperature' c = τ_h, trained, initialised at 1/√d_k (Lee, Lee & Song 2021);
+ * 'qk_layernorm' LayerNorm on q and k over d_k (learnable gain and bias), then 1/√d_k (Dehghani et al. 2023;
+ * Wortsman et al. 2023); 'qk_l2' cosine similarity times a trained g_h initialised at log₂(T² − T) (Henry et al. 2020).
+ */
+export type AttentionVariant = 'none' | 'inv_sqrt_dk' | 'inv_dk' | 'learnable_temperature' | 'qk_layernorm' | 'qk_l2';
+/**
+ * Synthetic tasks, n = ⌊T/2⌋: copy / reverse / sort read x₁..xₙ, a separator, then predict y₁..yₙ under a causal
+ * mask (teacher forcing; odd T starts with one separator); assoc_recall reads ⌊(T−1)/2⌋ key–value pairs (distinct
+ * keys), a separator when T is even, and a query key, and predicts its value at the last position (no mask).
+ */
+export type TrainingTask = 'copy' | 'reverse' | 'sort' | 'assoc_recall';
+
+/** A training run's configuration; every field optional (defaults: TRAINING_DEFAULTS). */
+export interface TrainingConfig {
+  /** default 'copy' */ task?: TrainingTask;
+  /** content symbols, 2..256; the model has vocab + 1 tokens (one separator) (default 16) */ vocab?: number;
+  /** T, the model's context, 8..64 (default 16) */ seqLen?: number;
+  /** 1..6 (default 2) */ layers?: number;
+  /** d_model, 8..512, divisible by heads (default 64) */ dModel?: number;
+  /** 1..16; d_k = dModel / heads (default 4) */ heads?: number;
+  /** MLP width, 4..2048 (default 128) */ mlp?: number;
+  /** LayerNorm placement: 'pre' (x + f(LN(x)), final LN) or 'post' (LN(x + f(x))) (default 'pre') */ norm?: 'pre' | 'post';
+  /** default 'inv_sqrt_dk' */ attention?: AttentionVariant;
+  /** attention softmax: 'safe' (max subtracted) or 'naive' (exp(s)/Σexp(s), overflows above s ≈ 88.7) (default 'safe') */ softmax?: 'safe' | 'naive';
+  /** std of every weight matrix and embedding at step 0, (0, 10] (default 0.125 = 1/√64) */ initStd?: number;
+  /** sequences per step, 1..256 (default 16) */ batch?: number;
+  /** the run's length, 1..20000 (default 200) */ steps?: number;
+  /** AdamW peak learning rate, (0, 1] (default 0.003) */ lr?: number;
+  /** linear warm-up steps, 0..steps (default 0) */ warmup?: number;
+  /** global-norm gradient clipping threshold, 0 = off, 0..1e6 (default 1) */ clip?: number;
+  /** decoupled weight decay on matrices and embeddings, 0..1 (default 0.01) */ weightDecay?: number;
+  /** [0, 1) (default 0.9) */ beta1?: number;
+  /** [0, 1) (default 0.99) */ beta2?: number;
+  /** (0, 1] (default 1e-8) */ adamEps?: number;
+  /** held-out sequences, 1..4096 (default 256) */ evalSize?: number;
+  /** integer 0..4294967295: weights, batches and held-out set (default 0) */ seed?: number;
+  /** default: the core's kernel */ kernel?: Kernel;
+}
+/** The config a run was created with, defaults filled in. */
+export interface ResolvedTrainingConfig {
+  task: TrainingTask; vocab: number; seqLen: number; layers: number; dModel: number; heads: number; mlp: number;
+  norm: 'pre' | 'post'; attention: AttentionVariant; softmax: 'safe' | 'naive'; initStd: number; batch: number;
+  steps: number; lr: number; warmup: number; clip: number; weightDecay: number; beta1: number; beta2: number;
+  adamEps: number; evalSize: number; seed: number; kernel: Kernel;
+}
+/** Metrics of the steps one step(n) call ran: steps firstStep .. firstStep + count − 1. */
+export interface TrainingStepResult {
+  firstStep: number;
+  /** steps run by this call (0 once the run is finished or diverged) */ count: number;
+  /** [count] training loss of each step's batch before its update, nats (NaN/∞ when non-finite) */ loss: Float64Array;
+  /** [count] global L2 norm of the gradient before clipping (NaN when the loss was non-finite) */ gradNorm: Float64Array;
+  /** [count] learning rate applied */ lr: Float64Array;
+  /** [count, layers] mean attention entropy per layer, nats */ entropy: Float64Array;
+  /** [count, layers] max |scaled logit| per layer (unmasked) */ maxAbsLogit: Float64Array;
+  /** [count, layers] mean over heads of τ_h or g_h (NaN for the variants without one) */ headScale: Float64Array;
+  /** steps done by the run so far */ stepsDone: number;
+  /** true when the run reached its steps or diverged */ finished: boolean;
+  /** true once a loss or gradient norm was non-finite: the run stops there (a result, not an error) */ diverged: boolean;
+  /** the step whose loss or gradient was first non-finite, or null */ firstNonfiniteStep: number | null;
+}
+export interface TrainingEvalResult {
+  /** mean cross-entropy over the held-out targets, nats */ loss: number;
+  /** share of targets predicted right (argmax, teacher forcing) */ tokenAccuracy: number;
+  /** share of sequences with every target right */ sequenceAccuracy: number;
+  sequences: number;
+  targets: number;
+}
+/** One layer of the trained model on held-out data, against the iid argument. */
+export interface TrainingLayerAnalysis {
+  /** scaled logits c_h q̂·k̂ (unmasked pairs), edges ±max(4, ⌈99.5 % quantile of |s|⌉) */ logits: Histogram;
+  /** [bins] counts N(0, 1) predicts in the same bins */ normal: Float64Array;
+  /** of the scaled logits */ logitMoments: Moments;
+  /** of the raw q̂·k̂ */ qk: Moments;
+  /** mean squared component of q̂ and of k̂ */ qSecondMoment: number;
+  kSecondMoment: number;
+  /** d_k · E[q̂²] · E[k̂²]: Var(q̂·k̂) if the components were iid */ iidQkVariance: number;
+  /** mean over heads of the factor c_h */ scale: number;
+  /** mean attention entropy, nats */ entropy: number;
+  maxAbsLogit: number;
+}
+export interface TrainingAnalysis {
+  /** held-out sequences used: at most 256 and 2¹⁸ query–key pairs per layer */ sequences: number;
+  layers: TrainingLayerAnalysis[];
+}
+export interface TrainingRunInfo {
+  parameters: number;
+  /** the run's estimated memory, within TRAINING_LIMITS.memoryBytes */ memoryBytes: number;
+  dk: number;
+  /** vocab + 1 */ tokens: number;
+  /** whether the task uses the causal mask */ causal: boolean;
+  targetsPerSequence: number;
+  steps: number;
+  stepsDone: number;
+  finished: boolean;
+  diverged: boolean;
+  firstNonfiniteStep: number | null;
+}
+/** A training run: state in the wasm heap; call dispose() when done (a FinalizationRegistry is only a fallback). */
+export interface TrainingRun {
+  readonly config: ResolvedTrainingConfig;
+  /** Runs up to n more steps (1..20000, default 1); never throws for a diverging run. */
+  step(n?: number): TrainingStepResult;
+  /** Held-out loss and accuracy of the current weights. */
+  evaluate(): TrainingEvalResult;
+  /** Per-layer logit histograms and Var(q·k) on held-out data; bins 8..200 (default 64). */
+  analysis(bins?: number): TrainingAnalysis;
+  info(): TrainingRunInfo;
+  readonly disposed: boolean;
+  /** Frees the run; idempotent. Any later call throws. */
+  dispose(): void;
+}
+
 export interface CoreInfo {
   version: string;
   /** the default kernel family of this core */ kernel: Kernel;
@@ -230,6 +346,8 @@ export interface Core {
   precisionLab(params: PrecisionLabParams): PrecisionLabResult;
   /** entropy against sequence length for fixed, log-n, YaRN and the article's temperature */
   longContext(params: LongContextParams): LongContextResult;
+  /** A Transformer training run of the training lab (RangeError naming the value when a size does not fit). */
+  createTrainingRun(config?: TrainingConfig): TrainingRun;
   info(): CoreInfo;
 }
 
@@ -264,3 +382,22 @@ export const LIMITS: {
   readonly workBytes: number;
   readonly workMacs: number;
 };
+/** The attention variants of the training lab, in display order. */
+export const ATTENTION_VARIANTS: readonly AttentionVariant[];
+/** The training lab's tasks, in display order. */
+export const TRAINING_TASKS: readonly TrainingTask[];
+/** Ranges of a training config's integer fields, and a run's memory budget in bytes. */
+export const TRAINING_LIMITS: {
+  readonly vocab: readonly [number, number];
+  readonly seqLen: readonly [number, number];
+  readonly layers: readonly [number, number];
+  readonly dModel: readonly [number, number];
+  readonly heads: readonly [number, number];
+  readonly mlp: readonly [number, number];
+  readonly batch: readonly [number, number];
+  readonly steps: readonly [number, number];
+  readonly evalSize: readonly [number, number];
+  readonly memoryBytes: number;
+};
+/** The defaults of a training config (kernel: the core's). */
+export const TRAINING_DEFAULTS: Readonly<Omit<ResolvedTrainingConfig, 'kernel'>>;

@@ -21,6 +21,91 @@ export const LIMITS = Object.freeze({
   workMacs: 2 ** 33,
 });
 
+// ---- the training lab (createTrainingRun) ----
+export const ATTENTION_VARIANTS = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2']);
+export const TRAINING_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'assoc_recall']);
+
+/** Ranges of the integer fields of a training config (the core checks them too) and the memory budget of a run. */
+export const TRAINING_LIMITS = Object.freeze({
+  vocab: Object.freeze([2, 256]),
+  seqLen: Object.freeze([8, 64]),
+  layers: Object.freeze([1, 6]),
+  dModel: Object.freeze([8, 512]),
+  heads: Object.freeze([1, 16]),
+  mlp: Object.freeze([4, 2048]),
+  batch: Object.freeze([1, 256]),
+  steps: Object.freeze([1, 20000]),
+  evalSize: Object.freeze([1, 4096]),
+  memoryBytes: 64 * 1024 * 1024,
+});
+
+/** The default training config (the core's TrainConfig defaults; kernel: the core's). */
+export const TRAINING_DEFAULTS = Object.freeze({
+  task: 'copy', vocab: 16, seqLen: 16, layers: 2, dModel: 64, heads: 4, mlp: 128, norm: 'pre',
+  attention: 'inv_sqrt_dk', softmax: 'safe', initStd: 0.125, batch: 16, steps: 200, lr: 3e-3, warmup: 0,
+  clip: 1, weightDecay: 0.01, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, evalSize: 256, seed: 0,
+});
+
+function choice(what, name, v, options, fallback) {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'string') throw new TypeError(`${what}: ${name} must be a string, got ${typeName(v)}`);
+  if (!options.includes(v)) throw new RangeError(`${what}: ${name} = '${v}' is not one of ${options.map((o) => `'${o}'`).join(', ')}`);
+  return v;
+}
+function trainInt(what, name, v, fallback) {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number') throw new TypeError(`${what}: ${name} must be a number, got ${typeName(v)}`);
+  if (!Number.isInteger(v)) throw new RangeError(`${what}: ${name} = ${v} must be an integer`);
+  const lim = TRAINING_LIMITS[name];
+  if (lim && (v < lim[0] || v > lim[1])) throw new RangeError(`${what}: ${name} = ${v} is outside ${lim[0]}..${lim[1]}`);
+  if (Math.abs(v) > 2147483647) throw new RangeError(`${what}: ${name} = ${v} is too large`);
+  return v;
+}
+
+// Frees the wasm-side state of runs the caller forgot to dispose() once their wrapper is collected.
+const runRegistry = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((handle) => { try { handle.delete(); } catch { /* already gone */ } })
+  : null;
+
+function wrapTrainingRun(handle, config) {
+  let live = true;
+  const use = (method) => {
+    if (!live) throw new Error(`trainingRun.${method}: this run was disposed`);
+    return handle;
+  };
+  const run = Object.freeze({
+    config,
+    step(n = 1) {
+      const what = 'trainingRun.step';
+      if (typeof n !== 'number') throw new TypeError(`${what}: n must be a number, got ${typeName(n)}`);
+      if (!Number.isInteger(n) || n < 1 || n > TRAINING_LIMITS.steps[1]) {
+        throw new RangeError(`${what}: n = ${n} is outside 1..${TRAINING_LIMITS.steps[1]}`);
+      }
+      return use('step').step(n);
+    },
+    evaluate() { return use('evaluate').evaluate(); },
+    analysis(bins = 64) {
+      const what = 'trainingRun.analysis';
+      if (typeof bins !== 'number') throw new TypeError(`${what}: bins must be a number, got ${typeName(bins)}`);
+      if (!Number.isInteger(bins) || bins < 8 || bins > 200) throw new RangeError(`${what}: bins = ${bins} is outside 8..200`);
+      return use('analysis').analysis(bins);
+    },
+    info() { return use('info').info(); },
+    get disposed() { return !live; },
+    dispose() {
+      if (!live) return;
+      live = false;
+      runRegistry?.unregister(run);
+      handle.delete();
+    },
+  });
+  runRegistry?.register(run, handle, run);
+  return run;
+}
+
+const TRAINING_KEYS = ['task', 'vocab', 'seqLen', 'layers', 'dModel', 'heads', 'mlp', 'norm', 'attention', 'softmax',
+  'initStd', 'batch', 'steps', 'lr', 'warmup', 'clip', 'weightDecay', 'beta1', 'beta2', 'adamEps', 'evalSize', 'seed', 'kernel'];
+
 const ARTIFACTS = {
   simd128: {
     module: () => import('../dist/sqrtdk-simd.mjs'),
@@ -261,6 +346,45 @@ function makeCore(mod, build, defaultKernel) {
         seed: seed(what, params.seed),
         kernel: kernelOf(what, params.kernel),
       });
+    },
+    createTrainingRun(config = {}) {
+      const what = 'createTrainingRun';
+      checkObject(what, config, TRAINING_KEYS);
+      const d = TRAINING_DEFAULTS;
+      const steps = trainInt(what, 'steps', config.steps, d.steps);
+      const cfg = Object.freeze({
+        task: choice(what, 'task', config.task, TRAINING_TASKS, d.task),
+        vocab: trainInt(what, 'vocab', config.vocab, d.vocab),
+        seqLen: trainInt(what, 'seqLen', config.seqLen, d.seqLen),
+        layers: trainInt(what, 'layers', config.layers, d.layers),
+        dModel: trainInt(what, 'dModel', config.dModel, d.dModel),
+        heads: trainInt(what, 'heads', config.heads, d.heads),
+        mlp: trainInt(what, 'mlp', config.mlp, d.mlp),
+        norm: choice(what, 'norm', config.norm, ['pre', 'post'], d.norm),
+        attention: choice(what, 'attention', config.attention, ATTENTION_VARIANTS, d.attention),
+        softmax: choice(what, 'softmax', config.softmax, ['safe', 'naive'], d.softmax),
+        initStd: num(what, 'initStd', config.initStd, d.initStd),
+        batch: trainInt(what, 'batch', config.batch, d.batch),
+        steps,
+        lr: num(what, 'lr', config.lr, d.lr),
+        warmup: trainInt(what, 'warmup', config.warmup, d.warmup),
+        clip: num(what, 'clip', config.clip, d.clip),
+        weightDecay: num(what, 'weightDecay', config.weightDecay, d.weightDecay),
+        beta1: num(what, 'beta1', config.beta1, d.beta1),
+        beta2: num(what, 'beta2', config.beta2, d.beta2),
+        adamEps: num(what, 'adamEps', config.adamEps, d.adamEps),
+        evalSize: trainInt(what, 'evalSize', config.evalSize, d.evalSize),
+        seed: seed(what, config.seed),
+        kernel: kernelOf(what, config.kernel),
+      });
+      const handle = new mod.TrainingRun();
+      try {
+        handle.init(cfg);  // range checks (RangeError naming the value), weights, held-out set
+      } catch (e) {
+        handle.delete();
+        throw e;
+      }
+      return wrapTrainingRun(handle, cfg);
     },
     info() {
       const b = mod.buildInfo();
