@@ -267,6 +267,35 @@ function runNative() {
   return JSON.parse(r.stdout);
 }
 
+// Training steps per second of the training lab's default configuration (issue 4): wasm SIMD,
+// wasm scalar (the core's TrainingRun through the JS API) and native (build/native/sqrtdk_bench_train).
+async function trainingBench(loadCore) {
+  const out = {};
+  const minMs = QUICK ? 1000 : 3000;
+  for (const kernel of ['simd', 'scalar']) {
+    const core = await loadCore({ kernel });
+    const run = core.createTrainingRun({ steps: 20000 });
+    try {
+      run.step(5);  // warm-up
+      let steps = 0;
+      const t0 = performance.now();
+      while (performance.now() - t0 < minMs) steps += run.step(10).count;
+      out[`wasm-${kernel}`] = { steps, seconds: (performance.now() - t0) / 1000, stepsPerSecond: steps / ((performance.now() - t0) / 1000) };
+    } finally {
+      run.dispose();
+    }
+  }
+  const bin = path.join(ROOT, 'build/native/sqrtdk_bench_train');
+  if (ensureBuilt('sqrtdk_bench_train', path.join(ROOT, 'build/native'), bin,
+    ['cmake', '-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release'], true)) {
+    const r = spawnSync(bin, ['--min-seconds', String(minMs / 1000)], { encoding: 'utf8' });
+    out.native = r.status === 0 ? JSON.parse(r.stdout) : { error: `sqrtdk_bench_train exited with ${r.status}: ${r.stderr}` };
+  } else {
+    out.native = { error: 'could not build build/native/sqrtdk_bench_train' };
+  }
+  return out;
+}
+
 const fmt = (x, w = 8) => (x == null || Number.isNaN(x) ? '—' : x.toFixed(x >= 100 ? 0 : x >= 10 ? 1 : 2)).padStart(w);
 
 async function main() {
@@ -369,6 +398,17 @@ async function main() {
     const mark = (ok) => (ok == null ? ' ' : ok ? '✓' : '✗');
     console.log(`${c.shape.padEnd(16)} vs ${String(best ?? '—').padEnd(4)} ${fmt(c.vsPeer, 6)}× ${mark(c.met.vsPeer)}   vs scalar ${fmt(c.vsScalar, 6)}× ${mark(c.met.vsScalar)}   of peak ${fmt(c.ofPeak == null ? null : 100 * c.ofPeak, 5)} % ${mark(c.met.ofPeak)}`);
   }
+  console.error('training …');
+  const training = await trainingBench(loadCore);
+  const nat = training.native.stepsPerSecond;
+  console.log('\ntraining lab, default configuration (copy, d_model 64, 2 layers, 4 heads, T 16, batch 16), steps/s:');
+  for (const [name, r] of Object.entries(training)) {
+    console.log(`  ${name.padEnd(12)} ${r.error ? r.error : fmt(r.stepsPerSecond)}` +
+      (name !== 'native' && nat ? `   (${fmt(100 * r.stepsPerSecond / nat, 0)} % of native)` : ''));
+  }
+  console.log('  target: wasm SIMD ≥ 50 % of native. Native = our scalar kernel family built by g++ -O3 with' +
+    ' auto-vectorisation off (the native build has no SIMD family), so this compares like with like only for scalar.');
+
   const seconds = (performance.now() - t0) / 1000;
   const load1 = os.loadavg()[0];
   console.log(`\n${seconds.toFixed(0)} s; load average ${load0.toFixed(2)} → ${load1.toFixed(2)} on ${os.cpus().length} CPUs (other work on the machine shows up as noise)`);
@@ -384,7 +424,7 @@ async function main() {
     },
     peak: peak.error ? { error: peak.error } : { gflops: peak.gflops, medianOverShapes: peak.medianOverShapes, variant: peak.variant, variantsAtStart: peak.variants },
     native: native.error ? { error: native.error } : { compiler: native.compiler, kernels: native.kernels },
-    shapes: rows, targets: { ...TARGETS, checks }, seconds,
+    shapes: rows, targets: { ...TARGETS, checks }, training, seconds,
   };
   mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
   writeFileSync(path.join(ROOT, 'bench-results/bench.json'), `${JSON.stringify(out, null, 2)}\n`);
