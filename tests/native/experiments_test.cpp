@@ -238,3 +238,37 @@ TEST(Errors, InvalidParametersNameTheValue) {
 
 }  // namespace
 }  // namespace sqrtdk
+
+namespace sqrtdk {
+namespace {
+
+TEST(AttentionStats, WithoutGradientsTheForwardQuantitiesAreUnchanged) {
+  AttentionStatsParams p;
+  p.heads = 2;
+  p.seq_len = 48;
+  p.dk = 24;
+  p.seed = 6;
+  p.scale = parse_scale("none");
+  const AttentionStatsResult full = attention_stats(p);
+  p.gradients = false;
+  const AttentionStatsResult fwd = attention_stats(p);
+  // Q and K come from their own streams, so skipping V and dO changes nothing upstream.
+  EXPECT_EQ(fwd.summary.entropy.mean, full.summary.entropy.mean);
+  EXPECT_EQ(fwd.summary.jac_fro.median, full.summary.jac_fro.median);
+  EXPECT_EQ(fwd.heatmap, full.heatmap);
+  EXPECT_TRUE(std::isnan(fwd.summary.grad_query.mean));
+  EXPECT_TRUE(std::isnan(fwd.summary.grad_logits.median));
+  EXPECT_TRUE(fwd.grad_query.empty());
+  EXPECT_EQ(fwd.entropy.size(), full.entropy.size());
+  SaturationSweepParams s;
+  s.dks = {24};
+  s.scales = {parse_scale("none")};
+  s.heads = 2;
+  s.seq_len = 48;
+  s.seed = 6;
+  s.gradients = false;
+  EXPECT_EQ(saturation_sweep(s).points[0][0].entropy.mean, full.summary.entropy.mean);
+}
+
+}  // namespace
+}  // namespace sqrtdk

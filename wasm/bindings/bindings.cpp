@@ -164,6 +164,7 @@ val js_attention_stats(val o) {
     p.kernel = get_kernel(o);
     p.heatmap_size = get_int(o, "heatmapSize");
     p.per_row = get_bool(o, "perRow");
+    p.gradients = get_bool(o, "gradients");
     const AttentionStatsResult r = attention_stats(p);
     val out = val::object();
     out.set("summary", attention_summary(r.summary));
@@ -195,6 +196,7 @@ val js_saturation_sweep(val o) {
     p.variance = get_num(o, "variance");
     p.threshold = get_num(o, "threshold");
     p.kernel = get_kernel(o);
+    p.gradients = get_bool(o, "gradients");
     const SaturationSweepResult r = saturation_sweep(p);
     val series = val::array();
     for (const auto& per_scale : r.points) {

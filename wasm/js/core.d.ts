@@ -70,6 +70,11 @@ export interface AttentionStatsParams {
   /** the heatmap holds rows and keys 0..min(L, heatmapSize)−1 of head 0; 1..512 (default 128) */
   heatmapSize?: number;
   /** return the per-row arrays (default true) */ perRow?: boolean;
+  /**
+   * run the backward pass for gradLogits/gradQuery (default true); false skips V, dO and two of
+   * the three products (a third of the work) and gives NaN gradient summaries and empty gradient rows
+   */
+  gradients?: boolean;
 }
 export interface AttentionSummary {
   /** the resolved scale factor c */ scale: number;
@@ -105,6 +110,7 @@ export interface SaturationSweepParams {
   variance?: number;
   threshold?: number;
   kernel?: Kernel;
+  /** as in AttentionStatsParams (default true) */ gradients?: boolean;
 }
 export interface SaturationSweepResult {
   logSeqLen: number;

@@ -224,7 +224,7 @@ function makeCore(mod, build, defaultKernel) {
     },
     attentionStats(params) {
       const what = 'attentionStats';
-      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow']);
+      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients']);
       return mod.attentionStats({
         heads: int(what, 'heads', params.heads, 8),
         headsKv: int(what, 'headsKv', params.headsKv, 0),
@@ -237,11 +237,12 @@ function makeCore(mod, build, defaultKernel) {
         kernel: kernelOf(what, params.kernel),
         heatmapSize: int(what, 'heatmapSize', params.heatmapSize, 128),
         perRow: bool(what, 'perRow', params.perRow, true),
+        gradients: bool(what, 'gradients', params.gradients, true),
       });
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
-      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel']);
+      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients']);
       let scales = ['none', 'inv_sqrt_dk', 'inv_dk'];
       if (params.scales !== undefined) {
         if (!Array.isArray(params.scales)) throw new TypeError(`${what}: scales must be an array, got ${typeName(params.scales)}`);
@@ -256,6 +257,7 @@ function makeCore(mod, build, defaultKernel) {
         variance: num(what, 'variance', params.variance, 1),
         threshold: num(what, 'threshold', params.threshold, 0.99),
         kernel: kernelOf(what, params.kernel),
+        gradients: bool(what, 'gradients', params.gradients, true),
       });
     },
     softmaxJacobian(logits) {

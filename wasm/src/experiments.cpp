@@ -65,12 +65,20 @@ struct Inputs {
   std::vector<float> k, v;     // [heads_kv, seq_len, dk]
   int heads_kv = 0;
 };
-Inputs draw_inputs(uint32_t seed, int heads, int heads_kv, int seq_len, int dk, double variance) {
+// Q (stream 1), K (2), and for the backward pass V (3) and dO (4): skipping V and dO leaves Q, K as they are.
+Inputs draw_inputs(uint32_t seed, int heads, int heads_kv, int seq_len, int dk, double variance, bool gradients) {
   const size_t n = static_cast<size_t>(heads) * seq_len * dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * seq_len * dk;
   const double sigma = std::sqrt(variance);
-  return Inputs{draw_tensor(seed, 1, n, sigma), draw_tensor(seed, 4, n, sigma), draw_tensor(seed, 2, nkv, sigma),
-                draw_tensor(seed, 3, nkv, sigma), heads_kv};
+  Inputs in;
+  in.q = draw_tensor(seed, 1, n, sigma);
+  in.k = draw_tensor(seed, 2, nkv, sigma);
+  if (gradients) {
+    in.v = draw_tensor(seed, 3, nkv, sigma);
+    in.dout = draw_tensor(seed, 4, n, sigma);
+  }
+  in.heads_kv = heads_kv;
+  return in;
 }
 
 // heads_kv = 0 means heads; otherwise it must divide heads.
@@ -84,14 +92,16 @@ int resolve_heads_kv(const char* what, int heads, int heads_kv) {
 }
 
 // Bytes and multiply-adds of one analyse() pass, for the work limits.
-double analyse_bytes(int heads, int seq_len, int dk) {
+double analyse_bytes(int heads, int seq_len, int dk, bool gradients = true) {
   const double L = seq_len;
-  return 4.0 * 4.0 * heads * L * dk      // Q, K, V, dO
-         + 3.0 * 4.0 * L * L             // S/P, dP, dS of one head
-         + 2.0 * 4.0 * L * dk            // dQ, packing scratch
-         + 7.0 * 8.0 * heads * L * 2.0;  // per-row quantities and their summaries
+  return (gradients ? 4.0 : 2.0) * 4.0 * heads * L * dk  // Q, K (and V, dO)
+         + (gradients ? 3.0 : 1.0) * 4.0 * L * L       // S/P (and dP, dS) of one head
+         + 2.0 * 4.0 * L * dk                          // dQ, packing scratch
+         + 7.0 * 8.0 * heads * L * 2.0;                // per-row quantities and their summaries
 }
-double analyse_macs(int heads, int seq_len, int dk) { return 3.0 * heads * double(seq_len) * seq_len * dk; }
+double analyse_macs(int heads, int seq_len, int dk, bool gradients = true) {
+  return (gradients ? 3.0 : 1.0) * heads * double(seq_len) * seq_len * dk;
+}
 
 struct PerRow {
   std::vector<double> entropy, max_weight, eff_support, jac_fro, jac_spec, grad_logits, grad_query;
@@ -100,13 +110,16 @@ struct PerRow {
   }
 };
 
-// The forward and backward pass of every head and the per-row quantities (see attention_stats).
+// The forward (and, when `in` holds V and dO, backward) pass of every head and the per-row
+// quantities (see attention_stats). Without the backward pass the gradient rows stay empty and
+// their summaries are NaN.
 AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, double c, double threshold,
                          Kernel kernel, PerRow& rows, int heatmap_n, std::vector<float>* heatmap) {
+  const bool gradients = !in.dout.empty();
   const KernelTable& kt = kernel_table(kernel);
   const size_t L = static_cast<size_t>(seq_len);
   const size_t head = L * dk;
-  std::vector<float> P(L * L), dP(L * L), dS(L * L), dQ(head);
+  std::vector<float> P(L * L), dP(gradients ? L * L : 0), dS(gradients ? L * L : 0), dQ(gradients ? head : 0);
   std::vector<double> p(L), g(L), js(L);
   rows.reserve(static_cast<size_t>(heads) * L);
   AttentionSummary sum;
@@ -116,8 +129,8 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
     const float* Q = in.q.data() + h * head;
     const int kvh = h / (heads / in.heads_kv);  // grouped-query attention: shared K/V heads
     const float* K = in.k.data() + kvh * head;
-    const float* V = in.v.data() + kvh * head;
-    const float* dO = in.dout.data() + h * head;
+    const float* V = gradients ? in.v.data() + kvh * head : nullptr;
+    const float* dO = gradients ? in.dout.data() + h * head : nullptr;
     kt.matmul_abt(Q, K, P.data(), seq_len, seq_len, dk, static_cast<float>(c));  // logits
     for (float s : P) sum.max_abs_logit = std::max(sum.max_abs_logit, static_cast<double>(std::fabs(s)));
     kt.softmax_rows(P.data(), seq_len, seq_len);                                  // attention weights
@@ -126,27 +139,27 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
       for (int i = 0; i < heatmap_n; ++i)
         std::copy_n(P.data() + i * L, heatmap_n, heatmap->data() + static_cast<size_t>(i) * heatmap_n);
     }
-    kt.matmul_abt(dO, V, dP.data(), seq_len, seq_len, dk, 1.0f);  // dP = dO Vᵀ
+    if (gradients) kt.matmul_abt(dO, V, dP.data(), seq_len, seq_len, dk, 1.0f);  // dP = dO Vᵀ
     for (size_t i = 0; i < L; ++i) {
-      for (size_t j = 0; j < L; ++j) {
-        p[j] = P[i * L + j];
-        g[j] = dP[i * L + j];
-      }
+      for (size_t j = 0; j < L; ++j) p[j] = P[i * L + j];
       const RowStats rs = row_stats(p.data(), seq_len);
+      rows.entropy.push_back(rs.entropy);
+      rows.max_weight.push_back(rs.max_weight);
+      rows.eff_support.push_back(rs.eff_support);
+      rows.jac_fro.push_back(rs.jac_fro);
+      rows.jac_spec.push_back(rs.jac_spec);
+      above += rs.max_weight > threshold ? 1.0 : 0.0;
+      if (!gradients) continue;
+      for (size_t j = 0; j < L; ++j) g[j] = dP[i * L + j];
       softmax_jacobian_vector(p.data(), g.data(), js.data(), seq_len);  // dS_i = J_i dP_i
       double n2 = 0.0;
       for (size_t j = 0; j < L; ++j) {
         dS[i * L + j] = static_cast<float>(js[j]);
         n2 += js[j] * js[j];
       }
-      rows.entropy.push_back(rs.entropy);
-      rows.max_weight.push_back(rs.max_weight);
-      rows.eff_support.push_back(rs.eff_support);
-      rows.jac_fro.push_back(rs.jac_fro);
-      rows.jac_spec.push_back(rs.jac_spec);
       rows.grad_logits.push_back(std::sqrt(n2));
-      above += rs.max_weight > threshold ? 1.0 : 0.0;
     }
+    if (!gradients) continue;
     kt.matmul_ab(dS.data(), K, dQ.data(), seq_len, dk, seq_len, static_cast<float>(c));  // dQ = c · dS K
     for (size_t i = 0; i < L; ++i) {
       double n2 = 0.0;
@@ -256,10 +269,10 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
   const double c = resolve_scale(p.scale, p.dk, p.heads);
   kernel_table(p.kernel);  // throws if the family is not in this build
-  check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk));
-  check_work_macs(what, analyse_macs(p.heads, p.seq_len, p.dk));
+  check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk, p.gradients));
+  check_work_macs(what, analyse_macs(p.heads, p.seq_len, p.dk, p.gradients));
 
-  const Inputs in = draw_inputs(p.seed, p.heads, heads_kv, p.seq_len, p.dk, p.variance);
+  const Inputs in = draw_inputs(p.seed, p.heads, heads_kv, p.seq_len, p.dk, p.variance, p.gradients);
   AttentionStatsResult r;
   r.log_seq_len = std::log(static_cast<double>(p.seq_len));
   r.heatmap_size = std::min(p.seq_len, p.heatmap_size);
@@ -290,8 +303,8 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
   kernel_table(p.kernel);
   double macs = 0.0, bytes = 0.0;
   for (int dk : p.dks) {
-    macs += p.scales.size() * analyse_macs(p.heads, p.seq_len, dk);
-    bytes = std::max(bytes, analyse_bytes(p.heads, p.seq_len, dk));
+    macs += p.scales.size() * analyse_macs(p.heads, p.seq_len, dk, p.gradients);
+    bytes = std::max(bytes, analyse_bytes(p.heads, p.seq_len, dk, p.gradients));
   }
   check_work_bytes(what, bytes);
   check_work_macs(what, macs);
@@ -301,7 +314,7 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
   r.points.assign(p.scales.size(), std::vector<AttentionSummary>(p.dks.size()));
   for (size_t d = 0; d < p.dks.size(); ++d) {
     const int dk = p.dks[d];
-    const Inputs in = draw_inputs(p.seed, p.heads, p.heads, p.seq_len, dk, p.variance);
+    const Inputs in = draw_inputs(p.seed, p.heads, p.heads, p.seq_len, dk, p.variance, p.gradients);
     for (size_t s = 0; s < p.scales.size(); ++s) {
       PerRow rows;
       r.points[s][d] = analyse(in, p.heads, p.seq_len, dk, resolve_scale(p.scales[s], dk, p.heads), p.threshold,

@@ -87,6 +87,8 @@ struct AttentionStatsParams {
   Kernel kernel = Kernel::Scalar;
   int heatmap_size = 128;    // the heatmap holds the first min(seq_len, heatmap_size) rows × keys of head 0, 1..512
   bool per_row = true;       // also return every row's quantities
+  bool gradients = true;     // run the backward pass (V, dO, dP, dS, dQ); without it the gradient
+                             // summaries are NaN and the gradient rows empty, at a third of the work
 };
 struct AttentionSummary {
   double scale = 0.0;         // the resolved c
@@ -122,6 +124,7 @@ struct SaturationSweepParams {
   double variance = 1.0;
   double threshold = 0.99;
   Kernel kernel = Kernel::Scalar;
+  bool gradients = true;      // as in AttentionStatsParams
 };
 struct SaturationSweepResult {
   double log_seq_len = 0.0;
