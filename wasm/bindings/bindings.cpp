@@ -97,23 +97,31 @@ val attention_summary(const AttentionSummary& s) {
   return o;
 }
 
-// Runs f, turning C++ exceptions into JS errors with their message.
+// Runs f; a C++ exception becomes {__sqrtdkError: {name, message}}, which core.js turns into a
+// RangeError (std::invalid_argument, std::bad_alloc) or an Error. The error is returned, not
+// thrown with val::throw_(): a JS throw would unwind through wasm without running the C++
+// destructors, leaking the argument handles and buffers of every refused call.
 template <typename F>
 val guarded(F&& f) {
   std::string message;
-  const char* ctor = "Error";
+  const char* name = "Error";
   try {
     return f();
   } catch (const std::invalid_argument& e) {
     message = e.what();
-    ctor = "RangeError";
+    name = "RangeError";
   } catch (const std::bad_alloc&) {
     message = "out of memory: the WebAssembly heap could not grow; use a smaller size";
-    ctor = "RangeError";
+    name = "RangeError";
   } catch (const std::exception& e) {
     message = e.what();
   }
-  val::global(ctor).new_(val(message)).throw_();
+  val err = val::object();
+  err.set("name", std::string(name));
+  err.set("message", message);
+  val out = val::object();
+  out.set("__sqrtdkError", err);
+  return out;
 }
 
 // ---- the experiments ----

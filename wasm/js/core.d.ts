@@ -10,7 +10,7 @@ export type Kernel = 'simd' | 'scalar';
 
 /**
  * The scale factor c in scores = c · q·k: 'none' (1), 'inv_sqrt_dk' (1/√d_k, Vaswani et al. 2017 §3.2.1),
- * 'inv_dk' (1/d_k), 'inv_sqrt_d_model' (1/√(heads·d_k), a common bug), or an explicit positive finite number.
+ * 'inv_dk' (1/d_k), 'inv_sqrt_d_model' (1/√(heads·d_k), a common bug), or an explicit number in (0, 10000].
  */
 export type ScaleName = 'none' | 'inv_sqrt_dk' | 'inv_dk' | 'inv_sqrt_d_model';
 export type Scale = ScaleName | number;

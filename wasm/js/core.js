@@ -62,6 +62,16 @@ function trainInt(what, name, v, fallback) {
   return v;
 }
 
+// The bindings return C++ exceptions as {__sqrtdkError: {name, message}} (throwing from wasm would
+// leak the call's C++ objects); this turns them into real errors.
+function checked(result) {
+  if (result !== null && typeof result === 'object' && Object.hasOwn(result, '__sqrtdkError')) {
+    const { name, message } = result.__sqrtdkError;
+    throw name === 'RangeError' ? new RangeError(message) : new Error(message);
+  }
+  return result;
+}
+
 // Frees the wasm-side state of runs the caller forgot to dispose() once their wrapper is collected.
 const runRegistry = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((handle) => { try { handle.delete(); } catch { /* already gone */ } })
@@ -81,16 +91,16 @@ function wrapTrainingRun(handle, config) {
       if (!Number.isInteger(n) || n < 1 || n > TRAINING_LIMITS.steps[1]) {
         throw new RangeError(`${what}: n = ${n} is outside 1..${TRAINING_LIMITS.steps[1]}`);
       }
-      return use('step').step(n);
+      return checked(use('step').step(n));
     },
-    evaluate() { return use('evaluate').evaluate(); },
+    evaluate() { return checked(use('evaluate').evaluate()); },
     analysis(bins = 64) {
       const what = 'trainingRun.analysis';
       if (typeof bins !== 'number') throw new TypeError(`${what}: bins must be a number, got ${typeName(bins)}`);
       if (!Number.isInteger(bins) || bins < 8 || bins > 200) throw new RangeError(`${what}: bins = ${bins} is outside 8..200`);
-      return use('analysis').analysis(bins);
+      return checked(use('analysis').analysis(bins));
     },
-    info() { return use('info').info(); },
+    info() { return checked(use('info').info()); },
     get disposed() { return !live; },
     dispose() {
       if (!live) return;
@@ -176,7 +186,7 @@ function bool(what, name, v, fallback) {
 function scale(what, v, fallback = 'inv_sqrt_dk') {
   if (v === undefined) return fallback;
   if (typeof v === 'number') {
-    if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${what}: scale = ${v} must be a positive finite number`);
+    if (!(v > 0) || !Number.isFinite(v) || v > 1e4) throw new RangeError(`${what}: scale = ${v} must be a positive number ≤ 10000`);
     return v;
   }
   if (typeof v === 'string') {
@@ -193,8 +203,16 @@ function intList(what, name, v) {
   }
   return Array.from(v, (x, i) => int(what, `${name}[${i}]`, x));
 }
+function isDetached(buffer) {
+  if (typeof buffer.detached === 'boolean') return buffer.detached;
+  try { new Uint8Array(buffer); return false; } catch { return true; }
+}
 function float32(what, name, v) {
   if (!(v instanceof Float32Array)) throw new TypeError(`${what}: ${name} must be a Float32Array, got ${typeName(v)}`);
+  // A detached buffer (transferred to a worker) reads as length 0: say what happened.
+  if (v.length === 0 && v.buffer.byteLength === 0 && v.byteOffset === 0 && isDetached(v.buffer)) {
+    throw new TypeError(`${what}: ${name} is a Float32Array over a detached ArrayBuffer (it was transferred)`);
+  }
   return v;
 }
 
@@ -202,6 +220,7 @@ function float32(what, name, v) {
 function makeCore(mod, build, defaultKernel) {
   const kernelOf = (what, v) => {
     if (v === undefined) return defaultKernel;
+    if (typeof v !== 'string') throw new TypeError(`${what}: kernel must be a string, got ${typeName(v)}`);
     if (v !== 'scalar' && v !== 'simd') throw new RangeError(`${what}: kernel = '${v}' is not one of 'scalar', 'simd'`);
     if (v === 'simd' && build !== 'simd128') {
       throw new RangeError(`${what}: kernel = 'simd' is not in the baseline build (this engine has no WebAssembly SIMD128); use 'scalar'`);
@@ -213,19 +232,19 @@ function makeCore(mod, build, defaultKernel) {
       const what = 'scoreVariance';
       checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins']);
       const dks = intList(what, 'dks', params.dks);
-      return mod.scoreVariance({
+      return checked(mod.scoreVariance({
         dks,
         samples: int(what, 'samples', params.samples, 20000),
         seed: seed(what, params.seed),
         variance: num(what, 'variance', params.variance, 1),
         histDk: int(what, 'histDk', params.histDk, dks.length > 0 ? dks[0] : 64),
         bins: int(what, 'bins', params.bins, 60),
-      });
+      }));
     },
     attentionStats(params) {
       const what = 'attentionStats';
       checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients']);
-      return mod.attentionStats({
+      return checked(mod.attentionStats({
         heads: int(what, 'heads', params.heads, 8),
         headsKv: int(what, 'headsKv', params.headsKv, 0),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
@@ -238,7 +257,7 @@ function makeCore(mod, build, defaultKernel) {
         heatmapSize: int(what, 'heatmapSize', params.heatmapSize, 128),
         perRow: bool(what, 'perRow', params.perRow, true),
         gradients: bool(what, 'gradients', params.gradients, true),
-      });
+      }));
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
@@ -248,7 +267,7 @@ function makeCore(mod, build, defaultKernel) {
         if (!Array.isArray(params.scales)) throw new TypeError(`${what}: scales must be an array, got ${typeName(params.scales)}`);
         scales = params.scales.map((s) => scale(what, s));
       }
-      return mod.saturationSweep({
+      return checked(mod.saturationSweep({
         dks: intList(what, 'dks', params.dks),
         scales,
         heads: int(what, 'heads', params.heads, 4),
@@ -258,23 +277,23 @@ function makeCore(mod, build, defaultKernel) {
         threshold: num(what, 'threshold', params.threshold, 0.99),
         kernel: kernelOf(what, params.kernel),
         gradients: bool(what, 'gradients', params.gradients, true),
-      });
+      }));
     },
     softmaxJacobian(logits) {
       const what = 'softmaxJacobian';
-      if (logits === null || typeof logits !== 'object' || typeof logits.length !== 'number') {
+      if (logits === null || typeof logits !== 'object' || !Number.isInteger(logits.length) || logits.length < 0) {
         throw new TypeError(`${what}: logits must be an array of numbers, got ${typeName(logits)}`);
       }
       const x = Float64Array.from(logits, (v, i) => {
         if (typeof v !== 'number') throw new TypeError(`${what}: logits[${i}] must be a number, got ${typeName(v)}`);
         return v;
       });
-      return mod.softmaxJacobian(x);
+      return checked(mod.softmaxJacobian(x));
     },
     attention(params) {
       const what = 'attention';
       checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights']);
-      return mod.attention({
+      return checked(mod.attention({
         q: float32(what, 'q', params.q),
         k: float32(what, 'k', params.k),
         v: float32(what, 'v', params.v),
@@ -285,12 +304,12 @@ function makeCore(mod, build, defaultKernel) {
         scale: scale(what, params.scale),
         kernel: kernelOf(what, params.kernel),
         weights: bool(what, 'weights', params.weights, true),
-      });
+      }));
     },
     tensorStats(params) {
       const what = 'tensorStats';
       checkObject(what, params, ['q', 'k', 'v', 'heads', 'seqLen', 'dk', 'scale', 'seed', 'threshold', 'kernel']);
-      return mod.tensorStats({
+      return checked(mod.tensorStats({
         q: float32(what, 'q', params.q),
         k: float32(what, 'k', params.k),
         v: params.v === undefined || params.v === null ? null : float32(what, 'v', params.v),
@@ -301,7 +320,7 @@ function makeCore(mod, build, defaultKernel) {
         seed: seed(what, params.seed),
         threshold: num(what, 'threshold', params.threshold, 0.99),
         kernel: kernelOf(what, params.kernel),
-      });
+      }));
     },
     precisionLab(params) {
       const what = 'precisionLab';
@@ -317,7 +336,7 @@ function makeCore(mod, build, defaultKernel) {
         });
         if (logits.length === 0) throw new RangeError(`${what}: logits is empty; give 1..8192 values or leave it out`);
       }
-      return mod.precisionLab({
+      return checked(mod.precisionLab({
         logits,
         rows: int(what, 'rows', params.rows, 64),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
@@ -326,7 +345,7 @@ function makeCore(mod, build, defaultKernel) {
         scale: scale(what, params.scale),
         seed: seed(what, params.seed),
         blockSize: int(what, 'blockSize', params.blockSize, 32),
-      });
+      }));
     },
     longContext(params) {
       const what = 'longContext';
@@ -339,7 +358,7 @@ function makeCore(mod, build, defaultKernel) {
           return m;
         });
       }
-      return mod.longContext({
+      return checked(mod.longContext({
         dk: int(what, 'dk', params.dk, 64),
         seqLens: intList(what, 'seqLens', params.seqLens),
         trainLen: int(what, 'trainLen', params.trainLen, 512),
@@ -347,7 +366,7 @@ function makeCore(mod, build, defaultKernel) {
         methods,
         seed: seed(what, params.seed),
         kernel: kernelOf(what, params.kernel),
-      });
+      }));
     },
     createTrainingRun(config = {}) {
       const what = 'createTrainingRun';
@@ -381,7 +400,7 @@ function makeCore(mod, build, defaultKernel) {
       });
       const handle = new mod.TrainingRun();
       try {
-        handle.init(cfg);  // range checks (RangeError naming the value), weights, held-out set
+        checked(handle.init(cfg));  // range checks (RangeError naming the value), weights, held-out set
       } catch (e) {
         handle.delete();
         throw e;

@@ -192,8 +192,9 @@ Scale parse_scale(const std::string& name) {
 }
 
 Scale scale_value(double value) {
-  if (!(value > 0.0) || !std::isfinite(value))
-    throw std::invalid_argument("scale = " + format_number(value) + " must be a positive finite number");
+  // Above 1e4 float32 logits and gradients can overflow; no attention scale is anywhere near it.
+  if (!(value > 0.0) || !std::isfinite(value) || value > kMaxScale)
+    throw std::invalid_argument("scale = " + format_number(value) + " must be a positive number ≤ 10000");
   return Scale{Scale::Kind::Value, value};
 }
 
@@ -352,10 +353,15 @@ void check_tensor(const char* what, const char* name, std::span<const float> t, 
   if (t.size() != n)
     throw std::invalid_argument(std::string(what) + ": " + name + ".length = " + std::to_string(t.size()) +
                                 " does not match " + shape + " = " + std::to_string(n));
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < n; ++i) {
     if (!std::isfinite(t[i]))
       throw std::invalid_argument(std::string(what) + ": " + name + "[" + std::to_string(i) + "] = " +
                                   format_number(t[i]) + " is not a finite number");
+    // Larger entries could overflow the float32 products (q·k, dP, dQ) for the largest shapes.
+    if (std::fabs(t[i]) > kMaxTensorEntry)
+      throw std::invalid_argument(std::string(what) + ": " + name + "[" + std::to_string(i) + "] = " +
+                                  format_number(t[i]) + " exceeds 1e6 in magnitude; rescale the tensor");
+  }
 }
 }  // namespace
 
@@ -559,7 +565,13 @@ LongContextResult long_context(const LongContextParams& p) {
   if (p.seq_lens.empty()) throw std::invalid_argument("longContext: seqLens is empty; give at least one length");
   check_int_range(what, "seqLens.length", static_cast<long long>(p.seq_lens.size()), 1, 16);
   if (p.methods.empty()) throw std::invalid_argument("longContext: methods is empty; give at least one method");
-  for (const auto& m : p.methods) long_context_multiplier(m, 2, 2);  // validates the names
+  for (const auto& m : p.methods) {
+    try {
+      long_context_multiplier(m, 2, 2);  // validates the name
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("longContext: ") + e.what());
+    }
+  }
   int lmax = 0;
   double macs = 0.0;
   for (int L : p.seq_lens) {

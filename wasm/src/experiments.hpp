@@ -25,14 +25,14 @@ struct Scale {
     InvSqrtDk,      // c = 1/√d_k (Vaswani et al. 2017, "Attention Is All You Need", §3.2.1)
     InvDk,          // c = 1/d_k
     InvSqrtDModel,  // c = 1/√d_model, d_model = heads · d_k: a common bug (the model width, not the head's)
-    Value,          // c = value, an explicit positive number
+    Value,          // c = value, an explicit number in (0, 1e4]
   };
   Kind kind = Kind::InvSqrtDk;
   double value = 0.0;  // only for Kind::Value
 };
 // "none" | "inv_sqrt_dk" | "inv_dk" | "inv_sqrt_d_model"; throws naming the value otherwise.
 Scale parse_scale(const std::string& name);
-// An explicit scale; throws unless value is positive and finite.
+// An explicit scale; throws unless 0 < value ≤ 1e4 (kMaxScale).
 Scale scale_value(double value);
 // The name ("inv_sqrt_dk", …) or the number as text.
 std::string scale_name(const Scale& s);

@@ -21,6 +21,10 @@ namespace sqrtdk {
 inline constexpr int kMaxDk = 16384;
 inline constexpr int kMaxSeqLen = 8192;
 inline constexpr int kMaxHeads = 64;
+// The largest explicit scale factor, and the largest |entry| of a caller-supplied q, k or v: beyond
+// them float32 logits or gradients can overflow.
+inline constexpr double kMaxScale = 1e4;
+inline constexpr double kMaxTensorEntry = 1e6;
 // Memory a single call may need, in bytes (512 MiB).
 inline constexpr double kMaxWorkBytes = 512.0 * 1024.0 * 1024.0;
 // Multiply-adds a single call may spend (2^33, a few seconds of wasm SIMD on one core).
