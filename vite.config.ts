@@ -1,7 +1,8 @@
 /// <reference types="vitest/config" />
 // Vite config of the page: root web/, output dist/ at the repo root, relative base so dist/ works
-// from any sub-path, module workers in ES format (the core is loaded by dynamic import), and a
-// tiny plugin that renders the page's KaTeX formulas at build time.
+// from any sub-path, module workers in ES format (the core is loaded by dynamic import), the
+// example tensors copied from web/public/, and a tiny plugin that renders the page's KaTeX
+// formulas at build time.
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import katex from 'katex';
@@ -30,7 +31,9 @@ function katexPrerender(): Plugin {
 export default defineConfig({
   root,
   base: './',
-  publicDir: false,
+  // web/public/ holds only the example tensors of the "your own tensors" panel
+  // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
+  publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
   plugins: [katexPrerender()],
   worker: { format: 'es' },
   build: {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { serve } from '../tests/e2e/server.mjs';
 import { launch, settled } from '../tests/e2e/browser.mjs';
+import { panelSettled } from '../tests/e2e/panel.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const dist = path.join(repo, 'dist');
@@ -36,24 +37,32 @@ const r1 = (x) => Math.round(x * 10) / 10;
  * One measured change: clear the cache, fire the control's event, wait until `chart` has drawn
  * after that moment and then for the next animation frame (the frame that shows it).
  */
-async function measureChange(page, { panel, key, kind, values, chart }, i) {
-  return page.evaluate(async ({ panel, key, kind, value, chart }) => {
+async function measureChange(page, { panel, key, kind, values, chart, readout }, i) {
+  return page.evaluate(async ({ panel, key, kind, value, chart, readout }) => {
     window.__sqrtdkBench.clearCache();
     const perf = (window.__sqrtdkPerf ??= []);
     const start = perf.length;
+    const ro = readout ? document.querySelector(`[data-readout="${readout}"]`) : null;
+    const roBefore = ro?.textContent;
     const t0 = performance.now();
     if (kind === 'range') {
       const input = document.querySelector(`[data-panel="${panel}"] [data-key="${key}"] input[type=range]`);
       input.value = String(value);
       input.dispatchEvent(new Event('input', { bubbles: true }));
+    } else if (kind === 'select') {
+      const sel = document.querySelector(`[data-panel="${panel}"] [data-key="${key}"] select`);
+      sel.value = String(value);
+      sel.dispatchEvent(new Event('change', { bubbles: true }));
     } else {
       document.querySelector(`[data-panel="${panel}"] [data-reroll="${key}"]`).click();
     }
+    // with a readout: the change is done when the chart has redrawn after that readout changed
+    // (a panel whose requests arrive one by one redraws several times)
     const drawn = await new Promise((resolve, reject) => {
       const deadline = t0 + 20000;
       const poll = () => {
-        const hit = perf.slice(start).find((e) => e.chart === chart);
-        if (hit) resolve(hit.t);
+        const hit = perf.slice(start).filter((e) => e.chart === chart).at(-1);
+        if (hit && (!ro || ro.textContent !== roBefore)) resolve(hit.t);
         else if (performance.now() > deadline) reject(new Error(`no redraw of ${chart}`));
         else setTimeout(poll, 0);
       };
@@ -62,7 +71,7 @@ async function measureChange(page, { panel, key, kind, values, chart }, i) {
     await new Promise((r) => requestAnimationFrame(() => r()));
     const framed = performance.now();
     return { redraw: drawn - t0, frame: framed - t0 };
-  }, { panel, key, kind, value: values[i % values.length], chart });
+  }, { panel, key, kind, value: values[i % values.length], chart, readout: readout ?? null });
 }
 
 const CASES = [
@@ -71,6 +80,11 @@ const CASES = [
   { panel: 'gradient', control: 'd_k slider 64 ↔ 128', key: 'dk', kind: 'range', values: [7, 6], chart: 'gradient-sweep' },
   { panel: 'gradient', control: 'gap slider (explorer)', key: 'gap', kind: 'range', values: [2.5, 2, 3, 1.5], chart: 'gradient-jacobian' },
   { panel: 'article', control: 'seed re-roll (3 × h8 L128 d_k512)', key: 'aseed', kind: 'click', values: [0], chart: 'article-entropy' },
+  { panel: 'precision', control: 'block size 16 ↔ 32 (typed logits)', key: 'pblock', kind: 'range', values: [4, 5], chart: 'precision-probs', readout: null },
+  { panel: 'precision', hash: '&pmode=random', control: 'd_k 256 ↔ 512 (32 random rows)', key: 'pdk', kind: 'range', values: [8, 9], chart: 'precision-jacobian', readout: 'prec-maxlogit' },
+  { panel: 'longctx', control: 'L_train 512 ↔ 1024 (3 methods × 9 L)', key: 'ltrain', kind: 'range', values: [4, 3], chart: 'longctx-entropy', readout: 'lc-article' },
+  { panel: 'gqa', control: 'd_head 64 ↔ 128 (3 layouts)', key: 'gdk', kind: 'range', values: [2, 3], chart: 'gqa-entropy', readout: 'gqa-gqa-var' },
+  { panel: 'tensors', control: 'histogram scale (no core call)', key: 'tscale', kind: 'select', values: ['none', 'inv_sqrt_dk'], chart: 'tensors-entropy' },
 ];
 
 async function sizes(loadedUrls) {
@@ -98,7 +112,7 @@ try {
     page.on('request', (r) => loaded.add(path.basename(new URL(r.url()).pathname)));
     await page.goto(srv.url);
     await page.waitForFunction(() => (window.__sqrtdkPerf ?? []).length > 0, null, { timeout: 30000, polling: 10 });
-    await settled(page);
+    await settled(page, 20000).catch(() => {});  // a panel that draws only on demand must not stop the cold-load figures
     const t = await page.evaluate(() => {
       const perf = window.__sqrtdkPerf;
       const first = perf[0].t;
@@ -118,9 +132,11 @@ try {
   for (const c of CASES) {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(srv.url + `#v=1&exp=${c.panel}`);
-    await settled(page);
+    await page.goto(srv.url + `#v=1&exp=${c.panel}${c.hash ?? ''}`);
+    await panelSettled(page, c.panel);
     await page.waitForTimeout(300);
+    await page.locator(`[data-chart-box="${c.chart}"]`).scrollIntoViewIfNeeded();  // charts draw near the viewport
+    await page.waitForTimeout(200);
     let step = 0;  // consecutive values always differ, so every change is a real change
     for (let w = 0; w < 4; w++) await measureChange(page, c, step++);  // warm-up
     const redraw = [], frame = [];
@@ -155,9 +171,9 @@ try {
   const pad = (s, n) => String(s).padEnd(n);
   const lpad = (s, n) => String(s).padStart(n);
   console.log(`\n√dk Lab UI benchmark — headless Chromium ${out.machine.chromium}, ${out.machine.cpus} cores, load average ${loadavgAtStart.join(' ')}; ms from control change (cache cleared)\n`);
-  console.log(`${pad('panel', 11)}${pad('control', 36)}${lpad('n', 4)}${lpad('redraw p50', 12)}${lpad('redraw p95', 12)}${lpad('frame p95', 11)}  target p95 ≤ ${TARGETS.p95Ms}`);
+  console.log(`${pad('panel', 11)}${pad('control', 42)}${lpad('n', 4)}${lpad('redraw p50', 12)}${lpad('redraw p95', 12)}${lpad('frame p95', 11)}  target p95 ≤ ${TARGETS.p95Ms}`);
   for (const r of results) {
-    console.log(`${pad(r.panel, 11)}${pad(r.control, 36)}${lpad(r.changes, 4)}${lpad(r.redrawP50, 12)}${lpad(r.redrawP95, 12)}${lpad(r.frameP95, 11)}  ${r.redrawP95 <= TARGETS.p95Ms ? 'met' : 'MISSED'}`);
+    console.log(`${pad(r.panel, 11)}${pad(r.control, 42)}${lpad(r.changes, 4)}${lpad(r.redrawP50, 12)}${lpad(r.redrawP95, 12)}${lpad(r.frameP95, 11)}  ${r.redrawP95 <= TARGETS.p95Ms ? 'met' : 'MISSED'}`);
   }
   console.log(`\ncold load → first chart drawn: p50 ${out.coldLoad.firstChartP50} ms, max ${out.coldLoad.firstChartMax} ms over ${COLD} loads (target ≤ ${TARGETS.firstChartMs}: ${out.coldLoad.firstChartMax <= TARGETS.firstChartMs ? 'met' : 'MISSED'}); charts in the first viewport drawn: p50 ${out.coldLoad.allChartsP50} ms`);
   console.log(`gzip of JS + wasm + CSS: ${size.gzipLoadedKB} KB loaded by this browser, ${size.gzipAllKB} KB shipped in dist/ (both builds) (target ≤ ${TARGETS.gzipKB}: ${size.gzipAllKB <= TARGETS.gzipKB ? 'met' : 'MISSED'})`);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { serve } from './server.mjs';
 import { launch, watch, settled, readouts, moveSlider } from './browser.mjs';
+import { panelSettled, panelReadouts } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 let srv, browser, context, log;
@@ -39,7 +40,8 @@ test('every panel renders a chart with data, with the expected numbers', async (
   assert.equal(points['variance-law'], 13 * 6 + 3);
   assert.equal(points['saturation-heatmap'], 48 * 48);
   assert.equal(points['article-entropy'], 4);
-  for (const id of ['variance-hist-raw', 'variance-hist-scaled', 'saturation-entropy', 'saturation-maxweight', 'gradient-sweep', 'gradient-jacobian', 'gradient-probs']) {
+  for (const id of ['variance-hist-raw', 'variance-hist-scaled', 'saturation-entropy', 'saturation-maxweight', 'gradient-sweep', 'gradient-jacobian', 'gradient-probs',
+    'precision-probs', 'precision-jacobian', 'longctx-entropy', 'longctx-ratio', 'longctx-maxweight', 'gqa-entropy', 'gqa-kvcache', 'tensors-jacobian', 'tensors-entropy']) {
     assert.ok(points[id] > 0, `${id} has data`);
   }
   // charts draw when they come near the viewport: scroll through the page as a reader would
@@ -47,8 +49,8 @@ test('every panel renders a chart with data, with the expected numbers', async (
     await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
     await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) >= 1, id);
   }
-  const renders = await page.evaluate(() => [...document.querySelectorAll('canvas[data-chart]')].map((c) => Number(c.dataset.renders ?? 0)));
-  assert.equal(renders.length, 10);
+  const renders = await page.evaluate((ids) => ids.map((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`)?.dataset.renders ?? 0)), Object.keys(points));
+  assert.ok(renders.length >= 19, `${renders.length} charts`);
   assert.ok(renders.every((r) => r >= 1), 'every canvas was drawn');
   // a drawn chart has coloured pixels inside its plot (not a blank canvas)
   const inked = await page.evaluate(() => {
@@ -70,6 +72,15 @@ test('every panel renders a chart with data, with the expected numbers', async (
   assert.equal(ro['jac-fro'], String(Number((2 * (1 / (1 + Math.exp(-2))) * (1 / (1 + Math.exp(2)))).toPrecision(4))));
   // the C4 claim box says the live number disagrees with the article's "≈ ln 128 with 1/√d_k"
   assert.equal(await page.getAttribute('[data-claim="C4"]', 'data-verdict'), 'disagree');
+  // the lab panels at their defaults: [100, 90, 80] overflows only the naive float32/bfloat16/float16 softmax
+  assert.deepEqual(['float64', 'float32', 'bfloat16', 'float16'].map((f) => /NaN|±∞/.test(ro[`prec-${f}-naive`])), [false, true, true, true]);
+  assert.ok(['safe', 'online'].every((a) => !/NaN|±∞/.test(ro[`prec-float16-${a}`])), 'safe and online never overflow');
+  assert.match(ro['prec-float16-safe'], /0↓ 100\.0 %/);
+  assert.equal(ro['lc-lnL'], String(Number(Math.log(8192).toPrecision(4))));
+  assert.ok(Number(ro['lc-article']) < Number(ro['lc-yarn']) && Number(ro['lc-yarn']) < Number(ro['lc-logn']) && Number(ro['lc-logn']) < Number(ro['lc-fixed']));
+  assert.deepEqual(['mha', 'gqa', 'mqa'].map((l) => ro[`gqa-${l}-perToken`]), ['512 KiB', '128 KiB', '16 KiB']);  // 2·32·h_kv·128·2 B
+  assert.equal(ro['tens-shape'], '[128, 64]');
+  for (const id of ['C8-online', 'C11', 'C7']) assert.equal(await page.getAttribute(`[data-claim="${id}"]`, 'data-verdict'), 'agree', id);
   const status = await page.textContent('[data-status]');
   assert.match(status, /SIMD128/);
   await page.close();
@@ -206,6 +217,149 @@ test('the language switch gives a Chinese page with the same numbers', async () 
   assert.deepEqual(await readouts(page), en);
   await page.waitForFunction(() => location.hash.includes('lang=zh-CN'));
   await page.close();
+});
+
+// ---- the lab panels: a control changes chart and readout, the link reproduces, embed shows only the panel ----
+
+const pick = (ro, prefix) => Object.fromEntries(Object.entries(ro).filter(([k]) => k.startsWith(prefix)));
+const renders = (page, id) => page.evaluate((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0), id);
+
+/** Scrolls a chart into view and waits until it has drawn more than `after` times. */
+async function drawn(page, id, after = 0) {
+  await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
+  await page.waitForFunction(([id, n]) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) > n, [id, after]);
+}
+
+/** Opens the page's own URL (what Copy link gives) in a new page and checks the panel's readouts. */
+async function linkReproduces(page, panel, mustContain) {
+  await page.waitForFunction((parts) => parts.every((p) => location.hash.includes(p)), mustContain);
+  await page.click('[data-action="copy-link"]');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  for (const part of mustContain) assert.ok(link.includes(part), `${part} in ${link}`);
+  const want = await panelReadouts(page, panel);
+  const p2 = await context.newPage();
+  await p2.goto(link);
+  await panelSettled(p2, panel);
+  assert.deepEqual(await panelReadouts(p2, panel), want);
+  await p2.close();
+}
+
+async function embedOnly(hash, panel, charts) {
+  const page = await open(hash);
+  await panelSettled(page, panel);
+  const shape = await page.evaluate(() => ({
+    panels: [...document.querySelectorAll('[data-panel]')].map((p) => p.dataset.panel),
+    header: document.querySelectorAll('header.top, nav.nav, footer.foot').length,
+    charts: [...document.querySelectorAll('[data-chart-box]')].map((b) => b.dataset.chartBox),
+  }));
+  assert.deepEqual(shape, { panels: [panel], header: 0, charts });
+  return page;
+}
+
+test('precision lab: presets, random rows and block size; link and embed', async () => {
+  const page = await open('#v=1&exp=precision');
+  await panelSettled(page, 'precision');
+  await drawn(page, 'precision-probs');
+  const before = await readouts(page);
+  const r0 = await renders(page, 'precision-probs');
+  await page.click('[data-panel="precision"] [data-preset="10,0"]');
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]').textContent === '10');
+  await drawn(page, 'precision-probs', r0);
+  const ten = await readouts(page);
+  assert.notEqual(ten['prec-float32-naive'], before['prec-float32-naive']);
+  assert.ok(Object.keys(pick(ten, 'prec-')).filter((k) => /^prec-float\d+-/.test(k)).every((k) => !/NaN|±∞/.test(ten[k])), '[10, 0] overflows nowhere');
+  // [11, 11]: exp(11) ≈ 59874 > 65504/2, so the naive float16 sum overflows and both weights underflow to 0
+  await page.click('[data-panel="precision"] [data-preset="11,11"]');
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]').textContent === '11');
+  assert.match((await readouts(page))['prec-float16-naive'], /0↓ 100\.0 %/);
+  // random rows, block size 4: online still equals safe up to rounding
+  await page.selectOption('[data-panel="precision"] [data-key="pmode"] select', 'random');
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-rows"]').textContent === '32');
+  await moveSlider(page, 'precision', 'pblock', 2);
+  await page.waitForFunction(() => location.hash.includes('pblock=4'));
+  await panelSettled(page, 'precision');
+  const ro = await readouts(page);
+  assert.ok(Number(ro['prec-ovs-float32']) < 1e-6, `online vs safe in float32: ${ro['prec-ovs-float32']}`);
+  await linkReproduces(page, 'precision', ['pmode=random', 'pblock=4', 'plogits=11,11']);
+  await page.close();
+  const emb = await embedOnly('#v=1&embed=1&exp=precision&plogits=10,0', 'precision', ['precision-probs', 'precision-jacobian']);
+  assert.equal(await emb.textContent('[data-readout="prec-maxlogit"]'), '10');
+  await emb.close();
+});
+
+test('long context: L_train moves the length-dependent curves; link and embed', async () => {
+  const page = await open('#v=1&exp=longctx');
+  await panelSettled(page, 'longctx');
+  await drawn(page, 'longctx-entropy');
+  const before = await readouts(page);
+  const r0 = await renders(page, 'longctx-entropy');
+  await moveSlider(page, 'longctx', 'ltrain', 6);   // L_train 4096
+  await page.waitForFunction((old) => document.querySelector('[data-readout="lc-article"]').textContent !== old, before['lc-article']);
+  await drawn(page, 'longctx-entropy', r0);
+  await panelSettled(page, 'longctx');
+  const after = await readouts(page);
+  assert.equal(after['lc-fixed'], before['lc-fixed'], 'the fixed scale ignores L_train');
+  assert.ok(Number(after['lc-article']) > Number(before['lc-article']), 'a longer L_train sharpens less');
+  assert.match(await page.textContent('[data-chart-box="longctx-entropy"] .chart-title'), /L_train = 4096/);
+  await linkReproduces(page, 'longctx', ['ltrain=4096']);
+  await page.close();
+  (await embedOnly('#v=1&embed=1&exp=longctx&ldk=32', 'longctx', ['longctx-entropy', 'longctx-ratio', 'longctx-maxweight'])).close();
+});
+
+test('GQA / MQA: heads change the K/V options, the cache and the table; link and embed', async () => {
+  const page = await open('#v=1&exp=gqa');
+  await panelSettled(page, 'gqa');
+  await drawn(page, 'gqa-kvcache');
+  const r0 = await renders(page, 'gqa-kvcache');
+  await page.selectOption('[data-panel="gqa"] [data-key="hq"] select', '12');
+  await page.waitForFunction(() => document.querySelector('[data-readout="gqa-mha-kv"]').textContent === '12');
+  const opts = await page.$$eval('[data-panel="gqa"] [data-key="hkv"] option', (o) => o.map((x) => x.value));
+  assert.deepEqual(opts, ['1', '2', '3', '4', '6', '12']);
+  assert.equal(await page.inputValue('[data-panel="gqa"] [data-key="hkv"] select'), '6');  // 8 does not divide 12
+  await drawn(page, 'gqa-kvcache', r0);
+  await page.selectOption('[data-panel="gqa"] [data-key="kvdt"] select', 'fp8');
+  await page.waitForFunction(() => document.querySelector('[data-readout="gqa-gqa-perToken"]').textContent === '48 KiB');  // 2·32·6·128·1 B
+  await panelSettled(page, 'gqa');
+  const ro = await readouts(page);
+  assert.ok(['mha', 'gqa', 'mqa'].every((l) => Math.abs(Number(ro[`gqa-${l}-var`]) - 1) < 0.15), 'Var(q·k/√d) ≈ 1 for every layout');
+  await linkReproduces(page, 'gqa', ['hq=12', 'hkv=6', 'kvdt=fp8']);
+  await page.close();
+  (await embedOnly('#v=1&embed=1&exp=gqa&show=charts', 'gqa', ['gqa-entropy', 'gqa-kvcache'])).close();
+});
+
+test('your own tensors: examples load, a broken file names its problem and the page keeps working; link and embed', async () => {
+  const page = await open('#v=1&exp=tensors');
+  await panelSettled(page, 'tensors');
+  assert.equal(await page.textContent('[data-readout="tens-shape"]'), '[128, 64]');
+  assert.match(await page.textContent('[data-privacy]'), /never leave this page/);
+  await page.click('[data-panel="tensors"] [data-example="iid"]');
+  await page.selectOption('[data-panel="tensors"] [data-key="tscale"] select', 'none');
+  await page.waitForFunction(() => document.querySelector('[data-readout="tens-shape"]').textContent === '[2, 64, 32]');
+  await panelSettled(page, 'tensors');
+  const iid = await readouts(page);
+  assert.ok(Math.abs(Number(iid['tens-var']) - 32) < 32 * 0.2, `iid Var(q·k) ≈ d_k = 32, got ${iid['tens-var']}`);
+  // the link of an example pair reproduces the readouts
+  await linkReproduces(page, 'tensors', ['tex=iid', 'tscale=none']);
+  // a truncated .npy and a CSV with a NaN: a message naming the file and the problem; the charts stay
+  const good = await page.evaluate(async () => new Uint8Array(await (await fetch('examples/iid-q.npy')).arrayBuffer()).slice(0, 1000));
+  await page.setInputFiles('[data-panel="tensors"] input[data-slot="q"]', { name: 'cut.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(good) });
+  await page.waitForFunction(() => /cut\.npy is truncated/.test(document.querySelector('[data-tensor-error]').textContent));
+  await page.setInputFiles('[data-panel="tensors"] input[data-slot="k"]', { name: 'k.csv', mimeType: 'text/csv', buffer: Buffer.from('1,2\n3,nan\n') });
+  await page.waitForFunction(() => /k\.csv holds a non-finite value/.test(document.querySelector('[data-tensor-error]').textContent));
+  assert.deepEqual(pick(await readouts(page), 'tens-'), pick(iid, 'tens-'));
+  // a good own pair (CSV) after the broken ones: the panel computes it and the link says tex=own
+  const rows = (f) => Array.from({ length: 8 }, (_, i) => Array.from({ length: 4 }, (_, j) => f(i, j).toFixed(4)).join(',')).join('\n');
+  await page.setInputFiles('[data-panel="tensors"] input[data-slot="q"]', { name: 'q.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b,c,d\n' + rows((i, j) => Math.sin(i + 3 * j))) });
+  await page.setInputFiles('[data-panel="tensors"] input[data-slot="k"]', { name: 'k.csv', mimeType: 'text/csv', buffer: Buffer.from(rows((i, j) => Math.cos(2 * i - j))) });
+  await page.waitForFunction(() => document.querySelector('[data-readout="tens-shape"]').textContent === '[8, 4]');
+  await page.waitForFunction(() => location.hash.includes('tex=own'));
+  assert.equal(await page.textContent('[data-tensor-error]'), '');
+  await page.close();
+  // a link made with own files says that the files are not in it
+  const own = await open('#v=1&embed=1&exp=tensors&tex=own');
+  await own.waitForFunction(() => /not carry/.test(document.querySelector('[data-tensor-error]').textContent));
+  await own.close();
+  (await embedOnly('#v=1&embed=1&exp=tensors&tex=structured', 'tensors', ['tensors-jacobian', 'tensors-entropy'])).close();
 });
 
 test('no console errors, no dialogs, no requests to other hosts', () => {

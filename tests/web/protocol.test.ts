@@ -146,3 +146,20 @@ describe('WorkerClient', () => {
     expect(timers.count).toBe(0);
   });
 });
+
+describe('timeouts of queued requests', () => {
+  it('times only the request the worker is running, so one queued behind a long one does not time out', async () => {
+    const { client, timers, restarts, w } = setup();
+    const a = client.call('info', {}, 'a');
+    const b = client.call('info', {}, 'b');
+    expect(w().sent.map((m) => m.id)).toEqual([1, 2]);
+    expect(timers.count).toBe(1);  // only the head (a) is timed
+    w().reply(1, { version: 'x' });
+    await a;
+    expect(timers.count).toBe(1);  // now b is running and timed
+    w().reply(2, { version: 'y' });
+    await expect(b).resolves.toEqual({ version: 'y' });
+    expect(timers.count).toBe(0);
+    expect(restarts).toEqual([]);
+  });
+});

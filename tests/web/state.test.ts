@@ -8,7 +8,11 @@ describe('state round trip', () => {
   it('default state → hash → state is the identity', () => {
     const s = defaultState('en');
     const h = toHash(s);
-    expect(h).toBe('#v=1&exp=variance&lang=en&kernel=auto&dk=64&samples=2000&seed=1&heads=4&seqLen=128&scale=inv_sqrt_dk&gq=jac&gap=2&aseed=0');
+    expect(h).toBe('#v=1&exp=variance&lang=en&kernel=auto&dk=64&samples=2000&seed=1&heads=4&seqLen=128&scale=inv_sqrt_dk&gq=jac&gap=2&aseed=0'
+      + '&plogits=100,90,80&pmode=logits&pdk=512&pseqLen=128&pscale=none&pblock=32&pseed=0&ldk=64&ltrain=512'
+      + '&hq=32&hkv=8&gdk=128&kvl=32&kvctx=8192&kvdt=bf16&tex=structured&tscale=inv_sqrt_dk'
+      + '&trtask=copy&trvocab=16&trlen=16&trlayers=2&trdm=64&trheads=4&trmlp=128&trnorm=pre&trinit=0.125&trlr=0.003&trwarm=0&trclip=1'
+      + '&trsteps=200&trseed=0&trsm=safe&trvar=none,inv_sqrt_dk,inv_dk,learnable_temperature,qk_layernorm,qk_l2&trthr=0.01');
     const p = parseHash(h, 'zh-CN');
     expect(p.issues).toEqual([]);
     expect(p.state).toEqual(s);
@@ -17,7 +21,12 @@ describe('state round trip', () => {
   it('every non-default value survives the round trip', () => {
     const s: State = {
       exp: 'gradient', lang: 'zh-CN', kernel: 'scalar', dk: 1000, samples: 777, seed: 4294967295, heads: 16, seqLen: 2,
-      scale: 'inv_sqrt_d_model', gq: 'grad', gap: -12.3, aseed: 42, embed: true, show: ['charts', 'text'],
+      scale: 'inv_sqrt_d_model', gq: 'grad', gap: -12.3, aseed: 42,
+      plogits: [-1e6, 0.5, 1e-3, 1e6], pmode: 'random', pdk: 7, pseqLen: 1024, pscale: 'inv_dk', pblock: 3, pseed: 99,
+      ldk: 256, ltrain: 16384, hq: 40, hkv: 20, gdk: 1, kvl: 256, kvctx: 4194304, kvdt: 'int4', tex: 'own', tscale: 'none',
+      trtask: 'assoc_recall', trvocab: 256, trlen: 64, trlayers: 6, trdm: 96, trheads: 3, trmlp: 2048, trnorm: 'post', trinit: 0.02,
+      trlr: 0.00001, trwarm: 20000, trclip: 0, trsteps: 20000, trseed: 4294967295, trsm: 'naive', trvar: ['none', 'qk_l2'], trthr: 0.0001,
+      embed: true, show: ['charts', 'text'],
     };
     const p = parseHash(toHash(s), 'en');
     expect(p.issues).toEqual([]);
@@ -39,6 +48,13 @@ describe('state round trip', () => {
     expect(langFromNavigator(['fr-FR', 'en-GB'])).toBe('en');
     expect(langFromNavigator(['fr-FR'])).toBe('en');
     expect(langFromNavigator([])).toBe('en');
+  });
+
+  it('withPatch keeps heads_kv a divisor of heads_q', () => {
+    expect(withPatch(defaultState(), { hq: 12 }).hkv).toBe(6);
+    expect(withPatch(defaultState(), { hq: 1 }).hkv).toBe(1);
+    expect(withPatch(defaultState(), { hq: 64, hkv: 64 }).hkv).toBe(64);
+    expect(withPatch(defaultState(), { hkv: 5 }).hkv).toBe(4);
   });
 
   it('withPatch clamps control values to the schema', () => {
@@ -83,6 +99,29 @@ describe('malformed hashes', () => {
     { hash: '#v=1&dk=%E0%A4%A', expect: { dk: 64 }, issues: [['dk', 'invalid']] },
     { hash: '#&&&dk=8&&', expect: { dk: 8 }, issues: [] },
     { hash: '#v=1&heads=+3', expect: { heads: 3 }, issues: [] },
+    // the new panels' keys
+    { hash: '#v=1&exp=precision&plogits=10,0', expect: { exp: 'precision', plogits: [10, 0] }, issues: [] },
+    { hash: '#v=1&plogits=-1e6,1e6,0.25', expect: { plogits: [-1e6, 1e6, 0.25] }, issues: [] },
+    { hash: '#v=1&plogits=1,abc', expect: { plogits: [100, 90, 80] }, issues: [['plogits', 'invalid']] },
+    { hash: '#v=1&plogits=', expect: { plogits: [100, 90, 80] }, issues: [['plogits', 'invalid']] },
+    { hash: '#v=1&plogits=1,,2', expect: { plogits: [100, 90, 80] }, issues: [['plogits', 'invalid']] },
+    { hash: '#v=1&plogits=1e7', expect: { plogits: [100, 90, 80] }, issues: [['plogits', 'range']] },
+    { hash: '#v=1&plogits=Infinity', expect: { plogits: [100, 90, 80] }, issues: [['plogits', 'invalid']] },
+    { hash: `#v=1&plogits=${Array(65).fill(1).join(',')}`, expect: { plogits: [100, 90, 80] }, issues: [['plogits', 'invalid']] },
+    { hash: '#v=1&plogits=%3Cscript%3E', expect: { plogits: [100, 90, 80] }, issues: [['plogits', 'invalid']] },
+    { hash: '#v=1&pmode=both', expect: { pmode: 'logits' }, issues: [['pmode', 'invalid']] },
+    { hash: '#v=1&pblock=0', expect: { pblock: 32 }, issues: [['pblock', 'range']] },
+    { hash: '#v=1&ldk=512', expect: { ldk: 64 }, issues: [['ldk', 'range']] },
+    { hash: '#v=1&ltrain=1', expect: { ltrain: 512 }, issues: [['ltrain', 'range']] },
+    { hash: '#v=1&hq=32&hkv=12', expect: { hq: 32, hkv: 8 }, issues: [['hkv', 'rounded']] },
+    { hash: '#v=1&hq=12&hkv=8', expect: { hq: 12, hkv: 6 }, issues: [['hkv', 'rounded']] },
+    { hash: '#v=1&hq=7&hkv=64', expect: { hq: 7, hkv: 7 }, issues: [['hkv', 'rounded']] },
+    { hash: '#v=1&hq=40&hkv=8', expect: { hq: 40, hkv: 8 }, issues: [] },
+    { hash: '#v=1&hq=0', expect: { hq: 32 }, issues: [['hq', 'range']] },
+    { hash: '#v=1&kvdt=fp64', expect: { kvdt: 'bf16' }, issues: [['kvdt', 'invalid']] },
+    { hash: '#v=1&kvctx=99999999', expect: { kvctx: 8192 }, issues: [['kvctx', 'range']] },
+    { hash: '#v=1&tex=../../etc/passwd', expect: { tex: 'structured' }, issues: [['tex', 'invalid']] },
+    { hash: '#v=1&tscale=inv_sqrt_d_model', expect: { tscale: 'inv_sqrt_dk' }, issues: [['tscale', 'invalid']] },
   ];
   for (const row of table) {
     it(`${row.hash || '(empty)'}`, () => {
@@ -97,7 +136,12 @@ describe('malformed hashes', () => {
           expect(v as number).toBeGreaterThanOrEqual(spec.min);
           expect(v as number).toBeLessThanOrEqual(spec.max);
         } else if (spec.type === 'enum') expect(spec.values).toContain(v);
+        else if (spec.type === 'nums') {
+          expect(Array.isArray(v)).toBe(true);
+          for (const x of v as number[]) { expect(x).toBeGreaterThanOrEqual(spec.min); expect(x).toBeLessThanOrEqual(spec.max); }
+        }
       }
+      expect(p.state.hq % p.state.hkv).toBe(0);
       // and the canonical hash of the result parses cleanly
       expect(parseHash(toHash(p.state), 'en').issues).toEqual([]);
     });

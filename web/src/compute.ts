@@ -9,14 +9,20 @@ import { DK_STEPS } from './state/schema.js';
 export { CoreError };
 export type WorkerName = 'live' | 'sweep';
 
-/** Multiply–adds of one attentionStats call (Q Kᵀ, weights · V and the backward products). */
+/**
+ * Work of one attentionStats call in multiply–add equivalents: the products (Q Kᵀ, weights · V and
+ * the backward ones, 4·h·L²·d_k) plus the per-row statistics (entropy, Jacobian norms with their
+ * secular solve), which cost about ROW_COST multiply–adds per attention weight whatever d_k is
+ * (measured in Node: ~0.18 ns per multiply–add, ~70 ns per weight).
+ */
+export const ROW_COST = 400;
 export function attentionMacs(heads: number, seqLen: number, dk: number): number {
-  return 4 * heads * seqLen * seqLen * dk;
+  return heads * seqLen * seqLen * (4 * dk + ROW_COST);
 }
-/** A point larger than this is refused before it reaches the core (a few seconds of work). */
-export const POINT_MAC_LIMIT = 2 ** 32;
+/** A point larger than this is refused before it reaches the core (about a second of wasm work). */
+export const POINT_MAC_LIMIT = 5e9;
 /** The sweep budget: the default settings (h 4, L 128, all d_k, 4 scales) fit exactly. */
-export const SWEEP_MAC_BUDGET = 4 * attentionMacs(4, 128, 8191) * 1.001;
+export const SWEEP_MAC_BUDGET = DK_STEPS.reduce((w, dk) => w + 4 * attentionMacs(4, 128, dk), 0) * 1.001;
 /** scoreVariance budget in q·k products (samples · Σ d_k): the default (2000 samples, all d_k) fits. */
 export const VARIANCE_BUDGET = 2000 * 8191 * 1.001;
 
@@ -57,7 +63,7 @@ export class Compute {
     const make = () => new WorkerClient({
       createWorker: opts.createWorker,
       onRestart: opts.onRestart,
-      timeoutMs: (k) => (k === 'saturationSweep' || k === 'scoreVariance' ? 30000 : 15000),
+      timeoutMs: (k) => (k === 'saturationSweep' || k === 'scoreVariance' || k === 'longContext' ? 30000 : 15000),
     });
     this.clients = { live: make(), sweep: make() };
   }
@@ -66,8 +72,9 @@ export class Compute {
    * One request, cached by (kind, params). With a channel, latest wins (see WorkerClient.call).
    * A failed or superseded request leaves the cache.
    */
-  get<K extends Kind>(worker: WorkerName, kind: K, params: Calls[K]['params'], channel?: string): Promise<Calls[K]['result']> {
-    const key = `${kind}:${JSON.stringify(params)}`;
+  get<K extends Kind>(worker: WorkerName, kind: K, params: Calls[K]['params'], channel?: string, cacheKey?: string): Promise<Calls[K]['result']> {
+    // tensors (typed arrays) are keyed by the caller's cacheKey, never stringified
+    const key = `${kind}:${cacheKey ?? JSON.stringify(params)}`;
     const hit = this.cache.get(key);
     if (hit) {
       this.cache.delete(key);

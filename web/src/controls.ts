@@ -1,6 +1,7 @@
 // Controls bound to state keys. Every control carries data-key (embed mode and tests query it)
 // and an error slot, data-err-for, where a refused request is explained beside the control.
 import { h, setText } from './dom.ts';
+import { translator } from './i18n/messages.ts';
 import type { Store } from './state/store.ts';
 import type { State, StateKey, Panel } from './state/state.ts';
 import { SCHEMA } from './state/schema.js';
@@ -26,7 +27,9 @@ function nearestIndex(steps: readonly number[], v: number): number {
 }
 
 /** A slider over fixed steps (log steps for d_k and seq_len); the value shown is the state's. */
-export function stepSlider(store: Store, panel: Panel, key: 'dk' | 'seqLen', label: string, steps: readonly number[]): Control {
+export type IntKey = { [K in StateKey]: State[K] extends number ? K : never }[StateKey];
+
+export function stepSlider(store: Store, panel: Panel, key: IntKey, label: string, steps: readonly number[], show: (v: number) => string = String): Control {
   const input = h('input', { type: 'range', min: 0, max: steps.length - 1, step: 1 }) as HTMLInputElement;
   const out = h('output', { class: 'value' });
   input.addEventListener('input', () => store.set({ [key]: steps[Number(input.value)], exp: panel } as Partial<State>, key));
@@ -37,7 +40,7 @@ export function stepSlider(store: Store, panel: Panel, key: 'dk' | 'seqLen', lab
       const v = s[key];
       const idx = String(nearestIndex(steps, v));
       if (input.value !== idx) input.value = idx;
-      setText(out, String(v));
+      setText(out, show(v));
     },
   };
 }
@@ -64,8 +67,9 @@ export function numSlider(store: Store, panel: Panel, key: 'gap', label: string)
   };
 }
 
-export function select<K extends StateKey>(store: Store, panel: Panel | null, key: K, label: string, options: { value: string; label: string }[]): Control {
+export function select<K extends StateKey>(store: Store, panel: Panel | null, key: K, label: string, options: { value: string; label: string }[], optionsFor?: (s: State) => { value: string; label: string }[]): Control {
   const sel = h('select', {}, ...options.map((o) => h('option', { value: o.value, text: o.label }))) as HTMLSelectElement;
+  let shown = options.map((o) => o.value).join(',');
   sel.addEventListener('change', () => {
     const spec = SCHEMA[key];
     const v = spec.type === 'int' ? Number(sel.value) : sel.value;
@@ -73,19 +77,47 @@ export function select<K extends StateKey>(store: Store, panel: Panel | null, ke
   });
   return {
     el: wrap(key, label, sel),
-    sync(s) { const v = String(s[key]); if (sel.value !== v) sel.value = v; },
+    sync(s) {
+      if (optionsFor) {  // options that depend on other keys (the divisors of heads_q)
+        const opts = optionsFor(s);
+        const ids = opts.map((o) => o.value).join(',');
+        if (ids !== shown) { sel.replaceChildren(...opts.map((o) => h('option', { value: o.value, text: o.label }))); shown = ids; }
+      }
+      const v = String(s[key]);
+      if (sel.value !== v) sel.value = v;
+    },
+  };
+}
+
+/**
+ * A typed-in list of numbers (the precision lab's logits): applied on change / Enter when every
+ * entry parses and fits the schema; otherwise the state keeps its value and the error slot says why.
+ */
+export function numsInput(store: Store, panel: Panel, key: 'plogits', label: string, errorText: (raw: string) => string): Control {
+  const spec = SCHEMA[key];
+  const input = h('input', { type: 'text', class: 'nums', spellcheck: false, autocomplete: 'off', inputMode: 'decimal' }) as HTMLInputElement;
+  const el = wrap(key, label, input);
+  const err = el.querySelector<HTMLElement>(`[data-err-for="${key}"]`)!;
+  input.addEventListener('change', () => {
+    const parts = input.value.replace(/[\[\]\s]+/g, ' ').trim().split(/[ ,;]+/).filter((p) => p !== '');
+    const xs = parts.map(Number);
+    const ok = parts.length >= 1 && parts.length <= spec.maxLength && parts.every((p) => /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(p))
+      && xs.every((x) => Number.isFinite(x) && x >= spec.min && x <= spec.max);
+    if (!ok) { setText(err, errorText(input.value)); return; }
+    setText(err, '');
+    store.set({ [key]: xs, exp: panel } as Partial<State>, key);
+  });
+  return {
+    el,
+    sync(s) { const v = s[key].join(', '); if (document.activeElement !== input && input.value !== v) input.value = v; },
   };
 }
 
 /** A seed: a number input (validated against the schema) and a re-roll button. */
-export function seedInput(store: Store, panel: Panel, key: 'seed' | 'aseed', label: string, rerollLabel: string): Control {
+export function seedInput(store: Store, panel: Panel, key: 'seed' | 'aseed' | 'pseed', label: string, rerollLabel: string): Control {
   const spec = SCHEMA[key];
   const input = h('input', { type: 'number', min: spec.min, max: spec.max, step: 1, inputMode: 'numeric', class: 'seed' }) as HTMLInputElement;
-  const apply = () => {
-    const v = Number(input.value);
-    if (input.value !== '' && Number.isInteger(v) && v >= spec.min && v <= spec.max) store.set({ [key]: v, exp: panel } as Partial<State>, key);
-  };
-  input.addEventListener('change', apply);
+  input.addEventListener('change', () => applyInteger(store, panel, key, input, spec.min, spec.max));
   const btn = h('button', { type: 'button', class: 'mini', 'data-reroll': key, text: rerollLabel, onclick: () => {
     const r = new Uint32Array(1);
     crypto.getRandomValues(r);
@@ -97,13 +129,41 @@ export function seedInput(store: Store, panel: Panel, key: 'seed' | 'aseed', lab
   };
 }
 
-/** Shows (or clears) an error beside the control of `key` inside `root` (or anywhere on the page). */
-export function showError(root: HTMLElement, key: string, message: string): void {
+/**
+ * Applies an integer typed into a number input of `key`, or says beside the control why it was
+ * not applied (the state, the URL and the charts keep the previous value).
+ */
+export function applyInteger(store: Store, panel: Panel, key: StateKey, input: HTMLInputElement, min: number, max: number): void {
+  const raw = input.value.trim();
+  const v = Number(raw);
+  const slot = input.closest('.control')?.querySelector<HTMLElement>('[data-err-for]') ?? null;
+  if (raw !== '' && Number.isInteger(v) && v >= min && v <= max) {
+    if (slot) setText(slot, '');
+    store.set({ [key]: v, exp: panel } as Partial<State>, key);
+    return;
+  }
+  const t = translator(store.state.lang);
+  if (slot) setText(slot, t('common.badInteger', { value: raw === '' ? '(empty)' : raw.slice(0, 40), min, max }));
+}
+
+/**
+ * Shows a message in the error slot of a control (or the panel's). `owner` names the request
+ * that failed (e.g. 'sat:point'): only a later success of the same request clears it, so a
+ * refusal stays beside its control while the panel's other requests succeed.
+ */
+export function showError(root: HTMLElement, key: string, message: string, owner = ''): void {
   const slot = root.querySelector<HTMLElement>(`[data-err-for="${CSS.escape(key)}"]`)
     ?? document.querySelector<HTMLElement>(`[data-err-for="${CSS.escape(key)}"]`)
     ?? root.querySelector<HTMLElement>('[data-err-for="panel"]');
-  if (slot) setText(slot, message);
+  if (!slot) return;
+  setText(slot, message);
+  slot.dataset.errOwner = owner;
 }
-export function clearErrors(root: HTMLElement): void {
-  for (const el of root.querySelectorAll<HTMLElement>('[data-err-for]')) setText(el, '');
+/** Clears the error slots of a panel: all of them, or those set by one request owner. */
+export function clearErrors(root: HTMLElement, owner?: string): void {
+  for (const el of root.querySelectorAll<HTMLElement>('[data-err-for]')) {
+    if (owner !== undefined && (el.dataset.errOwner ?? '') !== owner) continue;
+    setText(el, '');
+    delete el.dataset.errOwner;
+  }
 }

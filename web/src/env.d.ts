@@ -1,4 +1,4 @@
 declare module 'virtual:formulas' {
-  const html: Record<'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article', string>;
+  const html: Record<'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt', string>;
   export default html;
 }

@@ -5,5 +5,11 @@ export const FORMULAS = {
   saturation: String.raw`p=\operatorname{softmax}\!\big(c\,q K^{\top}\big),\quad H(p)=-\sum_{j=1}^{L}p_j\ln p_j\le \ln L,\quad c\in\Big\{1,\ \tfrac{1}{\sqrt{d_k}},\ \tfrac{1}{d_k},\ \tfrac{1}{\sqrt{h\,d_k}}\Big\}`,
   gradient: String.raw`J=\frac{\partial p}{\partial s}=\operatorname{diag}(p)-p\,p^{\top},\qquad \frac{\partial \ell}{\partial q}=c\,K^{\top}J^{\top}\frac{\partial \ell}{\partial p}`,
   twoLogit: String.raw`s=[g,0]:\quad J=p_1p_2\begin{pmatrix}1&-1\\-1&1\end{pmatrix},\quad \|J\|_F=\|J\|_2=2\,p_1p_2\le\tfrac12`,
+  precision: String.raw`\text{naive: } p_j=\frac{e^{s_j}}{\sum_i e^{s_i}},\quad \text{safe: } p_j=\frac{e^{s_j-m}}{\sum_i e^{s_i-m}},\ m=\max_i s_i,\quad \text{online: } m_b=\max(m_{b-1},\max_{i\in b}s_i),\ \ell_b=\ell_{b-1}e^{m_{b-1}-m_b}+\sum_{i\in b}e^{s_i-m_b}`,
+  longctx: String.raw`s_j=\lambda(L)\,\frac{q\cdot k_j}{\sqrt{d_k}},\quad \lambda_{\text{fixed}}=1,\ \ \lambda_{\log n}=\max\!\Big(1,\tfrac{\ln L}{\ln L_{\text{train}}}\Big),\ \ \lambda_{\text{YaRN}}=\big(0.1\ln\tfrac{L}{L_{\text{train}}}+1\big)^2,\ \ \lambda_{\text{article}}=\sqrt{\tfrac{L}{L_{\text{train}}}}`,
+  gqa: String.raw`\text{head } h \text{ reads K/V head } \big\lfloor h\,/\,(h_q/h_{kv})\big\rfloor,\qquad \text{KV bytes per token}=2\cdot n_{\text{layers}}\cdot h_{kv}\cdot d_{\text{head}}\cdot \text{bytes per element}`,
+  tensors: String.raw`\operatorname{Var}(q\cdot k)\overset{\text{iid}}{=}d_k\,\mathbb E[q_i^2]\,\mathbb E[k_i^2]\quad(=d_k \text{ for } \mathcal N(0,1)),\qquad \|J\|_F=\big\|\operatorname{diag}(p)-p\,p^{\top}\big\|_F`,
+  training: String.raw`s_{ij}=c_h\,\hat q_i\cdot\hat k_j:\quad c_h\in\Big\{1,\ \tfrac{1}{\sqrt{d_k}},\ \tfrac{1}{d_k},\ \tau_h\Big\};\quad \text{QK-LN: }\hat q=\operatorname{LN}(q),\ \hat k=\operatorname{LN}(k),\ c=\tfrac{1}{\sqrt{d_k}};\quad \text{QK-L2: }\hat q=\tfrac{q}{\|q\|},\ \hat k=\tfrac{k}{\|k\|},\ c=g_h`,
+  trainingOpt: String.raw`\text{clip: } g\leftarrow g\cdot\min\!\Big(1,\tfrac{\text{clip}}{\|g\|_2}\Big),\qquad \text{warm-up: } \eta_t=\eta\cdot\min\!\Big(1,\tfrac{t+1}{\text{warmup}}\Big),\qquad \text{iid: } \operatorname{Var}(\hat q\cdot\hat k)=d_k\,\mathbb E[\hat q^2]\,\mathbb E[\hat k^2]`,
   article: String.raw`s_j\sim\mathcal N(0,\sigma^2)\ \text{iid}:\quad \mathbb E[H]\xrightarrow{L\to\infty}\ln L-\tfrac{\sigma^2}{2}`,
 };

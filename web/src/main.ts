@@ -21,11 +21,19 @@ import { saturationPanel } from './panels/saturation.ts';
 import { gradientPanel } from './panels/gradient.ts';
 import { articlePanel } from './panels/article.ts';
 import { followupsPanel } from './panels/followups.ts';
+import { precisionPanel } from './panels/precision.ts';
+import { longctxPanel } from './panels/longctx.ts';
+import { gqaPanel } from './panels/gqa.ts';
+import { tensorsPanel } from './panels/tensors.ts';
+import { trainingPanel } from './panels/training.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
 
-const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = { variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel };
+const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
+  variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
+  precision: precisionPanel, longctx: longctxPanel, gqa: gqaPanel, tensors: tensorsPanel, training: trainingPanel,
+};
 
-const TITLE_PREFIX = { variance: 'var', saturation: 'sat', gradient: 'grad', article: 'art', followups: 'fu' } as const;
+const TITLE_PREFIX = { variance: 'var', saturation: 'sat', gradient: 'grad', article: 'art', followups: 'fu', precision: 'prec', longctx: 'lc', gqa: 'gqa', tensors: 'tens', training: 'train' } as const;
 
 const root = document.getElementById('app')!;
 const navLang = langFromNavigator(navigator.languages ?? [navigator.language]);

@@ -32,18 +32,18 @@ export const SCALE_COLOURS: Record<ScaleName, string> = {
   inv_dk: '#3a9a5b',
   inv_sqrt_d_model: '#8e5cc2',
 };
-const GREY = '#6b7280';
+export const GREY = '#6b7280';
 
-function alpha(hex: string, a: number): string {
+export function alpha(hex: string, a: number): string {
   const n = parseInt(hex.slice(1), 16);
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${a})`;
 }
 
-function axis(title: string, type: 'linear' | 'logarithmic' | 'category' = 'linear', extra: Record<string, unknown> = {}) {
+export function axis(title: string, type: 'linear' | 'logarithmic' | 'category' = 'linear', extra: Record<string, unknown> = {}) {
   return { type, title: { display: true, text: title }, grid: { color: '#eceef2' }, ...extra };
 }
 
-function baseOptions(x: object, y: object, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function baseOptions(x: object, y: object, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     animation: false,
     responsive: true,
@@ -61,12 +61,12 @@ function baseOptions(x: object, y: object, extra: Record<string, unknown> = {}):
   };
 }
 
-function countPoints(datasets: Dataset[]): number {
+export function countPoints(datasets: Dataset[]): number {
   return datasets.reduce((n, d) => n + d.data.length, 0);
 }
 
 /** A CSV in long form: one row per drawn point (series, x, y). */
-function longCsv(xName: string, yName: string, datasets: Dataset[]): Csv {
+export function longCsv(xName: string, yName: string, datasets: Dataset[]): Csv {
   const rows: Cell[][] = [];
   for (const d of datasets) {
     for (const p of d.data) {
@@ -85,10 +85,10 @@ export function csvText(csv: Csv): string {
   return [csv.header, ...csv.rows].map((r) => r.map(cell).join(',')).join('\n') + '\n';
 }
 
-const line = (label: string, colour: string, data: Point[], extra: Record<string, unknown> = {}): Dataset => ({
+export const line = (label: string, colour: string, data: Point[], extra: Record<string, unknown> = {}): Dataset => ({
   label, data, borderColor: colour, backgroundColor: colour, borderWidth: 2, pointRadius: 0, ...extra,
 });
-const dots = (label: string, colour: string, data: Point[], extra: Record<string, unknown> = {}): Dataset => ({
+export const dots = (label: string, colour: string, data: Point[], extra: Record<string, unknown> = {}): Dataset => ({
   label, data, borderColor: colour, backgroundColor: colour, showLine: false, pointRadius: 3.5, pointHoverRadius: 5, ...extra,
 });
 
@@ -120,7 +120,7 @@ export function buildVarianceLaw(sweep: ScoreVarianceResult, point: ScoreVarianc
   };
 }
 
-function logTick(value: number | string): string {
+export function logTick(value: number | string): string {
   const v = Number(value);
   const l = Math.log10(v);
   if (Math.abs(l - Math.round(l)) < 1e-9) return v >= 1 ? String(v) : `1e${Math.round(l)}`;

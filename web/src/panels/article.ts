@@ -63,7 +63,7 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
       if (k !== key) {
         key = k;
         const all = Promise.all(ARTICLE_SCALES.map((scale) => compute.get('live', 'attentionStats', { ...base, scale }, `art:${scale}`)));
-        track(s.el, all, source, t, (r) => {
+        track(s.el, 'art', all, source, t, (r) => {
           if (k !== key) return;
           results = r;
           draw();

@@ -12,6 +12,8 @@ export const PRESETS: { id: string; q: MessageKey; a: MessageKey; patch: Partial
   { id: 'invdk', q: 'fu.q2', a: 'fu.a2', patch: { exp: 'saturation', dk: 512, scale: 'inv_dk', heads: 4, seqLen: 128 } },
   { id: 'dmodel', q: 'fu.q3', a: 'fu.a3', patch: { exp: 'saturation', dk: 64, scale: 'inv_sqrt_d_model', heads: 8, seqLen: 128 } },
   { id: 'vanish', q: 'fu.q4', a: 'fu.a4', patch: { exp: 'gradient', dk: 512, scale: 'none', gap: 10, gq: 'jac' } },
+  { id: 'gqa', q: 'fu.q5', a: 'fu.a5', patch: { exp: 'gqa', hq: 32, hkv: 8, gdk: 128 } },
+  { id: 'overflow', q: 'fu.q6', a: 'fu.a6', patch: { exp: 'precision', pmode: 'random', pdk: 512, pseqLen: 128, pscale: 'none' } },
 ];
 
 export function followupsPanel({ t, store }: PanelCtx): PanelView {

@@ -125,7 +125,7 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
       const sk = JSON.stringify(sp) + next.gq;
       if (sk !== sweepKey) {
         sweepKey = sk;
-        track(s.el, compute.get('sweep', 'saturationSweep', sp, 'sat:sweep'), source, t, (r) => {
+        track(s.el, 'sat:sweep', compute.get('sweep', 'saturationSweep', sp, 'sat:sweep'), source, t, (r) => {
           if (sk !== sweepKey) return;
           sweep = r;
           sweepDks = sp.dks;
@@ -133,13 +133,13 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
         });
       }
       if (changed === null) {
-        track(s.el, compute.get('live', 'jacobianCurve', { gaps: GAPS }), source, t, (r) => { curveR = r; drawExplorer(); });
+        track(s.el, 'grad:curve', compute.get('live', 'jacobianCurve', { gaps: GAPS }), source, t, (r) => { curveR = r; drawExplorer(); });
         claim();
       }
       const gk = String(next.gap);
       if (gk !== gapKey) {
         gapKey = gk;
-        track(s.el, compute.get('live', 'softmaxJacobian', { logits: [next.gap, 0] }, 'grad:gap'), source, t, (r) => {
+        track(s.el, 'grad:gap', compute.get('live', 'softmaxJacobian', { logits: [next.gap, 0] }, 'grad:gap'), source, t, (r) => {
           if (gk !== gapKey) return;
           here = r;
           drawExplorer();
@@ -147,14 +147,14 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
       } else if (changed === null || changed.has('lang')) drawExplorer();
       const big = pointTooBig(next);
       if (big) {
-        showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }));
+        showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }), 'grad:point');
         return;
       }
       const pp = pointParams(next);
       const pk = JSON.stringify(pp) + next.gq;
       if (pk !== pointKey) {
         pointKey = pk;
-        track(s.el, compute.get('live', 'attentionStats', pp, 'grad:point'), source, t, (r) => {
+        track(s.el, 'grad:point', compute.get('live', 'attentionStats', pp, 'grad:point'), source, t, (r) => {
           if (pk !== pointKey) return;
           point = r;
           drawSweep();

@@ -100,7 +100,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
       const sk = JSON.stringify(sp);
       if (sk !== sweepKey) {
         sweepKey = sk;
-        track(s.el, compute.get('sweep', 'saturationSweep', sp, 'sat:sweep'), source, t, (r) => {
+        track(s.el, 'sat:sweep', compute.get('sweep', 'saturationSweep', sp, 'sat:sweep'), source, t, (r) => {
           if (sk !== sweepKey) return;
           sweep = r;
           sweepDks = sp.dks;
@@ -109,14 +109,14 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
       }
       const big = pointTooBig(next);
       if (big) {
-        showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }));
+        showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }), 'sat:point');
         return;
       }
       const pp = pointParams(next);
       const pk = JSON.stringify(pp);
       if (pk !== pointKey) {
         pointKey = pk;
-        track(s.el, compute.get('live', 'attentionStats', pp, 'sat:point'), source, t, (r) => {
+        track(s.el, 'sat:point', compute.get('live', 'attentionStats', pp, 'sat:point'), source, t, (r) => {
           if (pk !== pointKey) return;
           point = r;
           drawSweep();

@@ -83,17 +83,18 @@ export function claimBox(parent: HTMLElement, id: string, claim: string, t: T): 
 }
 
 /**
- * Runs a request for a panel: ignores superseded ones, shows a refusal beside the control that
- * caused it (the last good chart stays), clears errors on success.
+ * Runs request `owner` (e.g. 'sat:point') of a panel: ignores superseded ones, shows a refusal
+ * beside the control that caused it (the last good chart stays), and on success clears only the
+ * errors this same request left, so a refusal of one request survives the success of another.
  */
-export function track<R>(root: HTMLElement, p: Promise<R>, source: StateKey | undefined, t: T, onOk: (r: R) => void): void {
+export function track<R>(root: HTMLElement, owner: string, p: Promise<R>, source: StateKey | undefined, t: T, onOk: (r: R) => void): void {
   p.then((r) => {
-    clearErrors(root);
+    clearErrors(root, owner);
     onOk(r);
   }, (e: unknown) => {
     if (e instanceof CoreError && e.kind === 'superseded') return;
     const msg = e instanceof Error ? e.message : String(e);
-    showError(root, source ?? 'panel', t('common.refused', { message: msg }));
+    showError(root, source ?? 'panel', t('common.refused', { message: msg }), owner);
   });
 }
 

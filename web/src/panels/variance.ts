@@ -80,7 +80,7 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
       const sk = JSON.stringify(sp);
       if (sk !== sweepKey) {
         sweepKey = sk;
-        track(s.el, compute.get('sweep', 'scoreVariance', sp, 'var:sweep'), source, t, (r) => {
+        track(s.el, 'var:sweep', compute.get('sweep', 'scoreVariance', sp, 'var:sweep'), source, t, (r) => {
           if (sk !== sweepKey) return;
           sweep = r;
           drawLaw();
@@ -90,7 +90,7 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
       const pk = JSON.stringify(pp);
       if (pk !== pointKey) {
         pointKey = pk;
-        track(s.el, compute.get('live', 'scoreVariance', pp, 'var:point'), source, t, (r) => {
+        track(s.el, 'var:point', compute.get('live', 'scoreVariance', pp, 'var:point'), source, t, (r) => {
           if (pk !== pointKey) return;
           point = r;
           drawLaw();

@@ -12,10 +12,28 @@ export const DK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 10
 export const SEQ_STEPS = Object.freeze([8, 16, 32, 64, 128, 256, 512, 1024]);
 /** samples values offered by the variance panel. */
 export const SAMPLE_STEPS = Object.freeze([500, 1000, 2000, 5000, 20000]);
+/** seq_len values of the long-context sweep (64 … 16384, log steps). */
+export const LONG_SEQ_STEPS = Object.freeze([64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]);
+/** L_train values of the long-context slider. */
+export const TRAIN_LEN_STEPS = Object.freeze([64, 128, 256, 512, 1024, 2048, 4096]);
+/** d_k values of the long-context slider (the sweep's cost grows with d_k). */
+export const LONG_DK_STEPS = Object.freeze([16, 32, 64, 128, 256]);
+/** d_head values of the GQA panel. */
+export const HEAD_DIM_STEPS = Object.freeze([16, 32, 64, 128, 256]);
+/** query-head counts offered by the GQA panel. */
+export const HEADS_Q_STEPS = Object.freeze([1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64]);
+/** context lengths of the KV-cache calculator. */
+export const CONTEXT_STEPS = Object.freeze([1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576]);
+/** online-softmax block sizes of the precision lab. */
+export const BLOCK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
+/** bytes per element of each KV-cache data type. */
+export const KV_DTYPE_BYTES = Object.freeze({ fp32: 4, bf16: 2, fp8: 1, int4: 0.5 });
 
-export const PANELS = /** @type {const} */ (['variance', 'saturation', 'gradient', 'article', 'followups']);
+export const PANELS = /** @type {const} */ (['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training']);
 export const SECTIONS = /** @type {const} */ (['controls', 'charts', 'formula', 'text']);
 export const SCALES = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
+/** The training lab's attention variants, in display order (the core's ATTENTION_VARIANTS). */
+export const TRAIN_VARIANTS = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2']);
 
 /**
  * @typedef {{ type: 'int', default: number, min: number, max: number, doc: string, panels: string }} IntSpec
@@ -23,7 +41,8 @@ export const SCALES = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'i
  * @typedef {{ type: 'enum', default: string, values: readonly string[], doc: string, panels: string }} EnumSpec
  * @typedef {{ type: 'bool', default: boolean, doc: string, panels: string }} BoolSpec
  * @typedef {{ type: 'list', default: readonly string[], values: readonly string[], doc: string, panels: string }} ListSpec
- * @typedef {IntSpec | NumSpec | EnumSpec | BoolSpec | ListSpec} KeySpec
+ * @typedef {{ type: 'nums', default: readonly number[], min: number, max: number, maxLength: number, doc: string, panels: string }} NumsSpec
+ * @typedef {IntSpec | NumSpec | EnumSpec | BoolSpec | ListSpec | NumsSpec} KeySpec
  */
 
 export const SCHEMA = Object.freeze({
@@ -74,6 +93,143 @@ export const SCHEMA = Object.freeze({
   aseed: /** @type {IntSpec} */ ({
     type: 'int', default: 0, min: 0, max: 4294967295, panels: 'article',
     doc: "Seed of the article's check (q, k ~ randn(1, 8, 128, 512)).",
+  }),
+  plogits: /** @type {NumsSpec} */ ({
+    type: 'nums', default: [100, 90, 80], min: -1e6, max: 1e6, maxLength: 64, panels: 'precision',
+    doc: 'Precision lab: the typed-in logit vector (comma-separated), used when pmode=logits.',
+  }),
+  pmode: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'logits', values: ['logits', 'random'], panels: 'precision',
+    doc: 'Precision lab input: logits (the typed-in vector) or random (rows of c·q·k with q, k ~ N(0, 1)).',
+  }),
+  pdk: /** @type {IntSpec} */ ({
+    type: 'int', default: 512, min: 1, max: 4096, panels: 'precision',
+    doc: 'Precision lab, random rows: d_k of q and k.',
+  }),
+  pseqLen: /** @type {IntSpec} */ ({
+    type: 'int', default: 128, min: 2, max: 1024, panels: 'precision',
+    doc: 'Precision lab, random rows: keys per row.',
+  }),
+  pscale: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'none', values: SCALES, panels: 'precision',
+    doc: 'Precision lab, random rows: scale of q·k (none, inv_sqrt_dk, inv_dk, inv_sqrt_d_model with h = 1).',
+  }),
+  pblock: /** @type {IntSpec} */ ({
+    type: 'int', default: 32, min: 1, max: 1024, panels: 'precision',
+    doc: 'Precision lab: key block size of the online (tiled) softmax.',
+  }),
+  pseed: /** @type {IntSpec} */ ({
+    type: 'int', default: 0, min: 0, max: 4294967295, panels: 'precision',
+    doc: 'Precision lab: seed of the random rows.',
+  }),
+  ldk: /** @type {IntSpec} */ ({
+    type: 'int', default: 64, min: 1, max: 256, panels: 'longctx',
+    doc: 'Long context: head dimension d_k.',
+  }),
+  ltrain: /** @type {IntSpec} */ ({
+    type: 'int', default: 512, min: 2, max: 16384, panels: 'longctx',
+    doc: 'Long context: the training length L_train of the length-dependent schemes.',
+  }),
+  hq: /** @type {IntSpec} */ ({
+    type: 'int', default: 32, min: 1, max: 64, panels: 'gqa',
+    doc: 'GQA/MQA: query heads.',
+  }),
+  hkv: /** @type {IntSpec} */ ({
+    type: 'int', default: 8, min: 1, max: 64, panels: 'gqa',
+    doc: 'GQA/MQA: key/value heads; must divide hq (otherwise the nearest smaller divisor is used).',
+  }),
+  gdk: /** @type {IntSpec} */ ({
+    type: 'int', default: 128, min: 1, max: 256, panels: 'gqa',
+    doc: 'GQA/MQA: head dimension d_head.',
+  }),
+  kvl: /** @type {IntSpec} */ ({
+    type: 'int', default: 32, min: 1, max: 256, panels: 'gqa',
+    doc: 'KV-cache calculator: layers.',
+  }),
+  kvctx: /** @type {IntSpec} */ ({
+    type: 'int', default: 8192, min: 1, max: 4194304, panels: 'gqa',
+    doc: 'KV-cache calculator: context length in tokens.',
+  }),
+  kvdt: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'bf16', values: ['fp32', 'bf16', 'fp8', 'int4'], panels: 'gqa',
+    doc: 'KV-cache calculator: element type (fp32 4 B, bf16/fp16 2 B, fp8/int8 1 B, int4 0.5 B).',
+  }),
+  tex: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'structured', values: ['structured', 'iid', 'own'], panels: 'tensors',
+    doc: 'Your own tensors: the example pair loaded (structured, iid), or own (files you picked; they are not in the link).',
+  }),
+  tscale: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'inv_sqrt_dk', values: ['none', 'inv_sqrt_dk', 'inv_dk'], panels: 'tensors',
+    doc: 'Your own tensors: the scale of the per-row histograms.',
+  }),
+  // ---- training lab (web/src/panels/training.ts); ranges are the core's TRAINING_LIMITS ----
+  trtask: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'copy', values: ['copy', 'reverse', 'sort', 'assoc_recall'], panels: 'training',
+    doc: 'Training lab: the task (copy, reverse, sort, assoc_recall = associative recall).',
+  }),
+  trvocab: /** @type {IntSpec} */ ({
+    type: 'int', default: 16, min: 2, max: 256, panels: 'training',
+    doc: 'Training lab: content symbols of the task (the model has one more token, the separator).',
+  }),
+  trlen: /** @type {IntSpec} */ ({
+    type: 'int', default: 16, min: 8, max: 64, panels: 'training',
+    doc: 'Training lab: sequence length T (the model’s context).',
+  }),
+  trlayers: /** @type {IntSpec} */ ({
+    type: 'int', default: 2, min: 1, max: 6, panels: 'training',
+    doc: 'Training lab: Transformer layers.',
+  }),
+  trdm: /** @type {IntSpec} */ ({
+    type: 'int', default: 64, min: 8, max: 512, panels: 'training',
+    doc: 'Training lab: d_model; must be divisible by trheads (d_k = d_model / heads), else Run is refused.',
+  }),
+  trheads: /** @type {IntSpec} */ ({
+    type: 'int', default: 4, min: 1, max: 16, panels: 'training',
+    doc: 'Training lab: attention heads per layer.',
+  }),
+  trmlp: /** @type {IntSpec} */ ({
+    type: 'int', default: 128, min: 4, max: 2048, panels: 'training',
+    doc: 'Training lab: MLP width.',
+  }),
+  trnorm: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'pre', values: ['pre', 'post'], panels: 'training',
+    doc: 'Training lab: LayerNorm placement, pre-LN or post-LN.',
+  }),
+  trinit: /** @type {NumSpec} */ ({
+    type: 'num', default: 0.125, min: 0.001, max: 10, step: 0.001, panels: 'training',
+    doc: 'Training lab: standard deviation of every weight matrix and embedding at step 0.',
+  }),
+  trlr: /** @type {NumSpec} */ ({
+    type: 'num', default: 0.003, min: 0.00001, max: 1, step: 0.00001, panels: 'training',
+    doc: 'Training lab: AdamW peak learning rate.',
+  }),
+  trwarm: /** @type {IntSpec} */ ({
+    type: 'int', default: 0, min: 0, max: 20000, panels: 'training',
+    doc: 'Training lab: linear warm-up steps (at most trsteps, else Run is refused).',
+  }),
+  trclip: /** @type {NumSpec} */ ({
+    type: 'num', default: 1, min: 0, max: 1000000, step: 0.01, panels: 'training',
+    doc: 'Training lab: global-norm gradient clipping threshold; 0 = off.',
+  }),
+  trsteps: /** @type {IntSpec} */ ({
+    type: 'int', default: 200, min: 1, max: 20000, panels: 'training',
+    doc: 'Training lab: training steps of each run.',
+  }),
+  trseed: /** @type {IntSpec} */ ({
+    type: 'int', default: 0, min: 0, max: 4294967295, panels: 'training',
+    doc: 'Training lab: seed of the initial weights, the batches and the held-out set (shared by every variant).',
+  }),
+  trsm: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'safe', values: ['safe', 'naive'], panels: 'training',
+    doc: 'Training lab: attention softmax, safe (max subtracted) or naive (exp / sum).',
+  }),
+  trvar: /** @type {ListSpec} */ ({
+    type: 'list', default: TRAIN_VARIANTS, values: TRAIN_VARIANTS, panels: 'training',
+    doc: 'Training lab: the attention variants trained side by side, comma-separated.',
+  }),
+  trthr: /** @type {NumSpec} */ ({
+    type: 'num', default: 0.01, min: 0.0001, max: 10, step: 0.0001, panels: 'training',
+    doc: 'Training lab: the loss threshold of the “steps to reach” column.',
   }),
   embed: /** @type {BoolSpec} */ ({
     type: 'bool', default: false, panels: 'all',

@@ -1,6 +1,6 @@
 // Pure parsing and serialising of the page state (no DOM, no globals): parseHash clamps every key
 // to the schema and reports what it dropped or corrected; toHash writes the canonical hash.
-import { SCHEMA, VERSION, SECTIONS, PANELS, SCALES } from './schema.js';
+import { SCHEMA, VERSION, SECTIONS, PANELS, SCALES, TRAIN_VARIANTS } from './schema.js';
 import type { KeySpec } from './schema.js';
 
 type Schema = typeof SCHEMA;
@@ -8,6 +8,7 @@ type Schema = typeof SCHEMA;
 export type Panel = (typeof PANELS)[number];
 export type Section = (typeof SECTIONS)[number];
 export type ScaleName = (typeof SCALES)[number];
+export type TrainVariant = (typeof TRAIN_VARIANTS)[number];
 export type Lang = 'en' | 'zh-CN';
 export type KernelChoice = 'auto' | 'simd' | 'scalar';
 
@@ -24,6 +25,40 @@ export interface State {
   gq: 'jac' | 'grad';
   gap: number;
   aseed: number;
+  plogits: number[];
+  pmode: 'logits' | 'random';
+  pdk: number;
+  pseqLen: number;
+  pscale: ScaleName;
+  pblock: number;
+  pseed: number;
+  ldk: number;
+  ltrain: number;
+  hq: number;
+  hkv: number;
+  gdk: number;
+  kvl: number;
+  kvctx: number;
+  kvdt: 'fp32' | 'bf16' | 'fp8' | 'int4';
+  tex: 'structured' | 'iid' | 'own';
+  tscale: 'none' | 'inv_sqrt_dk' | 'inv_dk';
+  trtask: 'copy' | 'reverse' | 'sort' | 'assoc_recall';
+  trvocab: number;
+  trlen: number;
+  trlayers: number;
+  trdm: number;
+  trheads: number;
+  trmlp: number;
+  trnorm: 'pre' | 'post';
+  trinit: number;
+  trlr: number;
+  trwarm: number;
+  trclip: number;
+  trsteps: number;
+  trseed: number;
+  trsm: 'safe' | 'naive';
+  trvar: TrainVariant[];
+  trthr: number;
   embed: boolean;
   show: Section[];
 }
@@ -65,7 +100,7 @@ export function langFromNavigator(languages: readonly string[] | undefined): Lan
 export function defaultState(lang: Lang = 'en'): State {
   const s: Record<string, unknown> = {};
   for (const [k, spec] of Object.entries(SCHEMA) as [StateKey, KeySpec][]) {
-    s[k] = spec.type === 'list' ? [...spec.default] : spec.default;
+    s[k] = spec.type === 'list' || spec.type === 'nums' ? [...spec.default] : spec.default;
   }
   s.lang = lang;
   return s as unknown as State;
@@ -78,6 +113,7 @@ export function formatValue(key: StateKey, value: State[StateKey]): string {
   const spec = SCHEMA[key] as KeySpec;
   if (spec.type === 'bool') return value ? '1' : '0';
   if (spec.type === 'list') return (value as string[]).join(',');
+  if (spec.type === 'nums') return (value as number[]).map((x) => String(x)).join(',');
   if (spec.type === 'num') return String(Number((value as number).toFixed(decimals(spec.step))));
   return String(value);
 }
@@ -114,6 +150,14 @@ export function coerce(spec: KeySpec, raw: string): Coerced {
       if (raw === '1' || raw === 'true') return { ok: true, value: true, rounded: raw !== '1' };
       if (raw === '0' || raw === 'false') return { ok: true, value: false, rounded: raw !== '0' };
       return { ok: false, kind: 'invalid' };
+    case 'nums': {
+      const parts = raw.split(',').map((p) => p.trim());
+      if (parts.length === 0 || parts.length > spec.maxLength || parts.some((p) => !NUMBER_RE.test(p))) return { ok: false, kind: 'invalid' };
+      const xs = parts.map(Number);
+      if (xs.some((x) => !Number.isFinite(x))) return { ok: false, kind: 'invalid' };
+      if (xs.some((x) => x < spec.min || x > spec.max)) return { ok: false, kind: 'range' };
+      return { ok: true, value: xs.map((x) => (Object.is(x, -0) ? 0 : x)), rounded: false };
+    }
     case 'list': {
       const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
       const good = spec.values.filter((v) => parts.includes(v));
@@ -163,12 +207,26 @@ export function parseHash(hash: string, fallbackLang: Lang = 'en'): ParseResult 
       if (c.rounded) issues.push({ key, raw, kind: 'rounded', used: formatValue(k, c.value as never) });
       else if (!present.includes(k)) present.push(k);
     } else {
-      s[k] = spec.type === 'list' ? [...spec.default] : spec.default;
+      s[k] = spec.type === 'list' || spec.type === 'nums' ? [...spec.default] : spec.default;
       if (k === 'lang') s[k] = fallbackLang;
       issues.push({ key, raw, kind: c.kind, used: formatValue(k, s[k] as never) });
     }
   }
+  // keys that constrain each other: heads_kv must divide heads_q
+  const kv = divisorAtMost(state.hq, state.hkv);
+  if (kv !== state.hkv) {
+    issues.push({ key: 'hkv', raw: String(state.hkv), kind: 'rounded', used: String(kv) });
+    state.hkv = kv;
+    const i = present.indexOf('hkv');
+    if (i >= 0) present.splice(i, 1);
+  }
   return { state, issues, present };
+}
+
+/** The largest divisor of n that is at most d (at least 1): the K/V heads a GQA layout can have. */
+export function divisorAtMost(n: number, d: number): number {
+  for (let k = Math.min(n, Math.max(1, Math.floor(d))); k > 1; k--) if (n % k === 0) return k;
+  return 1;
 }
 
 /**
@@ -201,5 +259,6 @@ export function withPatch(state: State, patch: Partial<State>): State {
       (next as Record<string, unknown>)[k] = Number.isFinite(clamped) ? clamped : spec.default;
     }
   }
+  next.hkv = divisorAtMost(next.hq, next.hkv);
   return next;
 }

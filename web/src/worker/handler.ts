@@ -2,7 +2,24 @@
 // Pure apart from the core it is given, so unit tests run it against the real core under Node.
 import type { Core } from '../../../wasm/js/core.js';
 import { isRequest } from './protocol.ts';
-import type { Response, JacobianCurveResult } from './protocol.ts';
+import type { Response, JacobianCurveResult, GroupedLogitsParams, GroupedLogitsResult } from './protocol.ts';
+import { randn } from '../tensors/randn.js';
+
+/** GQA logits: q [h, L, d], k [h_kv, L, d] iid N(0, 1); K repeated per group, then tensorStats. */
+export function groupedLogits(core: Core, p: GroupedLogitsParams): GroupedLogitsResult {
+  const { heads, headsKv, seqLen, dk, seed } = p;
+  if (!Number.isInteger(headsKv) || headsKv < 1 || heads % headsKv !== 0) {
+    throw new RangeError(`groupedLogits: headsKv = ${headsKv} must divide heads = ${heads}`);
+  }
+  const per = seqLen * dk;
+  const q = Float32Array.from(randn(heads * per, seed));
+  const kv = randn(headsKv * per, seed + 1);
+  const k = new Float32Array(heads * per);
+  const group = heads / headsKv;
+  for (let h = 0; h < heads; h++) k.set(kv.subarray(Math.floor(h / group) * per, (Math.floor(h / group) + 1) * per), h * per);
+  const r = core.tensorStats({ q, k, heads, seqLen, dk, scale: 'inv_sqrt_dk', seed });
+  return { qk: r.qk, scaledVariance: r.qk.variance / dk, entropy: r.summary.entropy.mean, maxWeight: r.summary.maxWeight.mean };
+}
 
 export function run(core: Core, msg: unknown): Response {
   const id = msg !== null && typeof msg === 'object' && typeof (msg as { id?: unknown }).id === 'number'
@@ -28,6 +45,10 @@ export function run(core: Core, msg: unknown): Response {
         result = out;
         break;
       }
+      case 'precisionLab': result = core.precisionLab(msg.params); break;
+      case 'longContext': result = core.longContext(msg.params); break;
+      case 'tensorStats': result = core.tensorStats(msg.params); break;
+      case 'groupedLogits': result = groupedLogits(core, msg.params); break;
     }
     return { id, ok: true, result, ms: performance.now() - t0 };
   } catch (e) {

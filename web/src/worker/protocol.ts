@@ -7,10 +7,24 @@
 import type {
   ScoreVarianceParams, ScoreVarianceResult, AttentionStatsParams, AttentionStatsResult,
   SaturationSweepParams, SaturationSweepResult, SoftmaxJacobianResult, CoreInfo,
+  PrecisionLabParams, PrecisionLabResult, LongContextParams, LongContextResult,
+  TensorStatsParams, TensorStatsResult, Moments,
 } from '../../../wasm/js/core.js';
 
 export interface JacobianCurveParams { gaps: number[] }
 export interface JacobianCurveResult { gaps: Float64Array; frobenius: Float64Array; spectral: Float64Array }
+/**
+ * Var of the logits under grouped K/V heads: q [heads, seqLen, dk] and k [headsKv, seqLen, dk]
+ * iid N(0, 1) (the page's own generator, web/src/tensors/randn.js), k repeated over each group of
+ * heads/headsKv query heads (GQA ≡ MHA with repeated K, Ainslie et al. 2023), then tensorStats.
+ */
+export interface GroupedLogitsParams { heads: number; headsKv: number; seqLen: number; dk: number; seed: number }
+export interface GroupedLogitsResult {
+  /** of the raw q·k over every head, query and key */ qk: Moments;
+  /** Var(q·k/√d_k) */ scaledVariance: number;
+  /** mean entropy of the rows under 1/√d_k, nats */ entropy: number;
+  maxWeight: number;
+}
 
 /** Every request kind with its params and result. */
 export interface Calls {
@@ -20,9 +34,13 @@ export interface Calls {
   saturationSweep: { params: SaturationSweepParams; result: SaturationSweepResult };
   softmaxJacobian: { params: { logits: number[] }; result: SoftmaxJacobianResult };
   jacobianCurve: { params: JacobianCurveParams; result: JacobianCurveResult };
+  precisionLab: { params: PrecisionLabParams; result: PrecisionLabResult };
+  longContext: { params: LongContextParams; result: LongContextResult };
+  tensorStats: { params: TensorStatsParams; result: TensorStatsResult };
+  groupedLogits: { params: GroupedLogitsParams; result: GroupedLogitsResult };
 }
 export type Kind = keyof Calls;
-export const KINDS: readonly Kind[] = ['info', 'scoreVariance', 'attentionStats', 'saturationSweep', 'softmaxJacobian', 'jacobianCurve'];
+export const KINDS: readonly Kind[] = ['info', 'scoreVariance', 'attentionStats', 'saturationSweep', 'softmaxJacobian', 'jacobianCurve', 'precisionLab', 'longContext', 'tensorStats', 'groupedLogits'];
 
 export type Request = { [K in Kind]: { id: number; kind: K; params: Calls[K]['params'] } }[Kind];
 export interface ErrorInfo { name: string; message: string }
@@ -151,10 +169,21 @@ export class WorkerClient {
 
   private send(p: Pending): void {
     p.attempts += 1;
+    p.timer = undefined;
     this.inflight.set(p.id, p);
     if (p.channel !== undefined) this.busy.set(p.channel, p);
-    p.timer = this.opts.setTimer(() => this.onTimeout(p), this.opts.timeoutMs(p.kind));
     this.worker.postMessage({ id: p.id, kind: p.kind, params: p.params });
+    this.armHead();
+  }
+
+  /**
+   * The worker answers in the order it was asked, so only the oldest request in flight is running:
+   * only it is timed. (Timing every request from its sending made requests queued behind a long
+   * one time out, and each restart threw the long one's work away.)
+   */
+  private armHead(): void {
+    const head = this.inflight.values().next().value as Pending | undefined;
+    if (head && head.timer === undefined) head.timer = this.opts.setTimer(() => this.onTimeout(head), this.opts.timeoutMs(head.kind));
   }
 
   private finish(p: Pending): void {
@@ -165,6 +194,7 @@ export class WorkerClient {
       const next = this.waiting.get(p.channel);
       if (next) { this.waiting.delete(p.channel); this.send(next); }
     }
+    this.armHead();
   }
 
   private onMessage(m: unknown): void {

@@ -19,15 +19,26 @@ async function boot(): Promise<Core> {
 
 const corePromise = boot();
 
+// A worker that cannot go on is a crashed worker: rethrowing outside any promise makes the error
+// reach the page's worker.onerror, which restarts the worker with a visible notice and re-sends
+// the request once (protocol.ts). Used when the core fails to load (a failed or corrupt .wasm
+// fetch) and when replying fails.
+function crash(e: unknown): void {
+  setTimeout(() => { throw e instanceof Error ? e : new Error(String(e)); });
+}
+corePromise.catch(crash);
+
 self.onmessage = async (ev: MessageEvent) => {
   let core: Core;
   try {
     core = await corePromise;
-  } catch (e) {
-    const id = (ev.data as { id?: number })?.id ?? -1;
-    self.postMessage({ id, ok: false, error: { name: 'Error', message: e instanceof Error ? e.message : String(e) } });
-    return;
+  } catch {
+    return;  // crash() above restarts this worker
   }
-  const reply = run(core, ev.data);
-  (self as unknown as Worker).postMessage(reply, reply.ok ? transferables(reply.result) : []);
+  try {
+    const reply = run(core, ev.data);
+    (self as unknown as Worker).postMessage(reply, reply.ok ? transferables(reply.result) : []);
+  } catch (e) {
+    crash(e);
+  }
 };

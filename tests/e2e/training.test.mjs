@@ -1,0 +1,115 @@
+// Browser test of the training lab (lean: one short run of three variants): start a run, see the
+// curves grow, Cancel, start again; the share link reproduces the first loss values exactly; the
+// other panels keep answering meanwhile; zero console errors, nothing fetched from other hosts.
+// Run with `npm run test:e2e` after `npm run build`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { serve } from './server.mjs';
+import { launch, watch, moveSlider } from './browser.mjs';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+let srv, browser, context, log;
+const HASH = '#v=1&exp=training&trsteps=40&trvar=none,inv_sqrt_dk,qk_l2&trseed=3';
+
+before(async () => {
+  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
+  srv = await serve(dist, { prefix: '/sub/' });
+  browser = await launch();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
+  log = watch(context, srv.origin);
+});
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+const lossPoints = (page) => page.evaluate(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0));
+const runs = (page) => page.evaluate(() => window.__sqrtdkTraining.session.runs.map((r) => ({ variant: r.variant, loss: r.loss, first: r.firstNonfinite, acc: r.evaluation?.tokenAccuracy ?? null })));
+async function run(page) {
+  await page.waitForSelector('[data-action="train-run"]:not([disabled])');
+  await page.click('[data-action="train-run"]');
+}
+
+test('training lab: run, curves grow, cancel, run again, the link reproduces the losses', async () => {
+  const page = await context.newPage();
+  await page.goto(srv.url + HASH);
+  await page.waitForSelector('[data-panel="training"]');
+  // a size the core would refuse is refused beside its control, before any work
+  await page.fill('[data-panel="training"] [data-key="trheads"] input', '5');
+  await page.press('[data-panel="training"] [data-key="trheads"] input', 'Enter');
+  await page.waitForFunction(() => /not divisible/.test(document.querySelector('[data-panel="training"] [data-err-for="trheads"]').textContent));
+  assert.equal(await page.isDisabled('[data-action="train-run"]'), true);
+  await page.fill('[data-panel="training"] [data-key="trheads"] input', '4');
+  await page.press('[data-panel="training"] [data-key="trheads"] input', 'Enter');
+  // over the memory budget of a run: the core's refusal, beside the control just changed
+  const set = async (key, v) => { await page.fill(`[data-panel="training"] [data-key="${key}"] input`, v); await page.press(`[data-panel="training"] [data-key="${key}"] input`, 'Enter'); };
+  await set('trlayers', '6');
+  await set('trdm', '512');
+  await page.waitForFunction(() => /MiB/.test(document.querySelector('[data-panel="training"] [data-err-for="trdm"]').textContent));
+  assert.equal(await page.isDisabled('[data-action="train-run"]'), true);
+  await set('trdm', '64');
+  await set('trlayers', '2');
+  await page.waitForFunction(() => document.querySelector('[data-panel="training"] [data-err-for="trdm"]').textContent === '');
+
+  // start with many steps, watch the curves grow, cancel
+  await page.fill('[data-panel="training"] [data-key="trsteps"] input', '2000');
+  await page.press('[data-panel="training"] [data-key="trsteps"] input', 'Enter');
+  await run(page);
+  await page.waitForFunction(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0) > 6);
+  const p1 = await lossPoints(page);
+  await page.waitForFunction((p) => Number(document.querySelector('[data-chart-box="training-loss"]').dataset.points) > p + 6, p1);
+  // the other panels keep answering while the training worker is busy
+  const before = await page.textContent('[data-readout="var-var"]');
+  await moveSlider(page, 'variance', 'dk', 9);
+  await page.waitForFunction((b) => document.querySelector('[data-readout="var-var"]').textContent !== b, before, { timeout: 5000 });
+  const t0 = Date.now();
+  await page.click('[data-action="train-cancel"]');
+  await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'cancelled');
+  const cancelMs = await page.evaluate(() => window.__sqrtdkTraining.controller.lastCancelMs);
+  assert.ok(cancelMs < 100, `cancel took ${cancelMs} ms`);
+  assert.ok(Date.now() - t0 < 1000);
+  const stopped = await page.evaluate(() => window.__sqrtdkTraining.session.runs.reduce((n, r) => n + r.stepsDone, 0));
+  await page.waitForTimeout(200);
+  assert.equal(await page.evaluate(() => window.__sqrtdkTraining.session.runs.reduce((n, r) => n + r.stepsDone, 0)), stopped, 'no step after Cancel');
+
+  // again, to the end, at 40 steps
+  await page.fill('[data-panel="training"] [data-key="trsteps"] input', '40');
+  await page.press('[data-panel="training"] [data-key="trsteps"] input', 'Enter');
+  await run(page);
+  await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
+  const first = await runs(page);
+  assert.deepEqual(first.map((r) => r.variant), ['none', 'inv_sqrt_dk', 'qk_l2']);
+  for (const r of first) { assert.equal(r.loss.length, 40); assert.ok(r.acc !== null); }
+  assert.ok(Number(await page.getAttribute('[data-chart-box="training-logits-l1"]', 'data-points')) > 0, 'logit histogram drawn');
+  assert.ok(await page.textContent('[data-readout="train-final-inv_sqrt_dk"]'));
+  assert.notEqual(await page.getAttribute('[data-claim="C10"]', 'data-verdict'), null);
+
+  // the share link carries the configuration; opening it and pressing Run gives the same losses
+  await page.click('[data-action="copy-link"]');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  for (const part of ['trsteps=40', 'trvar=none,inv_sqrt_dk,qk_l2', 'trseed=3']) assert.ok(link.includes(part), `${part} in ${link}`);
+  const p2 = await context.newPage();
+  await p2.goto(link);
+  await run(p2);
+  await p2.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
+  const second = await runs(p2);
+  assert.deepEqual(second.map((r) => r.loss.slice(0, 10)), first.map((r) => r.loss.slice(0, 10)), 'first loss values identical');
+  assert.deepEqual(second, first, 'every loss identical');
+  await p2.close();
+  await page.close();
+
+  // embed mode: this panel alone, its parts as asked, and it trains
+  const e = await context.newPage();
+  await e.goto(srv.url + '#v=1&embed=1&exp=training&show=controls,charts&trsteps=5&trvar=inv_sqrt_dk');
+  await run(e);
+  await e.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
+  assert.equal(await e.locator('[data-panel]').count(), 1);
+  assert.equal(await e.locator('header.top, nav.nav').count(), 0);
+  assert.equal(await e.isHidden('[data-panel="training"] [data-part="text"]'), true);
+  assert.equal(Number(await e.getAttribute('[data-chart-box="training-loss"]', 'data-points')), 5);
+  await e.close();
+  assert.deepEqual(log, { consoleErrors: [], pageErrors: [], dialogs: [], foreign: [] });
+});

@@ -1,0 +1,116 @@
+// The lab panels' pure parts against the real core: chart builders draw exactly their results,
+// the worker's new request kinds answer like direct calls, and the request parameters stay
+// inside the core's limits and the page's work budgets.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { loadCore } from '../../wasm/js/core.js';
+import type { Core, LongContextResult, LongContextMethod } from '../../wasm/js/core.js';
+import { run, groupedLogits } from '../../web/src/worker/handler.ts';
+import {
+  buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, buildLongContext, buildGqaEntropy, buildKvCache,
+  buildTensorJacobian, buildRowHistogram, quantile, FORMATS, ALGORITHMS, PROB_FLOOR, TENSOR_SCALES,
+} from '../../web/src/charts/labs.ts';
+import { precisionParams, precisionRows, cellText, longParams, longQueries, METHODS } from '../../web/src/panels/params.ts';
+import { defaultState } from '../../web/src/state/state.ts';
+import { translator } from '../../web/src/i18n/messages.ts';
+import { LONG_DK_STEPS, SEQ_STEPS } from '../../web/src/state/schema.js';
+
+let core: Core;
+beforeAll(async () => { core = await loadCore({}); });
+const t = translator('en');
+
+describe('precision lab', () => {
+  it('the presets: which format × algorithm overflows, and the cell texts say so', () => {
+    const r = core.precisionLab(precisionParams({ ...defaultState(), plogits: [100, 90, 80] }));
+    const bad = r.cells.filter((c) => c.shareNonfinite > 0).map((c) => `${c.format}/${c.algorithm}`);
+    expect(bad).toEqual(['float32/naive', 'bfloat16/naive', 'float16/naive']);
+    expect(cellText(r.cells.find((c) => c.format === 'float16' && c.algorithm === 'naive')!)).toMatch(/^NaN 100\.0 %/);
+    expect(cellText(r.cells.find((c) => c.format === 'float64' && c.algorithm === 'safe')!)).toBe('✓ · Δ 0');
+    const probs = buildPrecisionProbs(r, t);
+    expect(probs.points).toBe(4 * 3);
+    // float16 safe: exp(−20) ≈ 2e-9 underflows to 0 and is drawn at the floor
+    expect((probs.config.data.datasets[3].data[2] as { y: number }).y).toBe(PROB_FLOOR);
+    expect(probs.csv.rows.find((row) => String(row[0]).startsWith('float16') && row[1] === 2)?.[2]).toBe(0);
+    const jac = buildPrecisionJacobian(r, t);
+    expect(jac.points).toBe(12 - 3);  // no bar for the three overflowed cells
+    expect(precisionCsv(r).rows).toHaveLength(12);
+  });
+  it('online equals safe up to rounding, and random rows stay in the budget', () => {
+    for (const L of SEQ_STEPS) expect(precisionRows(L) * L).toBeLessThanOrEqual(4096 + 4 * 8);
+    const s = { ...defaultState(), pmode: 'random' as const, pdk: 64, pseqLen: 64, pscale: 'inv_sqrt_dk' as const };
+    const r = core.precisionLab(precisionParams(s));
+    expect(r.rows).toBe(precisionRows(64));
+    expect(Array.from(r.onlineVsSafe).every((d, i) => d <= [1e-15, 1e-6, 1e-2, 2e-3][i])).toBe(true);
+    expect(FORMATS.length * ALGORITHMS.length).toBe(r.cells.length);
+  });
+});
+
+describe('long context', () => {
+  it('one request per method; fixed ignores L_train; the quoted length is in the sweep', () => {
+    const s = { ...defaultState(), ldk: 16, ltrain: 256 };
+    expect(longParams(s, 'fixed').trainLen).toBe(longParams({ ...s, ltrain: 1024 }, 'fixed').trainLen);
+    expect(longParams(s, 'logn').trainLen).toBe(256);
+    expect(longParams(s, 'yarn').seqLens).toContain(8192);
+    for (const dk of LONG_DK_STEPS) expect(longQueries(dk) * dk).toBeLessThanOrEqual(1024);
+  });
+  it('builds entropy, ratio and max weight against L, with ln L', () => {
+    const results: Partial<Record<LongContextMethod, LongContextResult>> = {};
+    for (const m of METHODS) results[m] = core.longContext({ dk: 8, seqLens: [64, 256, 1024], trainLen: 128, queries: 2, methods: [m] });
+    const ent = buildLongContext(results, METHODS, 'entropy', 128, t);
+    expect(ent.points).toBe(4 * 3 + 3);
+    expect(ent.config.data.datasets[4].data).toEqual([64, 256, 1024].map((L) => ({ x: L, y: Math.log(L) })));
+    const ratio = buildLongContext(results, METHODS, 'entropyRatio', 128, t);
+    expect((ratio.config.data.datasets[3].data[2] as { y: number }).y).toBe(results.article!.points[0][2].entropyRatio);
+    // the article's multiplier at L = 1024, L_train = 128 is √8
+    expect(results.article!.points[0][2].multiplier).toBeCloseTo(Math.sqrt(8), 12);
+    expect(buildLongContext({ fixed: results.fixed }, METHODS, 'maxWeight', 128, t).points).toBe(3);
+  });
+});
+
+describe('GQA / MQA', () => {
+  it('groupedLogits: Var(q·k/√d) ≈ 1 for MHA, GQA and MQA; refuses a non-divisor', () => {
+    for (const kv of [8, 2, 1]) {
+      const r = groupedLogits(core, { heads: 8, headsKv: kv, seqLen: 32, dk: 64, seed: 3 });
+      expect(Math.abs(r.scaledVariance - 1)).toBeLessThan(0.1);
+      expect(r.qk.variance / 64).toBeCloseTo(r.scaledVariance, 12);
+    }
+    expect(() => groupedLogits(core, { heads: 8, headsKv: 3, seqLen: 4, dk: 4, seed: 0 })).toThrow(RangeError);
+    const viaWorker = run(core, { id: 9, kind: 'groupedLogits', params: { heads: 4, headsKv: 3, seqLen: 4, dk: 4, seed: 0 } });
+    expect(viaWorker).toMatchObject({ id: 9, ok: false, error: { name: 'RangeError' } });
+  });
+  it('entropy against d_head: the layouts lie on each other; the KV chart is exactly the totals', () => {
+    const dims = [16, 64];
+    const stats = (kv: number, scale: 'none' | 'inv_sqrt_dk') => dims.map((dk) => core.attentionStats({ heads: 4, headsKv: kv, seqLen: 16, dk, scale, seed: 0, perRow: false, heatmapSize: 1 }));
+    const scaled = { mha: stats(4, 'inv_sqrt_dk'), gqa: stats(2, 'inv_sqrt_dk'), mqa: stats(1, 'inv_sqrt_dk') };
+    const raw = { mha: stats(4, 'none'), gqa: stats(2, 'none'), mqa: stats(1, 'none') };
+    const labels = { mha: 'MHA', gqa: 'GQA', mqa: 'MQA' };
+    const spec = buildGqaEntropy(scaled, raw, dims, labels, 64, t);
+    expect(spec.points).toBe(6 * 2 + 2);
+    expect(spec.config.data.datasets[0].data).toEqual(dims.map((d, i) => ({ x: d, y: scaled.mha[i].summary.entropy.mean })));
+    const kv = buildKvCache({ mha: 4, gqa: 2, mqa: 1 }, labels, t);
+    expect(kv.csv.rows.map((r) => r[1])).toEqual([4, 2, 1]);
+  });
+});
+
+describe('your own tensors', () => {
+  it('floating bars of ‖J‖_F per scale and row histograms of the per-row arrays', () => {
+    const q = Float32Array.from({ length: 2 * 16 * 8 }, (_, i) => Math.sin(i));
+    const k = Float32Array.from({ length: 2 * 16 * 8 }, (_, i) => Math.cos(i * 0.7));
+    const own = Object.fromEntries(TENSOR_SCALES.map((scale) => [scale, core.tensorStats({ q, k, heads: 2, seqLen: 16, dk: 8, scale })])) as never;
+    const iid = Object.fromEntries(TENSOR_SCALES.map((scale) => [scale, core.attentionStats({ heads: 2, seqLen: 16, dk: 8, scale, perRow: true, heatmapSize: 1 })])) as never;
+    const spec = buildTensorJacobian(own, iid, t);
+    const bands = spec.config.data.datasets[0].data as unknown as number[][];
+    expect(bands[1][0]).toBeCloseTo(quantile((own as Record<string, { rows: { jacFro: Float64Array } }>).inv_sqrt_dk.rows.jacFro, 0.1), 12);
+    expect(spec.csv.rows).toHaveLength(6);
+    const hist = buildRowHistogram([0.1, 0.2, 0.2, 5], [1, 1], 0, 1, 'x', null, t, 10);
+    const bars = hist.config.data.datasets[0].data as { x: number; y: number }[];
+    expect(bars.reduce((a, b) => a + b.y * 0.1, 0)).toBeCloseTo(1, 12);  // out-of-range values land in the edge bins
+    expect(bars[2].y).toBeCloseTo(2 / (4 * 0.1), 12);
+  });
+  it('the worker answers tensorStats like a direct call', () => {
+    const q = Float32Array.from({ length: 16 }, (_, i) => i / 8);
+    const params = { q, k: q, heads: 1, seqLen: 4, dk: 4, scale: 'inv_sqrt_dk' as const };
+    const r = run(core, { id: 1, kind: 'tensorStats', params });
+    expect(r.ok).toBe(true);
+    if (r.ok) expect((r.result as { qk: { variance: number } }).qk.variance).toBe(core.tensorStats(params).qk.variance);
+  });
+});

@@ -1,0 +1,95 @@
+// Panel 7, long context (claim C8): mean entropy, entropy / ln L and mean max weight against the
+// sequence length for the fixed 1/√d_k, log-length scaling, YaRN's temperature and the article's
+// T = √d_k · (L_train / L)^0.5. One core request per method, split over both workers and cached;
+// 'fixed' does not depend on L_train, so moving L_train recomputes three of the four.
+import type { LongContextMethod, LongContextResult } from '../../../wasm/js/core.js';
+import { ChartBox } from '../charts/chartbox.ts';
+import { buildLongContext } from '../charts/labs.ts';
+import type { LongField } from '../charts/labs.ts';
+import { stepSlider } from '../controls.ts';
+import type { Control } from '../controls.ts';
+import { LONG_DK_STEPS, TRAIN_LEN_STEPS } from '../state/schema.js';
+import type { State, StateKey } from '../state/state.ts';
+import { fmt } from '../format.ts';
+import { h, setText } from '../dom.ts';
+import { shell, readout, claimBox, track } from './shell.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+import { METHODS, WORKER_OF, QUOTE_L, longQueries, longParams } from './params.ts';
+
+export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
+  const s = shell('longctx', 7, t('lc.title'), t('lc.lede'), ['longctx'], t);
+  const controls: Control[] = [
+    stepSlider(store, 'longctx', 'ldk', t('common.dk'), LONG_DK_STEPS),
+    stepSlider(store, 'longctx', 'ltrain', t('lc.trainLen'), TRAIN_LEN_STEPS),
+  ];
+  for (const c of controls) s.controls.append(c.el);
+  const ent = new ChartBox('longctx-entropy', '', t, { height: 300 });
+  const ratio = new ChartBox('longctx-ratio', t('lc.chart.ratio'), t, { height: 260 });
+  const maxw = new ChartBox('longctx-maxweight', t('lc.chart.maxw'), t, { height: 260 });
+  s.charts.append(ent.el, h('div', { class: 'chart-pair' }, ratio.el, maxw.el), s.readouts);
+  const ro: Record<LongContextMethod, HTMLElement> = {
+    fixed: readout(s.readouts, 'lc-fixed', t('lc.ro.at', { method: t('lc.method.fixed'), L: QUOTE_L })),
+    logn: readout(s.readouts, 'lc-logn', t('lc.ro.at', { method: t('lc.method.logn'), L: QUOTE_L })),
+    yarn: readout(s.readouts, 'lc-yarn', t('lc.ro.at', { method: t('lc.method.yarn'), L: QUOTE_L })),
+    article: readout(s.readouts, 'lc-article', t('lc.ro.at', { method: t('lc.method.article'), L: QUOTE_L })),
+  };
+  const roLn = readout(s.readouts, 'lc-lnL', `ln ${QUOTE_L}`);
+  const methodsText = h('ul', { class: 'explain methods' },
+    ...METHODS.map((m) => h('li', { 'data-method': m }, h('strong', { text: `${t(`lc.method.${m}`)}: ` }), t(`lc.about.${m}`))));
+  s.text.before(methodsText);
+  const c8 = claimBox(s.claims, 'C8', t('lc.claim'), t);
+
+  const results: Partial<Record<LongContextMethod, LongContextResult>> = {};
+  const keys: Partial<Record<LongContextMethod, string>> = {};
+  let state = store.state;
+
+  const at = (m: LongContextMethod, L = QUOTE_L) => results[m]?.points[0].find((p) => p.seqLen === L) ?? null;
+
+  const draw = () => {
+    const have = METHODS.filter((m) => results[m]);
+    if (have.length === 0) return;
+    ent.setTitle(t('lc.chart.entropy', { dk: state.ldk, train: state.ltrain, queries: longQueries(state.ldk) }));
+    const charts: [ChartBox, LongField][] = [[ent, 'entropy'], [ratio, 'entropyRatio'], [maxw, 'maxWeight']];
+    for (const [box, field] of charts) box.set(buildLongContext(results, have, field, state.ltrain, t));
+    ent.setNote(t('lc.note', { train: state.ltrain }));
+    for (const m of METHODS) { const p = at(m); setText(ro[m], p ? fmt(p.entropy) : '–'); }
+    setText(roLn, fmt(Math.log(QUOTE_L)));
+    if (have.length < METHODS.length) return;
+    const [f, l, y, a] = METHODS.map((m) => at(m)!);
+    const vars = {
+      L: QUOTE_L, train: state.ltrain, dk: state.ldk, lnL: fmt(Math.log(QUOTE_L)),
+      fixed: fmt(f.entropy), fixedR: fmt(f.entropyRatio, 3), fixedMax: fmt(f.maxWeight, 3),
+      logn: fmt(l.entropy), lognM: fmt(l.multiplier, 3), lognMax: fmt(l.maxWeight, 3),
+      yarn: fmt(y.entropy), yarnM: fmt(y.multiplier, 3), yarnMax: fmt(y.maxWeight, 3),
+      article: fmt(a.entropy), articleM: fmt(a.multiplier, 3), articleMax: fmt(a.maxWeight, 3), articleR: fmt(a.entropyRatio, 3),
+    };
+    setText(s.text, t('lc.text', vars));
+    // the article's temperature against the published ones at L = 8192: a far larger factor
+    const strongest = Math.max(l.multiplier, y.multiplier);
+    c8.set(t('lc.live', vars), null, t(a.multiplier > 1.5 * strongest ? 'lc.why.strong' : 'lc.why.mild', { ratio: fmt(a.multiplier / strongest, 3), articleMax: vars.articleMax, fixedMax: vars.fixedMax }));
+  };
+
+  return {
+    id: 'longctx',
+    el: s.el,
+    update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
+      state = next;
+      for (const c of controls) c.sync(next);
+      let asked = false;
+      for (const m of METHODS) {
+        const p = longParams(next, m);
+        const k = JSON.stringify(p);
+        if (k === keys[m]) continue;
+        keys[m] = k;
+        asked = true;
+        track(s.el, `lc:${m}`, compute.get(WORKER_OF[m], 'longContext', p, `lc:${m}`), source, t, (r) => {
+          if (k !== keys[m]) return;
+          results[m] = r;
+          draw();
+        });
+      }
+      if (!asked && (changed === null || changed.has('lang'))) draw();
+    },
+    destroy() { ent.destroy(); ratio.destroy(); maxw.destroy(); },
+  };
+}

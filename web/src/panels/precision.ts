@@ -1,0 +1,154 @@
+// Panel 6, the precision lab (claims C8 "online softmax handles the numeric range" and C11):
+// softmax in float64 / float32 / bfloat16 / float16 (emulated exactly by the core) with the naive,
+// safe and online algorithms, on a typed-in logit vector or on random attention rows.
+import type { PrecisionLabResult } from '../../../wasm/js/core.js';
+import { ChartBox } from '../charts/chartbox.ts';
+import { buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, cellOf, FORMATS, ALGORITHMS } from '../charts/labs.ts';
+import { csvText } from '../charts/builders.ts';
+import { stepSlider, select, seedInput, numsInput } from '../controls.ts';
+import type { Control } from '../controls.ts';
+import { DK_STEPS, SEQ_STEPS, BLOCK_STEPS, SCALES } from '../state/schema.js';
+import type { State, StateKey } from '../state/state.ts';
+import { fmt, pct } from '../format.ts';
+import { h, setText, download } from '../dom.ts';
+import { shell, readout, claimBox, track } from './shell.ts';
+import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText } from './params.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+
+export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
+  const s = shell('precision', 6, t('prec.title'), t('prec.lede'), ['precision'], t);
+  const mode = select(store, 'precision', 'pmode', t('prec.mode'), [{ value: 'logits', label: t('prec.mode.logits') }, { value: 'random', label: t('prec.mode.random') }]);
+  const logits = numsInput(store, 'precision', 'plogits', t('prec.logits'), (raw) => t('prec.logitsBad', { raw: raw.slice(0, 40) }));
+  const presets = h('div', { class: 'presets', 'data-key': 'plogits-presets' },
+    ...LOGIT_PRESETS.map((p) => h('button', { type: 'button', class: 'mini', 'data-preset': p.join(','), text: `[${p.join(', ')}]`,
+      onclick: () => store.set({ plogits: [...p], pmode: 'logits', exp: 'precision' }, 'plogits') })));
+  logits.el.querySelector('.control-row')?.append(presets);
+  const randomControls: Control[] = [
+    stepSlider(store, 'precision', 'pdk', t('common.dk'), DK_STEPS),
+    stepSlider(store, 'precision', 'pseqLen', t('common.seqLen'), SEQ_STEPS),
+    select(store, 'precision', 'pscale', t('common.scale'), SCALES.map((v) => ({ value: v, label: t(`scale.${v}`) }))),
+    seedInput(store, 'precision', 'pseed', t('common.seed'), t('common.reroll')),
+  ];
+  const block = stepSlider(store, 'precision', 'pblock', t('prec.block'), BLOCK_STEPS);
+  const controls: Control[] = [mode, logits, ...randomControls, block];
+  for (const c of controls) s.controls.append(c.el);
+
+  // the table: formats × algorithms, each cell a readout
+  const table = h('table', { class: 'table prec-table' });
+  const cells = new Map<string, HTMLElement>();
+  table.append(h('thead', {}, h('tr', {}, h('th', { text: t('prec.th.format') }), ...ALGORITHMS.map((a) => h('th', { text: t(`prec.alg.${a}`) })), h('th', { text: t('prec.th.ovs') }))));
+  const tbody = h('tbody');
+  for (const f of FORMATS) {
+    const tds = ALGORITHMS.map((a) => { const td = h('td', { 'data-readout': `prec-${f}-${a}`, text: '–' }); cells.set(`${f}-${a}`, td); return td; });
+    const ovs = h('td', { 'data-readout': `prec-ovs-${f}`, text: '–' });
+    cells.set(`ovs-${f}`, ovs);
+    tbody.append(h('tr', {}, h('th', { scope: 'row', text: f }), ...tds, ovs));
+  }
+  table.append(tbody);
+  const tableCsv = h('button', { type: 'button', class: 'mini', 'data-export': 'csv', text: t('common.csv') }) as HTMLButtonElement;
+  const tableBox = h('figure', { class: 'chart table-box', 'data-table-box': 'precision-table' },
+    h('div', { class: 'chart-head' }, h('h4', { class: 'chart-title', text: t('prec.table') }), h('div', { class: 'chart-tools' }, tableCsv)),
+    h('div', { class: 'table-wrap' }, table),
+    h('p', { class: 'chart-note', text: t('prec.tableNote') }));
+  const probs = new ChartBox('precision-probs', '', t, { height: 260 });
+  const jac = new ChartBox('precision-jacobian', t('prec.chart.jac'), t, { height: 260 });
+  s.charts.append(tableBox, h('div', { class: 'chart-pair' }, probs.el, jac.el), s.readouts);
+  const ro = {
+    maxLogit: readout(s.readouts, 'prec-maxlogit', t('sat.ro.maxLogit')),
+    c: readout(s.readouts, 'prec-c', t('sat.ro.c')),
+    rows: readout(s.readouts, 'prec-rows', t('prec.ro.rows')),
+    jac64: readout(s.readouts, 'prec-jac64', t('prec.ro.jac64')),
+  };
+  const c8 = claimBox(s.claims, 'C8-online', t('prec.claim8'), t);
+  const c11 = claimBox(s.claims, 'C11', t('prec.claim11'), t);
+
+  let result: PrecisionLabResult | null = null;
+  let key = '';
+  let state = store.state;
+  let claimsAsked = false;
+  tableCsv.addEventListener('click', () => {
+    if (!result) return;
+    const url = URL.createObjectURL(new Blob([csvText(precisionCsv(result))], { type: 'text/csv;charset=utf-8' }));
+    download('sqrtdk-precision-table.csv', url);
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  });
+
+  const syncVisibility = (next: State) => {
+    logits.el.hidden = next.pmode !== 'logits';
+    for (const c of randomControls) c.el.hidden = next.pmode !== 'random';
+  };
+
+  const draw = () => {
+    const r = result;
+    if (!r) return;
+    for (const f of FORMATS) {
+      for (const a of ALGORITHMS) {
+        const c = cellOf(r, f, a);
+        const td = cells.get(`${f}-${a}`)!;
+        setText(td, cellText(c));
+        td.dataset.status = c.shareNonfinite > 0 ? 'overflow' : c.shareUnderflow > 0 ? 'underflow' : 'ok';
+      }
+      setText(cells.get(`ovs-${f}`)!, fmt(r.onlineVsSafe[FORMATS.indexOf(f)], 2));
+    }
+    const input = state.pmode === 'logits' ? `[${state.plogits.join(', ')}]` : t('prec.inputRandom', { rows: r.rows, seqLen: r.seqLen, dk: state.pdk, scale: t(`scale.${state.pscale}`) });
+    probs.setTitle(t('prec.chart.probs', { input: state.pmode === 'logits' ? input : t('prec.firstRow') }));
+    probs.set(buildPrecisionProbs(r, t));
+    probs.setNote(t('prec.probsNote'));
+    jac.set(buildPrecisionJacobian(r, t));
+    setText(ro.maxLogit, fmt(r.maxAbsLogit));
+    setText(ro.c, fmt(r.scale));
+    setText(ro.rows, String(r.rows));
+    setText(ro.jac64, fmt(r.jacFroMedianF64));
+    // what breaks, in words, from the live cells
+    const broken = (pred: (c: PrecisionLabResult['cells'][number]) => boolean) =>
+      FORMATS.flatMap((f) => ALGORITHMS.filter((a) => pred(cellOf(r, f, a))).map((a) => `${f} ${t(`prec.alg.${a}`)}`));
+    const nonfinite = broken((c) => c.shareNonfinite > 0);
+    const under = broken((c) => c.shareUnderflow > 0);
+    const none = t('prec.none');
+    const f32 = cellOf(r, 'float32', 'safe').jacFroMedian;
+    setText(s.text, t('prec.text', {
+      input, nonfinite: nonfinite.length ? nonfinite.join(', ') : none, underflow: under.length ? under.join(', ') : none,
+      ovs16: fmt(r.onlineVsSafe[3], 2), ovs32: fmt(r.onlineVsSafe[1], 2), block: state.pblock,
+      j64: fmt(r.jacFroMedianF64), j32: fmt(f32), j16: fmt(cellOf(r, 'float16', 'safe').jacFroMedian),
+    }));
+  };
+
+  const askClaims = () => {
+    const base = { ...C11_SHAPE };
+    const get = (scale: 'none' | 'inv_sqrt_dk') => compute.get('live', 'precisionLab', { ...base, scale }, undefined);
+    Promise.all([get('none'), get('inv_sqrt_dk')]).then(([raw, scaled]) => {
+      const j = (r: PrecisionLabResult, f: (typeof FORMATS)[number]) => cellOf(r, f, 'safe').jacFroMedian;
+      const j64 = raw.jacFroMedianF64, j32 = j(raw, 'float32'), jb = j(raw, 'bfloat16'), js = scaled.jacFroMedianF64;
+      const sameAcrossFormats = Math.abs(j64 - j32) <= 0.05 * j64;
+      c11.set(t('prec.live11', { dk: base.dk, seqLen: base.seqLen, j64: fmt(j64), j32: fmt(j32), jb: fmt(jb), js: fmt(js), ratio: fmt(js / j64, 3) }),
+        sameAcrossFormats && j64 < 0.2 * js);
+      const naive16 = cellOf(raw, 'float16', 'naive').shareNonfinite;
+      const onlineBad = FORMATS.map((f) => cellOf(raw, f, 'online').shareNonfinite).reduce((a, b) => Math.max(a, b), 0);
+      const jOnline = cellOf(raw, 'float64', 'online').jacFroMedian;
+      c8.set(t('prec.live8', { naive16: pct(naive16), online: pct(onlineBad), jOnline: fmt(jOnline), js: fmt(js), dk: base.dk }),
+        onlineBad === 0, t('prec.why8'));
+    }, () => {});
+  };
+
+  return {
+    id: 'precision',
+    el: s.el,
+    update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
+      state = next;
+      for (const c of controls) c.sync(next);
+      syncVisibility(next);
+      if (!claimsAsked || changed === null) { claimsAsked = true; askClaims(); }
+      const p = precisionParams(next);
+      const k = JSON.stringify(p);
+      if (k !== key) {
+        key = k;
+        track(s.el, 'prec:main', compute.get('live', 'precisionLab', p, 'prec:main'), source, t, (r) => {
+          if (k !== key) return;
+          result = r;
+          draw();
+        });
+      } else if (changed === null || changed.has('lang')) draw();
+    },
+    destroy() { probs.destroy(); jac.destroy(); },
+  };
+}

@@ -1,0 +1,428 @@
+// Panel 10, the training lab (claims C9 and C10): a small Transformer trained in the browser with
+// every ticked attention variant from the same seed — same initial weights where shapes allow, same
+// batches — in a dedicated worker, chunk by chunk (web/src/training/controller.ts). Live curves,
+// an end-of-run table, and the trained logits against the iid N(0, 1) of the √d_k argument.
+import type { AttentionVariant } from '../../../wasm/js/core.js';
+import { ChartBox } from '../charts/chartbox.ts';
+import { csvText } from '../charts/builders.ts';
+import {
+  buildTrainLoss, buildTrainGradNorm, buildTrainLayers, buildTrainAccuracy, buildTrainLogitHist, summaryRows, summaryCsv, VARIANT_COLOURS,
+} from '../charts/training.ts';
+import { select } from '../controls.ts';
+import type { Control } from '../controls.ts';
+import { SCHEMA, TRAIN_VARIANTS } from '../state/schema.js';
+import type { State, StateKey, TrainVariant } from '../state/state.ts';
+import type { MessageKey, T } from '../i18n/messages.ts';
+import { fmt, pct } from '../format.ts';
+import { h, setText, download } from '../dom.ts';
+import { shell, claimBox } from './shell.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+import { TrainingController } from '../training/controller.ts';
+import type { RunSeries } from '../training/series.ts';
+import { hasHeadScale, lastFiniteLoss } from '../training/series.ts';
+import { trainingConfigs, runKey, refusals, readNumber, keyOfCoreMessage, TRAIN_KEYS, RUN_KEYS } from '../training/config.ts';
+import type { WorkerLike } from '../worker/protocol.ts';
+
+type NumKey = 'trvocab' | 'trlen' | 'trlayers' | 'trdm' | 'trheads' | 'trmlp' | 'trinit' | 'trlr' | 'trwarm' | 'trclip' | 'trsteps' | 'trseed' | 'trthr';
+
+/** What survives a re-mount (a language switch rebuilds every panel): the controller and the last runs. */
+interface Session {
+  controller: TrainingController | null;
+  runs: RunSeries[];
+  /** runKey of the configuration the runs were started with */
+  key: string;
+  status: 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+  sps: number;
+  error: string;
+  /** the softmax / clip / warm-up / T of the runs, for the text */
+  cfg: State | null;
+  listener: ((kind: 'progress' | 'done' | 'error') => void) | null;
+}
+const session: Session = { controller: null, runs: [], key: '', status: 'idle', sps: 0, error: '', cfg: null, listener: null };
+
+function controller(): TrainingController {
+  session.controller ??= new TrainingController({
+    createWorker: () => new Worker(new URL('../training/worker.ts', import.meta.url), { type: 'module', name: 'sqrtdk-training' }) as unknown as WorkerLike,
+  });
+  // tests and bench read the controller (cancel latency, steps/s)
+  (window as unknown as { __sqrtdkTraining?: object }).__sqrtdkTraining = { session, controller: session.controller };
+  return session.controller;
+}
+
+/** A number input bound to a training key: a typed-in value out of range is refused beside it. */
+function numberInput(store: PanelCtx['store'], key: NumKey, label: string, t: T, extra?: HTMLElement): Control {
+  const spec = SCHEMA[key];
+  const input = h('input', { type: 'number', min: spec.min, max: spec.max, step: spec.type === 'num' ? 'any' : 1, class: 'seed', inputMode: 'decimal' }) as HTMLInputElement;
+  const id = `c-${key}-${Math.random().toString(36).slice(2, 8)}`;
+  input.id = id;
+  const err = h('span', { class: 'err', 'data-err-for': key, role: 'alert' });
+  input.addEventListener('change', () => {
+    const r = readNumber(key, input.value);
+    if (!r.ok) { setText(err, t(r.msg, r.vars)); input.setAttribute('aria-invalid', 'true'); return; }
+    input.removeAttribute('aria-invalid');
+    setText(err, '');
+    store.set({ [key]: r.value, exp: 'training' } as Partial<State>, key);
+  });
+  const el = h('div', { class: 'control', 'data-key': key }, h('label', { for: id, text: label }), h('div', { class: 'control-row' }, input, extra ?? null), err);
+  return {
+    el,
+    sync(s) { const v = String(s[key]); if (document.activeElement !== input && input.value !== v) { input.value = v; input.removeAttribute('aria-invalid'); } },
+  };
+}
+
+export function trainingPanel({ t, store }: PanelCtx): PanelView {
+  const s = shell('training', 10, t('train.title'), t('train.lede'), ['training', 'trainingOpt'], t);
+  const dkOut = h('output', { class: 'value', 'data-dk': '' });
+  const paramsOut = h('span', { class: 'train-budget', 'data-train-budget': '' });
+  const controls: Control[] = [
+    select(store, 'training', 'trtask', t('train.task'), (['copy', 'reverse', 'sort', 'assoc_recall'] as const).map((v) => ({ value: v, label: t(`train.task.${v}`) }))),
+    numberInput(store, 'trvocab', t('train.vocab'), t),
+    numberInput(store, 'trlen', t('train.seqLen'), t),
+    numberInput(store, 'trlayers', t('train.layers'), t),
+    numberInput(store, 'trdm', t('train.dModel'), t),
+    numberInput(store, 'trheads', t('train.heads'), t, dkOut),
+    numberInput(store, 'trmlp', t('train.mlp'), t),
+    select(store, 'training', 'trnorm', t('train.norm'), (['pre', 'post'] as const).map((v) => ({ value: v, label: t(`train.norm.${v}`) }))),
+    numberInput(store, 'trinit', t('train.init'), t),
+    numberInput(store, 'trlr', t('train.lr'), t),
+    numberInput(store, 'trwarm', t('train.warmup'), t),
+    numberInput(store, 'trclip', t('train.clip'), t),
+    numberInput(store, 'trsteps', t('train.steps'), t),
+    numberInput(store, 'trseed', t('common.seed'), t),
+    select(store, 'training', 'trsm', t('train.softmax'), (['safe', 'naive'] as const).map((v) => ({ value: v, label: t(`train.softmax.${v}`) }))),
+    numberInput(store, 'trthr', t('train.thr'), t),
+  ];
+  // the variants: several at once
+  const boxes = new Map<TrainVariant, HTMLInputElement>();
+  const varErr = h('span', { class: 'err', 'data-err-for': 'trvar', role: 'alert' });
+  const varEl = h('fieldset', { class: 'control train-variants', 'data-key': 'trvar' },
+    h('legend', { text: t('train.variants') }),
+    h('div', { class: 'control-row' }, ...TRAIN_VARIANTS.map((v) => {
+      const cb = h('input', { type: 'checkbox', value: v, 'data-variant': v }) as HTMLInputElement;
+      boxes.set(v, cb);
+      cb.addEventListener('change', () => {
+        const next = TRAIN_VARIANTS.filter((x) => boxes.get(x)!.checked);
+        if (next.length === 0) { cb.checked = true; setText(varErr, t('train.err.noVariant')); return; }
+        setText(varErr, '');
+        store.set({ trvar: next, exp: 'training' }, 'trvar');
+      });
+      return h('label', { class: 'check', style: `--c:${VARIANT_COLOURS[v]}` }, cb, h('span', { text: t(`train.v.${v}`) }));
+    })), varErr);
+  controls.push({ el: varEl, sync(st) { for (const [v, cb] of boxes) cb.checked = st.trvar.includes(v); } });
+  for (const c of controls) s.controls.append(c.el);
+  const presets = h('div', { class: 'presets', 'data-key': 'train-presets' },
+    h('span', { class: 'presets-label', text: t('train.presets') }),
+    h('button', { type: 'button', class: 'mini', 'data-preset': 'c10-naive', text: t('train.preset.naive'),
+      onclick: () => store.set({ trvar: ['none', 'inv_sqrt_dk'], trsm: 'naive', trheads: 1, trdm: 64, exp: 'training' }, 'trsm') }),
+    h('button', { type: 'button', class: 'mini', 'data-preset': 'c10-safe', text: t('train.preset.safe'),
+      onclick: () => store.set({ trvar: ['none', 'inv_sqrt_dk'], trsm: 'safe', trheads: 1, trdm: 64, exp: 'training' }, 'trsm') }),
+    h('button', { type: 'button', class: 'mini', 'data-preset': 'default', text: t('train.preset.default'),
+      onclick: () => store.set(Object.fromEntries(TRAIN_KEYS.map((k) => [k, Array.isArray(SCHEMA[k].default) ? [...SCHEMA[k].default as readonly string[]] : SCHEMA[k].default])) as Partial<State>, 'trtask') }));
+  s.controls.append(presets);
+
+  // Run / Cancel, progress
+  const runBtn = h('button', { type: 'button', class: 'button', 'data-action': 'train-run', text: t('train.run') }) as HTMLButtonElement;
+  const cancelBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'train-cancel', text: t('train.cancel'), disabled: true }) as HTMLButtonElement;
+  const bar = h('progress', { max: 1, value: 0, 'data-train-progress': '', 'aria-label': t('train.steps') }) as HTMLProgressElement;
+  const statusEl = h('span', { class: 'train-status', 'data-train-status': '', role: 'status' });
+  const runErr = h('span', { class: 'err', 'data-err-for': 'train-run', role: 'alert' });
+  s.controls.append(h('div', { class: 'train-runbar', 'data-key': 'train-run' }, runBtn, cancelBtn, bar, statusEl, paramsOut, runErr));
+
+  // results: built on the first run (before it there is nothing to draw)
+  const results = h('div', { class: 'train-results', 'data-part': 'charts', hidden: true });
+  const placeholder = h('p', { class: 'chart-note train-placeholder', 'data-part': 'charts', text: t('train.placeholder') });
+  s.charts.append(placeholder, results);
+  let charts: ChartBox[] = [];
+  let chartLoss: ChartBox, chartGrad: ChartBox, chartEnt: ChartBox, chartLogit: ChartBox, chartScale: ChartBox, chartAcc: ChartBox;
+  let histCharts: ChartBox[] = [];
+  const tableBody = h('tbody');
+  const iidBody = h('tbody');
+  const tableCsv = h('button', { type: 'button', class: 'mini', 'data-export': 'csv', text: t('common.csv') }) as HTMLButtonElement;
+  const iidCsv = h('button', { type: 'button', class: 'mini', 'data-export': 'csv', text: t('common.csv') }) as HTMLButtonElement;
+  const histWrap = h('div', { class: 'chart-pair' });
+  const analysisBox = h('div', { class: 'train-analysis', hidden: true },
+    h('h3', { text: t('train.iid.title') }), h('p', { class: 'chart-note', text: t('train.iid.note') }), histWrap,
+    h('figure', { class: 'chart table-box', 'data-table-box': 'training-iid' },
+      h('div', { class: 'chart-head' }, h('h4', { class: 'chart-title', text: t('train.iid.table') }), h('div', { class: 'chart-tools' }, iidCsv)),
+      h('div', { class: 'table-wrap' }, h('table', { class: 'table' },
+        h('thead', {}, h('tr', {}, ...(['variant', 'layer', 'scale', 'varLogit', 'varQk', 'iidQk', 'entropy'] as const).map((c) => h('th', { text: t(`train.iid.th.${c}`) })))),
+        iidBody))));
+  const tableBox = h('figure', { class: 'chart table-box', 'data-table-box': 'training-table' },
+    h('div', { class: 'chart-head' }, h('h4', { class: 'chart-title', 'data-train-table-title': '' }), h('div', { class: 'chart-tools' }, tableCsv)),
+    h('div', { class: 'table-wrap' }, h('table', { class: 'table train-table' },
+      h('thead', {}, h('tr', {}, ...(['variant', 'steps', 'final', 'heldout', 'tokAcc', 'seqAcc', 'reach', 'nonfinite'] as const).map((c) => h('th', { text: t(`train.th.${c}`) })))),
+      tableBody)));
+
+  function buildResults(): void {
+    if (charts.length) return;
+    chartLoss = new ChartBox('training-loss', t('train.chart.loss'), t, { height: 280 });
+    chartGrad = new ChartBox('training-gradnorm', t('train.chart.gradNorm'), t, { height: 280 });
+    chartEnt = new ChartBox('training-entropy', t('train.chart.entropy'), t, { height: 260 });
+    chartLogit = new ChartBox('training-maxlogit', t('train.chart.maxLogit'), t, { height: 260 });
+    chartScale = new ChartBox('training-headscale', t('train.chart.headScale'), t, { height: 240 });
+    chartAcc = new ChartBox('training-accuracy', t('train.chart.accuracy'), t, { height: 240 });
+    charts = [chartLoss, chartGrad, chartEnt, chartLogit, chartScale, chartAcc];
+    results.append(h('div', { class: 'chart-pair' }, chartLoss.el, chartGrad.el), h('div', { class: 'chart-pair' }, chartEnt.el, chartLogit.el),
+      h('div', { class: 'chart-pair' }, chartScale.el, chartAcc.el), tableBox, analysisBox);
+    chartAcc.setNote(t('train.accNote'));
+  }
+
+  const c9 = claimBox(s.claims, 'C9', t('train.claim9'), t);
+  const c10 = claimBox(s.claims, 'C10', t('train.claim10'), t);
+
+  let state = store.state;
+  let checkSeq = 0;
+  let lastDraw = 0;
+  let drawTimer: ReturnType<typeof setTimeout> | undefined;
+  const vname = (v: AttentionVariant) => t(`train.v.${v}`);
+
+  function exportCsv(name: string, csv: { header: string[]; rows: (string | number)[][] }): void {
+    const url = URL.createObjectURL(new Blob([csvText(csv)], { type: 'text/csv;charset=utf-8' }));
+    download(`sqrtdk-${name}.csv`, url);
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
+  tableCsv.addEventListener('click', () => exportCsv('training-table', summaryCsv(summaryRows(session.runs, state.trthr), state.trthr)));
+  iidCsv.addEventListener('click', () => exportCsv('training-iid', iidCsvOf(session.runs)));
+
+  function iidCsvOf(runs: RunSeries[]) {
+    const rows: (string | number)[][] = [];
+    for (const r of runs) r.analysis?.layers.forEach((a, l) => rows.push([r.variant, l + 1, a.scale, a.logitMoments.variance, a.qk.variance, a.iidQkVariance, a.entropy, a.maxAbsLogit]));
+    return { header: ['variant', 'layer', 'scale_c', 'var_scaled_logit', 'var_qk', 'iid_var_qk', 'mean_entropy_nats', 'max_abs_logit'], rows };
+  }
+
+  /** Static refusals and the core's budget check; Run is enabled only when both pass. */
+  function validate(source?: StateKey): void {
+    if (coreErrKey) { setText(s.el.querySelector(`[data-err-for="${coreErrKey}"]`), ''); coreErrKey = null; }
+    for (const k of ['trheads', 'trwarm', 'trvar', 'train-run'] as const) {
+      const slot = s.el.querySelector<HTMLElement>(`[data-err-for="${k}"]`);
+      if (slot && !(k === 'trvar' && slot.textContent && state.trvar.length === 0)) setText(slot, '');
+    }
+    const bad = refusals(state);
+    setText(dkOut, state.trdm % state.trheads === 0 ? t('train.dk', { dk: state.trdm / state.trheads }) : t('train.dkBad'));
+    for (const r of bad) setText(s.el.querySelector(`[data-err-for="${r.key}"]`), t(r.msg, r.vars));
+    if (bad.length) { runBtn.disabled = true; runBtn.dataset.refused = '1'; setText(paramsOut, ''); return; }
+    const seq = ++checkSeq;
+    runBtn.dataset.refused = 'checking';
+    // the budget check asks the core (the training worker): debounced, and at load deferred so
+    // that the other panels' first charts come first
+    if (checkTimer !== undefined) clearTimeout(checkTimer);
+    checkTimer = setTimeout(() => { checkTimer = undefined; if (seq === checkSeq) budgetCheck(seq, source); }, first ? 1200 : 250);
+    first = false;
+  }
+
+  let checkTimer: ReturnType<typeof setTimeout> | undefined;
+  /** where the core's last refusal is shown (cleared by the next check) */
+  let coreErrKey: string | null = null;
+  let first = true;
+  function budgetCheck(seq: number, source?: StateKey): void {
+    controller().check(trainingConfigs(state).slice(0, 1).concat(trainingConfigs(state).filter((c) => c.attention === 'qk_layernorm'))).then(() => {
+      if (seq !== checkSeq) return;
+      runBtn.dataset.refused = '';
+      syncButtons();
+      setText(paramsOut, '');
+    }, (e: unknown) => {
+      if (seq !== checkSeq) return;
+      const msg = e instanceof Error ? e.message : String(e);
+      if (msg === 'cancelled' || msg === 'destroyed') { runBtn.dataset.refused = ''; syncButtons(); return; }
+      runBtn.dataset.refused = '1';
+      runBtn.disabled = true;
+      let key = keyOfCoreMessage(msg);
+      if (/MiB/.test(msg) && source && (TRAIN_KEYS as readonly string[]).includes(source)) key = source;
+      coreErrKey = key ?? 'train-run';
+      setText(s.el.querySelector(`[data-err-for="${coreErrKey}"]`), t('train.err.core', { message: msg }));
+    });
+  }
+
+  function syncButtons(): void {
+    const running = session.status === 'running';
+    runBtn.disabled = running || runBtn.dataset.refused === '1';
+    cancelBtn.disabled = !running;
+    s.el.dataset.training = session.status;
+  }
+
+  function statusText(): string {
+    const runs = session.runs;
+    const total = runs.reduce((n, r) => n + r.steps, 0);
+    const done = runs.reduce((n, r) => n + (r.finished ? r.steps : r.stepsDone), 0);
+    bar.max = Math.max(1, total);
+    bar.value = done;
+    const sps = fmt(session.sps, 3);
+    switch (session.status) {
+      case 'running': return t('train.progress', { done: runs.reduce((n, r) => n + r.stepsDone, 0), total, sps, runs: runs.length });
+      case 'done': return t('train.finished', { runs: runs.length, sps });
+      case 'cancelled': return t('train.cancelled', { done: runs.reduce((n, r) => n + r.stepsDone, 0), ms: fmt(session.controller?.lastCancelMs ?? NaN, 2) });
+      case 'error': return t('train.failed', { message: session.error });
+      default: return t('train.idle');
+    }
+  }
+
+  function drawNow(): void {
+    lastDraw = performance.now();
+    drawTimer = undefined;
+    setText(statusEl, statusText());
+    syncButtons();
+    const runs = session.runs;
+    if (!runs.length) return;
+    placeholder.hidden = true;
+    results.hidden = false;
+    buildResults();
+    const cfg = session.cfg ?? state;
+    chartLoss.set(buildTrainLoss(runs, t));
+    chartGrad.set(buildTrainGradNorm(runs, t, cfg.trclip));
+    chartEnt.set(buildTrainLayers(runs, 'entropy', t, Math.log(cfg.trlen)));
+    chartLogit.set(buildTrainLayers(runs, 'maxAbsLogit', t));
+    const scaled = runs.some((r) => hasHeadScale(r.variant));
+    chartScale.el.hidden = !scaled;
+    if (scaled) chartScale.set(buildTrainLayers(runs, 'headScale', t));
+    const evaluated = runs.some((r) => r.evaluation);
+    chartAcc.el.hidden = !evaluated;
+    if (evaluated) chartAcc.set(buildTrainAccuracy(runs, t));
+    drawTable(runs, cfg);
+    drawAnalysis(runs);
+    drawText(runs, cfg);
+    s.el.dataset.stale = session.key !== runKey(state) ? '1' : '';
+  }
+  function draw(): void {
+    // live updates at most every 100 ms; the final state at once
+    if (session.status !== 'running') { if (drawTimer !== undefined) clearTimeout(drawTimer); drawNow(); return; }
+    if (drawTimer !== undefined) return;
+    drawTimer = setTimeout(drawNow, Math.max(0, 100 - (performance.now() - lastDraw)));
+  }
+
+  function drawTable(runs: RunSeries[], cfg: State): void {
+    setText(s.el.querySelector('[data-train-table-title]'), t('train.table', { thr: fmt(state.trthr) }));
+    const rows = summaryRows(runs, state.trthr);
+    // '–' where there is no number yet (no evaluation before the end); a NaN the core measured is shown as NaN
+    const num = (x: number, f: (x: number) => string = (v) => fmt(v), have = true) => (have ? (Number.isNaN(x) ? 'NaN' : f(x)) : '–');
+    tableBody.replaceChildren(...rows.map((r) => h('tr', { 'data-variant': r.variant, 'data-status': r.firstNonfinite !== null ? 'diverged' : '' },
+      h('th', { scope: 'row' }, h('span', { class: 'swatch', style: `background:${VARIANT_COLOURS[r.variant]}` }), vname(r.variant)),
+      h('td', { 'data-readout': `train-steps-${r.variant}`, text: String(r.stepsDone) }),
+      h('td', { 'data-readout': `train-final-${r.variant}`, text: num(r.finalLoss, undefined, r.stepsDone > 0) }),
+      h('td', { 'data-readout': `train-heldout-${r.variant}`, text: num(r.heldoutLoss, undefined, r.evaluated) }),
+      h('td', { 'data-readout': `train-acc-${r.variant}`, text: num(r.tokenAccuracy, pct, r.evaluated) }),
+      h('td', { 'data-readout': `train-seqacc-${r.variant}`, text: num(r.sequenceAccuracy, pct, r.evaluated) }),
+      h('td', { 'data-readout': `train-reach-${r.variant}`, text: r.stepsToThreshold === null ? t('train.never') : String(r.stepsToThreshold) }),
+      h('td', { 'data-readout': `train-nonfinite-${r.variant}`, text: r.firstNonfinite === null ? t('train.none') : t('train.atStep', { step: r.firstNonfinite }) }))));
+    void cfg;
+  }
+
+  function drawAnalysis(runs: RunSeries[]): void {
+    const analysed = runs.filter((r) => r.analysis);
+    analysisBox.hidden = analysed.length === 0;
+    if (!analysed.length) return;
+    const layers = analysed[0].analysis!.layers.length;
+    while (histCharts.length < layers) {
+      const c = new ChartBox(`training-logits-l${histCharts.length + 1}`, t('train.chart.hist', { layer: histCharts.length + 1 }), t, { height: 240 });
+      histCharts.push(c);
+      histWrap.append(c.el);
+    }
+    while (histCharts.length > layers) { const c = histCharts.pop()!; c.destroy(); c.el.remove(); }
+    histCharts.forEach((c, l) => c.set(buildTrainLogitHist(analysed, l, t)));
+    iidBody.replaceChildren(...analysed.flatMap((r) => r.analysis!.layers.map((a, l) => h('tr', {},
+      h('th', { scope: 'row', text: vname(r.variant) }), h('td', { text: String(l + 1) }), h('td', { text: fmt(a.scale, 3) }),
+      h('td', { 'data-readout': `train-varlogit-${r.variant}-${l + 1}`, text: fmt(a.logitMoments.variance, 3) }),
+      h('td', { text: fmt(a.qk.variance, 3) }), h('td', { text: fmt(a.iidQkVariance, 3) }), h('td', { text: fmt(a.entropy, 3) })))));
+  }
+
+  function drawText(runs: RunSeries[], cfg: State): void {
+    const done = session.status === 'done';
+    const dk = cfg.trdm / cfg.trheads;
+    const parts: string[] = [];
+    const byV = (v: AttentionVariant) => runs.find((r) => r.variant === v);
+    for (const r of runs) {
+      parts.push(r.firstNonfinite !== null
+        ? t('train.text.diverged', { variant: vname(r.variant), step: r.firstNonfinite, last: fmt(lastFiniteLoss(r), 3) })
+        : t('train.text.run', { variant: vname(r.variant), steps: r.stepsDone, loss: fmt(r.loss[r.loss.length - 1] ?? NaN, 3),
+          acc: r.evaluation ? pct(r.evaluation.tokenAccuracy) : '–' }));
+    }
+    let iid = '';
+    const ref = byV('inv_sqrt_dk') ?? runs.find((r) => r.analysis);
+    if (ref?.analysis) {
+      const a = ref.analysis.layers[0];
+      iid = t('train.text.iid', { variant: vname(ref.variant), v: fmt(a.logitMoments.variance, 3), qk: fmt(a.qk.variance, 3), iidQk: fmt(a.iidQkVariance, 3), dk });
+    }
+    setText(s.text, t('train.text', {
+      task: t(`train.task.${cfg.trtask}`), T: cfg.trlen, layers: cfg.trlayers, dm: cfg.trdm, heads: cfg.trheads, dk, softmax: t(`train.softmax.${cfg.trsm}`),
+      seed: cfg.trseed, runs: parts.join(' '),
+    }) + (iid ? ' ' + iid : '') + (done ? '' : ' ' + t('train.text.partial')));
+    // C10: the article says: no scale → NaN within 10 steps
+    const none = byV('none');
+    if (!none) c10.set(t('train.live10.absent'), null);
+    else if (!done && none.firstNonfinite === null) c10.set(t('train.live10.running', { steps: none.stepsDone }), null);
+    else {
+      const nanEarly = none.firstNonfinite !== null && none.firstNonfinite < 10;
+      const live = none.firstNonfinite === null
+        ? t('train.live10.finite', { steps: none.stepsDone, dk, softmax: t(`train.softmax.${cfg.trsm}`), loss: fmt(none.loss[none.loss.length - 1], 3), clip: cfg.trclip, warm: cfg.trwarm })
+        : t('train.live10.nan', { step: none.firstNonfinite, dk, softmax: t(`train.softmax.${cfg.trsm}`), clip: cfg.trclip, warm: cfg.trwarm });
+      c10.set(live, nanEarly, t(cfg.trsm === 'safe' ? 'train.why10.safe' : 'train.why10.naive'));
+    }
+    // C9: the alternatives train as well as the fixed scale?
+    const alts = runs.filter((r) => r.variant === 'learnable_temperature' || r.variant === 'qk_layernorm' || r.variant === 'qk_l2');
+    const base = byV('inv_sqrt_dk');
+    if (!alts.length) c9.set(t('train.live9.absent'), null);
+    else if (!done) c9.set(t('train.live9.running'), null);
+    else {
+      const list = alts.map((r) => t('train.live9.item', { variant: vname(r.variant), loss: fmt(r.loss[r.loss.length - 1], 3), acc: r.evaluation ? pct(r.evaluation.tokenAccuracy) : '–' })).join('; ');
+      const baseText = base ? t('train.live9.base', { loss: fmt(base.loss[base.loss.length - 1], 3), acc: base.evaluation ? pct(base.evaluation.tokenAccuracy) : '–' }) : '';
+      const ok = alts.every((r) => r.firstNonfinite === null && r.evaluation !== null
+        && (!base?.evaluation || r.evaluation.tokenAccuracy >= base.evaluation.tokenAccuracy - 0.02));
+      c9.set(`${list}. ${baseText}`, ok, t('train.why9'));
+    }
+  }
+
+  session.listener = () => draw();
+  const listener = {
+    progress(_runs: RunSeries[], sps: number) { session.sps = sps; session.listener?.('progress'); },
+    done(_runs: RunSeries[], sps: number) { session.sps = sps; session.status = 'done'; session.listener?.('done'); },
+    error(message: string) { session.status = 'error'; session.error = message; session.listener?.('error'); },
+  };
+
+  runBtn.addEventListener('click', () => {
+    if (runBtn.disabled) return;
+    const c = controller();
+    session.key = runKey(state);
+    session.cfg = state;
+    session.status = 'running';
+    session.sps = 0;
+    const p = c.start(trainingConfigs(state), listener);
+    session.runs = c.runs;
+    draw();
+    void p.then(() => { session.runs = c.runs; });
+  });
+  cancelBtn.addEventListener('click', () => { void cancelRun(); });
+
+  async function cancelRun(): Promise<void> {
+    if (session.status !== 'running' || !session.controller) return;
+    await session.controller.cancel();
+    session.status = 'cancelled';
+    draw();
+  }
+
+  // a run still going from before a re-mount (language switch) keeps drawing here
+  if (session.runs.length) queueMicrotask(drawNow);
+  c9.set(t('train.live9.idle'), null);
+  c10.set(t('train.live10.idle'), null);
+
+  return {
+    id: 'training',
+    el: s.el,
+    update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
+      state = next;
+      for (const c of controls) c.sync(next);
+      const runChanged = changed === null || RUN_KEYS.some((k) => changed.has(k));
+      if (runChanged) {
+        // a configuration change stops a run in progress (its curves stay, marked as another configuration)
+        if (changed !== null && session.status === 'running') void cancelRun();
+        validate(source);
+      }
+      if (changed === null || runChanged || changed.has('trthr')) draw();
+      syncButtons();
+    },
+    destroy() {
+      if (drawTimer !== undefined) clearTimeout(drawTimer);
+      if (checkTimer !== undefined) clearTimeout(checkTimer);
+      for (const c of [...charts, ...histCharts]) c.destroy();
+      session.listener = null;
+    },
+  };
+}
