@@ -152,6 +152,24 @@ try {
     });
     await ctx.close();
   }
+  // ---- training lab: Cancel latency (target ≤ 100 ms) while six variants train ----
+  const cancels = [];
+  {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    await page.goto(srv.url + '#v=1&exp=training&trsteps=5000');
+    const box = page.locator('[data-chart-box="training-loss"]');
+    await box.scrollIntoViewIfNeeded();
+    for (let i = 0; i < 5; i++) {
+      await page.waitForSelector('[data-action="train-run"]:not([disabled])');
+      await page.click('[data-action="train-run"]');
+      await page.waitForFunction(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0) > 10, null, { timeout: 60000 });
+      await page.click('[data-action="train-cancel"]');
+      await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'cancelled', null, { timeout: 10000 });
+      cancels.push(await page.evaluate(() => window.__sqrtdkTraining.controller.lastCancelMs));
+    }
+    await ctx.close();
+  }
   const size = await sizes(loaded);
   const out = {
     date: new Date().toISOString(),
@@ -163,6 +181,7 @@ try {
       allChartsP50: r1(quantile(allCharts, 0.5)), allChartsMax: r1(Math.max(...allCharts)),
     },
     changes: results,
+    trainingCancelMs: { runs: cancels.length, p50: r1(quantile(cancels, 0.5)), max: r1(Math.max(...cancels)), target: 100 },
     size,
   };
   await mkdir(path.join(repo, 'bench-results'), { recursive: true });
@@ -176,6 +195,7 @@ try {
     console.log(`${pad(r.panel, 11)}${pad(r.control, 42)}${lpad(r.changes, 4)}${lpad(r.redrawP50, 12)}${lpad(r.redrawP95, 12)}${lpad(r.frameP95, 11)}  ${r.redrawP95 <= TARGETS.p95Ms ? 'met' : 'MISSED'}`);
   }
   console.log(`\ncold load → first chart drawn: p50 ${out.coldLoad.firstChartP50} ms, max ${out.coldLoad.firstChartMax} ms over ${COLD} loads (target ≤ ${TARGETS.firstChartMs}: ${out.coldLoad.firstChartMax <= TARGETS.firstChartMs ? 'met' : 'MISSED'}); charts in the first viewport drawn: p50 ${out.coldLoad.allChartsP50} ms`);
+  console.log(`training lab Cancel → stopped: p50 ${out.trainingCancelMs.p50} ms, max ${out.trainingCancelMs.max} ms over ${cancels.length} runs (target ≤ 100: ${out.trainingCancelMs.max <= 100 ? 'met' : 'MISSED'})`);
   console.log(`gzip of JS + wasm + CSS: ${size.gzipLoadedKB} KB loaded by this browser, ${size.gzipAllKB} KB shipped in dist/ (both builds) (target ≤ ${TARGETS.gzipKB}: ${size.gzipAllKB <= TARGETS.gzipKB ? 'met' : 'MISSED'})`);
   console.log('wrote bench-results/ui.json');
 } finally {

@@ -233,7 +233,9 @@ TEST(Kernels, PermutingKeysPermutesWeightsAndKeepsOutputs) {
 
 TEST(Kernels, UnknownFamilyOrMissingSimdIsRefused) {
   EXPECT_THROW(parse_kernel("avx"), std::invalid_argument);
-  if (!simd_available()) EXPECT_THROW(kernel_table(Kernel::Simd), std::invalid_argument);
+  if (!simd_available()) {
+    EXPECT_THROW(kernel_table(Kernel::Simd), std::invalid_argument);
+  }
 }
 
 }  // namespace

@@ -43,6 +43,9 @@ const session: Session = { controller: null, runs: [], key: '', status: 'idle', 
 function controller(): TrainingController {
   session.controller ??= new TrainingController({
     createWorker: () => new Worker(new URL('../training/worker.ts', import.meta.url), { type: 'module', name: 'sqrtdk-training' }) as unknown as WorkerLike,
+    // chunks of ~25 ms; a chunk still running 40 ms after Cancel is cut short by terminating the worker
+    chunkMs: 25,
+    cancelGraceMs: 40,
   });
   // tests and bench read the controller (cancel latency, steps/s)
   (window as unknown as { __sqrtdkTraining?: object }).__sqrtdkTraining = { session, controller: session.controller };
@@ -200,15 +203,29 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     const bad = refusals(state);
     setText(dkOut, state.trdm % state.trheads === 0 ? t('train.dk', { dk: state.trdm / state.trheads }) : t('train.dkBad'));
     for (const r of bad) setText(s.el.querySelector(`[data-err-for="${r.key}"]`), t(r.msg, r.vars));
-    if (bad.length) { runBtn.disabled = true; runBtn.dataset.refused = '1'; setText(paramsOut, ''); return; }
+    // any earlier budget check still pending is stale now
     const seq = ++checkSeq;
+    if (checkTimer !== undefined) { clearTimeout(checkTimer); checkTimer = undefined; }
+    if (bad.length) { runBtn.disabled = true; runBtn.dataset.refused = '1'; setText(paramsOut, ''); return; }
     runBtn.dataset.refused = 'checking';
     // the budget check asks the core (the training worker): debounced, and at load deferred so
     // that the other panels' first charts come first
     if (checkTimer !== undefined) clearTimeout(checkTimer);
-    checkTimer = setTimeout(() => { checkTimer = undefined; if (seq === checkSeq) budgetCheck(seq, source); }, first ? 1200 : 250);
-    first = false;
+    const later = () => { checkTimer = setTimeout(() => { checkTimer = undefined; if (seq === checkSeq) budgetCheck(seq, source); }, first ? 600 : 250); first = false; };
+    // the first check waits until the panel is on screen: the training worker (a third core
+    // instance) is not started while the page's first charts are being computed
+    if (first && typeof IntersectionObserver !== 'undefined') {
+      visibility?.disconnect();
+      visibility = new IntersectionObserver((entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        visibility?.disconnect();
+        visibility = null;
+        later();
+      });
+      visibility.observe(s.el);
+    } else later();
   }
+  let visibility: IntersectionObserver | null = null;
 
   let checkTimer: ReturnType<typeof setTimeout> | undefined;
   /** where the core's last refusal is shown (cleared by the next check) */
@@ -374,11 +391,20 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   const listener = {
     progress(_runs: RunSeries[], sps: number) { session.sps = sps; session.listener?.('progress'); },
     done(_runs: RunSeries[], sps: number) { session.sps = sps; session.status = 'done'; session.listener?.('done'); },
-    error(message: string) { session.status = 'error'; session.error = message; session.listener?.('error'); },
+    error(message: string) {
+      session.status = 'error';
+      session.error = message;
+      // a size the core refused at create: beside its control too
+      const key = keyOfCoreMessage(message);
+      if (key) setText(document.querySelector(`[data-panel="training"] [data-err-for="${key}"]`), t('train.err.core', { message }));
+      session.listener?.('error');
+    },
   };
 
   runBtn.addEventListener('click', () => {
     if (runBtn.disabled) return;
+    // the link copied after a run opens at this panel
+    if (store.state.exp !== 'training') store.set({ exp: 'training' }, 'exp');
     const c = controller();
     session.key = runKey(state);
     session.cfg = state;
@@ -393,6 +419,8 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
 
   async function cancelRun(): Promise<void> {
     if (session.status !== 'running' || !session.controller) return;
+    // no redraw may delay the stop: the pending live redraw is dropped (the final one follows)
+    if (drawTimer !== undefined) { clearTimeout(drawTimer); drawTimer = undefined; }
     await session.controller.cancel();
     session.status = 'cancelled';
     draw();
@@ -421,6 +449,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     destroy() {
       if (drawTimer !== undefined) clearTimeout(drawTimer);
       if (checkTimer !== undefined) clearTimeout(checkTimer);
+      visibility?.disconnect();
       for (const c of [...charts, ...histCharts]) c.destroy();
       session.listener = null;
     },
