@@ -50,3 +50,17 @@ export function moveSlider(page, panel, key, index) {
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }, [panel, key, index]);
 }
+
+/**
+ * The set-up of a browser suite: dist/ served under `prefix`, Chromium, one context with
+ * clipboard access, and the watcher of console errors and foreign requests.
+ */
+export async function openSuite(dist, prefix) {
+  const { serve } = await import('./server.mjs');
+  const srv = await serve(dist, { prefix });
+  const browser = await launch();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
+  const log = watch(context, srv.origin);
+  return { srv, browser, context, log, close: async () => { await browser.close(); await srv.close(); } };
+}

@@ -4,8 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { serve } from './server.mjs';
-import { launch, watch, settled, readouts, moveSlider } from './browser.mjs';
+import { watch, settled, readouts, moveSlider, openSuite } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -13,17 +12,14 @@ let srv, browser, context, log;
 const HOSTILE = '#v=1&dk=-5&seqLen=abc&exp=<img src=x onerror=alert(1)>&heads=1e9';
 const DK_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 
+let suite;
 before(async () => {
   assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  srv = await serve(dist, { prefix: '/some/sub/path/' });
-  browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
-  log = watch(context, srv.origin);
+  suite = await openSuite(dist, '/some/sub/path/');
+  ({ srv, browser, context, log } = suite);
 });
 after(async () => {
-  await browser?.close();
-  await srv?.close();
+  await suite?.close();
 });
 
 async function open(hash = '', ctx = context) {

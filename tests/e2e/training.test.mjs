@@ -6,24 +6,20 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { serve } from './server.mjs';
-import { launch, watch, moveSlider } from './browser.mjs';
+import { moveSlider, openSuite } from './browser.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 let srv, browser, context, log;
 const HASH = '#v=1&exp=training&trsteps=40&trvar=none,inv_sqrt_dk,qk_l2&trseed=3';
 
+let suite;
 before(async () => {
   assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  srv = await serve(dist, { prefix: '/sub/' });
-  browser = await launch();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
-  log = watch(context, srv.origin);
+  suite = await openSuite(dist, '/sub/');
+  ({ srv, browser, context, log } = suite);
 });
 after(async () => {
-  await browser?.close();
-  await srv?.close();
+  await suite?.close();
 });
 
 const lossPoints = (page) => page.evaluate(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0));

@@ -4,6 +4,7 @@
 // Page → worker: a TrainRequest with a numeric id. Worker → page: a TrainResponse with the same id,
 // { ok: true, result, ms } or { ok: false, error } (a RangeError of the core comes back as a message).
 import type { TrainingConfig, TrainingStepResult, TrainingEvalResult, TrainingAnalysis, TrainingRunInfo } from '../../../wasm/js/core.js';
+import { isRequestOf, isResponse } from '../worker/protocol.ts';
 
 export interface TrainCalls {
   /** creates each run, reads its info and disposes it: the budget check before any step runs */
@@ -26,16 +27,9 @@ export type TrainResponse =
   | { id: number; ok: false; error: { name: string; message: string } };
 
 export function isTrainRequest(m: unknown): m is TrainRequest {
-  if (m === null || typeof m !== 'object') return false;
-  const r = m as Record<string, unknown>;
-  return typeof r.id === 'number' && Number.isInteger(r.id) && typeof r.kind === 'string'
-    && (TRAIN_KINDS as readonly string[]).includes(r.kind) && r.params !== null && typeof r.params === 'object';
+  return isRequestOf(m, TRAIN_KINDS);
 }
+/** Responses have the shape of the compute worker's. */
 export function isTrainResponse(m: unknown): m is TrainResponse {
-  if (m === null || typeof m !== 'object') return false;
-  const r = m as Record<string, unknown>;
-  if (typeof r.id !== 'number' || typeof r.ok !== 'boolean') return false;
-  if (r.ok) return 'result' in r;
-  const e = r.error as Record<string, unknown> | undefined;
-  return !!e && typeof e.message === 'string' && typeof e.name === 'string';
+  return isResponse(m);
 }

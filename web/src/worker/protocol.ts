@@ -48,11 +48,15 @@ export type Response =
   | { id: number; ok: true; result: unknown; ms: number }
   | { id: number; ok: false; error: ErrorInfo };
 
-export function isRequest(m: unknown): m is Request {
+/** Whether m is a request {id: integer, kind ∈ kinds, params: object} (shared with the training worker). */
+export function isRequestOf(m: unknown, kinds: readonly string[]): boolean {
   if (m === null || typeof m !== 'object') return false;
   const r = m as Record<string, unknown>;
   return typeof r.id === 'number' && Number.isInteger(r.id) && typeof r.kind === 'string'
-    && (KINDS as readonly string[]).includes(r.kind) && r.params !== null && typeof r.params === 'object';
+    && kinds.includes(r.kind) && r.params !== null && typeof r.params === 'object';
+}
+export function isRequest(m: unknown): m is Request {
+  return isRequestOf(m, KINDS);
 }
 export function isResponse(m: unknown): m is Response {
   if (m === null || typeof m !== 'object') return false;
