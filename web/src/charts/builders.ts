@@ -306,7 +306,9 @@ export function buildProbs(r: SoftmaxJacobianResult, gap: number, t: T): ChartSp
 
 export const ARTICLE_SCALES: readonly ScaleName[] = ['none', 'inv_sqrt_dk', 'inv_dk'];
 
-export function buildArticle(results: AttentionStatsResult[], t: T): ChartSpec {
+/** One scale of the article's check: its summary and ln L. */
+export type ArticleResult = Pick<AttentionStatsResult, 'summary' | 'logSeqLen'>;
+export function buildArticle(results: ArticleResult[], t: T): ChartSpec {
   const labels = ARTICLE_SCALES.map((s) => t(`scale.${s}`));
   const ent = results.map((r) => r.summary.entropy.mean);
   const lnL = results[0]?.logSeqLen ?? 0;

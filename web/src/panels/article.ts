@@ -1,8 +1,8 @@
 // Panel 4, the article's own check (claim C4): q, k ~ randn(1, 8, 128, 512), the mean row
 // entropy for no scaling, ÷√d_k and ÷d_k beside ln 128, with the seed shown and re-rollable.
-import type { AttentionStatsResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildArticle, ARTICLE_SCALES } from '../charts/builders.ts';
+import type { ArticleResult } from '../charts/builders.ts';
 import { seedInput } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
@@ -30,7 +30,7 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
   s.readouts.remove();
   const c4 = claimBox(s.claims, 'C4', t('art.claim'), t);
 
-  let results: AttentionStatsResult[] | null = null;
+  let results: ArticleResult[] | null = null;
   let key = '';
   let state = store.state;
 
@@ -58,14 +58,18 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       seed.sync(next);
-      const base = { ...ARTICLE_SHAPE, seed: next.aseed, perRow: false, heatmapSize: 1, ...kernelParam(next) };
+      // One sweep call: the three scales share the same Q and K, and no backward pass is needed
+      // (entropy, max weight and share above 0.99 are forward quantities).
+      const base = {
+        dks: [ARTICLE_SHAPE.dk], scales: [...ARTICLE_SCALES], heads: ARTICLE_SHAPE.heads, seqLen: ARTICLE_SHAPE.seqLen,
+        seed: next.aseed, gradients: false, ...kernelParam(next),
+      };
       const k = JSON.stringify(base);
       if (k !== key) {
         key = k;
-        const all = Promise.all(ARTICLE_SCALES.map((scale) => compute.get('live', 'attentionStats', { ...base, scale }, `art:${scale}`)));
-        track(s.el, 'art', all, source, t, (r) => {
+        track(s.el, 'art', compute.get('live', 'saturationSweep', base, 'art'), source, t, (sw) => {
           if (k !== key) return;
-          results = r;
+          results = sw.points.map((pts) => ({ summary: pts[0], logSeqLen: sw.logSeqLen }));
           draw();
         });
       } else if (changed === null || changed.has('lang')) draw();

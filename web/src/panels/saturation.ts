@@ -112,7 +112,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
         showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }), 'sat:point');
         return;
       }
-      const pp = pointParams(next);
+      const pp = { ...pointParams(next), gradients: false };  // the readouts need no backward pass
       const pk = JSON.stringify(pp);
       if (pk !== pointKey) {
         pointKey = pk;
