@@ -223,7 +223,10 @@ window.addEventListener('hashchange', () => {
   else if (!parsed.state.embed) document.getElementById(`panel-${parsed.state.exp}`)?.scrollIntoView({ block: 'start' });
 });
 
-mount();
+// Building the panels keeps the main thread busy for a few hundred ms, and a worker cannot start
+// while it is: let the two compute workers (created above) start fetching and compiling the core
+// first, so the wasm loads while the page is built.
+setTimeout(mount, 0);
 compute.call('live', 'info', {}).then((i) => { info = i; if (statusEl) setText(statusEl, statusText()); }, (e: unknown) => {
   infoError = e instanceof Error ? e.message : String(e);
   if (statusEl) setText(statusEl, statusText());
