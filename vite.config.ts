@@ -7,7 +7,7 @@ import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import katex from 'katex';
 import { fileURLToPath } from 'node:url';
-import { FORMULAS } from './web/src/formulas.js';
+import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));
 const repo = fileURLToPath(new URL('.', import.meta.url));
@@ -20,9 +20,17 @@ function katexPrerender(): Plugin {
     load(resolved) {
       if (resolved !== '\0' + id) return null;
       this.addWatchFile(fileURLToPath(new URL('./web/src/formulas.js', import.meta.url)));
-      const html = Object.fromEntries(Object.entries(FORMULAS).map(([k, tex]) => [
-        k, katex.renderToString(tex, { displayMode: true, throwOnError: true, output: 'htmlAndMathml' }),
-      ]));
+      // per language, each formula in display mode (desktop) and inline mode (phones: KaTeX
+      // breaks inline math after relations and binary operators, so a long formula wraps)
+      const render = (tex: string, displayMode: boolean) => katex.renderToString(tex, { displayMode, throwOnError: true, strict: false, output: 'htmlAndMathml' });
+      const lang = (over: Record<string, string>) => Object.fromEntries(Object.entries(FORMULAS).map(([k, tex]) => {
+        const src = over[k] ?? tex;
+        // the inline form: one piece of inline math per \\quad-separated part, so the line can
+        // also break between the parts
+        const pieces = src.split(/\\q?quad(?![a-zA-Z])/).map((x) => x.trim()).filter((x) => x !== '');
+        return [k, { display: render(src, true), inline: pieces.map((x) => `<span class="piece">${render(x, false)}</span>`).join(' ') }];
+      }));
+      const html = { en: lang({}), 'zh-CN': lang(FORMULAS_ZH) };
       return `export default ${JSON.stringify(html)};`;
     },
   };

@@ -20,7 +20,7 @@ describe('state round trip', () => {
 
   it('every non-default value survives the round trip', () => {
     const s: State = {
-      exp: 'gradient', lang: 'zh-CN', kernel: 'scalar', dk: 1000, samples: 777, seed: 4294967295, heads: 16, seqLen: 2,
+      exp: 'gradient', lang: 'zh-CN', theme: 'dark', kernel: 'scalar', dk: 1000, samples: 777, seed: 4294967295, heads: 16, seqLen: 2,
       scale: 'inv_sqrt_d_model', gq: 'grad', gap: -12.3, aseed: 42,
       plogits: [-1e6, 0.5, 1e-3, 1e6], pmode: 'random', pdk: 7, pseqLen: 1024, pscale: 'inv_dk', pblock: 3, pseed: 99,
       ldk: 256, ltrain: 16384, hq: 40, hkv: 20, gdk: 1, kvl: 256, kvctx: 4194304, kvdt: 'int4', tex: 'own', tscale: 'none',

@@ -41,6 +41,7 @@ export function stepSlider(store: Store, panel: Panel, key: IntKey, label: strin
       const idx = String(nearestIndex(steps, v));
       if (input.value !== idx) input.value = idx;
       setText(out, show(v));
+      input.setAttribute('aria-valuetext', show(v));
     },
   };
 }
@@ -52,7 +53,7 @@ export function intSlider(store: Store, panel: Panel, key: 'heads', label: strin
   input.addEventListener('input', () => store.set({ [key]: Number(input.value), exp: panel } as Partial<State>, key));
   return {
     el: wrap(key, label, input, out),
-    sync(s) { const v = String(s[key]); if (input.value !== v) input.value = v; setText(out, v); },
+    sync(s) { const v = String(s[key]); if (input.value !== v) input.value = v; setText(out, v); input.setAttribute('aria-valuetext', v); },
   };
 }
 
@@ -63,7 +64,7 @@ export function numSlider(store: Store, panel: Panel, key: 'gap', label: string)
   input.addEventListener('input', () => store.set({ [key]: Number(Number(input.value).toFixed(1)), exp: panel } as Partial<State>, key));
   return {
     el: wrap(key, label, input, out),
-    sync(s) { const v = String(s[key]); if (Number(input.value) !== s[key]) input.value = v; setText(out, s[key].toFixed(1)); },
+    sync(s) { const v = String(s[key]); if (Number(input.value) !== s[key]) input.value = v; setText(out, s[key].toFixed(1)); input.setAttribute('aria-valuetext', s[key].toFixed(1)); },
   };
 }
 
@@ -153,7 +154,6 @@ export function applyInteger(store: Store, panel: Panel, key: StateKey, input: H
  */
 export function showError(root: HTMLElement, key: string, message: string, owner = ''): void {
   const slot = root.querySelector<HTMLElement>(`[data-err-for="${CSS.escape(key)}"]`)
-    ?? document.querySelector<HTMLElement>(`[data-err-for="${CSS.escape(key)}"]`)
     ?? root.querySelector<HTMLElement>('[data-err-for="panel"]');
   if (!slot) return;
   setText(slot, message);

@@ -13,3 +13,13 @@ export const FORMULAS = {
   trainingOpt: String.raw`\text{clip: } g\leftarrow g\cdot\min\!\Big(1,\tfrac{\text{clip}}{\|g\|_2}\Big),\qquad \text{warm-up: } \eta_t=\eta\cdot\min\!\Big(1,\tfrac{t+1}{\text{warmup}}\Big),\qquad \text{iid: } \operatorname{Var}(\hat q\cdot\hat k)=d_k\,\mathbb E[\hat q^2]\,\mathbb E[\hat k^2]`,
   article: String.raw`s_j\sim\mathcal N(0,\sigma^2)\ \text{iid}:\quad \mathbb E[H]\xrightarrow{L\to\infty}\ln L-\tfrac{\sigma^2}{2}`,
 };
+
+/** The formulas whose words change in Simplified Chinese (the rest are symbols only). */
+export const FORMULAS_ZH = {
+  precision: String.raw`\text{朴素：} p_j=\frac{e^{s_j}}{\sum_i e^{s_i}},\quad \text{安全：} p_j=\frac{e^{s_j-m}}{\sum_i e^{s_i-m}},\ m=\max_i s_i,\quad \text{在线：} m_b=\max(m_{b-1},\max_{i\in b}s_i),\ \ell_b=\ell_{b-1}e^{m_{b-1}-m_b}+\sum_{i\in b}e^{s_i-m_b}`,
+  gqa: String.raw`\text{查询头 } h \text{ 读取 K/V 头 } \big\lfloor h\,/\,(h_q/h_{kv})\big\rfloor,\qquad \text{每个 token 的 KV 字节数}=2\cdot n_{\text{层}}\cdot h_{kv}\cdot d_{\text{head}}\cdot \text{每个元素的字节数}`,
+  tensors: String.raw`\operatorname{Var}(q\cdot k)\overset{\text{独立同分布}}{=}d_k\,\mathbb E[q_i^2]\,\mathbb E[k_i^2]\quad(\mathcal N(0,1)\text{ 时 }=d_k),\qquad \|J\|_F=\big\|\operatorname{diag}(p)-p\,p^{\top}\big\|_F`,
+  training: String.raw`s_{ij}=c_h\,\hat q_i\cdot\hat k_j:\quad c_h\in\Big\{1,\ \tfrac{1}{\sqrt{d_k}},\ \tfrac{1}{d_k},\ \tau_h\Big\};\quad \text{QK-LN：}\hat q=\operatorname{LN}(q),\ \hat k=\operatorname{LN}(k),\ c=\tfrac{1}{\sqrt{d_k}};\quad \text{QK-L2：}\hat q=\tfrac{q}{\|q\|},\ \hat k=\tfrac{k}{\|k\|},\ c=g_h`,
+  trainingOpt: String.raw`\text{梯度裁剪：} g\leftarrow g\cdot\min\!\Big(1,\tfrac{\text{clip}}{\|g\|_2}\Big),\qquad \text{预热：} \eta_t=\eta\cdot\min\!\Big(1,\tfrac{t+1}{\text{warmup}}\Big),\qquad \text{独立同分布：} \operatorname{Var}(\hat q\cdot\hat k)=d_k\,\mathbb E[\hat q^2]\,\mathbb E[\hat k^2]`,
+  article: String.raw`s_j\sim\mathcal N(0,\sigma^2)\ \text{独立同分布}:\quad \mathbb E[H]\xrightarrow{L\to\infty}\ln L-\tfrac{\sigma^2}{2}`,
+};

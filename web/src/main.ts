@@ -1,11 +1,11 @@
-// Entry point: reads the state from the hash, builds the page (or one panel in embed mode),
-// starts the workers, and keeps state, URL and panels in step.
+// Entry point: reads the state from the hash and shows one panel per view (the hash's exp), or
+// one panel alone in embed mode; starts the workers, and keeps state, URL, history and the view in
+// step. Only the panel in view is mounted, computed and in the accessibility tree.
 import './style.css';
 import 'katex/dist/katex.min.css';
 import { parseHash, toHash, langFromNavigator } from './state/state.ts';
-import type { State, StateKey, ParseIssue } from './state/state.ts';
+import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
-import type { Panel } from './state/state.ts';
 import { Store } from './state/store.ts';
 import { bindUrl } from './state/url.ts';
 import { translator } from './i18n/messages.ts';
@@ -26,14 +26,17 @@ import { longctxPanel } from './panels/longctx.ts';
 import { gqaPanel } from './panels/gqa.ts';
 import { tensorsPanel } from './panels/tensors.ts';
 import { trainingPanel } from './panels/training.ts';
+import { panelTitle, panelTitleKey } from './panels/titles.ts';
+import { applyTheme } from './theme.ts';
+import { openEmbedDialog } from './embed/dialog.ts';
+import { reportHeight } from './embed/report.ts';
+import { focusPath, restoreFocus } from './focus.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
   variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
   precision: precisionPanel, longctx: longctxPanel, gqa: gqaPanel, tensors: tensorsPanel, training: trainingPanel,
 };
-
-const TITLE_PREFIX = { variance: 'var', saturation: 'sat', gradient: 'grad', article: 'art', followups: 'fu', precision: 'prec', longctx: 'lc', gqa: 'gqa', tensors: 'tens', training: 'train' } as const;
 
 const root = document.getElementById('app')!;
 const navLang = langFromNavigator(navigator.languages ?? [navigator.language]);
@@ -54,9 +57,9 @@ const compute = new Compute({
 let info: CoreInfo | null = null;
 let infoError = '';
 
-let panels: PanelView[] = [];
-let headerControls: Control[] = [];
-let statusEl: HTMLElement | null = null;
+let view: PanelView | null = null;
+let viewHost: HTMLElement | null = null;
+let chrome: { controls: Control[]; status: HTMLElement; nav: HTMLElement; menu: HTMLSelectElement } | null = null;
 let t: T = translator(store.state.lang);
 let pendingIssues: ParseIssue[] = initial.issues;
 /** in embed mode: the raw exp of a link that named no panel */
@@ -85,80 +88,143 @@ function noticeBox(issues: ParseIssue[]): HTMLElement | null {
 function showRestart(reason: 'timeout' | 'crash'): void {
   if (!restartNotice || !restartNotice.isConnected) {
     restartNotice = h('div', { class: 'notice warn', role: 'alert', 'data-notice': 'restart' });
-    root.prepend(restartNotice);
+    (viewHost ?? root).prepend(restartNotice);
   }
   setText(restartNotice, t('notice.restart', { reason: t(`notice.restart.${reason}`) }));
 }
 
-function statusText(): string {
-  if (infoError) return t('app.status.failed', { message: infoError });
-  if (!info) return t('app.status.loading');
+/** "Engine: SIMD" in plain words; the core's version and build behind the tooltip. */
+function statusText(): { text: string; title: string } {
+  if (infoError) return { text: t('app.status.failed', { message: infoError }), title: '' };
+  if (!info) return { text: t('app.status.loading'), title: '' };
   const kernel = store.state.kernel === 'auto' ? info.kernel : store.state.kernel;
-  return t('app.status', { version: info.version, build: t(`app.build.${info.build}`), kernel: t(`app.kernel.${kernel}`) + (store.state.kernel === 'auto' ? ` (${t('app.kernel.auto')})` : '') });
+  return {
+    text: t('app.engine', { kernel: t(`app.engine.${kernel}`) }),
+    title: t('app.status', { version: info.version, build: t(`app.build.${info.build}`), kernel: t(`app.kernel.${kernel}`) + (store.state.kernel === 'auto' ? ` (${t('app.kernel.auto')})` : '') }),
+  };
+}
+function showStatus(): void {
+  if (!chrome) return;
+  const s = statusText();
+  setText(chrome.status, s.text);
+  if (s.title) chrome.status.title = s.title; else chrome.status.removeAttribute('title');
 }
 
 async function copy(text: string, button: HTMLButtonElement, fallback: HTMLTextAreaElement): Promise<void> {
-  const label = button.textContent ?? '';
+  const children = [...button.childNodes];
+  const label = button.getAttribute('aria-label');
+  let said: string;
   try {
     await navigator.clipboard.writeText(text);
-    button.textContent = t('app.copied');
+    said = t('app.copied');
     fallback.hidden = true;
   } catch {
-    button.textContent = t('app.copyFailed');
+    said = t('app.copyFailed');
     fallback.hidden = false;
   }
+  button.replaceChildren(said);
+  button.setAttribute('aria-label', said);
   fallback.value = text;
-  setTimeout(() => { button.textContent = label; }, 1500);
+  setTimeout(() => { button.replaceChildren(...children); if (label) button.setAttribute('aria-label', label); }, 1500);
 }
 
 function pageUrl(hash: string): string {
   return location.href.replace(/#.*$/, '') + hash;
 }
 
-function embedSnippet(state: State): string {
-  const src = pageUrl(toHash({ ...state, embed: true }));
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  const title = `√dk Lab — ${t(`${TITLE_PREFIX[state.exp]}.title`)}`;
-  return `<iframe src="${esc(src)}" title="${esc(title)}" width="100%" height="720" style="border:0" loading="lazy"></iframe>`;
+function go(panel: Panel): void {
+  if (panel === store.state.exp) return;
+  store.set({ exp: panel }, 'exp');
 }
 
-function header(): HTMLElement {
-  headerControls = [
+/** The page's frame: brand, language and kernel; then the sticky bar with the panel tabs (a menu on phones) and the copy buttons. */
+function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
+  const controls = [
     select(store, null, 'lang', t('app.lang'), [{ value: 'en', label: 'English' }, { value: 'zh-CN', label: '简体中文' }]),
     select(store, null, 'kernel', t('app.kernel'), (['auto', 'simd', 'scalar'] as const).map((k) => ({ value: k, label: t(`app.kernel.${k}`) }))),
   ];
-  const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 2, hidden: true }) as HTMLTextAreaElement;
-  const linkBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-link', text: t('app.copyLink') }) as HTMLButtonElement;
+  const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 2, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
+  // on phones the buttons show a short word; the accessible name is the full label, which contains it
+  const twoLabels = (long: string, short: string) => [h('span', { class: 'long', text: long }), h('span', { class: 'short', 'aria-hidden': 'true', text: short })];
+  const linkBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-link', 'aria-label': t('app.copyLink') }, ...twoLabels(t('app.copyLink'), t('app.copyLinkShort'))) as HTMLButtonElement;
   linkBtn.addEventListener('click', () => { url.flush(); void copy(pageUrl(toHash(store.state)), linkBtn, fallback); });
-  const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', text: t('app.copyEmbed') }) as HTMLButtonElement;
-  embedBtn.addEventListener('click', () => void copy(embedSnippet(store.state), embedBtn, fallback));
-  statusEl = h('p', { class: 'status', 'data-status': '', role: 'status', text: statusText() });
-  const nav = h('nav', { class: 'nav', 'aria-label': t('app.nav') }, ...PANELS.map((p, i) => {
-    return h('button', { type: 'button', class: 'nav-item', 'data-nav': p, text: `${i + 1} ${t(`${TITLE_PREFIX[p]}.title`)}`, onclick: () => {
-      store.set({ exp: p }, 'exp');
-      document.getElementById(`panel-${p}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-    } });
-  }));
-  return h('header', { class: 'top' },
-    h('div', { class: 'brand' }, h('h1', { text: t('app.title') }), h('p', { class: 'tagline', text: t('app.tagline') })),
-    h('div', { class: 'top-controls' }, ...headerControls.map((c) => c.el),
-      h('div', { class: 'actions' }, linkBtn, embedBtn)),
-    fallback, statusEl, nav);
+  const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
+  embedBtn.addEventListener('click', () => openEmbedDialog({ state: store.state, t, pageUrl, returnFocus: embedBtn }));
+  const status = h('p', { class: 'status', 'data-status': '', role: 'status' });
+  const nav = h('nav', { class: 'tabs', 'aria-label': t('app.nav') },
+    h('ul', {}, ...PANELS.map((p, i) => h('li', {}, h('a', {
+      class: 'nav-item', 'data-nav': p, href: toHash({ ...state, exp: p }), text: `${i + 1} ${panelTitle(t, p)}`,
+      onclick: (ev: Event) => { const e = ev as MouseEvent; if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return; ev.preventDefault(); go(p); },
+    })))));
+  const menuId = 'panel-menu';
+  const menu = h('select', { id: menuId, 'data-nav-menu': '' }, ...PANELS.map((p, i) => h('option', { value: p, text: `${i + 1} ${panelTitle(t, p)}` }))) as HTMLSelectElement;
+  menu.value = state.exp;
+  menu.addEventListener('change', () => go(menu.value as Panel));
+  const menuBox = h('div', { class: 'menu' }, h('label', { for: menuId, text: t('app.nav') }), menu);
+  chrome = { controls, status, nav, menu };
+  const top = h('header', { class: 'top' },
+    h('div', { class: 'brand' }, h('h1', { class: 'site-name', text: t('app.title') }), h('p', { class: 'tagline', text: t('app.tagline') })),
+    h('div', { class: 'top-controls' }, ...controls.map((c) => c.el), status));
+  for (const c of controls) c.el.classList.add('inline');
+  const bar = h('div', { class: 'bar', 'data-bar': '' }, nav, menuBox, h('div', { class: 'actions' }, linkBtn, embedBtn), fallback);
+  return { top, bar };
 }
 
-/** Builds the whole page for the current state (again on a language change; results are cached). */
+/** Previous / next panel links at the end of a view: the reading order of the story. */
+function pager(state: State): HTMLElement {
+  const i = PANELS.indexOf(state.exp);
+  const link = (p: Panel, dir: 'prev' | 'next') => h('a', {
+    class: `pager-${dir}`, 'data-pager': dir, href: toHash({ ...state, exp: p }),
+    onclick: (ev: Event) => { ev.preventDefault(); go(p); },
+  }, h('span', { class: 'pager-dir', text: t(`app.${dir}`) }), h('span', { class: 'pager-title', text: `${PANELS.indexOf(p) + 1} ${panelTitle(t, p)}` }));
+  return h('nav', { class: 'pager', 'aria-label': t('app.pager') },
+    i > 0 ? link(PANELS[i - 1], 'prev') : h('span', {}),
+    i < PANELS.length - 1 ? link(PANELS[i + 1], 'next') : h('span', {}));
+}
+
+function setMeta(state: State): void {
+  const title = `${panelTitle(t, state.exp)} — ${t('app.title')}`;
+  document.title = title;
+  const desc = t(`${panelTitleKey(state.exp)}.lede` as never);
+  for (const [sel, value] of [['meta[property="og:title"]', title], ['meta[property="og:description"]', desc], ['meta[name="description"]', desc]] as const) {
+    const m = document.querySelector<HTMLMetaElement>(sel);
+    if (m) m.content = value;
+  }
+}
+
+/** Shows the panel of state.exp in the view (destroying the one shown before). */
+function showPanel(state: State, focusHeading: boolean): void {
+  view?.destroy();
+  restartNotice = null;
+  const ctx: PanelCtx = { t, store, compute };
+  view = FACTORIES[state.exp](ctx);
+  const main = viewHost!;
+  const notice = noticeBox(pendingIssues);
+  main.replaceChildren(...(notice ? [notice] : []), view.el, pager(state));
+  view.update(state, null);
+  setMeta(state);
+  markNav(state);
+  if (focusHeading) {
+    const head = view.el.querySelector<HTMLElement>('h2');
+    if (head) { head.tabIndex = -1; head.focus({ preventScroll: true }); }
+    const bar = document.querySelector<HTMLElement>('[data-bar]');
+    const top = main.getBoundingClientRect().top + window.scrollY - (bar?.offsetHeight ?? 0) - 8;
+    if (window.scrollY > top) window.scrollTo({ top: Math.max(0, top) });
+  }
+}
+
+/** Builds the page for the current state (again on a language change; results are cached). */
 function mount(): void {
-  for (const p of panels) p.destroy();
-  panels = [];
+  view?.destroy();
+  view = null;
+  chrome = null;
   root.textContent = '';
   restartNotice = null;
   const state = store.state;
   t = translator(state.lang);
   document.documentElement.lang = state.lang;
-  document.title = `${t('app.title')} — ${t('app.tagline').split(/[?？]/)[0]}?`;
   document.body.classList.toggle('embed', state.embed);
-  const ctx: PanelCtx = { t, store, compute };
-  const notice = noticeBox(pendingIssues);
+  applyTheme(state.theme);
 
   if (state.embed) {
     if (badEmbed) {
@@ -170,64 +236,90 @@ function mount(): void {
         h('a', { href: toHash({ ...state, embed: false }), target: '_blank', rel: 'noopener', text: t('app.openFull') })));
       return;
     }
-    const view = FACTORIES[state.exp](ctx);
+    const ctx: PanelCtx = { t, store, compute };
+    view = FACTORIES[state.exp](ctx);
     for (const part of SECTIONS) {
       if (!state.show.includes(part)) for (const el of view.el.querySelectorAll(`[data-part="${part}"]`)) (el as HTMLElement).hidden = true;
     }
-    panels = [view];
-    root.append(...(notice ? [notice] : []), view.el,
+    view.el.classList.toggle('no-controls', !state.show.includes('controls'));
+    const notice = noticeBox(pendingIssues);
+    viewHost = h('main', { id: 'main' });
+    viewHost.append(h('h1', { class: 'sr-only', text: t('app.title') }), ...(notice ? [notice] : []), view.el,
       h('p', { class: 'embed-foot' }, h('a', { href: toHash({ ...state, embed: false }), target: '_blank', rel: 'noopener', text: `${t('app.title')} · ${t('app.openFull')}` })));
-  } else {
-    const order = [state.exp, ...PANELS.filter((p) => p !== state.exp)];
-    const views = new Map(order.map((p) => [p, FACTORIES[p](ctx)] as const));
-    panels = PANELS.map((p) => views.get(p)!);
-    root.append(header(), ...(notice ? [notice] : []), h('main', {}, ...panels.map((p) => p.el)),
-      h('footer', { class: 'foot', text: t('app.footer') }));
-    for (const c of headerControls) c.sync(state);
-    // request order: the panel in focus first
-    for (const p of order) views.get(p)!.update(state, null);
-    if (state.exp !== 'variance') requestAnimationFrame(() => document.getElementById(`panel-${state.exp}`)?.scrollIntoView({ block: 'start' }));
-    markNav(state);
+    root.append(viewHost);
+    view.update(state, null);
+    setMeta(state);
     return;
   }
-  for (const p of panels) p.update(state, null);
+  const { top, bar } = pageChrome(state);
+  viewHost = h('main', { id: 'main', tabIndex: -1 });
+  root.append(
+    h('a', { class: 'skip-link', href: '#main', 'data-skip': '', text: t('app.skip'), onclick: (ev: Event) => { ev.preventDefault(); skipToPanel(); } }),
+    top, bar, viewHost, h('footer', { class: 'foot', text: t('app.footer') }));
+  for (const c of chrome!.controls) c.sync(state);
+  showStatus();
+  showPanel(state, false);
+}
+
+/** The skip link: focus moves to the panel, so the next Tab reaches its first control. */
+function skipToPanel(): void {
+  const head = view?.el.querySelector<HTMLElement>('h2');
+  const target = head ?? viewHost;
+  if (!target) return;
+  target.tabIndex = -1;
+  target.focus();
 }
 
 function markNav(state: State): void {
-  for (const b of document.querySelectorAll<HTMLElement>('[data-nav]')) b.classList.toggle('active', b.dataset.nav === state.exp);
+  if (!chrome) return;
+  for (const a of chrome.nav.querySelectorAll<HTMLAnchorElement>('[data-nav]')) {
+    const p = a.dataset.nav as Panel;
+    if (p === state.exp) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+    a.href = toHash({ ...state, exp: p });
+  }
+  if (chrome.menu.value !== state.exp) chrome.menu.value = state.exp;
 }
 
 store.subscribe((state, changed, source) => {
-  if (changed.has('lang') || changed.has('embed') || changed.has('show') || (state.embed && changed.has('exp'))) {
+  if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
+    const keep = focusPath(root);
     mount();
+    restoreFocus(root, keep);
     return;
   }
-  for (const c of headerControls) c.sync(state);
-  if (statusEl) setText(statusEl, statusText());
+  if (changed.has('exp')) {
+    if (source === 'exp') pendingIssues = [];  // the link's notice belongs to the view it opened
+    showPanel(state, source === 'exp');
+    for (const c of chrome?.controls ?? []) c.sync(state);
+    showStatus();
+    return;
+  }
+  for (const c of chrome?.controls ?? []) c.sync(state);
+  showStatus();
   markNav(state);
-  for (const p of panels) p.update(state, changed, source);
+  view?.update(state, changed, source);
 });
 
 const url = bindUrl(store);
 
-window.addEventListener('hashchange', () => {
+/** A hash the browser brings: Back / Forward through panels, a typed URL, a followed link. */
+function onBrowserHash(): void {
   if (location.hash === url.lastWritten()) return;
   const parsed = parseHash(location.hash, navLang);
   pendingIssues = parsed.issues;
   const wasEmbed = store.state.embed;
   badEmbed = embedProblem(parsed.issues, parsed.present, parsed.state);
-  const prevExp = store.state.exp;
-  store.replace(parsed.state);
-  if (parsed.issues.length > 0 || (wasEmbed !== parsed.state.embed)) mount();
-  else if (!parsed.state.embed && parsed.state.exp !== prevExp) document.getElementById(`panel-${parsed.state.exp}`)?.scrollIntoView({ block: 'start' });
-  else if (!parsed.state.embed) document.getElementById(`panel-${parsed.state.exp}`)?.scrollIntoView({ block: 'start' });
-});
+  url.adopt(() => store.replace(parsed.state));
+  if (parsed.issues.length > 0 || wasEmbed !== parsed.state.embed) mount();
+}
+window.addEventListener('popstate', onBrowserHash);
+window.addEventListener('hashchange', onBrowserHash);
+if (initial.state.embed) reportHeight();
 
-// Building the panels keeps the main thread busy for a few hundred ms, and a worker cannot start
-// while it is: let the two compute workers (created above) start fetching and compiling the core
-// first, so the wasm loads while the page is built.
+// Building the panel keeps the main thread busy for a while, and a worker cannot start while it
+// is: let the two compute workers (created above) start fetching and compiling the core first.
 setTimeout(mount, 0);
-compute.call('live', 'info', {}).then((i) => { info = i; if (statusEl) setText(statusEl, statusText()); }, (e: unknown) => {
+compute.call('live', 'info', {}).then((i) => { info = i; showStatus(); }, (e: unknown) => {
   infoError = e instanceof Error ? e.message : String(e);
-  if (statusEl) setText(statusEl, statusText());
+  showStatus();
 });

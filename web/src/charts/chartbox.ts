@@ -9,6 +9,8 @@ import type { ChartSpec } from './builders.ts';
 import { csvText } from './builders.ts';
 import type { T } from '../i18n/messages.ts';
 import { h, setText, download } from '../dom.ts';
+import { chartSummary } from './summary.ts';
+import { chartColours, reducedMotion } from '../theme.ts';
 
 /** Draws a dashed vertical line at options.plugins.vline.x (the chosen d_k or gap). */
 const vline: Plugin = {
@@ -21,7 +23,7 @@ const vline: Plugin = {
     if (!(px >= left && px <= right)) return;
     const ctx = chart.ctx;
     ctx.save();
-    ctx.strokeStyle = 'rgba(17, 24, 39, 0.45)';
+    ctx.strokeStyle = chartColours().marker;
     ctx.setLineDash([3, 3]);
     ctx.lineWidth = 1;
     ctx.beginPath();
@@ -52,14 +54,14 @@ const heatmap: Plugin = {
     ctx.restore();
   },
 };
-/** Paints the canvas white first, so an exported PNG is opaque. */
+/** Paints the canvas with the scheme's background first, so an exported PNG is opaque. */
 const background: Plugin = {
   id: 'sqrtdkBackground',
   beforeDraw(chart) {
     const ctx = chart.ctx;
     ctx.save();
     ctx.globalCompositeOperation = 'destination-over';
-    ctx.fillStyle = '#ffffff';
+    ctx.fillStyle = chartColours().background;
     ctx.fillRect(0, 0, chart.width, chart.height);
     ctx.restore();
   },
@@ -83,6 +85,23 @@ Chart.register(
 Chart.defaults.font.family = getComputedStyle(document.documentElement).getPropertyValue('--font-sans') || 'system-ui, sans-serif';
 Chart.defaults.color = '#374151';
 
+/** The config with the scheme's text and grid colours (a canvas does not inherit CSS), and no animation when asked for less motion. */
+function themed(cfg: ChartConfiguration): ChartConfiguration {
+  const c = chartColours();
+  const o = (cfg.options ??= {}) as Record<string, unknown> & { scales?: Record<string, Record<string, unknown>>; plugins?: Record<string, Record<string, unknown>> };
+  Chart.defaults.color = c.text;
+  for (const axis of Object.values(o.scales ?? {})) {
+    const grid = (axis.grid ??= {}) as Record<string, unknown>;
+    if (grid.display !== false) grid.color = c.grid;
+    axis.ticks = { ...(axis.ticks as object ?? {}), color: c.text };
+    if (axis.title) axis.title = { ...(axis.title as object), color: c.text };
+  }
+  const legend = o.plugins?.legend;
+  if (legend) legend.labels = { ...(legend.labels as object ?? {}), color: c.text };
+  if (reducedMotion()) o.animation = false;
+  return cfg;
+}
+
 /**
  * Charts draw only when near the viewport: a chart far below the fold keeps its latest spec and
  * draws it when it scrolls into view (a d_k change would otherwise redraw ten charts per frame).
@@ -102,24 +121,64 @@ export class ChartBox {
   private visible = observer === null;
   private dirty = false;
 
+  private readonly summaryEl: HTMLElement;
+  private readonly tableBtn: HTMLButtonElement;
+  private readonly tableBox: HTMLElement;
+  private title: string;
+
   constructor(readonly id: string, title: string, private readonly t: T, opts: { height?: number; square?: boolean } = {}) {
-    this.canvas = h('canvas', { 'data-chart': id, role: 'img', 'aria-label': title });
-    this.titleEl = h('h4', { class: 'chart-title', text: title });
+    this.title = title;
+    const summaryId = `summary-${id}`;
+    this.canvas = h('canvas', { 'data-chart': id, role: 'img', 'aria-label': title, 'aria-describedby': summaryId });
+    this.titleEl = h('h3', { class: 'chart-title', text: title });
     this.noteEl = h('p', { class: 'chart-note' });
+    this.summaryEl = h('p', { class: 'sr-only', id: summaryId, 'data-chart-summary': id });
     const wrap = h('div', { class: opts.square ? 'chart-canvas square' : 'chart-canvas' }, this.canvas);
-    if (opts.height) wrap.style.height = `${opts.height}px`;
+    if (opts.height) wrap.style.setProperty('--chart-h', `${opts.height}px`);
+    const tableId = `table-${id}`;
+    this.tableBox = h('div', { class: 'data-table table-wrap', id: tableId, role: 'region', tabIndex: 0, hidden: true, 'data-table-for': id });
+    this.tableBtn = h('button', { type: 'button', class: 'mini', 'data-export': 'table', 'aria-expanded': 'false', 'aria-controls': tableId, text: t('common.dataTable'), onclick: () => this.toggleTable() }) as HTMLButtonElement;
     const tools = h('div', { class: 'chart-tools' },
-      h('button', { type: 'button', class: 'mini', 'data-export': 'png', text: t('common.png'), onclick: () => this.png() }),
-      h('button', { type: 'button', class: 'mini', 'data-export': 'csv', text: t('common.csv'), onclick: () => this.csv() }),
+      this.tableBtn,
+      h('button', { type: 'button', class: 'mini', 'data-export': 'png', text: t('common.png'), 'aria-label': t('common.pngOf', { title: id }), onclick: () => this.png() }),
+      h('button', { type: 'button', class: 'mini', 'data-export': 'csv', text: t('common.csv'), 'aria-label': t('common.csvOf', { title: id }), onclick: () => this.csv() }),
     );
     this.el = h('figure', { class: 'chart', 'data-chart-box': id },
       h('div', { class: 'chart-head' }, this.titleEl, tools),
       wrap,
       h('p', { class: 'chart-pending', text: t('common.computing') }),
-      this.noteEl);
+      this.noteEl,
+      this.summaryEl,
+      this.tableBox);
     this.el.classList.add('pending');
+    this.setToolLabels();
     boxes.set(this.el, this);
     observer?.observe(this.el);
+  }
+
+  private setToolLabels(): void {
+    const name = this.title || this.id;
+    this.tableBtn.setAttribute('aria-label', this.t('common.dataTableOf', { title: name }));
+    this.el.querySelector('[data-export="png"]')?.setAttribute('aria-label', this.t('common.pngOf', { title: name }));
+    this.el.querySelector('[data-export="csv"]')?.setAttribute('aria-label', this.t('common.csvOf', { title: name }));
+  }
+
+  /** Shows or hides the data table: exactly the rows of the CSV export. */
+  private toggleTable(): void {
+    const open = this.tableBox.hidden;
+    this.tableBox.hidden = !open;
+    this.tableBtn.setAttribute('aria-expanded', String(open));
+    if (open) this.fillTable();
+  }
+  private fillTable(): void {
+    if (this.tableBox.hidden || !this.spec) return;
+    const { header, rows } = this.spec.csv;
+    const table = h('table', { class: 'table' },
+      h('caption', { class: 'sr-only', text: this.title }),
+      h('thead', {}, h('tr', {}, ...header.map((c) => h('th', { scope: 'col', text: c })))),
+      h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c) => h('td', { text: String(c) }))))));
+    this.tableBox.setAttribute('aria-label', this.t('common.dataTableOf', { title: this.title }));
+    this.tableBox.replaceChildren(table);
   }
 
   setVisible(v: boolean): void {
@@ -128,8 +187,10 @@ export class ChartBox {
   }
 
   setTitle(title: string): void {
+    this.title = title;
     setText(this.titleEl, title);
     this.canvas.setAttribute('aria-label', title);
+    this.setToolLabels();
   }
   setNote(text: string): void { setText(this.noteEl, text); }
 
@@ -138,6 +199,8 @@ export class ChartBox {
     this.spec = spec;
     this.el.classList.remove('pending');
     this.el.dataset.points = String(spec.points);
+    setText(this.summaryEl, chartSummary(spec.csv, this.t));
+    this.fillTable();
     this.dirty = true;
     if (this.visible) this.draw();
   }
@@ -146,7 +209,7 @@ export class ChartBox {
     const spec = this.spec;
     if (!spec) return;
     this.dirty = false;
-    const cfg = spec.config as unknown as ChartConfiguration;
+    const cfg = themed(spec.config as unknown as ChartConfiguration);
     if (!this.chart || (this.chart.config as { type?: string }).type !== spec.config.type) {
       this.chart?.destroy();
       this.chart = new Chart(this.canvas, cfg);
@@ -159,9 +222,27 @@ export class ChartBox {
 
   get current(): ChartSpec | null { return this.spec; }
 
+  /** The chart as a PNG at the device pixel ratio, with its title above and the link below. */
   png(): void {
     if (!this.chart) return;
-    download(`sqrtdk-${this.id}.png`, this.chart.toBase64Image('image/png', 1));
+    const src = this.chart.canvas;
+    const dpr = src.width / Math.max(1, src.clientWidth || src.width);
+    const band = Math.round(28 * dpr);
+    const out = document.createElement('canvas');
+    out.width = src.width;
+    out.height = src.height + 2 * band;
+    const ctx = out.getContext('2d')!;
+    const c = chartColours();
+    ctx.fillStyle = c.background;
+    ctx.fillRect(0, 0, out.width, out.height);
+    ctx.drawImage(src, 0, band);
+    ctx.fillStyle = c.text;
+    ctx.textBaseline = 'middle';
+    ctx.font = `600 ${Math.round(14 * dpr)}px ${Chart.defaults.font.family}`;
+    ctx.fillText(this.title, 8 * dpr, band / 2, out.width - 16 * dpr);
+    ctx.font = `${Math.round(11 * dpr)}px ${Chart.defaults.font.family}`;
+    ctx.fillText(`√dk Lab · ${location.href}`, 8 * dpr, src.height + band * 1.5, out.width - 16 * dpr);
+    download(`sqrtdk-${this.id}.png`, out.toDataURL('image/png'));
   }
   csv(): void {
     if (!this.spec) return;

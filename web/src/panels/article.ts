@@ -8,7 +8,7 @@ import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
 import { CLAIMED, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, claimBox, track } from './shell.ts';
+import { shell, claimBox, track, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { kernelParam } from './common.ts';
 
@@ -26,7 +26,7 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
     return tds;
   });
   table.append(thead, h('tbody', {}, ...cells.map((tds) => h('tr', {}, ...tds))));
-  s.charts.append(h('div', { class: 'chart-pair' }, chart.el, h('div', { class: 'table-wrap', 'data-part': 'charts' }, table)));
+  s.charts.append(h('div', { class: 'chart-pair' }, chart.el, scrollTable(table, t('art.title'), { 'data-part': 'charts' })));
   s.readouts.remove();
   const c4 = claimBox(s.claims, 'C4', t('art.claim'), t);
 

@@ -13,7 +13,7 @@ import type { State, StateKey } from '../state/state.ts';
 import { kvCacheBytes, formatBytes } from '../kvcache.ts';
 import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track } from './shell.ts';
+import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { GQA_SEQ_LEN, GEMMA2_27B, headsKvOf, gqaStatsParams } from './params.ts';
 
@@ -25,10 +25,10 @@ const ctxLabel = (n: number) => (n >= 1024 * 1024 ? `${n / (1024 * 1024)}M` : n 
 export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('gqa', 8, t('gqa.title'), t('gqa.lede'), ['gqa'], t);
   const layoutLabel = (l: Layout, st: State) => t(`gqa.layout.${l}`, { kv: headsKvOf(l, st) });
-  const kvl = h('input', { type: 'number', min: SCHEMA.kvl.min, max: SCHEMA.kvl.max, step: 1, class: 'seed', inputMode: 'numeric' }) as HTMLInputElement;
+  const kvl = h('input', { type: 'number', id: 'gqa-kvl', min: SCHEMA.kvl.min, max: SCHEMA.kvl.max, step: 1, class: 'seed', inputMode: 'numeric' }) as HTMLInputElement;
   kvl.addEventListener('change', () => applyInteger(store, 'gqa', 'kvl', kvl, SCHEMA.kvl.min, SCHEMA.kvl.max));
   const kvlCtl: Control = {
-    el: h('div', { class: 'control', 'data-key': 'kvl' }, h('label', { text: t('gqa.layers') }), h('div', { class: 'control-row' }, kvl), h('span', { class: 'err', 'data-err-for': 'kvl', role: 'alert' })),
+    el: h('div', { class: 'control', 'data-key': 'kvl' }, h('label', { for: 'gqa-kvl', text: t('gqa.layers') }), h('div', { class: 'control-row' }, kvl), h('span', { class: 'err', 'data-err-for': 'kvl', role: 'alert' })),
     sync(st) { const v = String(st.kvl); if (kvl.value !== v && document.activeElement !== kvl) kvl.value = v; },
   };
   const controls: Control[] = [
@@ -58,7 +58,7 @@ export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
     tbody.append(h('tr', {}, rowLabel[l], ...cols.map((c) => (cell[`${l}-${c}`] = h('td', { 'data-readout': `gqa-${l}-${c}`, text: '–' })))));
   }
   table.append(tbody);
-  s.charts.append(h('div', { class: 'chart-pair' }, entChart.el, kvChart.el), h('div', { class: 'table-wrap', 'data-part': 'charts' }, table));
+  s.charts.append(h('div', { class: 'chart-pair' }, entChart.el, kvChart.el), scrollTable(table, t('gqa.title'), { 'data-part': 'charts' }));
   s.readouts.remove();
   const notes = h('div', { class: 'notes', 'data-notes': 'scales' }, h('h4', { text: t('gqa.notes.title') }),
     h('ul', {}, ...(['gemma', 't5', 'mup'] as const).map((n) => h('li', { 'data-note': n }))));

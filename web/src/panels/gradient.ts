@@ -78,7 +78,8 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
     if (none && sq) {
       const rm = none[field].median / sq[field].median;
       const rmean = none[field].mean / sq[field].mean;
-      const verdict = rm < 0.1 && rmean < 0.1 ? 'grad.verdict.both' : rm < 0.1 ? 'grad.verdict.typical' : 'grad.verdict.none';
+      const verdict = rm < 0.1 && rmean < 0.1 ? 'grad.verdict.both' : rm < 0.1 ? 'grad.verdict.typical'
+        : state.embed && !state.show.includes('controls') ? 'grad.verdict.noneStatic' : 'grad.verdict.none';
       setText(compare, t('grad.compare', {
         dk: state.dk, noneMed: fmt(none[field].median), noneMean: fmt(none[field].mean), sqrtMed: fmt(sq[field].median), sqrtMean: fmt(sq[field].mean),
         ratioMed: pct(rm), ratioMean: pct(rmean), verdict: t(verdict),

@@ -11,7 +11,7 @@ import { DK_STEPS, SEQ_STEPS, BLOCK_STEPS, SCALES } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
-import { shell, readout, claimBox, track } from './shell.ts';
+import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
 import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText } from './params.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 
@@ -47,8 +47,8 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
   table.append(tbody);
   const tableCsv = h('button', { type: 'button', class: 'mini', 'data-export': 'csv', text: t('common.csv') }) as HTMLButtonElement;
   const tableBox = h('figure', { class: 'chart table-box', 'data-table-box': 'precision-table' },
-    h('div', { class: 'chart-head' }, h('h4', { class: 'chart-title', text: t('prec.table') }), h('div', { class: 'chart-tools' }, tableCsv)),
-    h('div', { class: 'table-wrap' }, table),
+    h('div', { class: 'chart-head' }, h('h3', { class: 'chart-title', text: t('prec.table') }), h('div', { class: 'chart-tools' }, tableCsv)),
+    scrollTable(table, t('prec.table')),
     h('p', { class: 'chart-note', text: t('prec.tableNote') }));
   const probs = new ChartBox('precision-probs', '', t, { height: 260 });
   const jac = new ChartBox('precision-jacobian', t('prec.chart.jac'), t, { height: 260 });

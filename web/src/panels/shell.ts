@@ -27,17 +27,22 @@ export interface Shell {
   formula: HTMLElement;
 }
 
-export function shell(id: Panel, num: number, title: string, lede: string, formulaKeys: (keyof typeof formulas)[], t: T): Shell {
+export function shell(id: Panel, num: number, title: string, lede: string, formulaKeys: (keyof (typeof formulas)['en'])[], t: T): Shell {
   const controls = h('div', { class: 'controls', 'data-part': 'controls' });
   const charts = h('div', { class: 'charts', 'data-part': 'charts' });
   const readouts = h('dl', { class: 'readouts', 'data-part': 'charts' });
   const text = h('p', { class: 'explain' });
   const claims = h('div', { class: 'claims' });
   const formula = h('div', { class: 'formula', 'data-part': 'formula' });
+  const lang = document.documentElement.lang === 'zh-CN' ? 'zh-CN' : 'en';
   for (const k of formulaKeys) {
-    const div = h('div', { class: 'katex-block' });
-    div.innerHTML = formulas[k];  // build-time KaTeX output of web/src/formulas.js (trusted, no URL input)
-    formula.append(div);
+    // build-time KaTeX output of web/src/formulas.js (trusted, no URL input): the display form,
+    // and the inline form that wraps on phones (style.css shows one of the two)
+    const display = h('div', { class: 'katex-block display-form' });
+    display.innerHTML = formulas[lang][k].display;
+    const inline = h('div', { class: 'katex-block inline-form' });
+    inline.innerHTML = formulas[lang][k].inline;
+    formula.append(display, inline);
   }
   const el = h('section', { class: 'panel', id: `panel-${id}`, 'data-panel': id },
     h('header', { class: 'panel-head' },
@@ -99,3 +104,11 @@ export function track<R>(root: HTMLElement, owner: string, p: Promise<R>, source
 }
 
 export function setRo(el: HTMLElement, v: string): void { setText(el, v); }
+
+/**
+ * A table in a labelled, focusable scroll box (role=region): on a narrow screen it scrolls
+ * sideways inside the box, with the first column sticky and a shadow that shows there is more.
+ */
+export function scrollTable(table: HTMLElement, label: string, attrs: Record<string, string> = {}): HTMLElement {
+  return h('div', { class: 'table-wrap', role: 'region', 'aria-label': label, tabIndex: 0, ...attrs }, table);
+}

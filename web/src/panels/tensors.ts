@@ -65,7 +65,8 @@ export function tensorsPanel({ t, store, compute }: PanelCtx): PanelView {
       exampleButtons,
       h('div', { class: 'drops' }, ...slots),
       h('p', { class: 'privacy', 'data-privacy': '', text: t('tens.privacy') }),
-      h('p', { class: 'muted small', text: t('tens.limits', { mb: L.fileBytes / 2 ** 20, heads: L.maxHeads, minL: L.minSeqLen, maxL: L.maxSeqLen, dk: L.maxDk, gmac: (L.maxMacs / 1e9).toFixed(1) }) }),
+      h('details', { class: 'limits' }, h('summary', { text: t('tens.limitsTitle') }),
+        h('p', { class: 'muted small', text: t('tens.limits', { mb: L.fileBytes / 2 ** 20, heads: L.maxHeads, minL: L.minSeqLen, maxL: L.maxSeqLen, dk: L.maxDk, gmac: (L.maxMacs / 1e9).toFixed(1) }) })),
       message),
     scaleCtl.el);
 

@@ -15,7 +15,7 @@ import type { State, StateKey, TrainVariant } from '../state/state.ts';
 import type { MessageKey, T } from '../i18n/messages.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
-import { shell, claimBox } from './shell.ts';
+import { shell, claimBox, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { TrainingController } from '../training/controller.ts';
 import type { RunSeries } from '../training/series.ts';
@@ -146,15 +146,15 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   const analysisBox = h('div', { class: 'train-analysis', hidden: true },
     h('h3', { text: t('train.iid.title') }), h('p', { class: 'chart-note', text: t('train.iid.note') }), histWrap,
     h('figure', { class: 'chart table-box', 'data-table-box': 'training-iid' },
-      h('div', { class: 'chart-head' }, h('h4', { class: 'chart-title', text: t('train.iid.table') }), h('div', { class: 'chart-tools' }, iidCsv)),
-      h('div', { class: 'table-wrap' }, h('table', { class: 'table' },
+      h('div', { class: 'chart-head' }, h('h3', { class: 'chart-title', text: t('train.iid.table') }), h('div', { class: 'chart-tools' }, iidCsv)),
+      scrollTable(h('table', { class: 'table' },
         h('thead', {}, h('tr', {}, ...(['variant', 'layer', 'scale', 'varLogit', 'varQk', 'iidQk', 'entropy'] as const).map((c) => h('th', { text: t(`train.iid.th.${c}`) })))),
-        iidBody))));
+        iidBody), t('train.iid.table'))));
   const tableBox = h('figure', { class: 'chart table-box', 'data-table-box': 'training-table' },
-    h('div', { class: 'chart-head' }, h('h4', { class: 'chart-title', 'data-train-table-title': '' }), h('div', { class: 'chart-tools' }, tableCsv)),
-    h('div', { class: 'table-wrap' }, h('table', { class: 'table train-table' },
+    h('div', { class: 'chart-head' }, h('h3', { class: 'chart-title', 'data-train-table-title': '' }), h('div', { class: 'chart-tools' }, tableCsv)),
+    scrollTable(h('table', { class: 'table train-table' },
       h('thead', {}, h('tr', {}, ...(['variant', 'steps', 'final', 'heldout', 'tokAcc', 'seqAcc', 'reach', 'nonfinite'] as const).map((c) => h('th', { text: t(`train.th.${c}`) })))),
-      tableBody)));
+      tableBody), t('train.title')));
 
   function buildResults(): void {
     if (charts.length) return;

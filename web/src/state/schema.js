@@ -48,11 +48,15 @@ export const TRAIN_VARIANTS = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv
 export const SCHEMA = Object.freeze({
   exp: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'variance', values: PANELS, panels: 'all',
-    doc: 'The panel in focus (scrolled to; the only one shown in embed mode).',
+    doc: 'The panel shown (one panel per view; Back and Forward step through the panels visited).',
   }),
   lang: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'en', values: ['en', 'zh-CN'], panels: 'all',
     doc: 'Interface language; without it the browser language decides (zh* → zh-CN, else en).',
+  }),
+  theme: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'auto', values: ['auto', 'light', 'dark'], panels: 'all',
+    doc: 'Colour scheme: auto (the reader’s system setting), light or dark.',
   }),
   kernel: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'auto', values: ['auto', 'simd', 'scalar'], panels: 'all',

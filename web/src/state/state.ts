@@ -15,6 +15,7 @@ export type KernelChoice = 'auto' | 'simd' | 'scalar';
 export interface State {
   exp: Panel;
   lang: Lang;
+  theme: 'auto' | 'light' | 'dark';
   kernel: KernelChoice;
   dk: number;
   samples: number;
@@ -234,13 +235,39 @@ export function divisorAtMost(n: number, d: number): number {
  * order; embed and show only in embed mode.
  */
 export function toHash(state: State): string {
+  return hashOf(state, STATE_KEYS);
+}
+
+function hashOf(state: State, keys: readonly StateKey[]): string {
   const parts = [`v=${VERSION}`];
-  for (const k of STATE_KEYS) {
-    if (!state.embed && (k === 'embed' || k === 'show')) continue;
+  for (const k of keys) {
+    if (!state.embed && (k === 'embed' || k === 'show' || k === 'theme')) continue;
     if (state.embed && k === 'show' && state.show.length === SECTIONS.length) continue;
+    if (state.embed && k === 'theme' && state.theme === 'auto') continue;
     parts.push(`${k}=${encodeURIComponent(formatValue(k, state[k]))}`.replace(/%2C/g, ','));
   }
   return '#' + parts.join('&');
+}
+
+/** The keys a panel reads (the schema's `panels` column), in schema order. */
+export function panelKeys(panel: Panel): StateKey[] {
+  return STATE_KEYS.filter((k) => {
+    const p = (SCHEMA[k] as KeySpec).panels;
+    return p.split(/,\s*/).includes(panel);
+  });
+}
+
+/**
+ * The hash of an embed of `state.exp`: only the keys that panel reads, plus exp, embed, and lang,
+ * kernel, theme and show where they differ from their defaults — so a snippet stays short and
+ * still reproduces exactly what the panel shows (the keys left out are read at their defaults).
+ */
+export function embedHash(state: State): string {
+  const s = { ...state, embed: true };
+  const keys = STATE_KEYS.filter((k) => k === 'exp' || k === 'embed' || k === 'show' || k === 'theme'
+    || ((k === 'lang' || k === 'kernel') && formatValue(k, s[k]) !== formatValue(k, (SCHEMA[k] as KeySpec).default as never))
+    || panelKeys(state.exp).includes(k));
+  return hashOf(s, keys);
 }
 
 /** True when two states are equal key by key. */

@@ -1,0 +1,86 @@
+// "Copy embed code": a dialog to choose what the embed shows (controls, charts, formula, text)
+// and its colours, with a live preview of exactly that embed and the snippet to copy.
+import type { State, Section } from '../state/state.ts';
+import { SECTIONS } from '../state/schema.js';
+import type { T } from '../i18n/messages.ts';
+import { h, setText } from '../dom.ts';
+import { embedSnippet, fallbackHeight } from './snippet.ts';
+import { embedHash } from '../state/state.ts';
+import { panelTitle } from '../panels/titles.ts';
+import { HEIGHT_MESSAGE } from './report.ts';
+
+export interface EmbedDialogOptions {
+  state: State;
+  t: T;
+  pageUrl: (hash: string) => string;
+  returnFocus: HTMLElement;
+}
+
+export function openEmbedDialog({ state, t, pageUrl, returnFocus }: EmbedDialogOptions): HTMLDialogElement {
+  document.querySelector('dialog[data-embed-dialog]')?.remove();
+  let show: Section[] = [...state.show];
+  let theme: State['theme'] = state.theme;
+  const base = pageUrl('');
+  const title = `${t('app.title')} — ${panelTitle(t, state.exp)}`;
+
+  const code = h('textarea', { class: 'embed-code', readOnly: true, rows: 5, id: 'embed-code', 'data-embed-code': '', spellcheck: false }) as HTMLTextAreaElement;
+  const preview = h('iframe', { class: 'embed-preview', title: t('embed.preview'), 'data-embed-preview': '' }) as HTMLIFrameElement;
+  const err = h('p', { class: 'err', role: 'alert' });
+  const status = h('p', { class: 'embed-status', role: 'status' });
+  const current = (): State => ({ ...state, show, theme, embed: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const refresh = () => {
+    if (show.length === 0) { setText(err, t('embed.noParts')); return; }
+    setText(err, '');
+    code.value = embedSnippet(current(), base, title);
+    clearTimeout(timer);
+    timer = setTimeout(() => { preview.src = base + embedHash(current()); }, 120);
+  };
+  const onHeight = (ev: MessageEvent) => {
+    if (ev.source !== preview.contentWindow || !ev.data || ev.data.type !== HEIGHT_MESSAGE) return;
+    preview.style.height = `${Math.min(Number(ev.data.height) || 0, 4000)}px`;
+  };
+  window.addEventListener('message', onHeight);
+
+  const parts = h('fieldset', { class: 'embed-parts' }, h('legend', { text: t('embed.parts') }),
+    ...SECTIONS.map((p) => {
+      const id = `embed-part-${p}`;
+      const cb = h('input', { type: 'checkbox', id, checked: show.includes(p), 'data-embed-part': p }) as HTMLInputElement;
+      cb.addEventListener('change', () => { show = SECTIONS.filter((s) => (s === p ? cb.checked : show.includes(s))); refresh(); });
+      return h('label', { class: 'check', for: id }, cb, t(`embed.part.${p}`));
+    }));
+  const themes = h('fieldset', { class: 'embed-theme' }, h('legend', { text: t('embed.theme') }),
+    ...(['auto', 'light', 'dark'] as const).map((v) => {
+      const id = `embed-theme-${v}`;
+      const rb = h('input', { type: 'radio', name: 'embed-theme', id, value: v, checked: theme === v, 'data-embed-theme': v }) as HTMLInputElement;
+      rb.addEventListener('change', () => { if (rb.checked) { theme = v; refresh(); } });
+      return h('label', { class: 'check', for: id }, rb, t(`embed.theme.${v}`));
+    }));
+  const copyBtn = h('button', { type: 'button', class: 'button', 'data-embed-copy': '', text: t('embed.copy') }) as HTMLButtonElement;
+  copyBtn.addEventListener('click', async () => {
+    try { await navigator.clipboard.writeText(code.value); setText(status, t('app.copied')); } catch { code.select(); setText(status, t('app.copyFailed')); }
+  });
+  const closeBtn = h('button', { type: 'button', class: 'button ghost', 'data-embed-close': '', text: t('embed.close') }) as HTMLButtonElement;
+  const dialog = h('dialog', { class: 'embed-dialog', 'data-embed-dialog': '', 'aria-labelledby': 'embed-title' },
+    h('h2', { id: 'embed-title', text: t('embed.title', { panel: panelTitle(t, state.exp) }) }),
+    h('p', { class: 'small muted', text: t('embed.help') }),
+    h('div', { class: 'embed-options' }, parts, themes),
+    err,
+    h('label', { for: 'embed-code', class: 'embed-label', text: t('embed.code') }),
+    code,
+    h('div', { class: 'embed-actions' }, copyBtn, closeBtn, status),
+    h('h3', { class: 'embed-label', text: t('embed.preview') }),
+    h('div', { class: 'embed-preview-box' }, preview)) as HTMLDialogElement;
+  closeBtn.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => {
+    window.removeEventListener('message', onHeight);
+    clearTimeout(timer);
+    dialog.remove();
+    returnFocus.focus();
+  });
+  document.body.append(dialog);
+  refresh();
+  dialog.showModal();
+  copyBtn.focus();
+  return dialog;
+}

@@ -1,0 +1,41 @@
+// The embed snippet of a panel: an iframe with only the keys the panel reads, a fixed fallback
+// height (for hosts that do not load the script), and the site's own embed script that sizes the
+// iframe to its content. Pure, so unit tests check the snippet.
+import type { State, Panel } from '../state/state.ts';
+import { embedHash } from '../state/state.ts';
+
+/**
+ * Fallback heights in CSS px of each panel's embed at a 720 px wide column, with every part shown
+ * (`all`) and with the charts only (`charts`): the content heights measured by
+ * `node scripts/embed-heights.mjs` on the built page, rounded up to 20 px. The e2e suite checks
+ * that each panel's content fits its height.
+ */
+export const EMBED_HEIGHTS: Record<Panel, { all: number; charts: number }> = {
+  variance: { all: 1200, charts: 700 },
+  saturation: { all: 1200, charts: 700 },
+  gradient: { all: 1200, charts: 700 },
+  article: { all: 1200, charts: 700 },
+  followups: { all: 1200, charts: 700 },
+  precision: { all: 1200, charts: 700 },
+  longctx: { all: 1200, charts: 700 },
+  gqa: { all: 1200, charts: 700 },
+  tensors: { all: 1200, charts: 700 },
+  training: { all: 1200, charts: 700 },
+};
+
+export function fallbackHeight(state: State): number {
+  const h = EMBED_HEIGHTS[state.exp];
+  return state.show.length === 1 && state.show[0] === 'charts' ? h.charts : h.all;
+}
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** `base` is the page's URL without the hash (the directory the site is served from, with index.html or not). */
+export function embedSnippet(state: State, base: string, title: string): string {
+  const src = base + embedHash(state);
+  const dir = base.replace(/[^/]*$/, '');
+  return `<iframe src="${esc(src)}" title="${esc(title)}" width="100%" height="${fallbackHeight(state)}" style="border:0;width:100%" loading="lazy" data-sqrtdk-embed></iframe>\n`
+    + `<script src="${esc(dir)}embed.js" async></script>`;
+}
