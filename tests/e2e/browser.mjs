@@ -64,3 +64,13 @@ export async function openSuite(dist, prefix) {
   const log = watch(context, srv.origin);
   return { srv, browser, context, log, close: async () => { await browser.close(); await srv.close(); } };
 }
+
+/** Switches the view to a panel as a reader does (its tab; the menu on a phone) and waits for it. */
+export async function openPanel(page, panel, timeout = 30000) {
+  const tab = page.locator(`[data-nav="${panel}"]`);
+  if (await tab.isVisible()) await tab.click();
+  else await page.selectOption('[data-nav-menu]', panel);
+  await page.waitForSelector(`[data-panel="${panel}"]`, { timeout });
+  const { panelSettled } = await import('./panel.mjs');
+  if (panel !== 'followups' && panel !== 'training') await panelSettled(page, panel, timeout);
+}

