@@ -159,6 +159,7 @@ export class ChartBox {
   private setToolLabels(): void {
     const name = this.title || this.id;
     this.tableBtn.setAttribute('aria-label', this.t('common.dataTableOf', { title: name }));
+    this.tableBox.setAttribute('aria-label', this.t('common.dataTableOf', { title: name }));
     this.el.querySelector('[data-export="png"]')?.setAttribute('aria-label', this.t('common.pngOf', { title: name }));
     this.el.querySelector('[data-export="csv"]')?.setAttribute('aria-label', this.t('common.csvOf', { title: name }));
   }

@@ -1,0 +1,398 @@
+// Browser tests of the one-panel views as readers reach them: deep links and tabs on a desktop and
+// a phone, Back / Forward, the language switch, embeds in a cross-origin blog column, narrow
+// screens, keyboard only, and axe-core in both languages and both colour schemes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { openSuite, watch, moveSlider, openPanel } from './browser.mjs';
+import { panelSettled } from './panel.mjs';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const axeSource = createRequire(import.meta.url)('axe-core').source;
+const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training'];
+const CHARTLESS = new Set(['followups', 'training']);  // no chart before the reader acts
+const DESKTOP = { viewport: { width: 1366, height: 768 } };
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+/** The first chart of a view (a table, the follow-up list or the training run bar where the panel opens with one). */
+const FIRST = '[data-chart-box] canvas, [data-table-box], .presets-list, .train-runbar';
+
+let suite, srv, browser, log;
+before(async () => {
+  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
+  suite = await openSuite(dist, '/blog/lab/');
+  ({ srv, browser, log } = suite);
+});
+after(async () => { await suite?.close(); });
+
+/** Waits until the panel's charts are computed and the charts on screen are drawn (charts below the fold draw when scrolled to). */
+async function settle(page, panel) {
+  await page.waitForSelector(`[data-panel="${panel}"] h2`);
+  if (!CHARTLESS.has(panel)) {
+    await panelSettled(page, panel, 60000);
+    await page.waitForFunction((p) => [...document.querySelectorAll(`[data-panel="${p}"] canvas[data-chart]`)].every((c) => {
+      const r = c.getBoundingClientRect();
+      return r.top > innerHeight || r.bottom < 0 || Number(c.dataset.renders ?? 0) >= 1;
+    }), panel);
+  }
+}
+
+/** Scrolls through the view as a reader does and checks that every chart has drawn. */
+async function allDrawn(page, panel) {
+  for (const id of await page.$$eval(`[data-panel="${panel}"] [data-chart-box]`, (bs) => bs.map((b) => b.dataset.chartBox))) {
+    await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) >= 1, id);
+  }
+}
+
+/** The heading of the panel fully on screen and at least 120 px (or half) of its first chart. */
+async function inFirstScreen(page, panel) {
+  return page.evaluate(([panel, FIRST]) => {
+    const root = document.querySelector(`[data-panel="${panel}"]`);
+    const hb = root.querySelector('h2').getBoundingClientRect();
+    const first = root.querySelector(FIRST);
+    const fb = first.getBoundingClientRect();
+    const bar = document.querySelector('[data-bar]')?.getBoundingClientRect().bottom ?? 0;
+    const visible = Math.min(fb.bottom, innerHeight) - Math.max(fb.top, bar);
+    return { ok: hb.top >= bar - 1 && hb.bottom <= innerHeight && visible >= Math.min(120, fb.height / 2), heading: [hb.top, hb.bottom], first: [fb.top, fb.bottom], bar, height: innerHeight };
+  }, [panel, FIRST]);
+}
+
+for (const [device, opts] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+  test(`${device}: every exp= deep link opens that panel alone, heading and first chart in the first screen, charts drawn`, async () => {
+    for (const p of PANELS) {
+      const ctx = await browser.newContext(opts);
+      const page = await ctx.newPage();
+      await page.goto(`${srv.url}#v=1&exp=${p}`);
+      await settle(page, p);
+      assert.deepEqual(await page.$$eval('[data-panel]', (els) => els.map((e) => e.dataset.panel)), [p]);
+      const where = await inFirstScreen(page, p);
+      assert.ok(where.ok, `${device} ${p}: ${JSON.stringify(where)}`);
+      assert.equal(await page.evaluate(() => window.scrollY), 0, 'nothing had to scroll');
+      if (!CHARTLESS.has(p)) assert.ok(await page.$eval(`[data-panel="${p}"] canvas[data-chart]`, (c) => Number(c.dataset.renders ?? 0) >= 1), `${p}: the first chart is drawn`);
+      await allDrawn(page, p);
+      assert.match(await page.title(), new RegExp(`— √dk Lab$`));
+      await ctx.close();
+    }
+  });
+
+  test(`${device}: the tabs (a menu on the phone) switch the view from anywhere on the page, and the bar stays in view`, async () => {
+    const ctx = await browser.newContext(opts);
+    const page = await ctx.newPage();
+    await page.goto(`${srv.url}#v=1&exp=variance`);
+    await settle(page, 'variance');
+    for (const p of ['gqa', 'saturation', 'tensors', 'precision']) {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      const bar = await page.$eval('[data-bar]', (b) => b.getBoundingClientRect().top);
+      assert.ok(bar >= -1 && bar < 2, `the bar is stuck to the top while reading (${bar})`);
+      if (device === 'desktop') {
+        await page.click(`[data-nav="${p}"]`);
+        assert.equal(await page.getAttribute(`[data-nav="${p}"]`, 'aria-current'), 'page');
+      } else {
+        assert.equal(await page.isVisible('[data-nav-menu]'), true);
+        await page.selectOption('[data-nav-menu]', p);
+      }
+      await settle(page, p);
+      const where = await inFirstScreen(page, p);
+      assert.ok(where.ok, `${device} tab → ${p}: ${JSON.stringify(where)}`);
+      await page.waitForFunction((p) => location.hash.startsWith(`#v=1&exp=${p}&`), p);
+      assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H2', 'focus moves to the new panel heading');
+    }
+    await ctx.close();
+  });
+}
+
+test('Back and Forward step through three panels and restore each one’s state; moving a control adds no entry', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(`${srv.url}#v=1&exp=variance`);
+  await settle(page, 'variance');
+  const length0 = await page.evaluate(() => history.length);
+  for (const i of [8, 9, 10]) await moveSlider(page, 'variance', 'dk', i);   // … d_k 1024
+  await page.waitForFunction(() => location.hash.includes('dk=1024'));
+  await openPanel(page, 'saturation');
+  for (const i of [5, 6]) await moveSlider(page, 'saturation', 'heads', i);
+  await page.waitForFunction(() => location.hash.includes('heads=6'));
+  await openPanel(page, 'gqa');
+  await page.selectOption('[data-panel="gqa"] [data-key="hq"] select', '12');
+  await page.waitForFunction(() => location.hash.includes('hq=12'));
+  assert.equal(await page.evaluate(() => history.length), length0 + 2, 'one entry per panel, none per control change');
+
+  const shows = async (panel, key, value) => {
+    await page.waitForSelector(`[data-panel="${panel}"]`);
+    await page.waitForFunction(([p, k, v]) => document.querySelector(`[data-panel="${p}"] [data-key="${k}"] output, [data-panel="${p}"] [data-key="${k}"] select`)?.value === v
+      || document.querySelector(`[data-panel="${p}"] [data-key="${k}"] output`)?.textContent === v, [panel, key, value]);
+    assert.match(await page.evaluate(() => location.hash), new RegExp(`^#v=1&exp=${panel}&.*${key === 'hq' ? 'hq' : key}=${value}`));
+  };
+  await page.goBack();
+  await shows('saturation', 'heads', '6');
+  await page.goBack();
+  await shows('variance', 'dk', '1024');
+  await settle(page, 'variance');
+  assert.match(await page.textContent('[data-chart-box="variance-hist-raw"] .chart-title'), /d_k = 1024/);
+  await page.goForward();
+  await shows('saturation', 'heads', '6');
+  await page.goForward();
+  await shows('gqa', 'hq', '12');
+  assert.deepEqual(await page.$$eval('[data-panel]', (els) => els.map((e) => e.dataset.panel)), ['gqa']);
+  await ctx.close();
+});
+
+test('the language switch keeps the view, the reader’s place and the focus', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(`${srv.url}#v=1&exp=gqa&lang=en`);
+  await settle(page, 'gqa');
+  const headBefore = await page.$eval('[data-panel="gqa"] h2', (h) => h.getBoundingClientRect().top);
+  await page.focus('header [data-key="lang"] select');
+  await page.keyboard.press('ArrowDown');  // English → 简体中文, as a keyboard user changes it
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await settle(page, 'gqa');
+  assert.deepEqual(await page.$$eval('[data-panel]', (els) => els.map((e) => e.dataset.panel)), ['gqa']);
+  assert.equal(await page.evaluate(() => document.activeElement?.closest('[data-key]')?.dataset.key), 'lang', 'focus stays on the language control');
+  const headAfter = await page.$eval('[data-panel="gqa"] h2', (h) => h.getBoundingClientRect().top);
+  // the header's text is shorter in Chinese, so the panel may move up by that much, no more
+  assert.ok(Math.abs(headAfter - headBefore) <= 80, `the panel stays where it was (${headBefore} → ${headAfter} px)`);
+  assert.match(await page.evaluate(() => location.hash), /^#v=1&exp=gqa&lang=zh-CN&/);
+  assert.match(await page.title(), /GQA/);
+  await ctx.close();
+});
+
+/** A static host page on another origin (another port): the blog that embeds the panels. */
+async function hostPage(html) {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(html);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://localhost:${server.address().port}/post.html`;  // localhost ≠ 127.0.0.1: cross-origin
+  return { url, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
+}
+
+test('embed dialog: parts, colours, a live preview, and a snippet with only the panel’s keys', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
+  const page = await ctx.newPage();
+  await page.goto(`${srv.url}#v=1&exp=saturation&dk=256&seed=9`);
+  await settle(page, 'saturation');
+  await page.click('[data-action="copy-embed"]');
+  await page.waitForSelector('dialog[data-embed-dialog][open]');
+  await page.uncheck('[data-embed-part="controls"]');
+  await page.uncheck('[data-embed-part="formula"]');
+  await page.check('[data-embed-theme="dark"]');
+  const code = await page.inputValue('[data-embed-code]');
+  const src = /src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&');
+  const hash = src.slice(src.indexOf('#') + 1);
+  const keys = hash.split('&').map((kv) => kv.split('=')[0]);
+  // saturation reads dk, seed, heads, seqLen, scale; plus exp, embed, show and theme
+  assert.deepEqual(keys.sort(), ['dk', 'embed', 'exp', 'heads', 'scale', 'seed', 'seqLen', 'show', 'theme', 'v'].sort());
+  assert.match(hash, /dk=256/);
+  assert.match(hash, /seed=9/);
+  assert.match(hash, /show=charts,text/);
+  assert.match(hash, /theme=dark/);
+  assert.match(code, /height="\d+"/);
+  assert.match(code, /<script src="[^"]*\/blog\/lab\/embed\.js" async><\/script>/);
+  // the preview shows exactly that embed
+  const frame = page.frameLocator('[data-embed-preview]');
+  await frame.locator('[data-panel="saturation"]').waitFor();
+  await page.waitForFunction(() => /theme=dark/.test(document.querySelector('[data-embed-preview]').src));
+  assert.equal(await frame.locator('[data-part="controls"]').first().isVisible(), false);
+  assert.equal(await frame.locator('html').getAttribute('data-theme'), 'dark');
+  await page.click('[data-embed-copy]');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('dialog[data-embed-dialog]', { state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.action), 'copy-embed', 'focus returns to the button');
+  await ctx.close();
+});
+
+test('the embed of every panel in a cross-origin 720 px column: sized by the embed script, no inner scrollbar; the plain iframe fits its fixed height', async () => {
+  // the snippets exactly as the dialog gives them
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(`${srv.url}#v=1&exp=variance`);
+  const snippets = {};
+  for (const p of PANELS) {
+    if (p !== 'variance') await page.click(`[data-nav="${p}"]`);
+    await page.waitForSelector(`[data-panel="${p}"]`);
+    await page.click('[data-action="copy-embed"]');
+    snippets[p] = await page.inputValue('[data-embed-code]');
+    await page.click('[data-embed-close]');
+  }
+  await page.close();
+  const column = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title>
+    <style>body{margin:0;font:16px serif}main{width:720px;margin:0 auto}</style></head><body><main><h1>A post</h1>${body}</main></body></html>`;
+  const withScript = await hostPage(column(PANELS.map((p) => `<h2>${p}</h2>${snippets[p]}`).join('\n')));
+  const plain = await hostPage(column(PANELS.map((p) => `<h2>${p}</h2>${snippets[p].replace(/<script[^>]*><\/script>/, '')}`).join('\n')));
+  const hlog = watch(ctx, srv.origin);
+  const heights = {};
+  try {
+    for (const [name, host] of [['script', withScript], ['plain', plain]]) {
+      const blog = await ctx.newPage();
+      await blog.goto(host.url);
+      for (const [i, p] of PANELS.entries()) {
+        const el = blog.locator('iframe[data-sqrtdk-embed]').nth(i);
+        await el.scrollIntoViewIfNeeded();
+        const frame = await (await el.elementHandle()).contentFrame();
+        await frame.waitForSelector(`[data-panel="${p}"] h2`);
+        if (!CHARTLESS.has(p)) await panelSettled(frame, p, 60000);
+        if (name === 'script') {
+          await blog.waitForFunction((i) => document.querySelectorAll('iframe[data-sqrtdk-embed]')[i].hasAttribute('data-sqrtdk-sized'), i);
+          await frame.waitForTimeout(200);
+        }
+        const m = await frame.evaluate(() => ({ content: document.documentElement.scrollHeight, inner: innerHeight, overflowX: document.documentElement.scrollWidth > innerWidth }));
+        assert.ok(m.content <= m.inner, `${name} ${p}: content ${m.content} px in a ${m.inner} px frame`);
+        assert.equal(m.overflowX, false, `${name} ${p}: no horizontal scrollbar`);
+        (heights[p] ??= {})[name] = [m.content, m.inner];
+      }
+      await blog.close();
+    }
+  } finally {
+    await withScript.close();
+    await plain.close();
+  }
+  console.log('embed heights (content, frame) at 720 px:', JSON.stringify(heights));
+  assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
+  await ctx.close();
+});
+
+test('embedded text never asks the reader to move a control that is hidden', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(`${srv.url}#v=1&embed=1&exp=gradient&dk=16&show=charts,text`);
+  await settle(page, 'gradient');
+  const text = await page.textContent('[data-panel="gradient"]');
+  assert.match(text, /has not collapsed yet/);
+  assert.doesNotMatch(text, /move d_k/);
+  await page.goto(`${srv.url}#v=1&embed=1&exp=gradient&dk=16`);
+  await settle(page, 'gradient');
+  assert.match(await page.textContent('[data-panel="gradient"]'), /move d_k up/);
+  await ctx.close();
+});
+
+for (const lang of ['en', 'zh-CN']) {
+  test(`no horizontal scroll at 360 px on any panel (${lang}); tables scroll inside a labelled box`, async () => {
+    const ctx = await browser.newContext({ ...PHONE, viewport: { width: 360, height: 740 } });
+    const page = await ctx.newPage();
+    await page.goto(`${srv.url}#v=1&exp=variance&lang=${lang}`);
+    for (const p of PANELS) {
+      if (p !== 'variance') await page.selectOption('[data-nav-menu]', p);
+      await settle(page, p);
+      const m = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+      assert.ok(m.sw <= m.cw, `${p}: page ${m.sw} px wide in a ${m.cw} px screen`);
+      for (const wrap of await page.$$('[data-panel] .table-wrap')) {
+        assert.equal(await wrap.getAttribute('role'), 'region');
+        assert.ok((await wrap.getAttribute('aria-label'))?.length > 0, `${p}: the table box has a label`);
+        assert.equal(await wrap.getAttribute('tabindex'), '0');
+      }
+      // every control a finger can reach is at least 44 × 44 px (WCAG 2.5.5)
+      const small = await page.$$eval('[data-panel] :is(button, select, input:not([type=file]), a[href], summary), [data-bar] :is(button, select)', (els) => els
+        .filter((e) => e.offsetParent !== null && !e.closest('.katex'))
+        .map((e) => { const r = e.getBoundingClientRect(); const box = e.type === 'checkbox' || e.type === 'radio' ? e.closest('label')?.getBoundingClientRect() ?? r : r; return [e.outerHTML.slice(0, 60), Math.round(box.width), Math.round(box.height)]; })
+        .filter(([, w, h]) => w < 44 || h < 44));
+      assert.deepEqual(small, [], `${p}: touch targets under 44 px`);
+    }
+    await ctx.close();
+  });
+}
+
+test('keyboard only: from load, the first control of every panel is reached and changed in at most 10 Tab presses', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  for (const p of PANELS) {
+    const page = await ctx.newPage();
+    await page.goto(`${srv.url}#v=1&exp=${p}`);
+    await page.waitForSelector(`[data-panel="${p}"] h2`);
+    const firstControl = await page.evaluate((p) => {
+      const el = document.querySelector(`[data-panel="${p}"] [data-part="controls"] :is(input, select, button), [data-panel="${p}"] .presets-list a`);
+      el.dataset.first = '1';
+      return el.tagName + (el.type ? ':' + el.type : '');
+    }, p);
+    let presses = 0;
+    for (; presses < 10; presses++) {
+      if (await page.evaluate(() => document.activeElement?.dataset.first === '1')) break;
+      await page.keyboard.press('Tab');
+      if (presses === 0) {
+        assert.equal(await page.evaluate(() => document.activeElement?.dataset.skip), '', 'the first Tab reaches the skip link');
+        assert.equal(await page.isVisible('[data-skip]'), true, 'the skip link shows when focused');
+        await page.keyboard.press('Enter');
+      }
+    }
+    assert.ok(await page.evaluate(() => document.activeElement?.dataset.first === '1'), `${p}: the first control (${firstControl}) is reached in ${presses} Tab presses`);
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    assert.notEqual(outline, 'none', `${p}: focus is visible`);
+    const before = await page.evaluate(() => location.hash);
+    const drawnBefore = await page.evaluate(() => [...document.querySelectorAll('canvas[data-chart]')].reduce((a, c) => a + Number(c.dataset.renders ?? 0), 0));
+    if (firstControl === 'INPUT:range') await page.keyboard.press('ArrowRight');
+    else if (firstControl.startsWith('SELECT')) await page.keyboard.press('ArrowDown');
+    else if (firstControl === 'INPUT:number' || firstControl === 'INPUT:text') { await page.keyboard.press('Control+A'); await page.keyboard.type('3'); await page.keyboard.press('Enter'); }
+    else await page.keyboard.press('Enter');
+    // a changed control changes the link, or (a button that reloads what is shown) redraws the charts
+    await page.waitForFunction(([b, n, isButton]) => location.hash !== b
+      || (isButton && [...document.querySelectorAll('canvas[data-chart]')].reduce((a, c) => a + Number(c.dataset.renders ?? 0), 0) > n), [before, drawnBefore, firstControl === 'BUTTON:button'], { timeout: 10000 });
+    await page.close();
+  }
+  await ctx.close();
+});
+
+// The accessible value of a slider is its aria-valuetext (ARIA 1.2, § aria-valuetext; the pattern
+// of native range inputs in MUI and others). Chromium's CDP accessibility dump and Playwright's
+// ariaSnapshot report the range's raw value (the step index) whatever aria-valuetext says, even for
+// role=slider, so the test reads the attribute that assistive technology is given.
+test('a slider’s accessible value is its visible value, before and after a keyboard move, on every panel', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(`${srv.url}#v=1&exp=variance&dk=4096&seqLen=64`);
+  let sliders = 0;
+  for (const p of PANELS) {
+    if (p !== 'variance') await openPanel(page, p);
+    else await settle(page, p);
+    for (const input of await page.$$(`[data-panel="${p}"] input[type=range]`)) {
+      if (!(await input.isVisible())) continue;
+      const pair = () => input.evaluate((el) => [el.getAttribute('aria-valuetext'), el.closest('.control').querySelector('output').textContent]);
+      const [text0, shown0] = await pair();
+      assert.equal(text0, shown0, `${p}: aria-valuetext ${text0} vs shown ${shown0}`);
+      await input.focus();
+      const atMin = await input.evaluate((el) => Number(el.value) <= Number(el.min));
+      await input.evaluate((el) => { el.dataset.before = el.getAttribute('aria-valuetext'); });
+      await page.keyboard.press(atMin ? 'ArrowRight' : 'ArrowLeft');
+      await page.waitForFunction((el) => el.getAttribute('aria-valuetext') !== el.dataset.before, input);
+      const [text1, shown1] = await pair();
+      assert.equal(text1, shown1, `${p}: after a move, aria-valuetext ${text1} vs shown ${shown1}`);
+      assert.notEqual(text1, text0);
+      sliders++;
+    }
+  }
+  assert.ok(sliders >= 11, `${sliders} sliders checked`);
+  await ctx.close();
+});
+
+for (const scheme of ['light', 'dark']) {
+  test(`axe-core finds no violation on any panel, in both languages (${scheme})`, async () => {
+    const counts = {};
+    for (const lang of ['en', 'zh-CN']) {
+      const ctx = await browser.newContext({ ...DESKTOP, colorScheme: scheme });
+      const page = await ctx.newPage();
+      await page.goto(`${srv.url}#v=1&exp=variance&lang=${lang}`);
+      for (const p of PANELS) {
+        if (p !== 'variance') await page.click(`[data-nav="${p}"]`);
+        await settle(page, p);
+        assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
+        if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+        const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+        counts[`${lang}/${p}`] = r.violations.length;
+        assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), [], `${scheme} ${lang} ${p}`);
+      }
+      await ctx.close();
+    }
+    console.log(`axe-core violations (${scheme}):`, JSON.stringify(counts));
+  });
+}
+
+test('no console errors, no dialogs, no requests to other hosts', () => {
+  assert.deepEqual(log.pageErrors, []);
+  assert.deepEqual(log.consoleErrors, []);
+  assert.deepEqual(log.dialogs, []);
+  assert.deepEqual(log.foreign, []);
+});
