@@ -1,0 +1,68 @@
+// The pure parts of the one-panel page: history entries, the keys an embed carries, the snippet,
+// and the text alternative of a chart.
+import { describe, it, expect } from 'vitest';
+import { defaultState, parseHash, panelKeys, embedHash, withPatch } from '../../web/src/state/state.ts';
+import { historyAction } from '../../web/src/state/url.ts';
+import { embedSnippet, fallbackHeight, EMBED_HEIGHTS } from '../../web/src/embed/snippet.ts';
+import { chartSummary } from '../../web/src/charts/summary.ts';
+import { translator } from '../../web/src/i18n/messages.ts';
+import { PANELS, SCHEMA } from '../../web/src/state/schema.js';
+
+const t = translator('en');
+
+describe('history', () => {
+  it('a change of panel pushes an entry; a control, a language or an embed replaces it', () => {
+    const s = defaultState('en');
+    expect(historyAction(s, { ...s, exp: 'gqa' })).toBe('push');
+    expect(historyAction(s, { ...s, dk: 512 })).toBe('replace');
+    expect(historyAction(s, { ...s, lang: 'zh-CN' })).toBe('replace');
+    expect(historyAction({ ...s, embed: true }, { ...s, embed: true, exp: 'gqa' })).toBe('replace');
+  });
+});
+
+describe('embed links', () => {
+  it('every panel reads at least one key of its own, and every key but the page-wide ones belongs to a panel', () => {
+    for (const p of PANELS.filter((x) => x !== 'followups')) expect(panelKeys(p).length, p).toBeGreaterThan(0);
+    const owned = new Set(PANELS.flatMap((p) => panelKeys(p)));
+    const pageWide = Object.entries(SCHEMA).filter(([, v]) => v.panels === 'all' || v.panels === 'embed').map(([k]) => k);
+    expect(Object.keys(SCHEMA).filter((k) => !owned.has(k as never) && !pageWide.includes(k))).toEqual([]);
+  });
+
+  it('carries only the keys its panel reads, and reproduces the panel’s state', () => {
+    const s = withPatch(defaultState('en'), { exp: 'saturation', dk: 256, seed: 9, heads: 6, hq: 12, trsteps: 40, aseed: 5 });
+    const hash = embedHash(s);
+    expect(hash).toBe('#v=1&exp=saturation&dk=256&seed=9&heads=6&seqLen=128&scale=inv_sqrt_dk&embed=1');
+    const back = parseHash(hash, 'en');
+    expect(back.issues).toEqual([]);
+    for (const k of panelKeys('saturation')) expect(back.state[k], k).toEqual(s[k]);
+    expect(back.state.embed).toBe(true);
+  });
+
+  it('names lang, kernel, theme and show only where they differ from the defaults', () => {
+    const s = { ...defaultState('en'), exp: 'article' as const, lang: 'zh-CN' as const, kernel: 'scalar' as const, theme: 'dark' as const, show: ['charts' as const] };
+    expect(embedHash(s)).toBe('#v=1&exp=article&lang=zh-CN&theme=dark&kernel=scalar&aseed=0&embed=1&show=charts');
+  });
+
+  it('the snippet: an iframe with the fallback height of the parts shown, and the site’s embed script', () => {
+    const s = { ...defaultState('en'), exp: 'variance' as const, show: ['charts' as const] };
+    const code = embedSnippet(s, 'https://example.org/lab/index.html', '√dk Lab — Variance law');
+    expect(code).toBe(`<iframe src="https://example.org/lab/index.html#v=1&amp;exp=variance&amp;dk=64&amp;samples=2000&amp;seed=1&amp;embed=1&amp;show=charts" title="√dk Lab — Variance law" width="100%" height="${EMBED_HEIGHTS.variance.charts}" style="border:0;width:100%" loading="lazy" data-sqrtdk-embed></iframe>\n`
+      + '<script src="https://example.org/lab/embed.js" async></script>');
+    expect(fallbackHeight({ ...s, show: ['charts', 'text'] })).toBe(EMBED_HEIGHTS.variance.all);
+    expect(embedSnippet({ ...s, exp: 'gqa' }, 'http://x/"><script>', 'a"b')).not.toMatch(/"><script>/);
+  });
+});
+
+describe('chart text alternative', () => {
+  it('one sentence per series of a long-form CSV, with its range', () => {
+    const text = chartSummary({ header: ['series', 'd_k', 'variance'], rows: [['raw', 1, 1.02], ['raw', 64, 61.5], ['raw', 4096, 4100], ['theory', 64, 64]] }, t);
+    expect(text).toBe('raw: 3 points, d_k 1 to 4096; variance from 1.02 to 4100 (min 1.02, max 4100). theory: d_k 64, variance 64.');
+  });
+  it('a table: row count and each numeric column’s range; series past the limit are counted', () => {
+    expect(chartSummary({ header: ['query_row', 'key', 'weight'], rows: [[0, 0, 0.5], [0, 1, 0.25], [1, 0, 1e-6]] }, t))
+      .toBe('3 rows: query_row 0 to 1; key 0 to 1; weight 1.000e-6 to 0.5.');
+    const many = { header: ['series', 'x', 'y'], rows: Array.from({ length: 8 }, (_, i) => [`s${i}`, i, i] as (string | number)[]) };
+    expect(chartSummary(many, t, 6)).toMatch(/And 2 more series \(see the data table\)\.$/);
+    expect(chartSummary({ header: ['a'], rows: [] }, t)).toBe('No data yet.');
+  });
+});
