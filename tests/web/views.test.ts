@@ -66,3 +66,29 @@ describe('chart text alternative', () => {
     expect(chartSummary({ header: ['a'], rows: [] }, t)).toBe('No data yet.');
   });
 });
+
+import { logTick, pow2Ticks, pow10Label } from '../../web/src/charts/builders.ts';
+
+describe('axis ticks: one number format per axis', () => {
+  const ticks = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_, i) => ({ value: 10 ** (lo + i) }));
+  it('decimals while the axis stays within [0.001, 10⁴], powers of ten beyond; only powers of ten labelled', () => {
+    const narrow = ticks(-3, 3);
+    expect(narrow.map((x, i) => logTick(x.value, i, narrow))).toEqual(['0.001', '0.01', '0.1', '1', '10', '100', '1000']);
+    const wide = ticks(-12, 0);
+    expect(logTick(1e-12, 0, wide)).toBe('10⁻¹²');
+    expect(logTick(1, 12, wide)).toBe('10⁰');
+    expect(logTick(5, 0, narrow)).toBe('');
+    expect(pow10Label(-30)).toBe('10⁻³⁰');
+  });
+  it('powers of two for d_k, every other one on a wide axis, never skipped', () => {
+    const spec = pow2Ticks(1, 4096) as { afterBuildTicks: (a: { ticks: { value: number }[] }) => void; ticks: { callback: (v: number) => string; autoSkip: boolean } };
+    const a = { ticks: [] as { value: number }[] };
+    spec.afterBuildTicks(a);
+    expect(a.ticks.map((x) => x.value)).toEqual([1, 4, 16, 64, 256, 1024, 4096]);
+    expect(a.ticks.map((x) => spec.ticks.callback(x.value))).toEqual(['1', '4', '16', '64', '256', '1024', '4096']);
+    expect(spec.ticks.autoSkip).toBe(false);
+    const lc = pow2Ticks(64, 16384, 6) as typeof spec;
+    lc.afterBuildTicks(a);
+    expect(a.ticks.map((x) => x.value)).toEqual([64, 256, 1024, 4096, 16384]);
+  });
+});

@@ -52,7 +52,8 @@ export function baseOptions(x: object, y: object, extra: Record<string, unknown>
     normalized: true,
     interaction: { mode: 'nearest', intersect: false },
     plugins: {
-      legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12, font: { size: 11 } } },
+      // a series with nothing drawn (a sweep cut short) has no legend entry
+      legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12, font: { size: 11 }, filter: (item: { datasetIndex?: number }, data: { datasets: { data: unknown[] }[] }) => (data.datasets[item.datasetIndex ?? 0]?.data.length ?? 1) > 0 } },
       tooltip: { enabled: true },
       ...((extra.plugins as object) ?? {}),
     },
@@ -111,7 +112,7 @@ export function buildVarianceLaw(sweep: ScoreVarianceResult, point: ScoreVarianc
       { x: r.dk, y: r.raw.variance }, { x: r.dk, y: r.invSqrtDk.variance }, { x: r.dk, y: r.invDk.variance },
     ], { pointRadius: 6, pointStyle: 'rectRot', backgroundColor: '#ffffff', borderWidth: 2 }));
   }
-  const x = axis(t('var.axis.dk'), 'logarithmic', { min: 1, max: 4096, ticks: { callback: logTick } });
+  const x = axis(t('var.axis.dk'), 'logarithmic', pow2Ticks(1, 4096));
   const y = axis(t('var.axis.var'), 'logarithmic', { ticks: { callback: logTick } });
   return {
     config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { plugins: { vline: { x: state.dk } } }) },
@@ -120,13 +121,42 @@ export function buildVarianceLaw(sweep: ScoreVarianceResult, point: ScoreVarianc
   };
 }
 
-export function logTick(value: number | string): string {
+const SUP: Record<string, string> = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+/** 10 to the power n with a superscript exponent: 10⁻³. */
+export function pow10Label(n: number): string {
+  return '10' + String(n).split('').map((c) => SUP[c] ?? c).join('');
+}
+
+/**
+ * Tick label of a log axis of values (variances, weights, norms): only powers of ten are labelled,
+ * and every label of one axis has the same form — plain decimals when the axis stays within
+ * [0.001, 10⁴], powers of ten (10⁻⁶) otherwise. Chart.js passes (value, index, ticks).
+ */
+export function logTick(value: number | string, _index?: number, ticks?: { value: number }[]): string {
   const v = Number(value);
   const l = Math.log10(v);
-  if (Math.abs(l - Math.round(l)) < 1e-9) return v >= 1 ? String(v) : `1e${Math.round(l)}`;
-  const l2 = Math.log2(v);
-  if (v >= 1 && Math.abs(l2 - Math.round(l2)) < 1e-9 && [4, 16, 64, 256, 1024, 4096].includes(v)) return String(v);
-  return '';
+  if (!(Math.abs(l - Math.round(l)) < 1e-9)) return '';
+  const vals = (ticks ?? []).map((x) => x.value).filter((x) => x > 0);
+  const lo = vals.length ? Math.min(...vals) : v, hi = vals.length ? Math.max(...vals) : v;
+  if (lo >= 1e-3 && hi <= 1e4) return String(Number(v.toPrecision(1)));
+  return pow10Label(Math.round(l));
+}
+
+/**
+ * A log axis over powers of two (d_k, d_head, L): ticks exactly at powers of 2 (every other one
+ * when the range is wide), all labelled as plain integers and never skipped, so a narrow chart
+ * still has labels.
+ */
+export function pow2Ticks(min: number, max: number, maxTicks = 7): Record<string, unknown> {
+  const e0 = Math.ceil(Math.log2(min) - 1e-9), e1 = Math.floor(Math.log2(max) + 1e-9);
+  const stride = Math.max(1, Math.ceil((e1 - e0 + 1) / maxTicks));
+  const values: number[] = [];
+  for (let e = e1; e >= e0; e -= stride) values.unshift(2 ** e);
+  return {
+    min, max,
+    afterBuildTicks: (a: { ticks: { value: number }[] }) => { a.ticks = values.map((value) => ({ value })); },
+    ticks: { callback: (v: number | string) => String(Number(v)), autoSkip: false, maxRotation: 0 },
+  };
 }
 
 /** A histogram as a density (counts / (n · width)) drawn as steps, with a normal density over it. */
@@ -179,7 +209,7 @@ export function buildSaturationLine(
       [{ x: state.dk, y: point.summary[field].mean }],
       { pointRadius: 6, pointStyle: 'rectRot', backgroundColor: '#ffffff', borderWidth: 2 }));
   }
-  const x = axis(t('var.axis.dk'), 'logarithmic', { min: 1, max: 4096, ticks: { callback: logTick } });
+  const x = axis(t('var.axis.dk'), 'logarithmic', pow2Ticks(1, 4096));
   const y = field === 'entropy'
     ? axis(t('sat.axis.entropy'), 'linear', { min: 0, suggestedMax: sweep.logSeqLen * 1.05 })
     : axis(t('sat.axis.maxw'), 'linear', { min: 0, max: 1 });
@@ -258,7 +288,7 @@ export function buildGradientSweep(
     datasets.push(dots(`${t(`scale.${state.scale}`)}, d_k = ${state.dk}`, '#111827',
       [{ x: state.dk, y: Math.max(s.median, 1e-12) }], { pointRadius: 6, pointStyle: 'rectRot', backgroundColor: '#ffffff', borderWidth: 2 }));
   }
-  const x = axis(t('var.axis.dk'), 'logarithmic', { min: 1, max: 4096, ticks: { callback: logTick } });
+  const x = axis(t('var.axis.dk'), 'logarithmic', pow2Ticks(1, 4096));
   const y = axis(t(state.gq === 'jac' ? 'grad.q.jac' : 'grad.q.grad'), 'logarithmic', { ticks: { callback: logTick } });
   return {
     config: {
@@ -319,7 +349,14 @@ export function buildArticle(results: ArticleResult[], t: T): ChartSpec {
   const x = axis('', 'category', { title: { display: false } });
   const y = axis(t('sat.axis.entropy'), 'linear', { min: 0, suggestedMax: lnL * 1.1 });
   return {
-    config: { type: 'bar', data: { labels, datasets }, options: baseOptions(x, y, { interaction: { mode: 'index', intersect: false } }) },
+    config: { type: 'bar', data: { labels, datasets }, options: baseOptions(x, y, {
+      interaction: { mode: 'index', intersect: false },
+      // one legend entry per bar colour (a scale), then ln L
+      plugins: { legend: { position: 'bottom', onClick: null, labels: { boxWidth: 12, boxHeight: 12, font: { size: 11 }, generateLabels: () => [
+        ...ARTICLE_SCALES.map((s, i) => ({ text: labels[i], fillStyle: SCALE_COLOURS[s], strokeStyle: SCALE_COLOURS[s], lineWidth: 0, datasetIndex: 0, index: i })),
+        { text: t('art.series.lnL'), fillStyle: 'rgba(0,0,0,0)', strokeStyle: GREY, lineWidth: 2, lineDash: [5, 4], datasetIndex: 1 },
+      ] } } },
+    }) },
     csv: { header: ['scale', 'mean_entropy_nats', 'ln_L'], rows: ARTICLE_SCALES.map((s, i) => [s, ent[i], lnL]) },
     points: ent.length + 1,
   };

@@ -4,7 +4,7 @@
 import type { PrecisionLabResult, FloatFormat, SoftmaxAlgorithm, LongContextResult, LongContextMethod, AttentionStatsResult, TensorStatsResult } from '../../../wasm/js/core.js';
 import type { T, MessageKey } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset, Point, Cell } from './builders.ts';
-import { axis, baseOptions, countPoints, longCsv, line, logTick, alpha, GREY, SCALE_COLOURS } from './builders.ts';
+import { axis, baseOptions, countPoints, longCsv, line, logTick, pow10Label, pow2Ticks, alpha, GREY, SCALE_COLOURS } from './builders.ts';
 
 // ---------- Precision lab ----------
 
@@ -31,11 +31,18 @@ export function buildPrecisionProbs(r: PrecisionLabResult, t: T): ChartSpec {
       : line(`${f} (${t('prec.alg.safe')})`, FORMAT_COLOURS[f], pts, { borderWidth: 1.5, pointRadius: r.seqLen <= 16 ? 3.5 : 0, showLine: r.seqLen > 16 });
   });
   const x = axis(t('prec.axis.key'), 'linear', { min: r.seqLen <= 16 ? -0.5 : 0, max: r.seqLen <= 16 ? r.seqLen - 0.5 : r.seqLen - 1, ticks: { stepSize: r.seqLen <= 16 ? 1 : undefined, precision: 0 } });
-  const y = axis(t('prec.axis.weight'), 'logarithmic', { min: PROB_FLOOR, max: 1, ticks: { callback: logTick } });
+  // even ticks: every third power of ten from the floor to 1; points at p ≈ 1 drawn whole (not clipped)
+  const floorExp = Math.round(Math.log10(PROB_FLOOR));
+  const ys: number[] = [];
+  for (let e = 0; e >= floorExp; e -= 3) ys.unshift(10 ** e);
+  const y = axis(t('prec.axis.weight'), 'logarithmic', { min: PROB_FLOOR, max: 1,
+    afterBuildTicks: (a: { ticks: { value: number }[] }) => { a.ticks = ys.map((value) => ({ value })); },
+    ticks: { autoSkip: false, callback: (v: number | string) => pow10Label(Math.round(Math.log10(Number(v)))) } });
+  for (const d of datasets) d.clip = 8;
   const rows: Cell[][] = [];
   for (const d of datasets) for (const p of d.data as Point[]) rows.push([d.label, p.x, p.y <= PROB_FLOOR ? 0 : p.y]);
   return {
-    config: { type: 'line', data: { datasets }, options: baseOptions(x, y) },
+    config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { layout: { padding: { top: 8 } } }) },
     csv: { header: ['series', 'key', 'weight'], rows },
     points: countPoints(datasets),
   };
@@ -95,7 +102,7 @@ export function buildLongContext(
     datasets.push(line(t('lc.series.lnL'), GREY, ls.map((p) => ({ x: p.x, y: Math.log(p.x) })), { borderDash: [4, 4], borderWidth: 1.5 }));
   }
   const yTitle: Record<LongField, MessageKey> = { entropy: 'sat.axis.entropy', entropyRatio: 'lc.axis.ratio', maxWeight: 'sat.axis.maxw' };
-  const x = axis(t('lc.axis.L'), 'logarithmic', { min: Number.isFinite(lmin) ? lmin : 64, max: lmax || 16384, ticks: { callback: (v: number | string) => { const n = Number(v); return Math.abs(Math.log2(n) - Math.round(Math.log2(n))) < 1e-9 && Math.round(Math.log2(n)) % 2 === 0 ? String(n) : ''; } } });
+  const x = axis(t('lc.axis.L'), 'logarithmic', pow2Ticks(Number.isFinite(lmin) ? lmin : 64, lmax || 16384, 6));
   const y = axis(t(yTitle[field]), 'linear', field === 'entropy' ? { min: 0 } : { min: 0, max: field === 'maxWeight' ? undefined : 1.05 });
   const csvName: Record<LongField, string> = { entropy: 'mean_entropy_nats', entropyRatio: 'entropy_over_lnL', maxWeight: 'mean_max_weight' };
   return {
@@ -131,7 +138,7 @@ export function buildGqaEntropy(
     }
   }
   if (lnL > 0) datasets.push(line(t('sat.series.lnL'), GREY, [{ x: dims[0], y: lnL }, { x: dims[dims.length - 1], y: lnL }], { borderDash: [4, 4], borderWidth: 1.5 }));
-  const x = axis(t('gqa.axis.dhead'), 'logarithmic', { min: dims[0], max: dims[dims.length - 1], ticks: { callback: logTick } });
+  const x = axis(t('gqa.axis.dhead'), 'logarithmic', pow2Ticks(dims[0], dims[dims.length - 1]));
   const y = axis(t('sat.axis.entropy'), 'linear', { min: 0, suggestedMax: lnL * 1.05 });
   return {
     config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { plugins: { vline: { x: gdk } } }) },
