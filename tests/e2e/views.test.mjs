@@ -100,6 +100,11 @@ for (const [device, opts] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       await page.waitForFunction((p) => location.hash.startsWith(`#v=1&exp=${p}&`), p);
       assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'H2', 'focus moves to the new panel heading');
     }
+    // the pager at the end of the view keeps the order of the story: precision → long context
+    await page.click('[data-pager="next"]');
+    await settle(page, 'longctx');
+    await page.click('[data-pager="prev"]');
+    await settle(page, 'precision');
     await ctx.close();
   });
 }
@@ -155,7 +160,7 @@ test('the language switch keeps the view, the reader’s place and the focus', a
   const headAfter = await page.$eval('[data-panel="gqa"] h2', (h) => h.getBoundingClientRect().top);
   // the header's text is shorter in Chinese, so the panel may move up by that much, no more
   assert.ok(Math.abs(headAfter - headBefore) <= 80, `the panel stays where it was (${headBefore} → ${headAfter} px)`);
-  assert.match(await page.evaluate(() => location.hash), /^#v=1&exp=gqa&lang=zh-CN&/);
+  await page.waitForFunction(() => /^#v=1&exp=gqa&lang=zh-CN&/.test(location.hash));  // the URL follows after its debounce
   assert.match(await page.title(), /GQA/);
   await ctx.close();
 });
@@ -269,6 +274,12 @@ test('embedded text never asks the reader to move a control that is hidden', asy
   await page.goto(`${srv.url}#v=1&embed=1&exp=gradient&dk=16`);
   await settle(page, 'gradient');
   assert.match(await page.textContent('[data-panel="gradient"]'), /move d_k up/);
+  // the training lab without its controls has no Run button, and does not ask for it
+  await page.goto(`${srv.url}#v=1&embed=1&exp=training&show=charts,text`);
+  await page.waitForSelector('[data-panel="training"] .train-placeholder');
+  const visible = await page.evaluate(() => [...document.querySelectorAll('[data-panel="training"] *')].filter((e) => e.offsetParent !== null && e.children.length === 0).map((e) => e.textContent).join(' '));
+  assert.doesNotMatch(visible, /press Run/i);
+  assert.match(visible, /full playground/);
   await ctx.close();
 });
 

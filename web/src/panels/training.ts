@@ -133,7 +133,9 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
 
   // results: built on the first run (before it there is nothing to draw)
   const results = h('div', { class: 'train-results', 'data-part': 'charts', hidden: true });
-  const placeholder = h('p', { class: 'chart-note train-placeholder', 'data-part': 'charts', text: t('train.placeholder') });
+  // an embed without its controls has no Run button: its text must not ask for one
+  const noControls = store.state.embed && !store.state.show.includes('controls');
+  const placeholder = h('p', { class: 'chart-note train-placeholder', 'data-part': 'charts', text: t(noControls ? 'train.placeholderStatic' : 'train.placeholder') });
   s.charts.append(placeholder, results);
   let charts: ChartBox[] = [];
   let chartLoss: ChartBox, chartGrad: ChartBox, chartEnt: ChartBox, chartLogit: ChartBox, chartScale: ChartBox, chartAcc: ChartBox;
@@ -269,7 +271,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       case 'done': return t('train.finished', { runs: runs.length, sps });
       case 'cancelled': return t('train.cancelled', { done: runs.reduce((n, r) => n + r.stepsDone, 0), ms: fmt(session.controller?.lastCancelMs ?? NaN, 2) });
       case 'error': return t('train.failed', { message: session.error });
-      default: return t('train.idle');
+      default: return t(noControls ? 'train.idleStatic' : 'train.idle');
     }
   }
 
@@ -371,7 +373,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       const live = none.firstNonfinite === null
         ? t('train.live10.finite', { steps: none.stepsDone, dk, softmax: t(`train.softmax.${cfg.trsm}`), loss: fmt(none.loss[none.loss.length - 1], 3), clip: cfg.trclip, warm: cfg.trwarm })
         : t('train.live10.nan', { step: none.firstNonfinite, dk, softmax: t(`train.softmax.${cfg.trsm}`), clip: cfg.trclip, warm: cfg.trwarm });
-      c10.set(live, nanEarly, t(cfg.trsm === 'safe' ? 'train.why10.safe' : 'train.why10.naive'));
+      c10.set(live, nanEarly, t(cfg.trsm === 'safe' ? (noControls ? 'train.why10.safeStatic' : 'train.why10.safe') : 'train.why10.naive'));
     }
     // C9: the alternatives train as well as the fixed scale?
     const alts = runs.filter((r) => r.variant === 'learnable_temperature' || r.variant === 'qk_layernorm' || r.variant === 'qk_l2');
