@@ -76,9 +76,14 @@ function embedProblem(issues: ParseIssue[], present: StateKey[], state: State): 
 }
 badEmbed = embedProblem(initial.issues, initial.present, initial.state);
 
+/** The notice of a link's unusable parts: the first few named (keys and values cut short), then how many more. */
+const NOTICE_MAX_ITEMS = 8;
 function noticeBox(issues: ParseIssue[]): HTMLElement | null {
   if (issues.length === 0) return null;
-  const list = h('ul', {}, ...issues.map((i) => h('li', { 'data-issue-key': i.key, text: t(`notice.${i.kind}`, { key: i.key, raw: i.raw.length > 60 ? i.raw.slice(0, 60) + '…' : i.raw, used: i.used }) })));
+  const cut = (s: string) => (s.length > 60 ? s.slice(0, 60) + '…' : s);
+  const shown = issues.slice(0, NOTICE_MAX_ITEMS);
+  const list = h('ul', {}, ...shown.map((i) => h('li', { 'data-issue-key': cut(i.key), text: t(`notice.${i.kind}`, { key: cut(i.key), raw: cut(i.raw), used: cut(i.used) }) })),
+    issues.length > shown.length ? h('li', { 'data-issue-more': String(issues.length - shown.length), text: t('notice.more', { n: issues.length - shown.length }) }) : null);
   const box = h('div', { class: 'notice', role: 'status', 'data-notice': 'parse' },
     h('p', { text: t('notice.title') }), list,
     h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => { box.remove(); pendingIssues = []; } }));
