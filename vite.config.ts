@@ -20,17 +20,16 @@ function katexPrerender(): Plugin {
     load(resolved) {
       if (resolved !== '\0' + id) return null;
       this.addWatchFile(fileURLToPath(new URL('./web/src/formulas.js', import.meta.url)));
-      // per language, each formula in display mode (desktop) and inline mode (phones: KaTeX
-      // breaks inline math after relations and binary operators, so a long formula wraps)
-      const render = (tex: string, displayMode: boolean) => katex.renderToString(tex, { displayMode, throwOnError: true, strict: false, output: 'htmlAndMathml' });
-      const lang = (over: Record<string, string>) => Object.fromEntries(Object.entries(FORMULAS).map(([k, tex]) => {
-        const src = over[k] ?? tex;
-        // the inline form: one piece of inline math per \\quad-separated part, so the line can
-        // also break between the parts
-        const pieces = src.split(/\\q?quad(?![a-zA-Z])/).map((x) => x.trim()).filter((x) => x !== '');
-        return [k, { display: render(src, true), inline: pieces.map((x) => `<span class="piece">${render(x, false)}</span>`).join(' ') }];
-      }));
-      const html = { en: lang({}), 'zh-CN': lang(FORMULAS_ZH) };
+      // Each formula is cut at its top-level \quad / \qquad into pieces, each rendered as
+      // \displaystyle math in its own inline box: on a wide screen the pieces stand on one
+      // centred line like display math, on a phone the line wraps between them. English for every
+      // formula; Chinese only where the words differ (the page falls back to English).
+      const render = (tex: string) => tex.split(/\\q?quad(?![a-zA-Z])/).map((x) => x.trim()).filter((x) => x !== '')
+        .map((x) => `<span class="piece">${katex.renderToString('\\displaystyle ' + x, { displayMode: false, throwOnError: true, strict: false, output: 'htmlAndMathml' })}</span>`).join(' ');
+      const html = {
+        en: Object.fromEntries(Object.entries(FORMULAS).map(([k, tex]) => [k, render(tex)])),
+        'zh-CN': Object.fromEntries(Object.entries(FORMULAS_ZH).map(([k, tex]) => [k, render(tex)])),
+      };
       return `export default ${JSON.stringify(html)};`;
     },
   };

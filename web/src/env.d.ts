@@ -1,6 +1,6 @@
 declare module 'virtual:formulas' {
   type FormulaKey = 'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt';
-  /** Build-time KaTeX HTML of each formula, per language, in display mode and in inline (wrapping) mode. */
-  const html: Record<'en' | 'zh-CN', Record<FormulaKey, { display: string; inline: string }>>;
+  /** Build-time KaTeX HTML of each formula: every one in English, the ones with words in Chinese too. */
+  const html: { en: Record<FormulaKey, string>; 'zh-CN': Partial<Record<FormulaKey, string>> };
   export default html;
 }

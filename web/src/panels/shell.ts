@@ -34,15 +34,12 @@ export function shell(id: Panel, num: number, title: string, lede: string, formu
   const text = h('p', { class: 'explain' });
   const claims = h('div', { class: 'claims' });
   const formula = h('div', { class: 'formula', 'data-part': 'formula' });
-  const lang = document.documentElement.lang === 'zh-CN' ? 'zh-CN' : 'en';
+  const zh = document.documentElement.lang === 'zh-CN';
   for (const k of formulaKeys) {
-    // build-time KaTeX output of web/src/formulas.js (trusted, no URL input): the display form,
-    // and the inline form that wraps on phones (style.css shows one of the two)
-    const display = h('div', { class: 'katex-block display-form' });
-    display.innerHTML = formulas[lang][k].display;
-    const inline = h('div', { class: 'katex-block inline-form' });
-    inline.innerHTML = formulas[lang][k].inline;
-    formula.append(display, inline);
+    // build-time KaTeX output of web/src/formulas.js (trusted, no URL input), in pieces that wrap
+    const div = h('div', { class: 'katex-block' });
+    div.innerHTML = (zh ? formulas['zh-CN'][k] : undefined) ?? formulas.en[k];
+    formula.append(div);
   }
   const el = h('section', { class: 'panel', id: `panel-${id}`, 'data-panel': id },
     h('header', { class: 'panel-head' },
