@@ -12,25 +12,29 @@ import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 const root = fileURLToPath(new URL('./web', import.meta.url));
 const repo = fileURLToPath(new URL('.', import.meta.url));
 
+/**
+ * The page's formulas rendered by KaTeX at build time, one module per language
+ * ('virtual:formulas/en', 'virtual:formulas/zh-CN', loaded on demand by the panel shell), so the
+ * page ships HTML + KaTeX's CSS and fonts, not KaTeX's parser, and no formula is on the path to
+ * the first chart.
+ */
 function katexPrerender(): Plugin {
-  const id = 'virtual:formulas';
+  const prefix = 'virtual:formulas/';
+  // Each formula is cut at its top-level \quad / \qquad into pieces, each rendered as
+  // \displaystyle math in its own inline box: on a wide screen the pieces stand on one centred
+  // line like display math, on a phone the line wraps between them.
+  const render = (tex: string) => tex.split(/\\q?quad(?![a-zA-Z])/).map((x) => x.trim()).filter((x) => x !== '')
+    .map((x) => `<span class="piece">${katex.renderToString('\\displaystyle ' + x, { displayMode: false, throwOnError: true, strict: false, output: 'htmlAndMathml' })}</span>`).join(' ');
   return {
     name: 'sqrtdk-katex-prerender',
-    resolveId(source) { return source === id ? '\0' + id : null; },
+    resolveId(source) { return source.startsWith(prefix) ? '\0' + source : null; },
     load(resolved) {
-      if (resolved !== '\0' + id) return null;
+      if (!resolved.startsWith('\0' + prefix)) return null;
       this.addWatchFile(fileURLToPath(new URL('./web/src/formulas.js', import.meta.url)));
-      // Each formula is cut at its top-level \quad / \qquad into pieces, each rendered as
-      // \displaystyle math in its own inline box: on a wide screen the pieces stand on one
-      // centred line like display math, on a phone the line wraps between them. English for every
-      // formula; Chinese only where the words differ (the page falls back to English).
-      const render = (tex: string) => tex.split(/\\q?quad(?![a-zA-Z])/).map((x) => x.trim()).filter((x) => x !== '')
-        .map((x) => `<span class="piece">${katex.renderToString('\\displaystyle ' + x, { displayMode: false, throwOnError: true, strict: false, output: 'htmlAndMathml' })}</span>`).join(' ');
-      const html = {
-        en: Object.fromEntries(Object.entries(FORMULAS).map(([k, tex]) => [k, render(tex)])),
-        'zh-CN': Object.fromEntries(Object.entries(FORMULAS_ZH).map(([k, tex]) => [k, render(tex)])),
-      };
-      return `export default ${JSON.stringify(html)};`;
+      const lang = resolved.slice(1 + prefix.length);
+      // Chinese where the words differ, English for the rest (symbols only)
+      const src = lang === 'zh-CN' ? { ...FORMULAS, ...FORMULAS_ZH } : FORMULAS;
+      return `export default ${JSON.stringify(Object.fromEntries(Object.entries(src).map(([k, tex]) => [k, render(tex)])))};`;
     },
   };
 }

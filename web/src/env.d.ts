@@ -1,6 +1,11 @@
-declare module 'virtual:formulas' {
-  type FormulaKey = 'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt';
-  /** Build-time KaTeX HTML of each formula: every one in English, the ones with words in Chinese too. */
-  const html: { en: Record<FormulaKey, string>; 'zh-CN': Partial<Record<FormulaKey, string>> };
+type FormulaKey = 'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt';
+/** Build-time KaTeX HTML of every formula in English (vite.config.ts). */
+declare module 'virtual:formulas/en' {
+  const html: Record<FormulaKey, string>;
+  export default html;
+}
+/** The same in Chinese (the formulas with words; the others as in English). */
+declare module 'virtual:formulas/zh-CN' {
+  const html: Record<FormulaKey, string>;
   export default html;
 }

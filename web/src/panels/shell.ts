@@ -7,7 +7,6 @@ import type { Store } from '../state/store.ts';
 import type { Compute } from '../compute.ts';
 import { CoreError } from '../compute.ts';
 import { showError, clearErrors } from '../controls.ts';
-import formulas from 'virtual:formulas';
 
 export interface PanelCtx { t: T; store: Store; compute: Compute }
 export interface PanelView {
@@ -27,20 +26,37 @@ export interface Shell {
   formula: HTMLElement;
 }
 
-export function shell(id: Panel, num: number, title: string, lede: string, formulaKeys: (keyof (typeof formulas)['en'])[], t: T): Shell {
+type FormulaKey = 'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt';
+const FORMULA_MODULES = {
+  en: () => import('virtual:formulas/en'),
+  'zh-CN': () => import('virtual:formulas/zh-CN'),
+} as const;
+
+/**
+ * Fills a formula block with the build-time KaTeX HTML of web/src/formulas.js (trusted, no URL
+ * input), loaded on demand per language so that no formula delays the first chart. Each formula
+ * comes in pieces that wrap on a phone.
+ */
+function fillFormulas(box: HTMLElement, keys: FormulaKey[], lang: 'en' | 'zh-CN'): void {
+  box.setAttribute('aria-busy', 'true');
+  void FORMULA_MODULES[lang]().then(({ default: html }) => {
+    box.replaceChildren(...keys.map((k) => {
+      const div = h('div', { class: 'katex-block' });
+      div.innerHTML = html[k];
+      return div;
+    }));
+    box.removeAttribute('aria-busy');
+  });
+}
+
+export function shell(id: Panel, num: number, title: string, lede: string, formulaKeys: FormulaKey[], t: T): Shell {
   const controls = h('div', { class: 'controls', 'data-part': 'controls' });
   const charts = h('div', { class: 'charts', 'data-part': 'charts' });
   const readouts = h('dl', { class: 'readouts', 'data-part': 'charts' });
   const text = h('p', { class: 'explain' });
   const claims = h('div', { class: 'claims' });
   const formula = h('div', { class: 'formula', 'data-part': 'formula' });
-  const zh = document.documentElement.lang === 'zh-CN';
-  for (const k of formulaKeys) {
-    // build-time KaTeX output of web/src/formulas.js (trusted, no URL input), in pieces that wrap
-    const div = h('div', { class: 'katex-block' });
-    div.innerHTML = (zh ? formulas['zh-CN'][k] : undefined) ?? formulas.en[k];
-    formula.append(div);
-  }
+  if (formulaKeys.length > 0) fillFormulas(formula, formulaKeys, document.documentElement.lang === 'zh-CN' ? 'zh-CN' : 'en');
   const el = h('section', { class: 'panel', id: `panel-${id}`, 'data-panel': id },
     h('header', { class: 'panel-head' },
       h('span', { class: 'panel-num', text: String(num) }),
