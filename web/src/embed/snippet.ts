@@ -7,20 +7,20 @@ import { embedHash } from '../state/state.ts';
 /**
  * Fallback heights in CSS px of each panel's embed at a 720 px wide column, with every part shown
  * (`all`) and with the charts only (`charts`): the content heights measured by
- * `node scripts/embed-heights.mjs` on the built page (English), plus 60 px for longer text, rounded
+ * `node scripts/embed-heights.mjs` on the built page (English), plus 100 px for longer text, rounded
  * up to 20 px. The e2e suite checks that each panel's content fits its fallback height.
  */
 export const EMBED_HEIGHTS: Record<Panel, { all: number; charts: number }> = {
-  variance: { all: 1300, charts: 780 },
-  saturation: { all: 1500, charts: 840 },
-  gradient: { all: 1680, charts: 1000 },
-  article: { all: 860, charts: 440 },
-  followups: { all: 720, charts: 720 },
-  precision: { all: 1800, charts: 920 },
-  longctx: { all: 1660, charts: 840 },
-  gqa: { all: 1720, charts: 720 },
-  tensors: { all: 1480, charts: 640 },
-  training: { all: 1140, charts: 1000 },  // charts: the curves of a finished run, not the empty lab
+  variance: { all: 1340, charts: 820 },
+  saturation: { all: 1540, charts: 880 },
+  gradient: { all: 1720, charts: 1040 },
+  article: { all: 900, charts: 480 },
+  followups: { all: 760, charts: 760 },
+  precision: { all: 1840, charts: 900 },
+  longctx: { all: 1740, charts: 880 },
+  gqa: { all: 1800, charts: 760 },
+  tensors: { all: 1540, charts: 680 },
+  training: { all: 1260, charts: 1000 },  // charts: the curves of a finished run, not the empty lab
 };
 
 export function fallbackHeight(state: State): number {
