@@ -13,6 +13,8 @@ export type Lang = 'en' | 'zh-CN';
 export type KernelChoice = 'auto' | 'simd' | 'scalar';
 
 export interface State {
+  /** the core version that made the link (CORE_VERSION once the page has read it, web/src/version.ts) */
+  cv: string;
   exp: Panel;
   lang: Lang;
   kernel: KernelChoice;
@@ -106,6 +108,7 @@ export function defaultState(lang: Lang = 'en'): State {
   return s as unknown as State;
 }
 
+const VERSION_RE = /^\d{1,6}\.\d{1,6}\.\d{1,6}$/;
 const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Formats a value of a key as it appears in the hash. */
@@ -158,6 +161,8 @@ export function coerce(spec: KeySpec, raw: string): Coerced {
       if (xs.some((x) => x < spec.min || x > spec.max)) return { ok: false, kind: 'range' };
       return { ok: true, value: xs.map((x) => (Object.is(x, -0) ? 0 : x)), rounded: false };
     }
+    case 'version':
+      return VERSION_RE.test(raw) ? { ok: true, value: raw, rounded: false } : { ok: false, kind: 'invalid' };
     case 'list': {
       const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
       const good = spec.values.filter((v) => parts.includes(v));
