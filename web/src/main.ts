@@ -27,6 +27,7 @@ import { gqaPanel } from './panels/gqa.ts';
 import { tensorsPanel } from './panels/tensors.ts';
 import { trainingPanel } from './panels/training.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
+import { checkLinkVersion } from './version.ts';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
   variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
@@ -37,7 +38,7 @@ const TITLE_PREFIX = { variance: 'var', saturation: 'sat', gradient: 'grad', art
 
 const root = document.getElementById('app')!;
 const navLang = langFromNavigator(navigator.languages ?? [navigator.language]);
-const initial = parseHash(location.hash, navLang);
+const initial = checkLinkVersion(parseHash(location.hash, navLang));
 const store = new Store(initial.state);
 
 let restartNotice: HTMLElement | null = null;
@@ -212,7 +213,7 @@ const url = bindUrl(store);
 
 window.addEventListener('hashchange', () => {
   if (location.hash === url.lastWritten()) return;
-  const parsed = parseHash(location.hash, navLang);
+  const parsed = checkLinkVersion(parseHash(location.hash, navLang));
   pendingIssues = parsed.issues;
   const wasEmbed = store.state.embed;
   badEmbed = embedProblem(parsed.issues, parsed.present, parsed.state);
