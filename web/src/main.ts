@@ -28,6 +28,7 @@ import { tensorsPanel } from './panels/tensors.ts';
 import { trainingPanel } from './panels/training.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
 import { checkLinkVersion } from './version.ts';
+import { startPwa } from './pwa.ts';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
   variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
@@ -228,6 +229,7 @@ window.addEventListener('hashchange', () => {
 // while it is: let the two compute workers (created above) start fetching and compiling the core
 // first, so the wasm loads while the page is built.
 setTimeout(mount, 0);
+startPwa(() => t);
 compute.call('live', 'info', {}).then((i) => { info = i; if (statusEl) setText(statusEl, statusText()); }, (e: unknown) => {
   infoError = e instanceof Error ? e.message : String(e);
   if (statusEl) setText(statusEl, statusText());
