@@ -79,7 +79,8 @@ export function pwaPlugins(): PluginOption[] {
       manifestFilename: 'manifest.webmanifest',
       includeManifestIcons: false, // the icons are in globPatterns already
       manifest: {
-        id: './',
+        // no `id`: a manifest id resolves against the origin (not the manifest), so './' would make
+        // every deployment on a host one app; without it the id is start_url, i.e. the sub-path
         name: '√dk Lab — why attention divides by √d_k',
         short_name: '√dk Lab',
         description: 'Live, reproducible experiments on the 1/√d_k scale of Transformer attention, computed in the browser with WebAssembly.',

@@ -58,6 +58,8 @@ test('the manifest as Chromium reads it: name, theme colour, icons rendered from
   const cdp = await persistent.newCDPSession(page);
   const app = await cdp.send('Page.getAppManifest');
   const installability = await cdp.send('Page.getInstallabilityErrors');
+  const appId = await cdp.send('Page.getAppId');
+  assert.equal(appId.appId, suite.srv.url, 'the app id is the start URL under the sub-path (one app per deployment)');
   assert.deepEqual(app.errors, [], 'manifest parse errors');
   assert.deepEqual(installability.installabilityErrors, [], 'installability errors');
   const manifest = JSON.parse(app.data);
@@ -79,7 +81,7 @@ test('the manifest as Chromium reads it: name, theme colour, icons rendered from
   const themes = await page.evaluate(() => [...document.querySelectorAll('meta[name="theme-color"]')].map((m) => `${m.media} ${m.content}`));
   assert.deepEqual(themes, ['(prefers-color-scheme: light) #2f6fb0', '(prefers-color-scheme: dark) #1b3f66']);
   mkdirSync(results, { recursive: true });
-  writeFileSync(path.join(results, 'manifest-chromium.json'), JSON.stringify({ url: app.url, errors: app.errors, installabilityErrors: installability.installabilityErrors, manifest, parsed: app.parsed ?? null }, null, 2) + '\n');
+  writeFileSync(path.join(results, 'manifest-chromium.json'), JSON.stringify({ url: app.url, errors: app.errors, installabilityErrors: installability.installabilityErrors, appId, parsed: app.parsed ?? null, manifest }, null, 2) + '\n');
   await page.screenshot({ path: path.join(results, 'pwa-online.png') });
   } finally {
     await persistent.close();

@@ -21,7 +21,8 @@ export function startPwa(tr: () => T): void {
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   let notice: HTMLElement | null = null;
   const updateSW = registerSW({
-    immediate: true,
+    // after the page's load event: the first visit's precache download does not compete with it
+    immediate: false,
     onNeedRefresh() {
       if (notice?.isConnected) return;
       const t = tr();
