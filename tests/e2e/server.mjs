@@ -1,5 +1,6 @@
 // A tiny static file server for dist/ on 127.0.0.1 and a random free port (browser tests and
 // bench:ui). Serves the page under a sub-path too (/sub/dir/…), to prove that dist/ works there.
+// setRoot() swaps the folder served (a new deployment, for the service worker's update test).
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,10 +11,10 @@ const TYPES = {
   '.ttf': 'font/ttf', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
 };
 
-/** @param {string} root @param {{ prefix?: string }} [opts] @returns {Promise<{ url: string, origin: string, close: () => Promise<void> }>} */
+/** @param {string} root @param {{ prefix?: string }} [opts] @returns {Promise<{ url: string, origin: string, setRoot: (dir: string) => void, close: () => Promise<void> }>} */
 export async function serve(root, opts = {}) {
   const prefix = opts.prefix ?? '/';
-  const base = path.resolve(root);
+  let base = path.resolve(root);
   const server = http.createServer(async (req, res) => {
     try {
       const u = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -38,6 +39,7 @@ export async function serve(root, opts = {}) {
   return {
     origin,
     url: origin + prefix,
+    setRoot: (dir) => { base = path.resolve(dir); },
     close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
   };
 }

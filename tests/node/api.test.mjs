@@ -2,7 +2,8 @@
 // results that survive heap growth, and the two artifacts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCore, LIMITS, SCALE_NAMES, simdSupported } from '../../wasm/js/core.js';
+import { readFileSync } from 'node:fs';
+import { loadCore, LIMITS, SCALE_NAMES, simdSupported, CORE_VERSION } from '../../wasm/js/core.js';
 import { randn } from './helpers.mjs';
 
 const core = await loadCore();
@@ -17,6 +18,13 @@ test('loadCore memoises the module and reports the build and kernel', async () =
   await assert.rejects(loadCore({ build: 'baseline', kernel: 'simd' }), RangeError);
   await assert.rejects(loadCore({ kernel: 'gpu' }), /kernel = 'gpu'/);
   assert.throws(() => base.attentionStats({ dk: 8, kernel: 'simd' }), /not in the baseline build/);
+});
+
+test('one core version: the JS constant (links), the C++ kVersion (info) and the npm package agree', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+  assert.match(CORE_VERSION, /^\d+\.\d+\.\d+$/);
+  assert.equal(core.info().version, CORE_VERSION, 'wasm/src/experiments.hpp kVersion vs wasm/js/version.js');
+  assert.equal(pkg.version, CORE_VERSION, 'package.json version vs wasm/js/version.js');
 });
 
 test('scoreVariance returns rows, theory and histograms of the stated shapes', () => {

@@ -3,6 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { parseHash, toHash, defaultState, langFromNavigator, withPatch, sameState } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { SCHEMA, VERSION } from '../../web/src/state/schema.js';
+import { CORE_VERSION } from '../../wasm/js/version.js';
 
 describe('state round trip', () => {
   it('default state → hash → state is the identity', () => {
@@ -12,7 +13,8 @@ describe('state round trip', () => {
       + '&plogits=100,90,80&pmode=logits&pdk=512&pseqLen=128&pscale=none&pblock=32&pseed=0&ldk=64&ltrain=512'
       + '&hq=32&hkv=8&gdk=128&kvl=32&kvctx=8192&kvdt=bf16&tex=structured&tscale=inv_sqrt_dk'
       + '&trtask=copy&trvocab=16&trlen=16&trlayers=2&trdm=64&trheads=4&trmlp=128&trnorm=pre&trinit=0.125&trlr=0.003&trwarm=0&trclip=1'
-      + '&trsteps=200&trseed=0&trsm=safe&trvar=none,inv_sqrt_dk,inv_dk,learnable_temperature,qk_layernorm,qk_l2&trthr=0.01');
+      + '&trsteps=200&trseed=0&trsm=safe&trvar=none,inv_sqrt_dk,inv_dk,learnable_temperature,qk_layernorm,qk_l2&trthr=0.01'
+      + `&cv=${CORE_VERSION}`);
     const p = parseHash(h, 'zh-CN');
     expect(p.issues).toEqual([]);
     expect(p.state).toEqual(s);
@@ -26,7 +28,7 @@ describe('state round trip', () => {
       ldk: 256, ltrain: 16384, hq: 40, hkv: 20, gdk: 1, kvl: 256, kvctx: 4194304, kvdt: 'int4', tex: 'own', tscale: 'none',
       trtask: 'assoc_recall', trvocab: 256, trlen: 64, trlayers: 6, trdm: 96, trheads: 3, trmlp: 2048, trnorm: 'post', trinit: 0.02,
       trlr: 0.00001, trwarm: 20000, trclip: 0, trsteps: 20000, trseed: 4294967295, trsm: 'naive', trvar: ['none', 'qk_l2'], trthr: 0.0001,
-      embed: true, show: ['charts', 'text'],
+      embed: true, show: ['charts', 'text'], cv: '12.0.345',
     };
     const p = parseHash(toHash(s), 'en');
     expect(p.issues).toEqual([]);
@@ -99,6 +101,9 @@ describe('malformed hashes', () => {
     { hash: '#v=1&dk=%E0%A4%A', expect: { dk: 64 }, issues: [['dk', 'invalid']] },
     { hash: '#&&&dk=8&&', expect: { dk: 8 }, issues: [] },
     { hash: '#v=1&heads=+3', expect: { heads: 3 }, issues: [] },
+    { hash: '#v=1&cv=0.0.9', expect: { cv: '0.0.9' }, issues: [] },
+    { hash: '#v=1&cv=1.2', expect: { cv: CORE_VERSION }, issues: [['cv', 'invalid']] },
+    { hash: '#v=1&cv=<b>1.0.0</b>', expect: { cv: CORE_VERSION }, issues: [['cv', 'invalid']] },
     // the new panels' keys
     { hash: '#v=1&exp=precision&plogits=10,0', expect: { exp: 'precision', plogits: [10, 0] }, issues: [] },
     { hash: '#v=1&plogits=-1e6,1e6,0.25', expect: { plogits: [-1e6, 1e6, 0.25] }, issues: [] },

@@ -7,6 +7,7 @@ import { embedSnippet, fallbackHeight, EMBED_HEIGHTS } from '../../web/src/embed
 import { chartSummary } from '../../web/src/charts/summary.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
 import { PANELS, SCHEMA } from '../../web/src/state/schema.js';
+import { CORE_VERSION } from '../../wasm/js/version.js';
 
 const t = translator('en');
 
@@ -31,22 +32,22 @@ describe('embed links', () => {
   it('carries only the keys its panel reads, and reproduces the panel’s state', () => {
     const s = withPatch(defaultState('en'), { exp: 'saturation', dk: 256, seed: 9, heads: 6, hq: 12, trsteps: 40, aseed: 5 });
     const hash = embedHash(s);
-    expect(hash).toBe('#v=1&exp=saturation&dk=256&seed=9&heads=6&seqLen=128&scale=inv_sqrt_dk&embed=1');
+    expect(hash).toBe(`#v=1&exp=saturation&dk=256&seed=9&heads=6&seqLen=128&scale=inv_sqrt_dk&cv=${CORE_VERSION}&embed=1`);
     const back = parseHash(hash, 'en');
     expect(back.issues).toEqual([]);
     for (const k of panelKeys('saturation')) expect(back.state[k], k).toEqual(s[k]);
     expect(back.state.embed).toBe(true);
   });
 
-  it('names lang, kernel, theme and show only where they differ from the defaults', () => {
+  it('names lang, kernel, theme and show only where they differ from the defaults, and always the core version', () => {
     const s = { ...defaultState('en'), exp: 'article' as const, lang: 'zh-CN' as const, kernel: 'scalar' as const, theme: 'dark' as const, show: ['charts' as const] };
-    expect(embedHash(s)).toBe('#v=1&exp=article&lang=zh-CN&theme=dark&kernel=scalar&aseed=0&embed=1&show=charts');
+    expect(embedHash(s)).toBe(`#v=1&exp=article&lang=zh-CN&theme=dark&kernel=scalar&aseed=0&cv=${CORE_VERSION}&embed=1&show=charts`);
   });
 
   it('the snippet: an iframe with the fallback height of the parts shown, and the site’s embed script', () => {
     const s = { ...defaultState('en'), exp: 'variance' as const, show: ['charts' as const] };
     const code = embedSnippet(s, 'https://example.org/lab/index.html', '√dk Lab — Variance law');
-    expect(code).toBe(`<iframe src="https://example.org/lab/index.html#v=1&amp;exp=variance&amp;dk=64&amp;samples=2000&amp;seed=1&amp;embed=1&amp;show=charts" title="√dk Lab — Variance law" width="100%" height="${EMBED_HEIGHTS.variance.charts}" style="border:0;width:100%" loading="lazy" data-sqrtdk-embed></iframe>\n`
+    expect(code).toBe(`<iframe src="https://example.org/lab/index.html#v=1&amp;exp=variance&amp;dk=64&amp;samples=2000&amp;seed=1&amp;cv=${CORE_VERSION}&amp;embed=1&amp;show=charts" title="√dk Lab — Variance law" width="100%" height="${EMBED_HEIGHTS.variance.charts}" style="border:0;width:100%" loading="lazy" data-sqrtdk-embed></iframe>\n`
       + '<script src="https://example.org/lab/embed.js" async></script>');
     expect(fallbackHeight({ ...s, show: ['charts', 'text'] })).toBe(EMBED_HEIGHTS.variance.all);
     expect(embedSnippet({ ...s, exp: 'gqa' }, 'http://x/"><script>', 'a"b')).not.toMatch(/"><script>/);

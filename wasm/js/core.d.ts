@@ -372,6 +372,12 @@ export function simdSupported(): Promise<boolean>;
 /** Loads the core once per kernel choice (the promise is memoised). */
 export function loadCore(options?: LoadOptions): Promise<Core>;
 /** The package's scale names, in display order. */
+/**
+ * The version of the core (semver), known without loading the wasm module; equals `info().version`
+ * and the npm package's version. It changes whenever a number the core returns for a fixed seed
+ * changes, so a result can name the version that made it (the page's links carry it as `cv=`).
+ */
+export const CORE_VERSION: string;
 export const SCALE_NAMES: readonly ScaleName[];
 /** The long-context temperature schemes, in display order. */
 export const LONG_CONTEXT_METHODS: readonly LongContextMethod[];

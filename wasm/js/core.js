@@ -4,6 +4,8 @@
 // Results are plain objects and typed arrays owned by JS (copied out of the wasm heap).
 import { simd as detectSimd } from 'wasm-feature-detect';
 
+export { CORE_VERSION } from './version.js';
+
 export const SCALE_NAMES = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
 
 export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article']);

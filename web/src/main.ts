@@ -32,6 +32,8 @@ import { openEmbedDialog } from './embed/dialog.ts';
 import { reportHeight } from './embed/report.ts';
 import { focusPath, restoreFocus } from './focus.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
+import { checkLinkVersion } from './version.ts';
+import { startPwa } from './pwa.ts';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
   variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
@@ -40,7 +42,7 @@ const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
 
 const root = document.getElementById('app')!;
 const navLang = langFromNavigator(navigator.languages ?? [navigator.language]);
-const initial = parseHash(location.hash, navLang);
+const initial = checkLinkVersion(parseHash(location.hash, navLang));
 const store = new Store(initial.state);
 
 let restartNotice: HTMLElement | null = null;
@@ -310,7 +312,7 @@ const url = bindUrl(store);
 /** A hash the browser brings: Back / Forward through panels, a typed URL, a followed link. */
 function onBrowserHash(): void {
   if (location.hash === url.lastWritten()) return;
-  const parsed = parseHash(location.hash, navLang);
+  const parsed = checkLinkVersion(parseHash(location.hash, navLang));
   pendingIssues = parsed.issues;
   const wasEmbed = store.state.embed;
   badEmbed = embedProblem(parsed.issues, parsed.present, parsed.state);
@@ -324,6 +326,7 @@ if (initial.state.embed) reportHeight();
 // Building the panel keeps the main thread busy for a while, and a worker cannot start while it
 // is: let the two compute workers (created above) start fetching and compiling the core first.
 setTimeout(mount, 0);
+startPwa(() => t);
 compute.call('live', 'info', {}).then((i) => { info = i; showStatus(); }, (e: unknown) => {
   infoError = e instanceof Error ? e.message : String(e);
   showStatus();

@@ -10,9 +10,9 @@ import { CLAIMED, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
 import { shell, claimBox, track, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { kernelParam } from './common.ts';
+import { articleParams, ARTICLE_SHAPE } from './common.ts';
 
-export const ARTICLE_SHAPE = { heads: 8, seqLen: 128, dk: 512 } as const;
+export { ARTICLE_SHAPE };
 
 export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('article', 4, t('art.title'), t('art.lede'), ['article'], t);
@@ -58,12 +58,7 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       seed.sync(next);
-      // One sweep call: the three scales share the same Q and K, and no backward pass is needed
-      // (entropy, max weight and share above 0.99 are forward quantities).
-      const base = {
-        dks: [ARTICLE_SHAPE.dk], scales: [...ARTICLE_SCALES], heads: ARTICLE_SHAPE.heads, seqLen: ARTICLE_SHAPE.seqLen,
-        seed: next.aseed, gradients: false, ...kernelParam(next),
-      };
+      const base = articleParams(next);
       const k = JSON.stringify(base);
       if (k !== key) {
         key = k;

@@ -1,8 +1,8 @@
 // Request parameters shared by panels, so that equal requests hit the same cache entry.
-import type { AttentionStatsParams, SaturationSweepParams } from '../../../wasm/js/core.js';
+import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
-import { sweepDks, attentionMacs, POINT_MAC_LIMIT } from '../compute.ts';
-import { ALL_SCALES } from '../charts/builders.ts';
+import { sweepDks, attentionMacs, POINT_MAC_LIMIT, varianceDks } from '../compute.ts';
+import { ALL_SCALES, ARTICLE_SCALES } from '../charts/builders.ts';
 
 export const HEATMAP_N = 48;
 
@@ -34,3 +34,27 @@ export function pointTooBig(state: State): string | null {
   return macs > POINT_MAC_LIMIT ? (macs / 1e9).toFixed(1) : null;
 }
 export const POINT_LIMIT_GMAC = (POINT_MAC_LIMIT / 1e9).toFixed(1);
+
+/** Panel 1's law of the variance: every d_k the budget allows, 4 bins (the histograms come from the point). */
+export function varianceSweepParams(state: State): ScoreVarianceParams & { dks: number[] } {
+  return { dks: varianceDks(state.samples), samples: state.samples, seed: state.seed, bins: 4 };
+}
+
+/** Panel 1's point: the d_k of the slider with its two histograms. */
+export function variancePointParams(state: State): ScoreVarianceParams & { dks: number[] } {
+  return { dks: [state.dk], samples: state.samples, seed: state.seed, histDk: state.dk, bins: 60 };
+}
+
+/** The article's shape: q, k ~ randn(1, 8, 128, 512). */
+export const ARTICLE_SHAPE = { heads: 8, seqLen: 128, dk: 512 } as const;
+
+/**
+ * Panel 4, the article's check in one sweep call: the three scales share the same Q and K, and no
+ * backward pass is needed (entropy, max weight and share above 0.99 are forward quantities).
+ */
+export function articleParams(state: State): SaturationSweepParams & { dks: number[] } {
+  return {
+    dks: [ARTICLE_SHAPE.dk], scales: [...ARTICLE_SCALES], heads: ARTICLE_SHAPE.heads, seqLen: ARTICLE_SHAPE.seqLen,
+    seed: state.aseed, gradients: false, ...kernelParam(state),
+  };
+}

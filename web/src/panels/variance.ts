@@ -7,7 +7,7 @@ import { stepSlider, select, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SAMPLE_STEPS } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
-import { varianceDks } from '../compute.ts';
+import { varianceSweepParams, variancePointParams } from './common.ts';
 import { fmt } from '../format.ts';
 import { CLAIMED, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
@@ -76,7 +76,7 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
-      const sp = { dks: varianceDks(next.samples), samples: next.samples, seed: next.seed, bins: 4 };
+      const sp = varianceSweepParams(next);
       const sk = JSON.stringify(sp);
       if (sk !== sweepKey) {
         sweepKey = sk;
@@ -86,7 +86,7 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
           drawLaw();
         });
       }
-      const pp = { dks: [next.dk], samples: next.samples, seed: next.seed, histDk: next.dk, bins: 60 };
+      const pp = variancePointParams(next);
       const pk = JSON.stringify(pp);
       if (pk !== pointKey) {
         pointKey = pk;

@@ -2,6 +2,7 @@
 // can read it without a build, and TypeScript imports it with full types).
 // Every key: its type, default, and range or enum; `doc` is the English description used in the
 // README table. The URL hash is `#v=<VERSION>&key=value&…` (see web/src/state/state.ts).
+import { CORE_VERSION } from '../../../wasm/js/version.js';
 
 /** Version of the hash format; links carry it as `v` so that old links keep working. */
 export const VERSION = 1;
@@ -42,7 +43,8 @@ export const TRAIN_VARIANTS = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv
  * @typedef {{ type: 'bool', default: boolean, doc: string, panels: string }} BoolSpec
  * @typedef {{ type: 'list', default: readonly string[], values: readonly string[], doc: string, panels: string }} ListSpec
  * @typedef {{ type: 'nums', default: readonly number[], min: number, max: number, maxLength: number, doc: string, panels: string }} NumsSpec
- * @typedef {IntSpec | NumSpec | EnumSpec | BoolSpec | ListSpec | NumsSpec} KeySpec
+ * @typedef {{ type: 'version', default: string, doc: string, panels: string }} VersionSpec
+ * @typedef {IntSpec | NumSpec | EnumSpec | BoolSpec | ListSpec | NumsSpec | VersionSpec} KeySpec
  */
 
 export const SCHEMA = Object.freeze({
@@ -234,6 +236,10 @@ export const SCHEMA = Object.freeze({
   trthr: /** @type {NumSpec} */ ({
     type: 'num', default: 0.01, min: 0.0001, max: 10, step: 0.0001, panels: 'training',
     doc: 'Training lab: the loss threshold of the “steps to reach” column.',
+  }),
+  cv: /** @type {VersionSpec} */ ({
+    type: 'version', default: CORE_VERSION, panels: 'all',
+    doc: 'Version of the core that made the link (major.minor.patch; the page writes its own). Another version opens normally with a notice: its numbers may differ.',
   }),
   embed: /** @type {BoolSpec} */ ({
     type: 'bool', default: false, panels: 'all',

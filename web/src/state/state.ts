@@ -13,6 +13,8 @@ export type Lang = 'en' | 'zh-CN';
 export type KernelChoice = 'auto' | 'simd' | 'scalar';
 
 export interface State {
+  /** the core version that made the link (CORE_VERSION once the page has read it, web/src/version.ts) */
+  cv: string;
   exp: Panel;
   lang: Lang;
   theme: 'auto' | 'light' | 'dark';
@@ -107,6 +109,7 @@ export function defaultState(lang: Lang = 'en'): State {
   return s as unknown as State;
 }
 
+const VERSION_RE = /^\d{1,6}\.\d{1,6}\.\d{1,6}$/;
 const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Formats a value of a key as it appears in the hash. */
@@ -159,6 +162,8 @@ export function coerce(spec: KeySpec, raw: string): Coerced {
       if (xs.some((x) => x < spec.min || x > spec.max)) return { ok: false, kind: 'range' };
       return { ok: true, value: xs.map((x) => (Object.is(x, -0) ? 0 : x)), rounded: false };
     }
+    case 'version':
+      return VERSION_RE.test(raw) ? { ok: true, value: raw, rounded: false } : { ok: false, kind: 'invalid' };
     case 'list': {
       const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
       const good = spec.values.filter((v) => parts.includes(v));
@@ -258,13 +263,14 @@ export function panelKeys(panel: Panel): StateKey[] {
 }
 
 /**
- * The hash of an embed of `state.exp`: only the keys that panel reads, plus exp, embed, and lang,
+ * The hash of an embed of `state.exp`: only the keys that panel reads, plus exp, embed, cv (the core
+ * version that made the numbers), and lang,
  * kernel, theme and show where they differ from their defaults — so a snippet stays short and
  * still reproduces exactly what the panel shows (the keys left out are read at their defaults).
  */
 export function embedHash(state: State): string {
   const s = { ...state, embed: true };
-  const keys = STATE_KEYS.filter((k) => k === 'exp' || k === 'embed' || k === 'show' || k === 'theme'
+  const keys = STATE_KEYS.filter((k) => k === 'exp' || k === 'embed' || k === 'show' || k === 'theme' || k === 'cv'
     || ((k === 'lang' || k === 'kernel') && formatValue(k, s[k]) !== formatValue(k, (SCHEMA[k] as KeySpec).default as never))
     || panelKeys(state.exp).includes(k));
   return hashOf(s, keys);

@@ -1,0 +1,49 @@
+// The service worker of the Progressive Web App (built by vite-plugin-pwa, scripts/pwa-config.ts):
+// registers it, and when a new version of the site has been deployed and its service worker is
+// installed and waiting, shows "update available — reload". The new version is never swapped in
+// silently under a running experiment: only the user's click activates it and reloads the page.
+import { registerSW } from 'virtual:pwa-register';
+import { h } from './dom.ts';
+import type { T } from './i18n/messages.ts';
+import './notices.css';
+
+declare const __SQRTDK_BUILD__: string;
+
+/** The build label of this page (SQRTDK_BUILD_ID at build time, else the package version). */
+export const BUILD_ID: string = __SQRTDK_BUILD__;
+
+/**
+ * Registers the service worker (where the browser has them and the page is a secure context) and
+ * shows the update notice when a new version waits. `tr` gives the current translator.
+ */
+export function startPwa(tr: () => T): void {
+  document.documentElement.dataset.build = BUILD_ID;
+  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  let notice: HTMLElement | null = null;
+  const updateSW = registerSW({
+    // after the page's load event: the first visit's precache download does not compete with it
+    immediate: false,
+    onNeedRefresh() {
+      if (notice?.isConnected) return;
+      const t = tr();
+      const button = h('button', { type: 'button', class: 'button', 'data-action': 'reload-update', text: t('notice.update.reload') }) as HTMLButtonElement;
+      button.addEventListener('click', () => {
+        button.disabled = true;
+        // the waiting worker takes over, then the page reloads into the new version (workbox-window
+        // reloads only when this page was already controlled when it registered, not on a first visit)
+        let reloading = false;
+        navigator.serviceWorker.addEventListener('controllerchange', () => {
+          if (!reloading) { reloading = true; location.reload(); }
+        });
+        void updateSW(true);
+      });
+      notice = h('div', { class: 'notice update-notice', role: 'status', 'data-notice': 'update' },
+        h('p', { text: t('notice.update') }), button);
+      document.body.append(notice);
+    },
+    onRegisterError(error: unknown) {
+      // the page works without it (online only); say why in the console, not in the page
+      console.warn('√dk Lab: the service worker could not be registered; the page will need the network.', error);
+    },
+  });
+}

@@ -1,0 +1,36 @@
+// The core version in links (`cv=`, web/src/state/schema.js): a link records which version of the
+// core made its numbers. A link made by another version opens normally, with a short notice that
+// its numbers may differ; from then on the page's own version is in the state, so every link it
+// writes or copies names the core that computes what the page shows.
+import { CORE_VERSION } from '../../wasm/js/version.js';
+import type { ParseResult } from './state/state.ts';
+import { translator } from './i18n/messages.ts';
+import { h } from './dom.ts';
+import './notices.css';
+
+export { CORE_VERSION };
+
+/** The version that made a link when it is not this core's, else null. Pure. */
+export function otherCoreVersion(linkVersion: string, current: string = CORE_VERSION): string | null {
+  return linkVersion === current ? null : linkVersion;
+}
+
+/**
+ * Reads the link's core version from a parse result: shows (or clears) the notice and puts this
+ * core's version into the state. Returns the same parse result.
+ */
+export function checkLinkVersion(parsed: ParseResult): ParseResult {
+  const made = otherCoreVersion(parsed.state.cv);
+  parsed.state.cv = CORE_VERSION;
+  document.querySelector('[data-notice="core-version"]')?.remove();
+  if (made !== null) {
+    const t = translator(parsed.state.lang);
+    const box = h('div', { class: 'notice app-notice', role: 'status', 'data-notice': 'core-version', 'data-made': made },
+      h('span', { text: t('notice.coreVersion', { made, current: CORE_VERSION }) + ' ' }),
+      h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => box.remove() }));
+    const app = document.getElementById('app');
+    if (app) app.before(box);
+    else document.body.prepend(box);
+  }
+  return parsed;
+}
