@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { settled, openSuite, watch, CHROMIUM_ARGS } from './browser.mjs';
+import { settled, openSuite, watch, openPanel, CHROMIUM_ARGS } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -104,17 +104,21 @@ test('after one visit: offline reload, every panel draws, the fonts load, the tr
     assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), 'controlled after the offline reload');
     assert.equal(await page.evaluate(() => navigator.onLine), false);
     await settled(page, 60000);
-    const ids = await drawAllCharts(page);
-    assert.ok(ids.length >= 19, `${ids.length} charts drawn offline`);
-    for (const panel of await page.evaluate(() => [...document.querySelectorAll('[data-panel]')].map((p) => p.dataset.panel))) {
-      if (panel === 'followups' || panel === 'training') continue; // no compute charts until asked (below)
-      assert.ok(ids.some((id) => id.startsWith(panel)), `${panel} has a chart`);
+    // one panel per view: visit every panel through its tab, as a reader does, and draw its charts
+    const ids = [];
+    for (const panel of ['variance', 'saturation', 'gradient', 'article', 'precision', 'longctx', 'gqa', 'tensors']) {
+      if (panel !== 'variance') await openPanel(page, panel, 60000);
+      await settled(page, 60000);
+      const drawn = await drawAllCharts(page);
+      assert.ok(drawn.some((id) => id.startsWith(panel)), `${panel} has a chart`);
+      ids.push(...drawn);
     }
+    assert.ok(ids.length >= 19, `${ids.length} charts drawn offline`);
     // the KaTeX fonts of the formulas came from the precache
     const fonts = await page.evaluate(async () => { await document.fonts.ready; return [...document.fonts].filter((f) => f.family.includes('KaTeX') && f.status === 'loaded').map((f) => f.family); });
     assert.ok(fonts.includes('KaTeX_Main'), `KaTeX fonts loaded offline: ${fonts.join(', ')}`);
     // the training lab trains offline (its worker and the core come from the precache too)
-    await page.locator('[data-panel="training"]').scrollIntoViewIfNeeded();
+    await openPanel(page, 'training');
     await page.waitForSelector('[data-action="train-run"]:not([disabled])');
     await page.click('[data-action="train-run"]');
     await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
