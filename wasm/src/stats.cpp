@@ -207,6 +207,84 @@ double softmax_jacobian_spectral_norm(const double* p_in, int n) {
   return spectral_normalised(pv.data(), n, top_of(pv.data(), n));
 }
 
+JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d, int n) {
+  JacobianNorms out;
+  double total;
+  const std::vector<double> pv = normalised(p_in, n, total);
+  if (n <= 0 || total <= 0.0) return out;
+  const double* p = pv.data();
+  const Top t = top_of(p, n);
+  // Column j of J: J_jj = p_j (1 − p_j) (1 − p_max = R), J_ij = −p_i p_j; its squared norm is
+  // p_j² ((1 − p_j)² + Σ_{i≠j} p_i²), with Σ_{i≠j} p_i² = T + p_max² − p_j² (j ≠ imax) or T.
+  double T = 0.0;
+  for (int j = 0; j < n; ++j)
+    if (j != t.imax) T += p[j] * p[j];
+  const double p1sq = t.pmax * t.pmax;
+  double fro2 = d[t.imax] * d[t.imax] * p1sq * (t.rest * t.rest + T);
+  for (int j = 0; j < n; ++j) {
+    if (j == t.imax) continue;
+    const double pj2 = p[j] * p[j];
+    fro2 += d[j] * d[j] * pj2 * ((1.0 - p[j]) * (1.0 - p[j]) + T - pj2 + p1sq);
+  }
+  out.frobenius = std::sqrt(fro2);
+  // J u without 1 − p_max: (J u)_i = p_i (R u_i − Σ_{j≠imax} p_j u_j + p_max (u_i − u_imax)).
+  std::vector<double> u(n), w(n);
+  auto J = [&](const std::vector<double>& in, std::vector<double>& res) {
+    double pu = 0.0;
+    for (int j = 0; j < n; ++j)
+      if (j != t.imax) pu += p[j] * in[j];
+    for (int i = 0; i < n; ++i)
+      res[i] = p[i] * (t.rest * in[i] - pu + (i == t.imax ? 0.0 : t.pmax * (in[i] - in[t.imax])));
+  };
+  // Lanczos on M = (J D)ᵀ (J D) = D J J D with full reorthogonalisation; stops when the largest
+  // Ritz value changes by < 1e-14 relatively (or after n steps, when it is exact).
+  std::vector<double> v(n);
+  for (int j = 0; j < n; ++j) v[j] = d[j] * p[j] + 1e-3 / n;  // weighted toward the large columns
+  std::vector<std::vector<double>> basis;
+  std::vector<double> alpha, beta;
+  double sigma2 = 0.0;
+  for (int k = 0; k < n; ++k) {
+    double vn = 0.0;
+    for (double x : v) vn += x * x;
+    vn = std::sqrt(vn);
+    if (!(vn > 0.0)) break;
+    if (k > 0) {
+      if (vn <= 1e-300) break;
+      beta.push_back(vn);
+    }
+    for (double& x : v) x /= vn;
+    basis.push_back(v);
+    for (int j = 0; j < n; ++j) u[j] = d[j] * v[j];
+    J(u, w);
+    J(w, u);
+    for (int j = 0; j < n; ++j) u[j] *= d[j];  // u = M v
+    double a = 0.0;
+    for (int j = 0; j < n; ++j) a += u[j] * v[j];
+    alpha.push_back(a);
+    for (const auto& b : basis) {  // full reorthogonalisation (twice is enough)
+      double c = 0.0;
+      for (int j = 0; j < n; ++j) c += u[j] * b[j];
+      for (int j = 0; j < n; ++j) u[j] -= c * b[j];
+    }
+    for (const auto& b : basis) {
+      double c = 0.0;
+      for (int j = 0; j < n; ++j) c += u[j] * b[j];
+      for (int j = 0; j < n; ++j) u[j] -= c * b[j];
+    }
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es;
+    Eigen::VectorXd dia = Eigen::Map<Eigen::VectorXd>(alpha.data(), Eigen::Index(alpha.size()));
+    Eigen::VectorXd sub = beta.empty() ? Eigen::VectorXd() : Eigen::VectorXd(Eigen::Map<Eigen::VectorXd>(beta.data(), Eigen::Index(beta.size())));
+    es.computeFromTridiagonal(dia, sub, Eigen::EigenvaluesOnly);
+    const double top = es.eigenvalues().maxCoeff();
+    const bool done = k > 0 && std::fabs(top - sigma2) <= 1e-14 * top;
+    sigma2 = std::max(sigma2, top);
+    if (done) break;
+    v = u;
+  }
+  out.spectral = std::sqrt(sigma2);
+  return out;
+}
+
 void softmax_jacobian_vector(const double* p, const double* g, double* out, int n) {
   double pg = 0.0;
   for (int j = 0; j < n; ++j) pg += p[j] * g[j];
