@@ -17,6 +17,7 @@
 #include "kernels.hpp"
 #include "precision.hpp"
 #include "rng.hpp"
+#include "train/training.hpp"
 
 namespace sqrtdk {
 namespace {
@@ -563,6 +564,28 @@ TEST(SoftCap, AttentionMatchesAttentionStatsAndInvalidCapsAreRefused) {
   mask.resize(3);
   ap.mask = mask;
   EXPECT_THROW(attention(ap), std::invalid_argument);
+}
+
+TEST(SoftCap, TrainingRunsCapEveryVariantsLogits) {
+  for (auto v : {train::AttentionVariant::None, train::AttentionVariant::QkL2}) {
+    train::TrainConfig c;
+    c.attention = v;
+    c.softcap = 2.0;
+    c.steps = 3;
+    c.eval_size = 8;
+    c.batch = 4;
+    train::TrainingRun run(c);
+    const train::StepMetrics m = run.step(3);
+    ASSERT_EQ(m.count(), 3);
+    for (double x : m.max_abs_logit) {
+      EXPECT_LE(x, 2.0);
+      EXPECT_GT(x, 0.5);  // unscaled (none) and g₀ = log₂(T² − T) ≈ 7.9 (qk_l2): well into the cap
+    }
+    for (double l : m.loss) EXPECT_TRUE(std::isfinite(l));
+  }
+  train::TrainConfig bad;
+  bad.softcap = -1.0;
+  EXPECT_THROW(train::TrainingRun{bad}, std::invalid_argument);
 }
 
 }  // namespace

@@ -230,3 +230,17 @@ test('soft-capping in attentionStats, saturationSweep and precisionLab', () => {
   assert.ok(Math.abs(pl.maxAbsLogit - 50 * Math.tanh(2)) < 1e-12);
   assert.equal(cell(pl, 'float16', 'naive').causes.expOverflow, 1);
 });
+
+test('soft-capping in the training lab: a switch beside every variant', () => {
+  for (const attention of ['none', 'qk_l2']) {
+    const run = core.createTrainingRun({ attention, softcap: 2, steps: 3, evalSize: 8, batch: 4, layers: 1 });
+    assert.equal(run.config.softcap, 2);
+    const r = run.step(3);
+    assert.ok(Array.from(r.maxAbsLogit).every((x) => x <= 2 && x > 0.5), `${attention}: ${Array.from(r.maxAbsLogit)}`);
+    assert.ok(Array.from(r.loss).every(Number.isFinite));
+    run.dispose();
+  }
+  assert.equal(core.createTrainingRun({ steps: 1, evalSize: 2 }).config.softcap, 0);  // off by default
+  assert.throws(() => core.createTrainingRun({ softcap: -1 }), /softcap = -1/);
+  assert.throws(() => core.createTrainingRun({ softcap: 'x' }), TypeError);
+});

@@ -396,6 +396,7 @@ class JsTrainingRun {
       c.norm = train::parse_norm(o["norm"].as<std::string>());
       c.attention = train::parse_attention_variant(o["attention"].as<std::string>());
       c.softmax = train::parse_softmax(o["softmax"].as<std::string>());
+      c.softcap = get_num(o, "softcap");
       c.init_std = get_num(o, "initStd");
       c.batch = get_int(o, "batch");
       c.steps = get_int(o, "steps");

@@ -313,6 +313,11 @@ export interface TrainingConfig {
   /** LayerNorm placement: 'pre' (x + f(LN(x)), final LN) or 'post' (LN(x + f(x))) (default 'pre') */ norm?: 'pre' | 'post';
   /** default 'inv_sqrt_dk' */ attention?: AttentionVariant;
   /** attention softmax: 'safe' (max subtracted) or 'naive' (exp(s)/Σexp(s), overflows above s ≈ 88.7) (default 'safe') */ softmax?: 'safe' | 'naive';
+  /**
+   * logit soft-cap beside the variant: s ↦ cap · tanh(s / cap) before the mask, gradients through 1 − tanh² (Gemma 2);
+   * 0 = off, else (0, 1e6] (default 0)
+   */
+  softcap?: number;
   /** std of every weight matrix and embedding at step 0, (0, 10] (default 0.125 = 1/√64) */ initStd?: number;
   /** sequences per step, 1..256 (default 16) */ batch?: number;
   /** the run's length, 1..20000 (default 200) */ steps?: number;
@@ -330,7 +335,7 @@ export interface TrainingConfig {
 /** The config a run was created with, defaults filled in. */
 export interface ResolvedTrainingConfig {
   task: TrainingTask; vocab: number; seqLen: number; layers: number; dModel: number; heads: number; mlp: number;
-  norm: 'pre' | 'post'; attention: AttentionVariant; softmax: 'safe' | 'naive'; initStd: number; batch: number;
+  norm: 'pre' | 'post'; attention: AttentionVariant; softmax: 'safe' | 'naive'; softcap: number; initStd: number; batch: number;
   steps: number; lr: number; warmup: number; clip: number; weightDecay: number; beta1: number; beta2: number;
   adamEps: number; evalSize: number; seed: number; kernel: Kernel;
 }

@@ -47,7 +47,7 @@ export const TRAINING_LIMITS = Object.freeze({
 /** The default training config (the core's TrainConfig defaults; kernel: the core's). */
 export const TRAINING_DEFAULTS = Object.freeze({
   task: 'copy', vocab: 16, seqLen: 16, layers: 2, dModel: 64, heads: 4, mlp: 128, norm: 'pre',
-  attention: 'inv_sqrt_dk', softmax: 'safe', initStd: 0.125, batch: 16, steps: 200, lr: 3e-3, warmup: 0,
+  attention: 'inv_sqrt_dk', softmax: 'safe', softcap: 0, initStd: 0.125, batch: 16, steps: 200, lr: 3e-3, warmup: 0,
   clip: 1, weightDecay: 0.01, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, evalSize: 256, seed: 0,
 });
 
@@ -118,7 +118,7 @@ function wrapTrainingRun(handle, config) {
   return run;
 }
 
-const TRAINING_KEYS = ['task', 'vocab', 'seqLen', 'layers', 'dModel', 'heads', 'mlp', 'norm', 'attention', 'softmax',
+const TRAINING_KEYS = ['task', 'vocab', 'seqLen', 'layers', 'dModel', 'heads', 'mlp', 'norm', 'attention', 'softmax', 'softcap',
   'initStd', 'batch', 'steps', 'lr', 'warmup', 'clip', 'weightDecay', 'beta1', 'beta2', 'adamEps', 'evalSize', 'seed', 'kernel'];
 
 const ARTIFACTS = {
@@ -411,6 +411,7 @@ function makeCore(mod, build, defaultKernel) {
         norm: choice(what, 'norm', config.norm, ['pre', 'post'], d.norm),
         attention: choice(what, 'attention', config.attention, ATTENTION_VARIANTS, d.attention),
         softmax: choice(what, 'softmax', config.softmax, ['safe', 'naive'], d.softmax),
+        softcap: num(what, 'softcap', config.softcap, d.softcap),  // 0 = off; the core checks 0 or (0, 1e6]
         initStd: num(what, 'initStd', config.initStd, d.initStd),
         batch: trainInt(what, 'batch', config.batch, d.batch),
         steps,

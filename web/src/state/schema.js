@@ -239,6 +239,10 @@ export const SCHEMA = Object.freeze({
     type: 'enum', default: 'safe', values: ['safe', 'naive'], panels: 'training',
     doc: 'Training lab: attention softmax, safe (max subtracted) or naive (exp / sum).',
   }),
+  trcap: /** @type {NumSpec} */ ({
+    type: 'num', default: 0, min: 0, max: 1000, step: 0.5, panels: 'training',
+    doc: 'Training lab: logit soft-cap beside every variant, s ↦ cap · tanh(s / cap) before the mask (Gemma 2: 50); 0 = off.',
+  }),
   trvar: /** @type {ListSpec} */ ({
     type: 'list', default: TRAIN_VARIANTS, values: TRAIN_VARIANTS, panels: 'training',
     doc: 'Training lab: the attention variants trained side by side, comma-separated.',

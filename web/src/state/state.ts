@@ -61,6 +61,7 @@ export interface State {
   trsteps: number;
   trseed: number;
   trsm: 'safe' | 'naive';
+  trcap: number;
   trvar: TrainVariant[];
   trthr: number;
   embed: boolean;
