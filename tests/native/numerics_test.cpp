@@ -418,7 +418,7 @@ TEST(SoftCap, TwoLogitValues) {
 
 TEST(SoftCap, JacobianMatchesFiniteDifferencesAndItsSpectralNormTheSvd) {
   Rng r(21);
-  for (int n : {3, 7, 40}) {
+  for (int n : {3, 7, 40, 128, 200}) {
     std::vector<double> s(n);
     for (double& x : s) x = 6.0 * r.normal();
     s[1] = -inf;  // a masked key
@@ -447,6 +447,16 @@ TEST(SoftCap, JacobianMatchesFiniteDifferencesAndItsSpectralNormTheSvd) {
     const double svd = Eigen::JacobiSVD<Eigen::MatrixXd>(Eigen::MatrixXd(G)).singularValues()(0);
     EXPECT_NEAR(got.spectral, svd, 1e-9 * svd) << n;
   }
+  // Rows like the saturation panel's: L = 128 logits c · q·k at several spreads, caps 2 and 50.
+  for (double spread : {0.5, 3.0, 20.0})
+    for (double cap : {2.0, 50.0}) {
+      std::vector<double> s(128);
+      for (double& x : s) x = spread * r.normal();
+      const SoftmaxJacobianResult got = softmax_jacobian(s, cap);
+      const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> G(got.jacobian.data(), 128, 128);
+      const double svd = Eigen::JacobiSVD<Eigen::MatrixXd>(Eigen::MatrixXd(G)).singularValues()(0);
+      EXPECT_NEAR(got.spectral, svd, 1e-9 * svd) << "spread " << spread << " cap " << cap;
+    }
 }
 
 // Double-precision attention of one head and its loss ℓ = Σ dO ⊙ (P V), P = softmax(mask(cap(c·Q Kᵀ))).

@@ -207,6 +207,36 @@ double softmax_jacobian_spectral_norm(const double* p_in, int n) {
   return spectral_normalised(pv.data(), n, top_of(pv.data(), n));
 }
 
+namespace {
+// The largest eigenvalue of the symmetric tridiagonal matrix with diagonal a [k] and off-diagonal
+// b [k − 1], by bisection on Sturm counts (the number of negative pivots of T − xI is the number of
+// eigenvalues below x), from a lower bound `lo` to the Gershgorin upper bound, to ~1e-15 relative.
+double tridiagonal_top_eigenvalue(const std::vector<double>& a, const std::vector<double>& b, double lo) {
+  const size_t k = a.size();
+  double hi = -std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < k; ++i) {
+    const double r = (i > 0 ? std::fabs(b[i - 1]) : 0.0) + (i + 1 < k ? std::fabs(b[i]) : 0.0);
+    hi = std::max(hi, a[i] + r);
+    lo = std::max(lo, a[i]);  // a Rayleigh quotient of T: a lower bound of its largest eigenvalue
+  }
+  auto all_below = [&](double x) {
+    double q = a[0] - x;
+    size_t neg = q < 0.0;
+    for (size_t i = 1; i < k; ++i) {
+      if (q == 0.0) q = -1e-300;
+      q = a[i] - x - b[i - 1] * b[i - 1] / q;
+      neg += q < 0.0;
+    }
+    return neg == k;
+  };
+  for (int it = 0; it < 200 && hi - lo > 1e-15 * std::fabs(hi); ++it) {
+    const double mid = 0.5 * (lo + hi);
+    if (all_below(mid)) hi = mid; else lo = mid;
+  }
+  return hi;
+}
+}  // namespace
+
 JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d, int n) {
   JacobianNorms out;
   double total;
@@ -236,24 +266,22 @@ JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d,
     for (int i = 0; i < n; ++i)
       res[i] = p[i] * (t.rest * in[i] - pu + (i == t.imax ? 0.0 : t.pmax * (in[i] - in[t.imax])));
   };
-  // Lanczos on M = (J D)ᵀ (J D) = D J J D with full reorthogonalisation; stops when the largest
-  // Ritz value changes by < 1e-14 relatively (or after n steps, when it is exact).
-  std::vector<double> v(n);
+  // Lanczos on M = (J D)ᵀ (J D) = D J J D (three-term recurrence, no reorthogonalisation: lost
+  // orthogonality only adds copies of converged Ritz values, never a value above the largest
+  // eigenvalue). The largest Ritz value is checked every 4 steps; it stops when that changes by
+  // < 1e-13 relatively, after n steps, or after kMaxSteps.
+  constexpr int kMaxSteps = 160;  // with the check every 4 steps
+  const int steps = std::min(n, kMaxSteps);
+  std::vector<double> v(n), v_prev(n, 0.0);
   for (int j = 0; j < n; ++j) v[j] = d[j] * p[j] + 1e-3 / n;  // weighted toward the large columns
-  std::vector<std::vector<double>> basis;
+  double vn = 0.0;
+  for (double x : v) vn += x * x;
+  vn = std::sqrt(vn);
+  if (!(vn > 0.0)) return out;
+  for (double& x : v) x /= vn;
   std::vector<double> alpha, beta;
-  double sigma2 = 0.0;
-  for (int k = 0; k < n; ++k) {
-    double vn = 0.0;
-    for (double x : v) vn += x * x;
-    vn = std::sqrt(vn);
-    if (!(vn > 0.0)) break;
-    if (k > 0) {
-      if (vn <= 1e-300) break;
-      beta.push_back(vn);
-    }
-    for (double& x : v) x /= vn;
-    basis.push_back(v);
+  double sigma2 = 0.0, beta_prev = 0.0;
+  for (int k = 0; k < steps; ++k) {
     for (int j = 0; j < n; ++j) u[j] = d[j] * v[j];
     J(u, w);
     J(w, u);
@@ -261,25 +289,23 @@ JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d,
     double a = 0.0;
     for (int j = 0; j < n; ++j) a += u[j] * v[j];
     alpha.push_back(a);
-    for (const auto& b : basis) {  // full reorthogonalisation (twice is enough)
-      double c = 0.0;
-      for (int j = 0; j < n; ++j) c += u[j] * b[j];
-      for (int j = 0; j < n; ++j) u[j] -= c * b[j];
+    double bn = 0.0;
+    for (int j = 0; j < n; ++j) {
+      u[j] -= a * v[j] + beta_prev * v_prev[j];
+      bn += u[j] * u[j];
     }
-    for (const auto& b : basis) {
-      double c = 0.0;
-      for (int j = 0; j < n; ++j) c += u[j] * b[j];
-      for (int j = 0; j < n; ++j) u[j] -= c * b[j];
+    bn = std::sqrt(bn);
+    const bool last = k + 1 == steps || !(bn > 1e-300 * std::max(1.0, std::fabs(a)));
+    if (k % 4 == 3 || last) {
+      const double top = tridiagonal_top_eigenvalue(alpha, beta, sigma2);
+      const bool done = std::fabs(top - sigma2) <= 1e-13 * top;
+      sigma2 = std::max(sigma2, top);
+      if (done || last) break;
     }
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es;
-    Eigen::VectorXd dia = Eigen::Map<Eigen::VectorXd>(alpha.data(), Eigen::Index(alpha.size()));
-    Eigen::VectorXd sub = beta.empty() ? Eigen::VectorXd() : Eigen::VectorXd(Eigen::Map<Eigen::VectorXd>(beta.data(), Eigen::Index(beta.size())));
-    es.computeFromTridiagonal(dia, sub, Eigen::EigenvaluesOnly);
-    const double top = es.eigenvalues().maxCoeff();
-    const bool done = k > 0 && std::fabs(top - sigma2) <= 1e-14 * top;
-    sigma2 = std::max(sigma2, top);
-    if (done) break;
-    v = u;
+    beta.push_back(bn);
+    beta_prev = bn;
+    v_prev.swap(v);
+    for (int j = 0; j < n; ++j) v[j] = u[j] / bn;
   }
   out.spectral = std::sqrt(sigma2);
   return out;

@@ -72,9 +72,9 @@ Eigen::MatrixXd softmax_jacobian_matrix(const double* p, int n);
 double softmax_jacobian_spectral_norm(const double* p, int n);
 // ‖J D‖_F and ‖J D‖₂ for J = diag(p) − p pᵀ and D = diag(d), d ≥ 0: the Jacobian of a softmax
 // whose logits went through an elementwise map with derivative d (soft-capping). The Frobenius
-// norm in O(n) as in row_stats; the spectral norm by the Lanczos method (full reorthogonalisation)
-// on (J D)ᵀ (J D), with products J u = p ⊙ Σ_j p_j (u_i − u_j) computed without the cancellation
-// of 1 − p_max; it stops when the largest Ritz value changes by < 1e-14 relatively (≤ n steps).
+// norm in O(n) as in row_stats; the spectral norm by the Lanczos method on (J D)ᵀ (J D), with
+// products J u = p ⊙ Σ_j p_j (u_i − u_j) computed without the cancellation of 1 − p_max; it stops
+// when the largest Ritz value changes by < 1e-13 relatively (at most min(n, 160) steps).
 struct JacobianNorms {
   double frobenius = 0.0;
   double spectral = 0.0;
