@@ -11,7 +11,7 @@ const fmt = (spec) => {
     case 'bool': return ['0 \\| 1', spec.default ? '1' : '0', '0, 1'];
     case 'list': return ['comma list', spec.default.join(','), spec.values.join(', ')];
     case 'version': return ['major.minor.patch', spec.default, 'any version'];
-    case 'nums': return ['number list', spec.default.join(','), `1..${spec.maxLength} numbers in ${spec.min}..${spec.max}`];
+    case 'nums': return ['number list', spec.default.join(','), `1..${spec.maxLength} numbers in ${spec.min}..${spec.max}${spec.negInf ? " or -inf" : ""}`];
     default: throw new Error(`unknown type ${spec.type}`);
   }
 };

@@ -302,10 +302,11 @@ test('precision lab: presets, random rows and block size; link and embed', async
   const ten = await readouts(page);
   assert.notEqual(ten['prec-float32-naive'], before['prec-float32-naive']);
   assert.ok(Object.keys(pick(ten, 'prec-')).filter((k) => /^prec-float\d+-/.test(k)).every((k) => !/NaN|±∞/.test(ten[k])), '[10, 0] overflows nowhere');
-  // [11, 11]: exp(11) ≈ 59874 > 65504/2, so the naive float16 sum overflows and both weights underflow to 0
+  // [11, 11]: exp(11) ≈ 59874 > 65504/2, so the naive float16 sum overflows and both weights come out 59874/∞ = 0:
+  // an overflow of the sum, not an underflow (issue #11)
   await page.click('[data-panel="precision"] [data-preset="11,11"]');
   await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]').textContent === '11');
-  assert.match((await readouts(page))['prec-float16-naive'], /0↓ 100\.0 %/);
+  assert.equal((await readouts(page))['prec-float16-naive'], 'Σ→∞ 100.0 % · Δ 0.5');
   // random rows, block size 4: online still equals safe up to rounding
   await page.selectOption('[data-panel="precision"] [data-key="pmode"] select', 'random');
   await page.waitForFunction(() => document.querySelector('[data-readout="prec-rows"]').textContent === '32');
@@ -394,6 +395,98 @@ test('your own tensors: examples load, a broken file names its problem and the p
   await own.waitForFunction(() => /not carry/.test(document.querySelector('[data-tensor-error]').textContent));
   await own.close();
   (await embedOnly('#v=1&embed=1&exp=tensors&tex=structured', 'tensors', ['tensors-jacobian', 'tensors-entropy'])).close();
+});
+
+// ---- issue #11: masks, soft-cap, causes, accumulation ------------------------------------------
+
+test('saturation: the causal toggle and the soft-cap change the numbers, and their link reproduces them', async () => {
+  // L = 32 keeps the soft-capped sweeps (a Lanczos solve per row) quick on a loaded 2-core machine
+  const page = await open('#v=1&exp=saturation&seqLen=32');
+  await panelSettled(page, 'saturation');
+  const before = await panelReadouts(page, 'saturation');
+  assert.ok(Number(before['sat-ratio']) > 0.8 && Number(before['sat-ratio']) < 1, `H / ln L ${before['sat-ratio']}`);
+  await page.check('[data-panel="saturation"] [data-key="causal"] input');
+  await page.waitForFunction(() => location.hash.includes('causal=1'));
+  await page.waitForFunction((old) => document.querySelector('[data-readout="sat-entropy"]').textContent !== old, before['sat-entropy']);
+  await panelSettled(page, 'saturation');
+  const causal = await panelReadouts(page, 'saturation');
+  // rows see i + 1 keys: lower entropy than with all 128 keys, read against ln(i + 1)
+  assert.ok(Number(causal['sat-entropy']) < Number(before['sat-entropy']), `${causal['sat-entropy']} < ${before['sat-entropy']}`);
+  assert.ok(Number(causal['sat-ratio']) > 0.5 && Number(causal['sat-ratio']) < 1);
+  const texts = await page.$$eval('[data-panel="saturation"] .explain', (ps) => ps.map((p) => p.textContent).join(' '));
+  assert.match(texts, /ln\(i \+ 1\)/);
+  // the heatmap is lower-triangular: row 0 holds all its weight on key 0
+  const heat = await page.evaluate(() => document.querySelector('[data-chart-box="saturation-heatmap"]').dataset.points);
+  assert.equal(Number(heat), 32 * 32);
+  // soft-cap at 2 with no scale at d_k = 512: no logit beyond ±2
+  await page.selectOption('[data-panel="saturation"] [data-key="scale"] select', 'none');
+  await page.fill('[data-panel="saturation"] [data-key="softcap"] input', '2');
+  await page.dispatchEvent('[data-panel="saturation"] [data-key="softcap"] input', 'change');
+  await page.waitForFunction(() => location.hash.includes('softcap=2'));
+  await page.waitForFunction(() => Number(document.querySelector('[data-readout="sat-maxlogit"]').textContent) <= 2);
+  await panelSettled(page, 'saturation');
+  assert.ok(Number((await panelReadouts(page, 'saturation'))['sat-maxlogit']) > 1.9);
+  // a bad cap is refused beside the control; the state keeps the old one
+  await page.fill('[data-panel="saturation"] [data-key="softcap"] input', '-3');
+  await page.dispatchEvent('[data-panel="saturation"] [data-key="softcap"] input', 'change');
+  await page.waitForFunction(() => document.querySelector('[data-panel="saturation"] [data-err-for="softcap"]').textContent !== '');
+  assert.ok((await page.evaluate(() => location.hash)).includes('softcap=2'));
+  await linkReproduces(page, 'saturation', ['causal=1', 'softcap=2', 'scale=none', 'seqLen=32']);
+  // the follow-up on causal masks opens this panel with the mask on
+  const href = await page.getAttribute('[data-panel="followups"] [data-preset="causal"]', 'href');
+  assert.ok(href.includes('causal=1') && href.includes('exp=saturation'), href);
+  await page.close();
+});
+
+test('precision lab: causes, their legend, float32 accumulation, the masked-row rule and −∞ logits', async () => {
+  const page = await open('#v=1&exp=precision&plogits=11,11');
+  await panelSettled(page, 'precision');
+  assert.equal((await panelReadouts(page, 'precision'))['prec-float16-naive'], 'Σ→∞ 100.0 % · Δ 0.5');
+  const legend = await page.$$eval('[data-panel="precision"] [data-legend="precision-causes"] li', (lis) => lis.map((li) => [li.dataset.sign, li.textContent]));
+  assert.deepEqual(legend.map(([k]) => k), ['nonfinite', 'inputOverflow', 'expOverflow', 'sumOverflow', 'nan', 'underflow', 'delta']);
+  for (const sign of ['in→∞', 'exp→∞', 'Σ→∞', '0/0', '0↓', 'Δ']) assert.ok(legend.some(([, text]) => text.startsWith(sign)), sign);
+  assert.match(await page.textContent('[data-panel="precision"] [data-online-note]'), /not FlashAttention/);
+  // accumulate in float32: the sum fits, 0.5 each; the online cell is FlashAttention-style
+  await page.selectOption('[data-panel="precision"] [data-key="pacc"] select', 'float32');
+  await page.waitForFunction(() => location.hash.includes('pacc=float32'));
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-float16-naive"]').textContent === '✓ · Δ 0');
+  assert.match(await page.textContent('[data-panel="precision"] [data-online-note]'), /FlashAttention-style/);
+  // −∞ typed in the field is a masked key; +∞ is refused with a notice
+  const field = '[data-panel="precision"] [data-key="plogits"] input';
+  await page.fill(field, '−∞, 0, 5');
+  await page.dispatchEvent(field, 'change');
+  await page.waitForFunction(() => location.hash.includes('plogits=-inf,0,5'));
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]').textContent === '5');
+  await panelSettled(page, 'precision');
+  const ro = await panelReadouts(page, 'precision');
+  assert.ok(/^✓/.test(ro['prec-float64-safe']), ro['prec-float64-safe']);
+  await page.fill(field, 'inf, 0');
+  await page.dispatchEvent(field, 'change');
+  await page.waitForFunction(() => document.querySelector('[data-panel="precision"] [data-err-for="plogits"]').textContent.includes('+∞'));
+  assert.ok((await page.evaluate(() => location.hash)).includes('plogits=-inf,0,5'));
+  await linkReproduces(page, 'precision', ['plogits=-inf,0,5', 'pacc=float32']);
+  await page.close();
+  // a fully masked row: NaN by the formulas, zeros under the fused-kernel rule
+  const masked = await open('#v=1&exp=precision&plogits=-inf,-inf');
+  await masked.waitForFunction(() => document.querySelector('[data-readout="prec-float32-safe"]').textContent === 'NaN 100.0 % · 0/0 100.0 %');
+  await masked.selectOption('[data-panel="precision"] [data-key="pmasked"] select', 'zero');
+  await masked.waitForFunction(() => location.hash.includes('pmasked=zero'));
+  await masked.waitForFunction(() => document.querySelector('[data-readout="prec-float32-safe"]').textContent === '✓ · Δ 0');
+  await masked.close();
+  // a link with +∞ is refused with a notice and the default is used
+  const bad = await open('#v=1&exp=precision&plogits=inf,0');
+  await panelSettled(bad, 'precision');
+  assert.equal(await bad.textContent('[data-readout="prec-maxlogit"]'), '100');
+  await bad.close();
+});
+
+test('GQA: the Gemma 2 note computes with its soft-cap of 50', async () => {
+  const page = await open('#v=1&exp=gqa');
+  await page.waitForFunction(() => /1\.65e-21/.test(document.querySelector('[data-note="gemmaCap"]').textContent), null, { timeout: 30000 });
+  const note = await page.textContent('[data-note="gemmaCap"]');
+  assert.match(note, /48\.2/);      // 50 · tanh(2)
+  assert.match(note, /7\.44e-44/);  // uncapped: 2 p₁ p₂ at a gap of 100
+  await page.close();
 });
 
 test('no console errors, no dialogs, no requests to other hosts', () => {

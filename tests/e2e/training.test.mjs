@@ -116,3 +116,27 @@ test('training lab: run, curves grow, cancel, run again, the link reproduces the
   await e.close();
   assert.deepEqual(log, { consoleErrors: [], pageErrors: [], dialogs: [], foreign: [] });
 });
+
+test('training lab: the soft-cap beside the variants caps every logit, and its link carries it (issue #11)', async () => {
+  const page = await context.newPage();
+  await page.goto(srv.url + '#v=1&exp=training&trsteps=5&trvar=none,qk_l2&trseed=3');
+  await page.waitForSelector('[data-panel="training"] [data-key="trcap"] input');
+  await page.fill('[data-panel="training"] [data-key="trcap"] input', '2');
+  await page.press('[data-panel="training"] [data-key="trcap"] input', 'Enter');
+  await page.waitForFunction(() => location.hash.includes('trcap=2'));
+  await run(page);
+  await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
+  const series = await page.evaluate(() => window.__sqrtdkTraining.session.runs.map((r) => ({ variant: r.variant, max: r.maxAbsLogit.flat(), loss: r.loss })));
+  assert.deepEqual(series.map((r) => r.variant), ['none', 'qk_l2']);
+  for (const r of series) {
+    assert.ok(r.max.every((x) => x <= 2 && x > 0.5), `${r.variant}: ${r.max}`);
+    assert.ok(r.loss.every(Number.isFinite));
+  }
+  // a negative cap is refused beside the control
+  await page.fill('[data-panel="training"] [data-key="trcap"] input', '-1');
+  await page.press('[data-panel="training"] [data-key="trcap"] input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('[data-panel="training"] [data-err-for="trcap"]').textContent !== '');
+  assert.ok((await page.evaluate(() => location.hash)).includes('trcap=2'));
+  await page.close();
+  assert.deepEqual(log, { consoleErrors: [], pageErrors: [], dialogs: [], foreign: [] });
+});

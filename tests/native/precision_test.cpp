@@ -148,9 +148,14 @@ TEST(SoftmaxInFormat, OnlineEqualsSafeUpToRoundingAtSeveralBlockSizes) {
   }
 }
 
-TEST(SoftmaxInFormat, MaskedRowsAreZerosInEveryAlgorithm) {
+TEST(SoftmaxInFormat, MaskedRowsAreNanByTheirFormulasOrZerosByTheKernelConvention) {
   for (auto a : {SoftmaxAlgorithm::Naive, SoftmaxAlgorithm::Safe, SoftmaxAlgorithm::Online}) {
-    EXPECT_EQ(softmax_in_format({-inf, -inf}, Format::Float16, a, 1), (std::vector<double>{0.0, 0.0}));
+    const auto nan = softmax_in_format({-inf, -inf}, Format::Float16, a, 1);
+    EXPECT_TRUE(std::isnan(nan[0]) && std::isnan(nan[1]));
+    SoftmaxOptions zero;
+    zero.block_size = 1;
+    zero.masked_row = MaskedRow::Zero;
+    EXPECT_EQ(softmax_in_format({-inf, -inf}, Format::Float16, a, zero), (std::vector<double>{0.0, 0.0}));
     const auto part = softmax_in_format({-inf, 0.0, -inf, 0.0}, Format::Float32, a, 1);
     EXPECT_EQ(part, (std::vector<double>{0.0, 0.5, 0.0, 0.5}));
   }

@@ -99,6 +99,7 @@ struct AttentionCase {
   AttentionVariant variant;
   bool causal;
   SoftmaxKind softmax;
+  double softcap = 0.0;
 };
 
 class TrainAttentionGrad : public ::testing::TestWithParam<AttentionCase> {};
@@ -110,8 +111,10 @@ TEST_P(TrainAttentionGrad, MatchesFiniteDifferences) {
   sh.variant = pc.variant;
   sh.causal = pc.causal;
   sh.softmax = pc.softmax;
+  sh.softcap = pc.softcap;
   const int D = sh.D();
-  auto qkv = randn(sh.B * sh.Tn * 3 * sh.C, 20), w = randn(sh.B * sh.Tn * sh.C, 21);
+  // With a soft-cap, larger inputs push the logits into tanh's bend (cap 1.5 against logits of several units).
+  auto qkv = randn(sh.B * sh.Tn * 3 * sh.C, 20, pc.softcap > 0 ? 2.0 : 1.0), w = randn(sh.B * sh.Tn * sh.C, 21);
   // Variant parameters away from their initial values, so every gradient path is exercised.
   auto head_scale = randn(sh.H, 22, 0.3);
   for (auto& t : head_scale) t += 0.8;
@@ -138,13 +141,20 @@ TEST_P(TrainAttentionGrad, MatchesFiniteDifferences) {
   if (qkln) g.qg = dqg.data(), g.qb = dqb.data(), g.kg = dkg.data(), g.kb = dkb.data();
   attention_backward(dqkv.data(), g, w.data(), sh, par, cache, ops, s, work);
   const std::string name = std::string("attention ") + attention_variant_name(pc.variant) +
-                           (pc.causal ? " causal" : "") + (pc.softmax == SoftmaxKind::Naive ? " naive" : "");
+                           (pc.causal ? " causal" : "") + (pc.softmax == SoftmaxKind::Naive ? " naive" : "") +
+                           (pc.softcap > 0 ? " softcap" : "");
   expect_close(name + " qkv", dqkv, qkv.data(), qkv.size(), loss);
   if (scaled) expect_close(name + " scale", dhs, head_scale.data(), head_scale.size(), loss);
   if (qkln) {
     expect_close(name + " q gain", dqg, qg.data(), D, loss);
     expect_close(name + " q bias", dqb, qb.data(), D, loss);
     expect_close(name + " k gain", dkg, kg.data(), D, loss);
+    // Under a soft-cap the shift q̂_i·b_k passes through tanh, which the softmax does not ignore:
+    // then the key bias has a real gradient.
+    if (pc.softcap > 0) {
+      expect_close(name + " k bias", dkb, kb.data(), D, loss);
+      return;
+    }
     // The key bias adds q̂_i·b_k to every logit of row i, a shift the softmax ignores: its
     // gradient is exactly zero, so both gradients must vanish (no relative error exists).
     const std::vector<double> nkb = fd::numeric_gradient(kb.data(), D, loss);
@@ -161,13 +171,18 @@ std::vector<AttentionCase> attention_cases() {
                    AttentionVariant::LearnableTemperature, AttentionVariant::QkLayerNorm, AttentionVariant::QkL2})
     for (bool causal : {false, true}) v.push_back({var, causal, SoftmaxKind::Safe});
   v.push_back({AttentionVariant::InvSqrtDk, true, SoftmaxKind::Naive});  // same function, other formula
+  // logit soft-capping beside each variant (issue #11): the factor 1 − tanh² in every gradient
+  for (auto var : {AttentionVariant::None, AttentionVariant::InvSqrtDk, AttentionVariant::InvDk,
+                   AttentionVariant::LearnableTemperature, AttentionVariant::QkLayerNorm, AttentionVariant::QkL2})
+    v.push_back({var, true, SoftmaxKind::Safe, 1.5});
   return v;
 }
 INSTANTIATE_TEST_SUITE_P(Variants, TrainAttentionGrad, ::testing::ValuesIn(attention_cases()),
                          [](const ::testing::TestParamInfo<AttentionCase>& i) {
                            return std::string(attention_variant_name(i.param.variant)) +
                                   (i.param.causal ? "_causal" : "_full") +
-                                  (i.param.softmax == SoftmaxKind::Naive ? "_naive" : "");
+                                  (i.param.softmax == SoftmaxKind::Naive ? "_naive" : "") +
+                                  (i.param.softcap > 0 ? "_softcap" : "");
                          });
 
 TEST(TrainLayers, HeadCrossEntropyGradientMatchesFiniteDifferences) {

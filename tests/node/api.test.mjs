@@ -10,11 +10,11 @@ const core = await loadCore();
 
 test('loadCore memoises the module and reports the build and kernel', async () => {
   assert.equal(await simdSupported(), true);  // Node 20's V8 validates SIMD128
-  assert.deepEqual(core.info(), { version: '0.1.0', kernel: 'simd', simd: true, build: 'simd128' });
+  assert.deepEqual(core.info(), { version: '0.2.0', kernel: 'simd', simd: true, build: 'simd128' });
   const scalar = await loadCore({ kernel: 'scalar' });
-  assert.deepEqual(scalar.info(), { version: '0.1.0', kernel: 'scalar', simd: true, build: 'simd128' });
+  assert.deepEqual(scalar.info(), { version: '0.2.0', kernel: 'scalar', simd: true, build: 'simd128' });
   const base = await loadCore({ build: 'baseline' });
-  assert.deepEqual(base.info(), { version: '0.1.0', kernel: 'scalar', simd: false, build: 'baseline' });
+  assert.deepEqual(base.info(), { version: '0.2.0', kernel: 'scalar', simd: false, build: 'baseline' });
   await assert.rejects(loadCore({ build: 'baseline', kernel: 'simd' }), RangeError);
   await assert.rejects(loadCore({ kernel: 'gpu' }), /kernel = 'gpu'/);
   assert.throws(() => base.attentionStats({ dk: 8, kernel: 'simd' }), /not in the baseline build/);

@@ -1,7 +1,7 @@
 // Type-checked (never run) by dts.test.mjs: how a TypeScript caller uses the core's API.
 import { loadCore, LIMITS, SCALE_NAMES, simdSupported } from '../../wasm/js/core.js';
-import { ATTENTION_VARIANTS, TRAINING_DEFAULTS, TRAINING_LIMITS } from '../../wasm/js/core.js';
-import type { AttentionSummary, Core, Scale, TrainingConfig, TrainingRun, TrainingStepResult } from '../../wasm/js/core.js';
+import { ACCUMULATE_MODES, ATTENTION_VARIANTS, MASKED_ROW_RULES, TRAINING_DEFAULTS, TRAINING_LIMITS } from '../../wasm/js/core.js';
+import type { AttentionSummary, Core, PrecisionCauses, Scale, TrainingConfig, TrainingRun, TrainingStepResult } from '../../wasm/js/core.js';
 
 export function train(core: Core): number {
   const config: TrainingConfig = { ...TRAINING_DEFAULTS, attention: ATTENTION_VARIANTS[5], seqLen: TRAINING_LIMITS.seqLen[1], kernel: 'scalar' };
@@ -26,5 +26,12 @@ export async function usage(): Promise<number> {
   const jac = core.softmaxJacobian([10, 0]);
   const att = core.attention({ q: new Float32Array(4), k: new Float32Array(4), v: new Float32Array(4), heads: 1, seqLen: 2, dk: 2 });
   const w: number = att.weights === null ? 0 : att.weights[0];
-  return sv.rows[0].raw.variance + st.summary.entropy.median + first.gradQuery.p90 + jac.spectral + w + st.heatmap[0] + sv.histRaw.counts[0];
+  const masked = core.attention({ q: new Float32Array(4), k: new Float32Array(4), v: new Float32Array(4), heads: 1, seqLen: 2, dk: 2,
+    causal: true, mask: new Float32Array([0, -Infinity, 0, 0]), softcap: 50, maskedRow: MASKED_ROW_RULES[1] });
+  const capped = core.softmaxJacobian([10, 0], { softcap: 5 }).frobenius;
+  const pl = core.precisionLab({ logits: [11, 11], accumulate: ACCUMULATE_MODES[1], maskedRow: 'nan', softcap: 30 });
+  const causes: PrecisionCauses = pl.cells[9].causes;
+  const ratio = core.attentionStats({ dk: 8, causal: true, softcap: 20 }).summary.entropyRatio.mean;
+  const wm: number = masked.weights === null ? 0 : masked.weights[0];
+  return wm + capped + causes.sumOverflow + ratio + sv.rows[0].raw.variance + st.summary.entropy.median + first.gradQuery.p90 + jac.spectral + w + st.heatmap[0] + sv.histRaw.counts[0];
 }

@@ -17,7 +17,8 @@ test('precisionLab: the presets overflow where each format ends', () => {
   assert.equal(cell(big, 'float64', 'naive').shareNonfinite, 0);
   const eleven = core.precisionLab({ logits: [11, 11] });
   assert.deepEqual(Array.from(cell(eleven, 'float16', 'naive').probs), [0, 0]);  // sum overflows: 0, not NaN
-  assert.equal(cell(eleven, 'float16', 'naive').shareUnderflow, 1);
+  assert.equal(cell(eleven, 'float16', 'naive').causes.sumOverflow, 1);  // named right: not an underflow
+  assert.equal(cell(eleven, 'float16', 'naive').causes.underflow, 0);
   assert.deepEqual(Array.from(cell(eleven, 'float16', 'safe').probs), [0.5, 0.5]);
   const ten = core.precisionLab({ logits: [10, 0] });
   assert.ok(ten.cells.every((c) => c.shareNonfinite === 0));

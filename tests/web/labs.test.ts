@@ -9,7 +9,8 @@ import {
   buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, buildLongContext, buildGqaEntropy, buildKvCache,
   buildTensorJacobian, buildRowHistogram, quantile, FORMATS, ALGORITHMS, PROB_FLOOR, TENSOR_SCALES,
 } from '../../web/src/charts/labs.ts';
-import { precisionParams, precisionRows, cellText, longParams, longQueries, METHODS } from '../../web/src/panels/params.ts';
+import { precisionParams, precisionRows, cellText, longParams, longQueries, METHODS, parseLogitField } from '../../web/src/panels/params.ts';
+import { toHash, parseHash } from '../../web/src/state/state.ts';
 import { defaultState } from '../../web/src/state/state.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
 import { LONG_DK_STEPS, SEQ_STEPS } from '../../web/src/state/schema.js';
@@ -33,6 +34,31 @@ describe('precision lab', () => {
     const jac = buildPrecisionJacobian(r, t);
     expect(jac.points).toBe(12 - 3);  // no bar for the three overflowed cells
     expect(precisionCsv(r).rows).toHaveLength(12);
+  });
+  it('issue #11: the cells name the cause, and −∞ typed or linked is a masked key', () => {
+    const cell = (r: ReturnType<Core['precisionLab']>, f: string, a: string) => r.cells.find((c) => c.format === f && c.algorithm === a)!;
+    const eleven = core.precisionLab(precisionParams({ ...defaultState(), plogits: [11, 11] }));
+    expect(cellText(cell(eleven, 'float16', 'naive'))).toBe('Σ→∞ 100.0 % · Δ 0.5');
+    const f32 = core.precisionLab(precisionParams({ ...defaultState(), plogits: [11, 11], pacc: 'float32' }));
+    expect(cellText(cell(f32, 'float16', 'naive'))).toBe('✓ · Δ 0');
+    const masked = core.precisionLab(precisionParams({ ...defaultState(), plogits: [-Infinity, -Infinity] }));
+    expect(cellText(cell(masked, 'float32', 'safe'))).toBe('NaN 100.0 % · 0/0 100.0 %');
+    const zero = core.precisionLab(precisionParams({ ...defaultState(), plogits: [-Infinity, -Infinity], pmasked: 'zero' }));
+    expect(cellText(cell(zero, 'float32', 'safe'))).toBe('✓ · Δ 0');
+    expect(cellText(cell(core.precisionLab({ logits: [70000, 0] }), 'float16', 'safe'))).toMatch(/in→∞ 100\.0 %/);
+    expect(cellText(cell(core.precisionLab({ logits: [12, 0] }), 'float16', 'naive'))).toMatch(/exp→∞ 100\.0 %/);
+    expect(cellText(cell(core.precisionLab({ logits: [0, -20] }), 'float16', 'naive'))).toMatch(/^0↓ 100\.0 %/);
+    expect(precisionCsv(masked).header).toContain('cause_sum_overflow');
+    // the field: −∞ in any spelling; +∞ is refused
+    expect(parseLogitField('[−∞, 0, 5]')).toEqual([-Infinity, 0, 5]);
+    expect(parseLogitField('-inf 1; -Infinity')).toEqual([-Infinity, 1, -Infinity]);
+    expect(parseLogitField('inf, 0')).toBeNull();
+    expect(parseLogitField('∞')).toBeNull();
+    expect(parseLogitField('')).toBeNull();
+    // a share link with a masked logit reproduces it
+    const s = { ...defaultState(), exp: 'precision' as const, plogits: [-Infinity, 0, 5] };
+    expect(toHash(s)).toContain('plogits=-inf,0,5');
+    expect(parseHash(toHash(s)).state.plogits).toEqual([-Infinity, 0, 5]);
   });
   it('online equals safe up to rounding, and random rows stay in the budget', () => {
     for (const L of SEQ_STEPS) expect(precisionRows(L) * L).toBeLessThanOrEqual(4096 + 4 * 8);

@@ -26,8 +26,8 @@ describe('training state keys', () => {
     const d = defaultState();
     expect([d.trvocab, d.trlen, d.trlayers, d.trdm, d.trheads, d.trmlp, d.trsteps, d.trseed]).toEqual(
       [TRAINING_DEFAULTS.vocab, TRAINING_DEFAULTS.seqLen, TRAINING_DEFAULTS.layers, TRAINING_DEFAULTS.dModel, TRAINING_DEFAULTS.heads, TRAINING_DEFAULTS.mlp, TRAINING_DEFAULTS.steps, TRAINING_DEFAULTS.seed]);
-    expect([d.trinit, d.trlr, d.trwarm, d.trclip, d.trtask, d.trnorm, d.trsm]).toEqual(
-      [TRAINING_DEFAULTS.initStd, TRAINING_DEFAULTS.lr, TRAINING_DEFAULTS.warmup, TRAINING_DEFAULTS.clip, TRAINING_DEFAULTS.task, TRAINING_DEFAULTS.norm, TRAINING_DEFAULTS.softmax]);
+    expect([d.trinit, d.trlr, d.trwarm, d.trclip, d.trtask, d.trnorm, d.trsm, d.trcap]).toEqual(
+      [TRAINING_DEFAULTS.initStd, TRAINING_DEFAULTS.lr, TRAINING_DEFAULTS.warmup, TRAINING_DEFAULTS.clip, TRAINING_DEFAULTS.task, TRAINING_DEFAULTS.norm, TRAINING_DEFAULTS.softmax, TRAINING_DEFAULTS.softcap]);
     for (const [k, lim] of [['trvocab', 'vocab'], ['trlen', 'seqLen'], ['trlayers', 'layers'], ['trdm', 'dModel'], ['trheads', 'heads'], ['trmlp', 'mlp'], ['trsteps', 'steps']] as const) {
       expect([SCHEMA[k].min, SCHEMA[k].max], k).toEqual([...TRAINING_LIMITS[lim]]);
     }
@@ -35,7 +35,7 @@ describe('training state keys', () => {
 
   it('round-trip every non-default value', () => {
     const s = { ...defaultState('en'), exp: 'training' as const, trtask: 'sort' as const, trvocab: 7, trlen: 33, trlayers: 5, trdm: 120, trheads: 6, trmlp: 300,
-      trnorm: 'post' as const, trinit: 0.031, trlr: 0.00123, trwarm: 17, trclip: 0.25, trsteps: 1234, trseed: 4000000000, trsm: 'naive' as const,
+      trnorm: 'post' as const, trinit: 0.031, trlr: 0.00123, trwarm: 17, trclip: 0.25, trsteps: 1234, trseed: 4000000000, trsm: 'naive' as const, trcap: 50,
       trvar: ['inv_dk', 'qk_layernorm'] as ('inv_dk' | 'qk_layernorm')[], trthr: 0.0005 };
     const h = toHash(s);
     expect(h).toContain('&trvar=inv_dk,qk_layernorm&');

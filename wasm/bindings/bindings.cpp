@@ -86,6 +86,7 @@ val attention_summary(const AttentionSummary& s) {
   val o = val::object();
   o.set("scale", s.scale);
   o.set("entropy", summary(s.entropy));
+  o.set("entropyRatio", summary(s.entropy_ratio));
   o.set("maxWeight", summary(s.max_weight));
   o.set("effSupport", summary(s.eff_support));
   o.set("jacFro", summary(s.jac_fro));
@@ -173,6 +174,8 @@ val js_attention_stats(val o) {
     p.heatmap_size = get_int(o, "heatmapSize");
     p.per_row = get_bool(o, "perRow");
     p.gradients = get_bool(o, "gradients");
+    p.causal = get_bool(o, "causal");
+    p.softcap = get_num(o, "softcap");
     const AttentionStatsResult r = attention_stats(p);
     val out = val::object();
     out.set("summary", attention_summary(r.summary));
@@ -205,6 +208,8 @@ val js_saturation_sweep(val o) {
     p.threshold = get_num(o, "threshold");
     p.kernel = get_kernel(o);
     p.gradients = get_bool(o, "gradients");
+    p.causal = get_bool(o, "causal");
+    p.softcap = get_num(o, "softcap");
     const SaturationSweepResult r = saturation_sweep(p);
     val series = val::array();
     for (const auto& per_scale : r.points) {
@@ -219,10 +224,10 @@ val js_saturation_sweep(val o) {
   });
 }
 
-val js_softmax_jacobian(val logits) {
+val js_softmax_jacobian(val logits, double softcap) {
   return guarded([&] {
     const std::vector<double> x = copy_typed_array<double>(logits);
-    const SoftmaxJacobianResult r = softmax_jacobian(x);
+    const SoftmaxJacobianResult r = softmax_jacobian(x, softcap);
     val out = val::object();
     out.set("probs", f64(r.probs));
     out.set("jacobian", f64(r.jacobian));
@@ -249,6 +254,11 @@ val js_attention(val o) {
     p.scale = to_scale(o["scale"]);
     p.kernel = get_kernel(o);
     p.want_weights = get_bool(o, "weights");
+    p.causal = get_bool(o, "causal");
+    const std::vector<float> mask = o["mask"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["mask"]);
+    p.mask = mask;
+    p.softcap = get_num(o, "softcap");
+    p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
     const AttentionResult r = attention(p);
     val out = val::object();
     out.set("scale", r.scale);
@@ -274,6 +284,7 @@ val js_tensor_stats(val o) {
     p.seed = get_seed(o);
     p.threshold = get_num(o, "threshold");
     p.kernel = get_kernel(o);
+    p.causal = get_bool(o, "causal");
     const TensorStatsResult r = tensor_stats(p);
     val out = val::object();
     out.set("qk", moments(r.qk));
@@ -301,6 +312,9 @@ val js_precision_lab(val o) {
     p.scale = to_scale(o["scale"]);
     p.seed = get_seed(o);
     p.block_size = get_int(o, "blockSize");
+    p.accumulate = parse_accumulate(o["accumulate"].as<std::string>());
+    p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
+    p.softcap = get_num(o, "softcap");
     const PrecisionLabResult r = precision_lab(p);
     val cells = val::array();
     for (const auto& c : r.cells) {
@@ -309,7 +323,13 @@ val js_precision_lab(val o) {
       x.set("algorithm", c.algorithm);
       x.set("shareNonfinite", c.share_nonfinite);
       x.set("shareNan", c.share_nan);
-      x.set("shareUnderflow", c.share_underflow);
+      val causes = val::object();
+      causes.set("inputOverflow", c.causes.input_overflow);
+      causes.set("expOverflow", c.causes.exp_overflow);
+      causes.set("sumOverflow", c.causes.sum_overflow);
+      causes.set("nan", c.causes.nan);
+      causes.set("underflow", c.causes.underflow);
+      x.set("causes", causes);
       x.set("maxAbsError", c.max_abs_error);
       x.set("meanAbsError", c.mean_abs_error);
       x.set("jacFroMedian", c.jac_fro_median);
@@ -376,6 +396,7 @@ class JsTrainingRun {
       c.norm = train::parse_norm(o["norm"].as<std::string>());
       c.attention = train::parse_attention_variant(o["attention"].as<std::string>());
       c.softmax = train::parse_softmax(o["softmax"].as<std::string>());
+      c.softcap = get_num(o, "softcap");
       c.init_std = get_num(o, "initStd");
       c.batch = get_int(o, "batch");
       c.steps = get_int(o, "steps");

@@ -57,6 +57,14 @@ export interface ScoreVarianceResult {
   /** q·k/√d_k at histDk */ histInvSqrtDk: Histogram;
 }
 
+/**
+ * Logit soft-capping, s ↦ cap · tanh(s / cap) on the scaled logits before any mask (Gemma 2, Gemma Team 2024 §2
+ * uses cap 50 on attention logits; Grok-1 30; the order of flash_attn's `softcap`). A number in (0, 1e6]; absent = off
+ * (0 is refused: leave the key out). Gradients and Jacobian norms then are with respect to the raw logits and include
+ * the factor 1 − tanh²(s / cap).
+ */
+export type Softcap = number;
+
 export interface AttentionStatsParams {
   /** 1..64 (default 8) */ heads?: number;
   /** K/V heads for grouped-query attention: divides heads; 0 = heads (default 0) */ headsKv?: number;
@@ -75,22 +83,33 @@ export interface AttentionStatsParams {
    * the three products (a third of the work) and gives NaN gradient summaries and empty gradient rows
    */
   gradients?: boolean;
+  /**
+   * causal mask: row i sees keys 0..i, as PyTorch's scaled_dot_product_attention(is_causal=True) (default false).
+   * Each row's entropy is then bounded by ln(i + 1), not ln L: see summary.entropyRatio.
+   */
+  causal?: boolean;
+  /** soft-cap the scaled logits before the mask (default: off) */ softcap?: Softcap;
 }
 export interface AttentionSummary {
   /** the resolved scale factor c */ scale: number;
   /** nats */ entropy: Summary;
+  /**
+   * H_i / ln(keys row i sees): the entropy against the row's own ceiling, ln L without a mask and ln(i + 1) under the
+   * causal mask; rows that see one key are left out (NaN summary if none is left)
+   */
+  entropyRatio: Summary;
   maxWeight: Summary;
   /** exp(entropy), in keys */ effSupport: Summary;
-  /** ‖diag(p) − p pᵀ‖_F */ jacFro: Summary;
-  /** ‖diag(p) − p pᵀ‖₂ */ jacSpec: Summary;
+  /** ‖diag(p) − p pᵀ‖_F; under softcap ‖(diag(p) − p pᵀ) diag(1 − tanh²(s/cap))‖_F */ jacFro: Summary;
+  /** ‖diag(p) − p pᵀ‖₂ (under softcap with the same factor) */ jacSpec: Summary;
   /** ‖dS_i‖₂, the gradient reaching the logits of a row for a random upstream dO */ gradLogits: Summary;
   /** ‖dQ_i‖₂, the gradient reaching the query (scale factor included) */ gradQuery: Summary;
   /** fraction of rows whose max weight exceeds the threshold */ shareAbove: number;
-  /** max |logit| over all heads */ maxAbsLogit: number;
+  /** max |logit| over all heads and unmasked pairs, after soft-capping */ maxAbsLogit: number;
 }
 export interface AttentionStatsResult {
   summary: AttentionSummary;
-  /** ln L, the entropy of a uniform row */ logSeqLen: number;
+  /** ln L, the entropy of a uniform row over all L keys (under the causal mask row i's ceiling is ln(i + 1)) */ logSeqLen: number;
   /** per-row quantities, each [heads, seq_len] (length 0 when perRow is false) */
   rows: {
     entropy: Float64Array; maxWeight: Float64Array; effSupport: Float64Array;
@@ -111,6 +130,8 @@ export interface SaturationSweepParams {
   threshold?: number;
   kernel?: Kernel;
   /** as in AttentionStatsParams (default true) */ gradients?: boolean;
+  /** as in AttentionStatsParams (default false) */ causal?: boolean;
+  /** as in AttentionStatsParams (default: off) */ softcap?: Softcap;
 }
 export interface SaturationSweepResult {
   logSeqLen: number;
@@ -118,9 +139,16 @@ export interface SaturationSweepResult {
   points: AttentionSummary[][];
 }
 
+export interface SoftmaxJacobianOptions {
+  /** soft-cap the logits first; J is then ∂p/∂s with respect to the raw logits (default: off) */ softcap?: Softcap;
+}
 export interface SoftmaxJacobianResult {
-  /** [n] softmax in double; all −∞ gives all zeros */ probs: Float64Array;
-  /** [n, n] row-major J = diag(p) − p pᵀ */ jacobian: Float64Array;
+  /** [n] softmax in double (of the capped logits under softcap); all −∞ gives all zeros */ probs: Float64Array;
+  /**
+   * [n, n] row-major J = ∂p/∂s = diag(p) − p pᵀ; under softcap (diag(p) − p pᵀ) diag(1 − tanh²(s/cap)), and its
+   * spectral norm comes from the Lanczos method
+   */
+  jacobian: Float64Array;
   frobenius: number;
   spectral: number;
   /** nats */ entropy: number;
@@ -135,6 +163,19 @@ export interface AttentionParams {
   /** default 'inv_sqrt_dk' */ scale?: Scale;
   kernel?: Kernel;
   /** also return the attention weights [heads, seqLen, seqLen] (default true) */ weights?: boolean;
+  /** causal mask, row i sees keys 0..i: PyTorch SDPA's is_causal; bit for bit the additive mask of −∞ above the diagonal (default false) */
+  causal?: boolean;
+  /**
+   * additive mask [seqLen, seqLen] float32, added to every head's scores after scaling and soft-capping: 0 (keep),
+   * −∞ (mask) or any finite value (a bias); NaN and +∞ refused. PyTorch SDPA's float attn_mask, broadcast over heads.
+   */
+  mask?: Float32Array | null;
+  /** soft-cap the scaled logits before the masks (default: off) */ softcap?: Softcap;
+  /**
+   * a fully masked row (every score −∞) has no softmax: 'zero' gives zero weights and output, the convention of
+   * FlashAttention and of PyTorch's SDPA (the default here); 'nan' gives what the formula gives, NaN
+   */
+  maskedRow?: MaskedRowRule;
 }
 export interface AttentionResult {
   scale: number;
@@ -150,6 +191,7 @@ export interface TensorStatsParams {
   /** seeds the random V (if absent) and upstream gradient dO */ seed?: number;
   threshold?: number;
   kernel?: Kernel;
+  /** causal mask, as in AttentionStatsParams (default false) */ causal?: boolean;
 }
 export interface TensorStatsResult {
   /** of the raw q·k over every head, query and key */ qk: Moments;
@@ -163,6 +205,14 @@ export interface TensorStatsResult {
 
 export type FloatFormat = 'float64' | 'float32' | 'bfloat16' | 'float16';
 export type SoftmaxAlgorithm = 'naive' | 'safe' | 'online';
+/** A row with a zero normaliser: 'nan' = what its formula gives (0/0, −∞ − (−∞)); 'zero' = all zeros (fused kernels). */
+export type MaskedRowRule = 'nan' | 'zero';
+/**
+ * 'same': every operation rounded to the storage format (a softmax on a float16 unit); 'float32': inputs and outputs
+ * in the storage format, the max, the exps, the sum and the quotient in float32 (in the storage format when it is
+ * wider), as PyTorch's half-precision softmax kernels and FlashAttention do.
+ */
+export type AccumulateMode = 'same' | 'float32';
 export interface PrecisionLabParams {
   /** one explicit logit row (1..8192 values, −∞ allowed); when absent, random rows are used */ logits?: ArrayLike<number> | null;
   /** random rows, 1..1024 (default 64) */ rows?: number;
@@ -172,14 +222,33 @@ export interface PrecisionLabParams {
   /** default 'inv_sqrt_dk' */ scale?: Scale;
   seed?: number;
   /** key block of the online softmax, 1..8192 (default 32) */ blockSize?: number;
+  /**
+   * default 'same'. The online cell is "FlashAttention-style" (Dao et al. 2022, Alg. 1: running max and sum in
+   * float32) only with 'float32'
+   */
+  accumulate?: AccumulateMode;
+  /** default 'nan': each cell computes what its formula gives; 'zero': the fused-kernel convention. The float64 reference follows the same rule */
+  maskedRow?: MaskedRowRule;
+  /** soft-cap the logits in double before each format rounds them; −∞ stays −∞ (default: off) */ softcap?: Softcap;
+}
+/**
+ * The cause of each broken row, as a share of the rows. A row counts under the first cause that happened in it, in
+ * this order, so the shares partition the broken rows.
+ */
+export interface PrecisionCauses {
+  /** a finite logit rounded to ±∞ in the format (whatever the algorithm does next) */ inputOverflow: number;
+  /** a term exp(·) overflowed (naive softmax with a logit above ln(max finite)) */ expOverflow: number;
+  /** every term fit but their sum overflowed (the weights come out e/∞ = 0) */ sumOverflow: number;
+  /** NaN without an overflow: 0/0 of a fully masked or fully underflowed row, −∞ − (−∞) */ nan: number;
+  /** a weight came out 0 where float64 has it positive, with no overflow or NaN */ underflow: number;
 }
 export interface PrecisionCell {
   format: FloatFormat;
   algorithm: SoftmaxAlgorithm;
   /** rows whose result holds ±∞ or NaN */ shareNonfinite: number;
-  shareNan: number;
-  /** rows where a weight > 0 in float64 came out 0 */ shareUnderflow: number;
-  /** max |p − p_float64| over finite rows (NaN if none) */ maxAbsError: number;
+  /** rows whose result holds NaN */ shareNan: number;
+  causes: PrecisionCauses;
+  /** max |p − p_float64| over the rows where both are finite (NaN if none) */ maxAbsError: number;
   meanAbsError: number;
   /** median ‖J‖_F of the finite rows */ jacFroMedian: number;
   /** the first row's weights [seqLen] */ probs: Float64Array;
@@ -244,6 +313,11 @@ export interface TrainingConfig {
   /** LayerNorm placement: 'pre' (x + f(LN(x)), final LN) or 'post' (LN(x + f(x))) (default 'pre') */ norm?: 'pre' | 'post';
   /** default 'inv_sqrt_dk' */ attention?: AttentionVariant;
   /** attention softmax: 'safe' (max subtracted) or 'naive' (exp(s)/Σexp(s), overflows above s ≈ 88.7) (default 'safe') */ softmax?: 'safe' | 'naive';
+  /**
+   * logit soft-cap beside the variant: s ↦ cap · tanh(s / cap) before the mask, gradients through 1 − tanh² (Gemma 2);
+   * 0 = off, else (0, 1e6] (default 0)
+   */
+  softcap?: number;
   /** std of every weight matrix and embedding at step 0, (0, 10] (default 0.125 = 1/√64) */ initStd?: number;
   /** sequences per step, 1..256 (default 16) */ batch?: number;
   /** the run's length, 1..20000 (default 200) */ steps?: number;
@@ -261,7 +335,7 @@ export interface TrainingConfig {
 /** The config a run was created with, defaults filled in. */
 export interface ResolvedTrainingConfig {
   task: TrainingTask; vocab: number; seqLen: number; layers: number; dModel: number; heads: number; mlp: number;
-  norm: 'pre' | 'post'; attention: AttentionVariant; softmax: 'safe' | 'naive'; initStd: number; batch: number;
+  norm: 'pre' | 'post'; attention: AttentionVariant; softmax: 'safe' | 'naive'; softcap: number; initStd: number; batch: number;
   steps: number; lr: number; warmup: number; clip: number; weightDecay: number; beta1: number; beta2: number;
   adamEps: number; evalSize: number; seed: number; kernel: Kernel;
 }
@@ -344,7 +418,7 @@ export interface Core {
   attentionStats(params: AttentionStatsParams): AttentionStatsResult;
   saturationSweep(params: SaturationSweepParams): SaturationSweepResult;
   /** logits: 1..4096 numbers; −∞ allowed (a masked key), NaN and +∞ refused */
-  softmaxJacobian(logits: ArrayLike<number>): SoftmaxJacobianResult;
+  softmaxJacobian(logits: ArrayLike<number>, options?: SoftmaxJacobianOptions): SoftmaxJacobianResult;
   attention(params: AttentionParams): AttentionResult;
   /** the diagnostics of attentionStats on your own q, k (v) */
   tensorStats(params: TensorStatsParams): TensorStatsResult;
@@ -381,6 +455,10 @@ export const CORE_VERSION: string;
 export const SCALE_NAMES: readonly ScaleName[];
 /** The long-context temperature schemes, in display order. */
 export const LONG_CONTEXT_METHODS: readonly LongContextMethod[];
+/** The rules for a row with a zero normaliser: 'nan', 'zero'. */
+export const MASKED_ROW_RULES: readonly MaskedRowRule[];
+/** The precision lab's accumulation modes: 'same', 'float32'. */
+export const ACCUMULATE_MODES: readonly AccumulateMode[];
 /** Parameter limits enforced by the core. */
 export const LIMITS: {
   readonly dk: readonly [number, number];

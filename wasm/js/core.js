@@ -10,6 +10,11 @@ export const SCALE_NAMES = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'inv_
 
 export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article']);
 
+/** How a row with a zero normaliser (every key masked, or every exp underflowed) comes out: 'nan' (its formula) or 'zero' (fused kernels). */
+export const MASKED_ROW_RULES = Object.freeze(['nan', 'zero']);
+/** Where the precision lab's half-precision softmax accumulates: 'same' (the storage format) or 'float32'. */
+export const ACCUMULATE_MODES = Object.freeze(['same', 'float32']);
+
 export const LIMITS = Object.freeze({
   dk: Object.freeze([1, 16384]),
   seqLen: Object.freeze([1, 8192]),
@@ -44,7 +49,7 @@ export const TRAINING_LIMITS = Object.freeze({
 /** The default training config (the core's TrainConfig defaults; kernel: the core's). */
 export const TRAINING_DEFAULTS = Object.freeze({
   task: 'copy', vocab: 16, seqLen: 16, layers: 2, dModel: 64, heads: 4, mlp: 128, norm: 'pre',
-  attention: 'inv_sqrt_dk', softmax: 'safe', initStd: 0.125, batch: 16, steps: 200, lr: 3e-3, warmup: 0,
+  attention: 'inv_sqrt_dk', softmax: 'safe', softcap: 0, initStd: 0.125, batch: 16, steps: 200, lr: 3e-3, warmup: 0,
   clip: 1, weightDecay: 0.01, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, evalSize: 256, seed: 0,
 });
 
@@ -115,7 +120,7 @@ function wrapTrainingRun(handle, config) {
   return run;
 }
 
-const TRAINING_KEYS = ['task', 'vocab', 'seqLen', 'layers', 'dModel', 'heads', 'mlp', 'norm', 'attention', 'softmax',
+const TRAINING_KEYS = ['task', 'vocab', 'seqLen', 'layers', 'dModel', 'heads', 'mlp', 'norm', 'attention', 'softmax', 'softcap',
   'initStd', 'batch', 'steps', 'lr', 'warmup', 'clip', 'weightDecay', 'beta1', 'beta2', 'adamEps', 'evalSize', 'seed', 'kernel'];
 
 const ARTIFACTS = {
@@ -199,6 +204,15 @@ function scale(what, v, fallback = 'inv_sqrt_dk') {
   }
   throw new TypeError(`${what}: scale must be a string or a number, got ${typeName(v)}`);
 }
+// Logit soft-capping: absent = off (0 for the core); otherwise a number in (0, 1e6].
+function softcap(what, v) {
+  if (v === undefined) return 0;
+  if (typeof v !== 'number') throw new TypeError(`${what}: softcap must be a number, got ${typeName(v)}`);
+  if (!(v > 0) || !Number.isFinite(v) || v > 1e6) {
+    throw new RangeError(`${what}: softcap = ${v} must be a positive number ≤ 1e6 (leave it out to turn soft-capping off)`);
+  }
+  return v;
+}
 function intList(what, name, v) {
   if (!Array.isArray(v) && !ArrayBuffer.isView(v)) {
     throw new TypeError(`${what}: ${name} must be an array of integers, got ${typeName(v)}`);
@@ -245,7 +259,7 @@ function makeCore(mod, build, defaultKernel) {
     },
     attentionStats(params) {
       const what = 'attentionStats';
-      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients']);
+      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap']);
       return checked(mod.attentionStats({
         heads: int(what, 'heads', params.heads, 8),
         headsKv: int(what, 'headsKv', params.headsKv, 0),
@@ -259,11 +273,13 @@ function makeCore(mod, build, defaultKernel) {
         heatmapSize: int(what, 'heatmapSize', params.heatmapSize, 128),
         perRow: bool(what, 'perRow', params.perRow, true),
         gradients: bool(what, 'gradients', params.gradients, true),
+        causal: bool(what, 'causal', params.causal, false),
+        softcap: softcap(what, params.softcap),
       }));
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
-      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients']);
+      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap']);
       let scales = ['none', 'inv_sqrt_dk', 'inv_dk'];
       if (params.scales !== undefined) {
         if (!Array.isArray(params.scales)) throw new TypeError(`${what}: scales must be an array, got ${typeName(params.scales)}`);
@@ -279,9 +295,11 @@ function makeCore(mod, build, defaultKernel) {
         threshold: num(what, 'threshold', params.threshold, 0.99),
         kernel: kernelOf(what, params.kernel),
         gradients: bool(what, 'gradients', params.gradients, true),
+        causal: bool(what, 'causal', params.causal, false),
+        softcap: softcap(what, params.softcap),
       }));
     },
-    softmaxJacobian(logits) {
+    softmaxJacobian(logits, options = {}) {
       const what = 'softmaxJacobian';
       if (logits === null || typeof logits !== 'object' || !Number.isInteger(logits.length) || logits.length < 0) {
         throw new TypeError(`${what}: logits must be an array of numbers, got ${typeName(logits)}`);
@@ -290,11 +308,12 @@ function makeCore(mod, build, defaultKernel) {
         if (typeof v !== 'number') throw new TypeError(`${what}: logits[${i}] must be a number, got ${typeName(v)}`);
         return v;
       });
-      return checked(mod.softmaxJacobian(x));
+      checkObject(what, options, ['softcap']);
+      return checked(mod.softmaxJacobian(x, softcap(what, options.softcap)));
     },
     attention(params) {
       const what = 'attention';
-      checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights']);
+      checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow']);
       return checked(mod.attention({
         q: float32(what, 'q', params.q),
         k: float32(what, 'k', params.k),
@@ -306,11 +325,15 @@ function makeCore(mod, build, defaultKernel) {
         scale: scale(what, params.scale),
         kernel: kernelOf(what, params.kernel),
         weights: bool(what, 'weights', params.weights, true),
+        causal: bool(what, 'causal', params.causal, false),
+        mask: params.mask === undefined || params.mask === null ? null : float32(what, 'mask', params.mask),
+        softcap: softcap(what, params.softcap),
+        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'zero'),
       }));
     },
     tensorStats(params) {
       const what = 'tensorStats';
-      checkObject(what, params, ['q', 'k', 'v', 'heads', 'seqLen', 'dk', 'scale', 'seed', 'threshold', 'kernel']);
+      checkObject(what, params, ['q', 'k', 'v', 'heads', 'seqLen', 'dk', 'scale', 'seed', 'threshold', 'kernel', 'causal']);
       return checked(mod.tensorStats({
         q: float32(what, 'q', params.q),
         k: float32(what, 'k', params.k),
@@ -322,11 +345,12 @@ function makeCore(mod, build, defaultKernel) {
         seed: seed(what, params.seed),
         threshold: num(what, 'threshold', params.threshold, 0.99),
         kernel: kernelOf(what, params.kernel),
+        causal: bool(what, 'causal', params.causal, false),
       }));
     },
     precisionLab(params) {
       const what = 'precisionLab';
-      checkObject(what, params, ['logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize']);
+      checkObject(what, params, ['logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap']);
       let logits = null;
       if (params.logits !== undefined && params.logits !== null) {
         if (typeof params.logits !== 'object' || typeof params.logits.length !== 'number') {
@@ -347,6 +371,9 @@ function makeCore(mod, build, defaultKernel) {
         scale: scale(what, params.scale),
         seed: seed(what, params.seed),
         blockSize: int(what, 'blockSize', params.blockSize, 32),
+        accumulate: choice(what, 'accumulate', params.accumulate, ACCUMULATE_MODES, 'same'),
+        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'nan'),
+        softcap: softcap(what, params.softcap),
       }));
     },
     longContext(params) {
@@ -386,6 +413,7 @@ function makeCore(mod, build, defaultKernel) {
         norm: choice(what, 'norm', config.norm, ['pre', 'post'], d.norm),
         attention: choice(what, 'attention', config.attention, ATTENTION_VARIANTS, d.attention),
         softmax: choice(what, 'softmax', config.softmax, ['safe', 'naive'], d.softmax),
+        softcap: num(what, 'softcap', config.softcap, d.softcap),  // 0 = off; the core checks 0 or (0, 1e6]
         initStd: num(what, 'initStd', config.initStd, d.initStd),
         batch: trainInt(what, 'batch', config.batch, d.batch),
         steps,

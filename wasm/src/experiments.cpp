@@ -10,6 +10,13 @@
 
 namespace sqrtdk {
 
+void check_softcap(const char* what, double cap) {
+  if (cap == 0.0) return;  // off
+  if (!(cap > 0.0) || !std::isfinite(cap) || cap > kMaxSoftcap)
+    throw std::invalid_argument(std::string(what) + ": softcap = " + format_number(cap) +
+                                " must be a positive number ≤ 1e6 (leave it out to turn soft-capping off)");
+}
+
 namespace {
 
 void check_variance(const char* what, double variance) {
@@ -110,17 +117,47 @@ struct PerRow {
   }
 };
 
+// How the logits of a row are formed after S = c · Q Kᵀ: soft-capping, then the causal mask.
+struct LogitRule {
+  bool causal = false;   // row i sees keys 0..i (the rest −∞)
+  double softcap = 0.0;  // > 0: s ↦ cap · tanh(s / cap) (see softcap_logit)
+};
+
+// Applies the rule to one head's logits S [L, L] in place; raw (if not null) receives the logits
+// before soft-capping (for the derivative 1 − tanh²). Returns max |logit| over the unmasked pairs
+// after soft-capping.
+double apply_logit_rule(float* S, int seq_len, const LogitRule& rule, std::vector<float>* raw) {
+  const size_t L = static_cast<size_t>(seq_len);
+  if (raw != nullptr) raw->assign(S, S + L * L);
+  double mx = 0.0;
+  for (size_t i = 0; i < L; ++i)
+    for (size_t j = 0; j < L; ++j) {
+      float& s = S[i * L + j];
+      if (rule.causal && j > i) {
+        s = -std::numeric_limits<float>::infinity();
+        continue;
+      }
+      if (rule.softcap > 0.0) s = static_cast<float>(softcap_logit(s, rule.softcap));
+      mx = std::max(mx, static_cast<double>(std::fabs(s)));
+    }
+  return mx;
+}
+
 // The forward (and, when `in` holds V and dO, backward) pass of every head and the per-row
 // quantities (see attention_stats). Without the backward pass the gradient rows stay empty and
 // their summaries are NaN.
 AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, double c, double threshold,
-                         Kernel kernel, PerRow& rows, int heatmap_n, std::vector<float>* heatmap) {
+                         Kernel kernel, const LogitRule& rule, PerRow& rows, int heatmap_n,
+                         std::vector<float>* heatmap) {
   const bool gradients = !in.dout.empty();
+  const bool capped = rule.softcap > 0.0;
   const KernelTable& kt = kernel_table(kernel);
   const size_t L = static_cast<size_t>(seq_len);
   const size_t head = L * dk;
   std::vector<float> P(L * L), dP(gradients ? L * L : 0), dS(gradients ? L * L : 0), dQ(gradients ? head : 0);
-  std::vector<double> p(L), g(L), js(L);
+  std::vector<float> raw;
+  std::vector<double> p(L), g(L), js(L), dcap(capped ? L : 0);
+  std::vector<double> ratio;
   rows.reserve(static_cast<size_t>(heads) * L);
   AttentionSummary sum;
   sum.scale = c;
@@ -132,7 +169,7 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
     const float* V = gradients ? in.v.data() + kvh * head : nullptr;
     const float* dO = gradients ? in.dout.data() + h * head : nullptr;
     kt.matmul_abt(Q, K, P.data(), seq_len, seq_len, dk, static_cast<float>(c));  // logits
-    for (float s : P) sum.max_abs_logit = std::max(sum.max_abs_logit, static_cast<double>(std::fabs(s)));
+    sum.max_abs_logit = std::max(sum.max_abs_logit, apply_logit_rule(P.data(), seq_len, rule, capped ? &raw : nullptr));
     kt.softmax_rows(P.data(), seq_len, seq_len);                                  // attention weights
     if (h == 0 && heatmap != nullptr) {
       heatmap->resize(static_cast<size_t>(heatmap_n) * heatmap_n);
@@ -141,17 +178,28 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
     }
     if (gradients) kt.matmul_abt(dO, V, dP.data(), seq_len, seq_len, dk, 1.0f);  // dP = dO Vᵀ
     for (size_t i = 0; i < L; ++i) {
+      const size_t seen = rule.causal ? i + 1 : L;  // keys this row sees
       for (size_t j = 0; j < L; ++j) p[j] = P[i * L + j];
-      const RowStats rs = row_stats(p.data(), seq_len);
+      if (capped)
+        for (size_t j = 0; j < L; ++j) dcap[j] = j < seen ? softcap_derivative(raw[i * L + j], rule.softcap) : 0.0;
+      RowStats rs = row_stats(p.data(), seq_len);
+      if (capped) {  // the Jacobian with respect to the raw logits: J · diag(1 − tanh²(s / cap))
+        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), seq_len);
+        rs.jac_fro = jn.frobenius;
+        rs.jac_spec = jn.spectral;
+      }
       rows.entropy.push_back(rs.entropy);
       rows.max_weight.push_back(rs.max_weight);
       rows.eff_support.push_back(rs.eff_support);
       rows.jac_fro.push_back(rs.jac_fro);
       rows.jac_spec.push_back(rs.jac_spec);
+      if (seen > 1) ratio.push_back(rs.entropy / std::log(static_cast<double>(seen)));
       above += rs.max_weight > threshold ? 1.0 : 0.0;
       if (!gradients) continue;
       for (size_t j = 0; j < L; ++j) g[j] = dP[i * L + j];
       softmax_jacobian_vector(p.data(), g.data(), js.data(), seq_len);  // dS_i = J_i dP_i
+      if (capped)
+        for (size_t j = 0; j < L; ++j) js[j] *= dcap[j];  // through the soft-cap: ⊙ (1 − tanh²)
       double n2 = 0.0;
       for (size_t j = 0; j < L; ++j) {
         dS[i * L + j] = static_cast<float>(js[j]);
@@ -168,6 +216,7 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
     }
   }
   sum.entropy = summarize(rows.entropy);
+  sum.entropy_ratio = summarize(ratio);
   sum.max_weight = summarize(rows.max_weight);
   sum.eff_support = summarize(rows.eff_support);
   sum.jac_fro = summarize(rows.jac_fro);
@@ -269,6 +318,7 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   check_threshold(what, p.threshold);
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
   const double c = resolve_scale(p.scale, p.dk, p.heads);
+  check_softcap(what, p.softcap);
   kernel_table(p.kernel);  // throws if the family is not in this build
   check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk, p.gradients));
   check_work_macs(what, analyse_macs(p.heads, p.seq_len, p.dk, p.gradients));
@@ -278,7 +328,8 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   r.log_seq_len = std::log(static_cast<double>(p.seq_len));
   r.heatmap_size = std::min(p.seq_len, p.heatmap_size);
   PerRow rows;
-  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, rows, r.heatmap_size, &r.heatmap);
+  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, p.softcap}, rows,
+                      r.heatmap_size, &r.heatmap);
   if (p.per_row) {
     r.entropy = std::move(rows.entropy);
     r.max_weight = std::move(rows.max_weight);
@@ -301,6 +352,7 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
   check_variance(what, p.variance);
   check_threshold(what, p.threshold);
   for (const Scale& s : p.scales) resolve_scale(s, 1, 1);  // validates explicit values
+  check_softcap(what, p.softcap);
   kernel_table(p.kernel);
   double macs = 0.0, bytes = 0.0;
   for (int dk : p.dks) {
@@ -319,15 +371,16 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
     for (size_t s = 0; s < p.scales.size(); ++s) {
       PerRow rows;
       r.points[s][d] = analyse(in, p.heads, p.seq_len, dk, resolve_scale(p.scales[s], dk, p.heads), p.threshold,
-                               p.kernel, rows, 0, nullptr);
+                               p.kernel, LogitRule{p.causal, p.softcap}, rows, 0, nullptr);
     }
   }
   return r;
 }
 
-SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits) {
+SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits, double softcap) {
   const long long n = static_cast<long long>(logits.size());
   check_int_range("softmaxJacobian", "logits.length", n, 1, 4096);
+  check_softcap("softmaxJacobian", softcap);
   for (long long i = 0; i < n; ++i) {
     const double x = logits[i];
     if (std::isnan(x) || x == std::numeric_limits<double>::infinity())
@@ -336,14 +389,26 @@ SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits) {
   }
   SoftmaxJacobianResult r;
   r.probs.resize(n);
-  f64_softmax__reference(logits.data(), r.probs.data(), static_cast<int>(n));
-  const Eigen::MatrixXd J = softmax_jacobian_matrix(r.probs.data(), static_cast<int>(n));
+  std::vector<double> z(logits.begin(), logits.end()), dcap(n, 1.0);
+  if (softcap > 0.0)
+    for (long long i = 0; i < n; ++i) {
+      dcap[i] = softcap_derivative(z[i], softcap);
+      z[i] = softcap_logit(z[i], softcap);
+    }
+  f64_softmax__reference(z.data(), r.probs.data(), static_cast<int>(n));
+  Eigen::MatrixXd J = softmax_jacobian_matrix(r.probs.data(), static_cast<int>(n));
+  if (softcap > 0.0) J = J * Eigen::Map<const Eigen::VectorXd>(dcap.data(), n).asDiagonal();
   r.jacobian.resize(static_cast<size_t>(n * n));
   Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(r.jacobian.data(), n, n) = J;
   const RowStats rs = row_stats(r.probs.data(), static_cast<int>(n));
   r.frobenius = rs.jac_fro;
   r.spectral = rs.jac_spec;
   r.entropy = rs.entropy;
+  if (softcap > 0.0) {
+    const JacobianNorms jn = softmax_jacobian_scaled_norms(r.probs.data(), dcap.data(), static_cast<int>(n));
+    r.frobenius = jn.frobenius;
+    r.spectral = jn.spectral;
+  }
   return r;
 }
 
@@ -372,24 +437,52 @@ AttentionResult attention(const AttentionParams& p) {
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
   const double L = p.seq_len;
-  check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 1.0 : 1.0));
+  check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0));
   check_work_macs(what, 2.0 * p.heads * L * L * p.dk);
   check_tensor(what, "q", p.q, n, "heads · seqLen · dk");
   check_tensor(what, "k", p.k, nkv, "headsKv · seqLen · dk");
   check_tensor(what, "v", p.v, nkv, "headsKv · seqLen · dk");
+  check_softcap(what, p.softcap);
+  const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
+  if (!p.mask.empty()) {
+    if (p.mask.size() != LL)
+      throw std::invalid_argument("attention: mask.length = " + std::to_string(p.mask.size()) +
+                                  " does not match seqLen · seqLen = " + std::to_string(LL));
+    for (size_t i = 0; i < LL; ++i)
+      if (std::isnan(p.mask[i]) || p.mask[i] == std::numeric_limits<float>::infinity())
+        throw std::invalid_argument("attention: mask[" + std::to_string(i) + "] = " + format_number(p.mask[i]) +
+                                    " is not allowed (0, -inf or a finite number)");
+  }
   const KernelTable& kt = kernel_table(p.kernel);
   AttentionResult r;
   r.scale = resolve_scale(p.scale, p.dk, p.heads);
   r.output.resize(n);
-  if (p.want_weights) r.weights.resize(static_cast<size_t>(p.heads) * p.seq_len * p.seq_len);
-  std::vector<float> scratch(p.want_weights ? 0 : static_cast<size_t>(p.seq_len) * p.seq_len);
+  if (p.want_weights) r.weights.resize(static_cast<size_t>(p.heads) * LL);
+  std::vector<float> scratch(p.want_weights ? 0 : LL);
+  std::vector<char> dead(static_cast<size_t>(p.seq_len));  // rows with every key masked
   const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
   const int group = p.heads / heads_kv;
+  const size_t Lz = static_cast<size_t>(p.seq_len);
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   for (int h = 0; h < p.heads; ++h) {
     const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
-    float* P = p.want_weights ? r.weights.data() + static_cast<size_t>(h) * p.seq_len * p.seq_len : scratch.data();
+    float* P = p.want_weights ? r.weights.data() + static_cast<size_t>(h) * LL : scratch.data();
     kt.matmul_abt(p.q.data() + h * head, p.k.data() + kv, P, p.seq_len, p.seq_len, p.dk, static_cast<float>(r.scale));
-    kt.softmax_rows(P, p.seq_len, p.seq_len);
+    for (size_t i = 0; i < Lz; ++i) {
+      bool all_masked = true;
+      for (size_t j = 0; j < Lz; ++j) {
+        float& s = P[i * Lz + j];
+        if (p.softcap > 0.0) s = static_cast<float>(softcap_logit(s, p.softcap));
+        if (!p.mask.empty()) s += p.mask[i * Lz + j];
+        if (p.causal && j > i) s = kNegInf;
+        all_masked = all_masked && s == kNegInf;
+      }
+      dead[i] = all_masked;
+    }
+    kt.softmax_rows(P, p.seq_len, p.seq_len);  // a fully masked row comes out all zeros
+    if (p.masked_row == MaskedRow::Nan)
+      for (size_t i = 0; i < Lz; ++i)
+        if (dead[i]) std::fill_n(P + i * Lz, Lz, std::numeric_limits<float>::quiet_NaN());
     kt.matmul_ab(P, p.v.data() + kv, r.output.data() + h * head, p.seq_len, p.dk, p.seq_len, 1.0f);
   }
   return r;
@@ -431,7 +524,8 @@ TensorStatsResult tensor_stats(const TensorStatsParams& p) {
   }
   r.qk = qk.moments();
   PerRow rows;
-  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, rows, 0, nullptr);
+  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, 0.0}, rows, 0,
+                      nullptr);
   r.entropy = std::move(rows.entropy);
   r.max_weight = std::move(rows.max_weight);
   r.jac_fro = std::move(rows.jac_fro);
@@ -441,6 +535,7 @@ TensorStatsResult tensor_stats(const TensorStatsParams& p) {
 PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
   constexpr const char* what = "precisionLab";
   check_int_range(what, "blockSize", p.block_size, 1, kMaxSeqLen);
+  check_softcap(what, p.softcap);
   std::vector<std::vector<double>> rows;
   PrecisionLabResult r;
   if (!p.logits.empty()) {
@@ -475,18 +570,27 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
       rows.push_back(std::move(row));
     }
   }
+  if (p.softcap > 0.0)
+    for (auto& row : rows)
+      for (double& x : row) x = softcap_logit(x, p.softcap);  // −∞ stays −∞
   r.rows = static_cast<int>(rows.size());
   r.seq_len = static_cast<int>(rows[0].size());
   for (const auto& row : rows)
     for (double x : row)
       if (std::isfinite(x)) r.max_abs_logit = std::max(r.max_abs_logit, std::fabs(x));
 
+  SoftmaxOptions opt;
+  opt.block_size = p.block_size;
+  opt.accumulate = p.accumulate;
+  opt.masked_row = p.masked_row;
   // The float64 safe softmax is the reference.
   std::vector<std::vector<double>> ref;
   std::vector<double> jf;
   for (const auto& row : rows) {
-    ref.push_back(softmax_in_format(row, Format::Float64, SoftmaxAlgorithm::Safe, p.block_size));
-    jf.push_back(row_stats(ref.back().data(), r.seq_len).jac_fro);
+    ref.push_back(softmax_in_format(row, Format::Float64, SoftmaxAlgorithm::Safe, opt));
+    bool finite = true;
+    for (double v : ref.back()) finite = finite && std::isfinite(v);
+    if (finite) jf.push_back(row_stats(ref.back().data(), r.seq_len).jac_fro);
   }
   r.reference = ref[0];
   r.jac_fro_median_f64 = quantile(jf, 0.5);
@@ -501,29 +605,37 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
       PrecisionCell cell;
       cell.format = format_info(f).name;
       cell.algorithm = algo_names[a];
-      double nonfinite = 0, nan = 0, under = 0, err_sum = 0;
+      double nonfinite = 0, nan = 0, err_sum = 0;
+      PrecisionCauses causes;
       int finite_rows = 0;
       std::vector<double> jfro;
       for (size_t i = 0; i < rows.size(); ++i) {
-        const std::vector<double> out = softmax_in_format(rows[i], f, algos[a], p.block_size);
+        SoftmaxTrace trace;
+        const std::vector<double> out = softmax_in_format(rows[i], f, algos[a], opt, &trace);
         if (i == 0) cell.probs = out;
-        bool bad = false, has_nan = false, flushed = false;
+        bool bad = false, has_nan = false, flushed = false, ref_finite = true;
         double err = 0.0;
         for (int j = 0; j < r.seq_len; ++j) {
           if (!std::isfinite(out[j])) bad = true;
           if (std::isnan(out[j])) has_nan = true;
+          if (!std::isfinite(ref[i][j])) ref_finite = false;
           if (out[j] == 0.0 && ref[i][j] > 0.0) flushed = true;
           err = std::max(err, std::fabs(out[j] - ref[i][j]));
         }
         nonfinite += bad;
         nan += has_nan;
-        under += flushed;
-        if (!bad) {
+        // The first cause in the order of PrecisionCauses.
+        if (trace.input_overflow) causes.input_overflow += 1;
+        else if (trace.exp_overflow) causes.exp_overflow += 1;
+        else if (trace.sum_overflow) causes.sum_overflow += 1;
+        else if (has_nan) causes.nan += 1;
+        else if (flushed) causes.underflow += 1;
+        if (!bad && ref_finite) {
           ++finite_rows;
           err_sum += err;
           cell.max_abs_error = std::max(cell.max_abs_error, err);
-          jfro.push_back(row_stats(out.data(), r.seq_len).jac_fro);
         }
+        if (!bad) jfro.push_back(row_stats(out.data(), r.seq_len).jac_fro);
         if (algos[a] == SoftmaxAlgorithm::Safe) safe_out.push_back(out);
         if (algos[a] == SoftmaxAlgorithm::Online)
           for (int j = 0; j < r.seq_len; ++j) {
@@ -534,7 +646,11 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
       const double n = static_cast<double>(rows.size());
       cell.share_nonfinite = nonfinite / n;
       cell.share_nan = nan / n;
-      cell.share_underflow = under / n;
+      cell.causes.input_overflow = causes.input_overflow / n;
+      cell.causes.exp_overflow = causes.exp_overflow / n;
+      cell.causes.sum_overflow = causes.sum_overflow / n;
+      cell.causes.nan = causes.nan / n;
+      cell.causes.underflow = causes.underflow / n;
       if (finite_rows == 0) {
         cell.max_abs_error = cell.mean_abs_error = std::numeric_limits<double>::quiet_NaN();
       } else {

@@ -4,18 +4,21 @@
 // std::invalid_argument naming the parameter and its value when the input is out of range.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "kernels.hpp"
+#include "precision.hpp"
 #include "shapes.hpp"
 #include "stats.hpp"
 
 namespace sqrtdk {
 
-inline constexpr const char* kVersion = "0.1.0";
+inline constexpr const char* kVersion = "0.2.0";
 
 // ---------------------------------------------------------------------------------------------
 // The scale factor c in scores = c · q·k.
@@ -38,6 +41,24 @@ Scale scale_value(double value);
 std::string scale_name(const Scale& s);
 // c for a head dimension and head count.
 double resolve_scale(const Scale& s, int dk, int heads);
+
+// ---------------------------------------------------------------------------------------------
+// Logit soft-capping (Gemma 2, Gemma Team 2024 §2; Grok-1): s ↦ cap · tanh(s / cap), applied to the
+// scaled logits before the mask, the order FlashAttention uses (flash_attn's `softcap`). Its
+// derivative is 1 − tanh²(s / cap). cap = 0 means off; otherwise 0 < cap ≤ 1e6.
+inline constexpr double kMaxSoftcap = 1e6;
+void check_softcap(const char* what, double cap);  // throws naming the value
+// cap · tanh(s / cap); −∞ (a masked key) stays −∞.
+inline double softcap_logit(double s, double cap) {
+  return s == -std::numeric_limits<double>::infinity() ? s : cap * std::tanh(s / cap);
+}
+// d/ds of the above (1 for a masked key, which gets no gradient anyway).
+// Computed as 1 / cosh²(s / cap), which keeps its tiny values where 1 − tanh² would cancel to 0.
+inline double softcap_derivative(double s, double cap) {
+  if (!std::isfinite(s)) return 1.0;
+  const double ch = std::cosh(s / cap);
+  return 1.0 / (ch * ch);
+}
 
 // ---------------------------------------------------------------------------------------------
 // scoreVariance: the law Var(q·k) = d_k σ⁴ for q, k with iid N(0, σ²) components (C1, C3).
@@ -74,6 +95,11 @@ ScoreVarianceResult score_variance(const ScoreVarianceParams& p);
 //   ℓ = Σ dO ⊙ (P V): dP = dO Vᵀ, dS_i = J_i dP_i (J_i = diag(p_i) − p_i p_iᵀ), dQ = c · dS K.
 // Per row (in double): entropy, max weight, exp(entropy), ‖J‖_F, ‖J‖₂, ‖dS_i‖₂ (the gradient
 // reaching the logits) and ‖dQ_i‖₂ (the gradient reaching the query, scale factor included).
+// Masks and soft-capping as in PyTorch's scaled_dot_product_attention(is_causal=True) and
+// flash_attn's softcap: S ← cap · tanh(S / cap), then row i sees keys 0..i. Under soft-capping J is
+// the Jacobian with respect to the raw logits c · q·k, J · diag(1 − tanh²(s / cap)), and dS, dQ
+// include that factor. Under the causal mask a row's entropy ceiling is ln(i + 1), not ln L: the
+// summary's entropy_ratio is H_i / ln(keys seen by row i) over the rows that see ≥ 2 keys.
 struct AttentionStatsParams {
   int heads = 8;
   int heads_kv = 0;          // K/V heads (grouped-query attention, Ainslie et al. 2023): 0 = heads;
@@ -89,10 +115,14 @@ struct AttentionStatsParams {
   bool per_row = true;       // also return every row's quantities
   bool gradients = true;     // run the backward pass (V, dO, dP, dS, dQ); without it the gradient
                              // summaries are NaN and the gradient rows empty, at a third of the work
+  bool causal = false;       // row i sees keys 0..i
+  double softcap = 0.0;      // > 0: soft-cap the logits (0 = off)
 };
 struct AttentionSummary {
   double scale = 0.0;         // the resolved c
   Summary entropy;            // nats
+  Summary entropy_ratio;      // H_i / ln(keys seen by row i): ln L without a mask, ln(i + 1) under the
+                              // causal mask; rows that see one key are left out (NaN if none is left)
   Summary max_weight;
   Summary eff_support;        // keys
   Summary jac_fro;
@@ -100,11 +130,11 @@ struct AttentionSummary {
   Summary grad_logits;        // ‖dS_i‖₂
   Summary grad_query;         // ‖dQ_i‖₂
   double share_above = 0.0;   // fraction of rows with max weight > threshold
-  double max_abs_logit = 0.0; // max |S| over all heads
+  double max_abs_logit = 0.0; // max |S| over all heads and unmasked pairs, after soft-capping
 };
 struct AttentionStatsResult {
   AttentionSummary summary;
-  double log_seq_len = 0.0;   // ln L, the entropy ceiling (a uniform row)
+  double log_seq_len = 0.0;   // ln L, the entropy ceiling of a row that sees every key
   // Per-row quantities [heads, seq_len] (empty when per_row is false).
   std::vector<double> entropy, max_weight, eff_support, jac_fro, jac_spec, grad_logits, grad_query;
   int heatmap_size = 0;       // n: the heatmap is [n, n] float32, weights of head 0, rows and keys 0..n−1
@@ -125,6 +155,8 @@ struct SaturationSweepParams {
   double threshold = 0.99;
   Kernel kernel = Kernel::Scalar;
   bool gradients = true;      // as in AttentionStatsParams
+  bool causal = false;        // as in AttentionStatsParams
+  double softcap = 0.0;       // as in AttentionStatsParams
 };
 struct SaturationSweepResult {
   double log_seq_len = 0.0;
@@ -137,6 +169,9 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p);
 // softmaxJacobian: for explicit logits s [n] (n in 1..4096; −∞ allowed: a masked key; NaN and +∞
 // refused): p = softmax(s) in double, J = diag(p) − p pᵀ [n, n], ‖J‖_F, ‖J‖₂, entropy (nats).
 // All logits −∞: p = 0, J = 0 (no key attended), documented rather than NaN.
+// softcap > 0: p = softmax(cap · tanh(s / cap)) (−∞ stays −∞) and J is the Jacobian with respect to
+// the raw logits s, (diag(p) − p pᵀ) · diag(1 − tanh²(s / cap)); ‖J‖₂ then comes from the Lanczos method
+// (see softmax_jacobian_scaled_norms). The entropy is that of p.
 struct SoftmaxJacobianResult {
   std::vector<double> probs;     // [n]
   std::vector<double> jacobian;  // [n, n] row-major
@@ -144,10 +179,16 @@ struct SoftmaxJacobianResult {
   double spectral = 0.0;
   double entropy = 0.0;
 };
-SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits);
+SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits, double softcap = 0.0);
 
 // ---------------------------------------------------------------------------------------------
 // attention: the forward pass on caller-supplied q, k, v [heads, seq_len, dk] (finite float32).
+// Logits S = c · Q Kᵀ, then soft-capping (if softcap > 0), then the additive mask and the causal
+// mask, then the row softmax: the semantics of PyTorch's scaled_dot_product_attention (attn_mask a
+// float mask added to the scores, is_causal a lower-triangular mask) and of flash_attn's softcap.
+// The causal mask is exactly the additive mask with −∞ above the diagonal (same bits).
+// A fully masked row (all −∞) has no softmax: masked_row Zero gives zero weights and a zero output
+// (FlashAttention's and SDPA's convention; the default), Nan gives NaN weights and output.
 struct AttentionParams {
   std::span<const float> q;        // [heads, seq_len, dk]
   std::span<const float> k, v;     // [heads_kv, seq_len, dk]
@@ -158,6 +199,11 @@ struct AttentionParams {
   Scale scale;
   Kernel kernel = Kernel::Scalar;
   bool want_weights = true;
+  bool causal = false;             // row i sees keys 0..i
+  std::span<const float> mask;     // empty, or [seq_len, seq_len] added to every head's scores: 0, −∞ or
+                                   // any finite value (NaN and +∞ refused)
+  double softcap = 0.0;            // > 0: soft-cap the scaled logits before the masks (0 = off)
+  MaskedRow masked_row = MaskedRow::Zero;
 };
 struct AttentionResult {
   double scale = 0.0;
@@ -180,6 +226,7 @@ struct TensorStatsParams {
   uint32_t seed = 0;
   double threshold = 0.99;
   Kernel kernel = Kernel::Scalar;
+  bool causal = false;             // row i sees keys 0..i (as in AttentionStatsParams)
 };
 struct TensorStatsResult {
   Moments qk;          // of the raw dot products q_i·k_j over every head, query and key
@@ -193,7 +240,8 @@ TensorStatsResult tensor_stats(const TensorStatsParams& p);
 
 // ---------------------------------------------------------------------------------------------
 // precisionLab: softmax of the same rows in float64/float32/bfloat16/float16 (emulated, see
-// precision.hpp) with the naive, safe and online algorithms, against the float64 safe softmax.
+// precision.hpp) with the naive, safe and online algorithms, against the float64 safe softmax
+// (computed with the same masked-row rule, so a fully masked row's reference is NaN under 'nan').
 // Rows: the explicit `logits` if given (one row), else `rows` random rows of scores c · q·k_j with
 // q, k_j iid N(0, 1) of dimension dk (in double; each format rounds them on entry).
 struct PrecisionLabParams {
@@ -205,15 +253,28 @@ struct PrecisionLabParams {
   int heads = 1;               // only to resolve 'inv_sqrt_d_model'
   uint32_t seed = 0;
   int block_size = 32;         // online softmax key block, 1..8192
+  Accumulate accumulate = Accumulate::Same;  // see precision.hpp
+  MaskedRow masked_row = MaskedRow::Nan;     // a row with a zero normaliser: NaN (its formula) or zeros
+  double softcap = 0.0;        // > 0: logits s ↦ cap · tanh(s / cap) in double before each format rounds
+                               // them (Gemma 2); −∞ (a masked key) stays −∞; 0 = off
+};
+// The cause of each broken row, as shares of the rows. A row counts under the first of these that
+// happened in it (so the shares add up to the share of broken rows):
+struct PrecisionCauses {
+  double input_overflow = 0;  // a finite logit rounded to ±∞ in the format, whatever follows
+  double exp_overflow = 0;    // a term exp(·) overflowed to +∞ (the naive softmax above ln(max finite))
+  double sum_overflow = 0;    // every term fit, their sum overflowed (weights e/∞ = 0)
+  double nan = 0;             // NaN with no overflow: 0/0 of a fully masked or fully underflowed row
+  double underflow = 0;       // a weight came out 0 where float64 has it positive, no overflow or NaN
 };
 struct PrecisionCell {
   std::string format;          // "float64" | "float32" | "bfloat16" | "float16"
   std::string algorithm;       // "naive" | "safe" | "online"
-  double share_nonfinite = 0;  // rows whose result holds ±∞ or NaN (overflow)
+  double share_nonfinite = 0;  // rows whose result holds ±∞ or NaN
   double share_nan = 0;        // rows whose result holds NaN
-  double share_underflow = 0;  // rows where a weight that is > 0 in float64 came out 0
-  double max_abs_error = 0;    // max |p − p_f64| over the finite rows (NaN if none is finite)
-  double mean_abs_error = 0;   // mean over finite rows of max_j |p − p_f64|
+  PrecisionCauses causes;
+  double max_abs_error = 0;    // max |p − p_f64| over the rows where both are finite (NaN if none)
+  double mean_abs_error = 0;   // mean over those rows of max_j |p − p_f64|
   double jac_fro_median = 0;   // median ‖J‖_F of the finite rows' p (computed in double)
   std::vector<double> probs;   // the first row's result [seq_len]
 };

@@ -57,6 +57,13 @@ void f32_softmax_rows__wasmsimd(float* x, int rows, int cols);
 // float32 q, k, v [heads, seq_len, dk], all arithmetic in double.
 void f64_attention__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
                               double scale, double* out, double* weights);
+// The same with the logit rule of experiments' attention(): S = scale · Q Kᵀ in double, then
+// soft-capping cap · tanh(S / cap) (softcap > 0), then the additive mask [seq_len, seq_len]
+// (float32, may be null; applied to the full score matrix of every head), then −∞ above the
+// diagonal (causal); a fully masked row gives zeros, or NaN weights and output when nan_rows.
+void f64_attention_masked__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
+                                     double scale, const float* mask, bool causal, double softcap, bool nan_rows,
+                                     double* out, double* weights);
 // Softmax of one row in double, with the same conventions as softmax_rows (all −∞ → zeros).
 void f64_softmax__reference(const double* x, double* p, int n);
 

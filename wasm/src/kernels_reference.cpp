@@ -54,4 +54,33 @@ void f64_attention__reference(const float* q, const float* k, const float* v, in
   }
 }
 
+void f64_attention_masked__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
+                                     double scale, const float* mask, bool causal, double softcap, bool nan_rows,
+                                     double* out, double* weights) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const size_t head_qkv = static_cast<size_t>(seq_len) * dk;
+  MatD scores(seq_len, seq_len), probs(seq_len, seq_len);
+  for (int h = 0; h < heads; ++h) {
+    const Eigen::Map<const MatF> Q(q + h * head_qkv, seq_len, dk);
+    const Eigen::Map<const MatF> K(k + h * head_qkv, seq_len, dk);
+    scores.noalias() = scale * (Q.cast<double>() * K.cast<double>().transpose());
+    if (softcap > 0.0) scores = scores.unaryExpr([softcap](double s) { return softcap * std::tanh(s / softcap); });
+    if (mask != nullptr) scores += Eigen::Map<const MatF>(mask, seq_len, seq_len).cast<double>();
+    if (causal)
+      for (int i = 0; i < seq_len; ++i)
+        for (int j = i + 1; j < seq_len; ++j) scores(i, j) = -kInf;
+    for (int i = 0; i < seq_len; ++i) {
+      f64_softmax__reference(scores.row(i).data(), probs.row(i).data(), seq_len);
+      if (nan_rows && (scores.row(i).array() == -kInf).all()) probs.row(i).setConstant(std::nan(""));
+    }
+    if (weights != nullptr) {
+      Eigen::Map<MatD>(weights + static_cast<size_t>(h) * seq_len * seq_len, seq_len, seq_len) = probs;
+    }
+    if (out != nullptr) {
+      const Eigen::Map<const MatF> V(v + h * head_qkv, seq_len, dk);
+      Eigen::Map<MatD>(out + h * head_qkv, seq_len, dk).noalias() = probs * V.cast<double>();
+    }
+  }
+}
+
 }  // namespace sqrtdk

@@ -57,55 +57,112 @@ double round_to(Format f, double x) {
   return r;
 }
 
-std::vector<double> softmax_in_format(const std::vector<double>& x_in, Format f, SoftmaxAlgorithm a, int block_size) {
+Accumulate parse_accumulate(const std::string& name) {
+  if (name == "same") return Accumulate::Same;
+  if (name == "float32") return Accumulate::Float32;
+  throw std::invalid_argument("accumulate = '" + name + "' is not one of 'same', 'float32'");
+}
+
+MaskedRow parse_masked_row(const std::string& name) {
+  if (name == "nan") return MaskedRow::Nan;
+  if (name == "zero") return MaskedRow::Zero;
+  throw std::invalid_argument("maskedRow = '" + name + "' is not one of 'nan', 'zero'");
+}
+
+std::vector<double> softmax_in_format(const std::vector<double>& x_in, Format f, SoftmaxAlgorithm a,
+                                      const SoftmaxOptions& o, SoftmaxTrace* trace) {
   const size_t n = x_in.size();
-  auto R = [f](double v) { return round_to(f, v); };
+  // The accumulation format: float32 unless the storage format is wider.
+  const Format acc = (o.accumulate == Accumulate::Float32 && (f == Format::Float16 || f == Format::BFloat16))
+                         ? Format::Float32
+                         : f;
+  auto S = [f](double v) { return round_to(f, v); };      // storage
+  auto A = [acc](double v) { return round_to(acc, v); };  // arithmetic
+  SoftmaxTrace t;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
   std::vector<double> x(n), p(n, 0.0);
-  for (size_t j = 0; j < n; ++j) x[j] = R(x_in[j]);
-  constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+  for (size_t j = 0; j < n; ++j) {
+    x[j] = S(x_in[j]);
+    if (std::isfinite(x_in[j]) && std::isinf(x[j])) t.input_overflow = true;
+  }
+  // exp of a finite argument, rounded; records an overflow to +∞.
+  auto E = [&](double arg) {
+    const double e = A(std::exp(arg));
+    if (std::isfinite(arg) && e == kInf) t.exp_overflow = true;
+    return e;
+  };
+  // sum + e, rounded; records an overflow of the sum while its terms are finite.
+  auto add = [&](double sum, double e) {
+    const double r = A(sum + e);
+    if (r == kInf && std::isfinite(sum) && std::isfinite(e)) t.sum_overflow = true;
+    return r;
+  };
+  const bool zero_rule = o.masked_row == MaskedRow::Zero;
+  auto finish = [&](std::vector<double>& out) {
+    if (trace != nullptr) *trace = t;
+    return out;
+  };
   switch (a) {
     case SoftmaxAlgorithm::Naive: {
       double sum = 0.0;
       for (size_t j = 0; j < n; ++j) {
-        p[j] = R(std::exp(x[j]));
-        sum = R(sum + p[j]);
+        p[j] = E(x[j]);
+        sum = add(sum, p[j]);
       }
-      if (sum == 0.0) return std::vector<double>(n, 0.0);  // all −∞ (or all underflowed): nothing attended
-      for (size_t j = 0; j < n; ++j) p[j] = R(p[j] / sum);  // ∞/∞ = NaN: the overflow shows as NaN
-      return p;
+      if (sum == 0.0) {
+        t.zero_normaliser = true;
+        if (zero_rule) return finish(p);  // p is all zeros here
+      }
+      for (size_t j = 0; j < n; ++j) p[j] = S(A(p[j] / sum));  // ∞/∞ and 0/0 are NaN; e/∞ = 0
+      return finish(p);
     }
     case SoftmaxAlgorithm::Safe: {
-      double m = kNegInf;
+      double m = -kInf;
       for (double v : x) m = std::max(m, v);
-      if (m == kNegInf) return p;
+      if (m == -kInf) {
+        t.zero_normaliser = true;
+        if (zero_rule) return finish(p);
+      }
       double sum = 0.0;
       for (size_t j = 0; j < n; ++j) {
-        p[j] = R(std::exp(R(x[j] - m)));
-        sum = R(sum + p[j]);
+        p[j] = E(A(x[j] - m));  // −∞ − (−∞) = NaN for a fully masked row
+        sum = add(sum, p[j]);
       }
-      for (size_t j = 0; j < n; ++j) p[j] = R(p[j] / sum);
-      return p;
+      if (sum == 0.0) t.zero_normaliser = true;
+      for (size_t j = 0; j < n; ++j) p[j] = S(A(p[j] / sum));
+      return finish(p);
     }
     case SoftmaxAlgorithm::Online: {
-      const size_t b = static_cast<size_t>(std::max(block_size, 1));
-      double m = kNegInf, d = 0.0;
+      const size_t b = static_cast<size_t>(std::max(o.block_size, 1));
+      double m = -kInf, d = 0.0;
       for (size_t start = 0; start < n; start += b) {
         const size_t end = std::min(n, start + b);
-        double mb = kNegInf;
+        double mb = -kInf;
         for (size_t j = start; j < end; ++j) mb = std::max(mb, x[j]);
         const double m_new = std::max(m, mb);
-        if (m_new == kNegInf) continue;  // nothing but −∞ so far
+        // Nothing but −∞ so far: the block is skipped (as kernels do: FlashAttention uses a −∞ max
+        // as 0), so a leading masked key does not turn d_0 · exp(−∞ − (−∞)) into NaN.
+        if (m_new == -kInf) continue;
         // Rescale the running sum to the new max (exp(−∞) = 0 on the first block).
-        d = R(d * R(std::exp(R(m - m_new))));
-        for (size_t j = start; j < end; ++j) d = R(d + R(std::exp(R(x[j] - m_new))));
+        d = A(d * E(A(m - m_new)));
+        for (size_t j = start; j < end; ++j) d = add(d, E(A(x[j] - m_new)));
         m = m_new;
       }
-      if (m == kNegInf) return p;
-      for (size_t j = 0; j < n; ++j) p[j] = R(R(std::exp(R(x[j] - m))) / d);
-      return p;
+      if (m == -kInf || d == 0.0) {
+        t.zero_normaliser = true;
+        if (zero_rule) return finish(p);
+      }
+      for (size_t j = 0; j < n; ++j) p[j] = S(A(E(A(x[j] - m)) / d));
+      return finish(p);
     }
   }
-  return p;
+  return finish(p);
+}
+
+std::vector<double> softmax_in_format(const std::vector<double>& x, Format f, SoftmaxAlgorithm a, int block_size) {
+  SoftmaxOptions o;
+  o.block_size = block_size;
+  return softmax_in_format(x, f, a, o);
 }
 
 }  // namespace sqrtdk

@@ -36,14 +36,51 @@ enum class SoftmaxAlgorithm {
   Safe,    // p_j = exp(x_j − m) / Σ exp(x_k − m), m = max x: never overflows
   Online,  // one pass over key blocks with a running max m and running sum d, rescaled by
            // exp(m_old − m_new) when the max grows (Milakov & Gimelshein 2018, "Online normalizer
-           // calculation for softmax", Alg. 3; the softmax of FlashAttention, Dao et al. 2022)
+           // calculation for softmax", Alg. 3). With float32 accumulation this is the softmax of
+           // FlashAttention (Dao et al. 2022, Alg. 1), which keeps m and d in float32.
 };
 // "naive" | "safe" | "online"
 SoftmaxAlgorithm parse_softmax_algorithm(const std::string& name);
 
-// Softmax of logits x [n] in format f: inputs are first rounded to f, every operation is
-// rounded to f. block_size (≥ 1) is the key-block length of the online algorithm.
-// All −∞ gives all zeros, as everywhere in the core.
+// Where the max, the exps, the sum and the quotient are rounded:
+//   Same     every operation in the storage format (a softmax computed on a float16 unit);
+//   Float32  in float32 (or in the storage format when it is wider: float32, float64), with only
+//            the inputs and the outputs rounded to the storage format: what half-precision kernels
+//            do (PyTorch's softmax kernels use an accumulate type of float for Half/BFloat16;
+//            FlashAttention keeps the running max and sum in float32).
+enum class Accumulate { Same, Float32 };
+// "same" | "float32"
+Accumulate parse_accumulate(const std::string& name);
+
+// A row whose normaliser is 0 (every logit −∞, or every exp underflowed to 0) has no softmax:
+//   Nan   what the formula gives: 0/0 = NaN (and −∞ − (−∞) = NaN in the safe and online forms);
+//   Zero  all zeros, the convention of fused kernels (FlashAttention's `sum == 0 → scale 1`,
+//         PyTorch's scaled_dot_product_attention for fully masked rows since 2.5).
+enum class MaskedRow { Nan, Zero };
+// "nan" | "zero"
+MaskedRow parse_masked_row(const std::string& name);
+
+// What happened inside one softmax, for naming the cause of a broken row.
+struct SoftmaxTrace {
+  bool input_overflow = false;  // a finite logit rounded to ±∞ in the storage format
+  bool exp_overflow = false;    // a term exp(·) of a finite argument rounded to +∞
+  bool sum_overflow = false;    // the sum (or running sum) rounded to +∞ while every term was finite
+  bool zero_normaliser = false; // the normaliser was 0 (fully masked or fully underflowed row)
+};
+
+struct SoftmaxOptions {
+  int block_size = 32;               // key-block length of the online algorithm (≥ 1)
+  Accumulate accumulate = Accumulate::Same;
+  MaskedRow masked_row = MaskedRow::Nan;
+};
+
+// Softmax of logits x [n] in storage format f: inputs are first rounded to f, every operation is
+// rounded to the accumulation format (see Accumulate), outputs to f. A −∞ logit is a masked key.
+// `trace` (optional) records overflows and a zero normaliser.
+std::vector<double> softmax_in_format(const std::vector<double>& x, Format f, SoftmaxAlgorithm a,
+                                      const SoftmaxOptions& o, SoftmaxTrace* trace = nullptr);
+// The same with the default options and the given block size (every operation in f; a row with
+// a zero normaliser gives NaN, as its formula does).
 std::vector<double> softmax_in_format(const std::vector<double>& x, Format f, SoftmaxAlgorithm a, int block_size);
 
 }  // namespace sqrtdk

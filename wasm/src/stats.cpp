@@ -207,6 +207,110 @@ double softmax_jacobian_spectral_norm(const double* p_in, int n) {
   return spectral_normalised(pv.data(), n, top_of(pv.data(), n));
 }
 
+namespace {
+// The largest eigenvalue of the symmetric tridiagonal matrix with diagonal a [k] and off-diagonal
+// b [k − 1], by bisection on Sturm counts (the number of negative pivots of T − xI is the number of
+// eigenvalues below x), from a lower bound `lo` to the Gershgorin upper bound, to ~1e-15 relative.
+double tridiagonal_top_eigenvalue(const std::vector<double>& a, const std::vector<double>& b, double lo) {
+  const size_t k = a.size();
+  double hi = -std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < k; ++i) {
+    const double r = (i > 0 ? std::fabs(b[i - 1]) : 0.0) + (i + 1 < k ? std::fabs(b[i]) : 0.0);
+    hi = std::max(hi, a[i] + r);
+    lo = std::max(lo, a[i]);  // a Rayleigh quotient of T: a lower bound of its largest eigenvalue
+  }
+  auto all_below = [&](double x) {
+    double q = a[0] - x;
+    size_t neg = q < 0.0;
+    for (size_t i = 1; i < k; ++i) {
+      if (q == 0.0) q = -1e-300;
+      q = a[i] - x - b[i - 1] * b[i - 1] / q;
+      neg += q < 0.0;
+    }
+    return neg == k;
+  };
+  for (int it = 0; it < 200 && hi - lo > 1e-15 * std::fabs(hi); ++it) {
+    const double mid = 0.5 * (lo + hi);
+    if (all_below(mid)) hi = mid; else lo = mid;
+  }
+  return hi;
+}
+}  // namespace
+
+JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d, int n) {
+  JacobianNorms out;
+  double total;
+  const std::vector<double> pv = normalised(p_in, n, total);
+  if (n <= 0 || total <= 0.0) return out;
+  const double* p = pv.data();
+  const Top t = top_of(p, n);
+  // Column j of J: J_jj = p_j (1 − p_j) (1 − p_max = R), J_ij = −p_i p_j; its squared norm is
+  // p_j² ((1 − p_j)² + Σ_{i≠j} p_i²), with Σ_{i≠j} p_i² = T + p_max² − p_j² (j ≠ imax) or T.
+  double T = 0.0;
+  for (int j = 0; j < n; ++j)
+    if (j != t.imax) T += p[j] * p[j];
+  const double p1sq = t.pmax * t.pmax;
+  double fro2 = d[t.imax] * d[t.imax] * p1sq * (t.rest * t.rest + T);
+  for (int j = 0; j < n; ++j) {
+    if (j == t.imax) continue;
+    const double pj2 = p[j] * p[j];
+    fro2 += d[j] * d[j] * pj2 * ((1.0 - p[j]) * (1.0 - p[j]) + T - pj2 + p1sq);
+  }
+  out.frobenius = std::sqrt(fro2);
+  // J u without 1 − p_max: (J u)_i = p_i (R u_i − Σ_{j≠imax} p_j u_j + p_max (u_i − u_imax)).
+  std::vector<double> u(n), w(n);
+  auto J = [&](const std::vector<double>& in, std::vector<double>& res) {
+    double pu = 0.0;
+    for (int j = 0; j < n; ++j)
+      if (j != t.imax) pu += p[j] * in[j];
+    for (int i = 0; i < n; ++i)
+      res[i] = p[i] * (t.rest * in[i] - pu + (i == t.imax ? 0.0 : t.pmax * (in[i] - in[t.imax])));
+  };
+  // Lanczos on M = (J D)ᵀ (J D) = D J J D (three-term recurrence, no reorthogonalisation: lost
+  // orthogonality only adds copies of converged Ritz values, never a value above the largest
+  // eigenvalue). The largest Ritz value is checked every 4 steps; it stops when that changes by
+  // < 1e-13 relatively, after n steps, or after kMaxSteps.
+  constexpr int kMaxSteps = 160;  // with the check every 4 steps
+  const int steps = std::min(n, kMaxSteps);
+  std::vector<double> v(n), v_prev(n, 0.0);
+  for (int j = 0; j < n; ++j) v[j] = d[j] * p[j] + 1e-3 / n;  // weighted toward the large columns
+  double vn = 0.0;
+  for (double x : v) vn += x * x;
+  vn = std::sqrt(vn);
+  if (!(vn > 0.0)) return out;
+  for (double& x : v) x /= vn;
+  std::vector<double> alpha, beta;
+  double sigma2 = 0.0, beta_prev = 0.0;
+  for (int k = 0; k < steps; ++k) {
+    for (int j = 0; j < n; ++j) u[j] = d[j] * v[j];
+    J(u, w);
+    J(w, u);
+    for (int j = 0; j < n; ++j) u[j] *= d[j];  // u = M v
+    double a = 0.0;
+    for (int j = 0; j < n; ++j) a += u[j] * v[j];
+    alpha.push_back(a);
+    double bn = 0.0;
+    for (int j = 0; j < n; ++j) {
+      u[j] -= a * v[j] + beta_prev * v_prev[j];
+      bn += u[j] * u[j];
+    }
+    bn = std::sqrt(bn);
+    const bool last = k + 1 == steps || !(bn > 1e-300 * std::max(1.0, std::fabs(a)));
+    if (k % 4 == 3 || last) {
+      const double top = tridiagonal_top_eigenvalue(alpha, beta, sigma2);
+      const bool done = std::fabs(top - sigma2) <= 1e-13 * top;
+      sigma2 = std::max(sigma2, top);
+      if (done || last) break;
+    }
+    beta.push_back(bn);
+    beta_prev = bn;
+    v_prev.swap(v);
+    for (int j = 0; j < n; ++j) v[j] = u[j] / bn;
+  }
+  out.spectral = std::sqrt(sigma2);
+  return out;
+}
+
 void softmax_jacobian_vector(const double* p, const double* g, double* out, int n) {
   double pg = 0.0;
   for (int j = 0; j < n; ++j) pg += p[j] * g[j];

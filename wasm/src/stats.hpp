@@ -70,6 +70,16 @@ Eigen::MatrixXd softmax_jacobian_matrix(const double* p, int n);
 // ‖J‖₂ by the secular equation of the rank-one downdate diag(p) − p pᵀ (Golub 1973): its largest
 // eigenvalue λ lies in [p₍₂₎, p₍₁₎] and solves 1 − Σ pᵢ² / (pᵢ − λ) = 0; safeguarded Newton.
 double softmax_jacobian_spectral_norm(const double* p, int n);
+// ‖J D‖_F and ‖J D‖₂ for J = diag(p) − p pᵀ and D = diag(d), d ≥ 0: the Jacobian of a softmax
+// whose logits went through an elementwise map with derivative d (soft-capping). The Frobenius
+// norm in O(n) as in row_stats; the spectral norm by the Lanczos method on (J D)ᵀ (J D), with
+// products J u = p ⊙ Σ_j p_j (u_i − u_j) computed without the cancellation of 1 − p_max; it stops
+// when the largest Ritz value changes by < 1e-13 relatively (at most min(n, 160) steps).
+struct JacobianNorms {
+  double frobenius = 0.0;
+  double spectral = 0.0;
+};
+JacobianNorms softmax_jacobian_scaled_norms(const double* p, const double* d, int n);
 // J g = p ⊙ (g − (p·g)): the gradient of a scalar loss through softmax, given g = ∂ℓ/∂p
 // (J is symmetric, so Jᵀ g = J g). Writes out [n].
 void softmax_jacobian_vector(const double* p, const double* g, double* out, int n);

@@ -32,7 +32,8 @@ enum class AttentionVariant {
                          // Billion Parameters" §2.1; Wortsman et al. 2023, "Small-scale proxies for
                          // large-scale Transformer training instabilities" §3.1). The key's bias
                          // only shifts each logit row by q̂·b_k, which the softmax ignores: its
-                         // gradient is exactly zero and it never moves (kept for the standard form)
+                         // gradient is exactly zero and it never moves (kept for the standard form;
+                         // under a soft-cap the shift passes through tanh and the bias does train)
   QkL2,                  // q̂ = q/‖q‖, k̂ = k/‖k‖ (cosine similarity) and c = g_h, one learnable
                          // scalar per head initialised at g₀ = log₂(T² − T) (Henry et al. 2020,
                          // "Query-Key Normalization for Transformers", §3, with L = T)
@@ -68,6 +69,9 @@ struct TrainConfig {
   NormPlacement norm = NormPlacement::Pre;
   AttentionVariant attention = AttentionVariant::InvSqrtDk;
   SoftmaxKind softmax = SoftmaxKind::Safe;
+  double softcap = 0.0;     // > 0: every variant's logits s ↦ cap · tanh(s / cap) before the mask
+                            // (Gemma 2's attn_logit_softcapping; a switch beside each variant);
+                            // 0 = off; otherwise (0, 1e6]
   double init_std = 0.125;  // std of every weight matrix and embedding at step 0, (0, 10];
                             // 0.125 = 1/√64: after a LayerNorm, q and k have components of
                             // variance ≈ 1 at step 0, the iid premise of the √d_k argument

@@ -200,6 +200,8 @@ void gelu_backward(T* dinp, const T* inp, const T* th, const T* dout, size_t n) 
 // From qkv [B, T, 3C] (q | k | v, head h at columns h·D..h·D+D−1 of each third) to y [B, T, C].
 // Per head: q̂, k̂ as the variant says (config.hpp), raw = q̂ k̂ᵀ [T, T], S = c_h · raw with
 // masked entries (j > i under the causal mask) set to −∞, P = softmax(S) by rows, y_h = P v.
+// With softcap > 0 the unmasked logits are c_h · raw ↦ cap · tanh(c_h · raw / cap) first (Gemma 2;
+// the order of flash_attn's softcap), and the backward pass multiplies by 1 − tanh²(·).
 template <typename T>
 struct AttentionCache {
   std::vector<T> q0, k0;        // [B, H, T, D] q and k as projected
@@ -238,6 +240,7 @@ struct AttentionShape {
   AttentionVariant variant = AttentionVariant::InvSqrtDk;
   SoftmaxKind softmax = SoftmaxKind::Safe;
   bool causal = false;
+  double softcap = 0.0;  // 0 = off
   int D() const { return C / H; }
 };
 
@@ -351,6 +354,8 @@ void attention_forward(T* y, const T* qkv, const AttentionShape& sh, const Atten
             P[ij] = kNegInf;  // causal mask: query i does not see key j > i
           } else {
             P[ij] = sc * raw[ij];
+            if (sh.softcap > 0.0)
+              P[ij] = static_cast<T>(sh.softcap * std::tanh(static_cast<double>(P[ij]) / sh.softcap));
             max_abs = std::max(max_abs, static_cast<double>(std::fabs(P[ij])));
             if (std::isnan(P[ij])) max_abs = std::numeric_limits<double>::quiet_NaN();
           }
@@ -420,7 +425,11 @@ void attention_backward(T* dqkv, const AttentionGrads<T>& g, const T* dy, const 
         for (int j = 0; j < Tn; ++j) dot += static_cast<double>(pr[j]) * dpr[j];
         for (int j = 0; j < Tn; ++j) {
           const size_t ij = static_cast<size_t>(i) * Tn + j;
-          const T ds = pr[j] * (dpr[j] - static_cast<T>(dot));  // ∂ℓ/∂S
+          T ds = pr[j] * (dpr[j] - static_cast<T>(dot));  // ∂ℓ/∂S
+          if (sh.softcap > 0.0 && pr[j] != T(0)) {  // through the soft-cap: × 1 / cosh²(c · raw / cap)
+            const double ch = std::cosh(static_cast<double>(sc) * raw[ij] / sh.softcap);
+            ds = static_cast<T>(ds / (ch * ch));
+          }
           if (pr[j] != T(0)) dscale += static_cast<double>(ds) * raw[ij];
           dS[ij] = sc * ds;                                     // ∂ℓ/∂raw
         }

@@ -108,6 +108,7 @@ AttentionShape Model<T>::shape(int B) const {
   s.variant = cfg_.attention;
   s.softmax = cfg_.softmax;
   s.causal = task_is_causal(cfg_.task);
+  s.softcap = cfg_.softcap;
   return s;
 }
 

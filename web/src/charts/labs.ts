@@ -74,9 +74,11 @@ export function precisionCsv(r: PrecisionLabResult) {
   const rows: Cell[][] = [];
   FORMATS.forEach((f, fi) => ALGORITHMS.forEach((a) => {
     const c = cellOf(r, f, a);
-    rows.push([f, a, c.shareNonfinite, c.shareNan, c.shareUnderflow, c.maxAbsError, c.meanAbsError, c.jacFroMedian, a === 'online' ? r.onlineVsSafe[fi] : '']);
+    rows.push([f, a, c.shareNonfinite, c.shareNan, c.causes.inputOverflow, c.causes.expOverflow, c.causes.sumOverflow, c.causes.nan, c.causes.underflow,
+      c.maxAbsError, c.meanAbsError, c.jacFroMedian, a === 'online' ? r.onlineVsSafe[fi] : '']);
   }));
-  return { header: ['format', 'algorithm', 'share_nonfinite', 'share_nan', 'share_underflow', 'max_abs_error', 'mean_abs_error', 'median_jacobian_frobenius', 'max_abs_online_minus_safe'], rows };
+  return { header: ['format', 'algorithm', 'share_nonfinite', 'share_nan', 'cause_input_overflow', 'cause_exp_overflow', 'cause_sum_overflow', 'cause_nan', 'cause_underflow',
+    'max_abs_error', 'mean_abs_error', 'median_jacobian_frobenius', 'max_abs_online_minus_safe'], rows };
 }
 
 // ---------- Long context ----------

@@ -28,6 +28,11 @@ export function pointParams(state: State): AttentionStatsParams {
   };
 }
 
+/** The saturation panel's logit rule: the causal mask and the soft-cap, only when set (0 = off). */
+export function logitRuleParams(state: State): { causal?: boolean; softcap?: number } {
+  return { ...(state.causal ? { causal: true } : {}), ...(state.softcap > 0 ? { softcap: state.softcap } : {}) };
+}
+
 /** The work of the point in GMAC when it is over the limit, else null. */
 export function pointTooBig(state: State): string | null {
   const macs = attentionMacs(state.heads, state.seqLen, state.dk);

@@ -14,6 +14,7 @@ export const PRESETS: { id: string; q: MessageKey; a: MessageKey; patch: Partial
   { id: 'vanish', q: 'fu.q4', a: 'fu.a4', patch: { exp: 'gradient', dk: 512, scale: 'none', gap: 10, gq: 'jac' } },
   { id: 'gqa', q: 'fu.q5', a: 'fu.a5', patch: { exp: 'gqa', hq: 32, hkv: 8, gdk: 128 } },
   { id: 'overflow', q: 'fu.q6', a: 'fu.a6', patch: { exp: 'precision', pmode: 'random', pdk: 512, pseqLen: 128, pscale: 'none' } },
+  { id: 'causal', q: 'fu.q7', a: 'fu.a7', patch: { exp: 'saturation', dk: 64, scale: 'inv_sqrt_dk', heads: 4, seqLen: 128, causal: true, softcap: 0 } },
 ];
 
 export function followupsPanel({ t, store }: PanelCtx): PanelView {

@@ -15,7 +15,8 @@ import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { GQA_SEQ_LEN, GEMMA2_27B, headsKvOf, gqaStatsParams } from './params.ts';
+import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from './params.ts';
+import type { SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 
 function divisors(n: number): number[] {
   return Array.from({ length: n }, (_, i) => i + 1).filter((d) => n % d === 0);
@@ -61,7 +62,7 @@ export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
   s.charts.append(h('div', { class: 'chart-pair' }, entChart.el, kvChart.el), scrollTable(table, t('gqa.title'), { 'data-part': 'charts' }));
   s.readouts.remove();
   const notes = h('div', { class: 'notes', 'data-notes': 'scales' }, h('h4', { text: t('gqa.notes.title') }),
-    h('ul', {}, ...(['gemma', 't5', 'mup'] as const).map((n) => h('li', { 'data-note': n }))));
+    h('ul', {}, ...(['gemma', 'gemmaCap', 't5', 'mup'] as const).map((n) => h('li', { 'data-note': n }))));
   const c7 = claimBox(s.claims, 'C7', t('gqa.claim'), t);
   s.claims.after(notes);
 
@@ -72,6 +73,14 @@ export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
   const vars: Partial<Record<Layout, GroupedLogitsResult>> = {};
   const keys: Record<string, string> = {};
   let state = store.state;
+  // the Gemma 2 note computes with its soft-cap: the softmax Jacobian of [gap, 0] with and without it
+  let capped: SoftmaxJacobianResult | null = null;
+  let uncapped: SoftmaxJacobianResult | null = null;
+  const askCap = () => {
+    const logits = [GEMMA2_CAP_GAP, 0];
+    Promise.all([compute.get('live', 'softmaxJacobian', { logits, softcap: GEMMA2_27B.attnLogitSoftcap }), compute.get('live', 'softmaxJacobian', { logits })])
+      .then(([c, u]) => { capped = c; uncapped = u; drawNotes(); }, () => {});
+  };
 
   const kv = (st: State) => {
     const out = {} as Record<Layout, { perToken: number; total: number }>;
@@ -84,8 +93,11 @@ export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
 
   const drawNotes = () => {
     const g = GEMMA2_27B;
-    const [gemma, t5, mup] = notes.querySelectorAll('li');
+    const [gemma, gemmaCap, t5, mup] = notes.querySelectorAll('li');
     setText(gemma, t('gqa.note.gemma', { s: g.queryPreAttnScalar, d: g.gdk, dModel: g.dModel, hq: g.hq, c: fmt(1 / Math.sqrt(g.queryPreAttnScalar), 4), c0: fmt(1 / Math.sqrt(g.gdk), 4), ratio: fmt(Math.sqrt(g.gdk / g.queryPreAttnScalar), 3) }));
+    if (capped && uncapped) {
+      setText(gemmaCap, t('gqa.note.gemmaCap', { gap: GEMMA2_CAP_GAP, capped: fmt(g.attnLogitSoftcap * Math.tanh(GEMMA2_CAP_GAP / g.attnLogitSoftcap), 4), jc: fmt(capped.frobenius, 3), ju: fmt(uncapped.frobenius, 3) }));
+    }
     setText(t5, t('gqa.note.t5'));
     setText(mup, t('gqa.note.mup'));
   };
@@ -143,7 +155,7 @@ export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
-      if (changed === null) drawNotes();
+      if (changed === null) { drawNotes(); if (!capped) askCap(); }
       // the sweep against d_head (sweep worker), then the point at the chosen d_head (live worker, same cache entries)
       for (const l of LAYOUTS) {
         dims.forEach((dk, i) => {

@@ -4,7 +4,8 @@ import type { PrecisionLabParams, PrecisionLabResult, LongContextMethod, LongCon
 import type { State } from '../state/state.ts';
 import type { WorkerName } from '../compute.ts';
 import type { Layout } from '../charts/labs.ts';
-import { LONG_SEQ_STEPS } from '../state/schema.js';
+import { LONG_SEQ_STEPS, SCHEMA } from '../state/schema.js';
+import { parseNums } from '../state/state.ts';
 import { kvLayouts } from '../kvcache.ts';
 import { fmt, pct } from '../format.ts';
 import { kernelParam } from './common.ts';
@@ -19,22 +20,42 @@ export function precisionRows(seqLen: number): number {
 export const C11_SHAPE = { rows: 32, seqLen: 128, dk: 512, seed: 0, blockSize: 32 } as const;
 
 export function precisionParams(s: State): PrecisionLabParams {
+  const rule = { accumulate: s.pacc, maskedRow: s.pmasked } as const;
   return s.pmode === 'logits'
-    ? { logits: [...s.plogits], blockSize: s.pblock }
-    : { rows: precisionRows(s.pseqLen), seqLen: s.pseqLen, dk: s.pdk, scale: s.pscale, seed: s.pseed, blockSize: s.pblock };
+    ? { logits: [...s.plogits], blockSize: s.pblock, ...rule }
+    : { rows: precisionRows(s.pseqLen), seqLen: s.pseqLen, dk: s.pdk, scale: s.pscale, seed: s.pseed, blockSize: s.pblock, ...rule };
+}
+
+/** The logit field: numbers separated by commas, spaces or semicolons; −∞ (-inf, −∞) is a masked key. */
+export function parseLogitField(raw: string): number[] | null {
+  const body = raw.replace(/[[\]]+/g, ' ').trim();
+  if (body === '') return null;
+  const spec = SCHEMA.plogits;
+  const xs = parseNums(body, true, /[\s,;]+/);
+  if (xs === null || xs.length > spec.maxLength || xs.some((x) => x !== -Infinity && (x < spec.min || x > spec.max))) return null;
+  return xs;
+}
+/** The signs of the causes, in their order (the legend explains them; the same in every language). */
+export const CAUSE_SIGNS = [
+  ['inputOverflow', 'in→∞'], ['expOverflow', 'exp→∞'], ['sumOverflow', 'Σ→∞'], ['nan', '0/0'], ['underflow', '0↓'],
+] as const;
+
+/** True when some row of the cell broke (a non-finite weight or any cause). */
+export function cellBroken(c: PrecisionLabResult['cells'][number]): boolean {
+  return c.shareNonfinite > 0 || CAUSE_SIGNS.some(([k]) => c.causes[k] > 0);
 }
 
 /**
- * The text of one table cell, the same in every language (the table's note explains the signs):
- * NaN / ±∞ share of rows, 0↓ share of rows with a weight underflowed to 0, Δ the largest error.
+ * The text of one table cell, the same in every language (the legend explains the signs):
+ * NaN / ±∞ share of rows, then each cause's share of rows (CAUSE_SIGNS), Δ the largest error.
  */
 export function cellText(c: PrecisionLabResult['cells'][number]): string {
   const parts: string[] = [];
   if (c.shareNan > 0) parts.push(`NaN ${pct(c.shareNan)}`);
   if (c.shareNonfinite > c.shareNan) parts.push(`±∞ ${pct(c.shareNonfinite - c.shareNan)}`);
-  if (c.shareUnderflow > 0) parts.push(`0↓ ${pct(c.shareUnderflow)}`);
+  for (const [k, sign] of CAUSE_SIGNS) if (c.causes[k] > 0) parts.push(`${sign} ${pct(c.causes[k])}`);
   if (Number.isFinite(c.maxAbsError)) parts.push(`Δ ${fmt(c.maxAbsError, 2)}`);
-  if (c.shareNonfinite === 0 && c.shareUnderflow === 0) parts.unshift('✓');
+  if (!cellBroken(c)) parts.unshift('✓');
   return parts.join(' · ');
 }
 
@@ -62,7 +83,9 @@ export function longParams(s: State, method: LongContextMethod): LongContextPara
 /** Keys per row of the statistics (small, so MHA/GQA/MQA at 64 heads stay quick). */
 export const GQA_SEQ_LEN = 32;
 /** A published configuration (gemma_pytorch `get_config_for_27b`; Hugging Face Gemma2Config). */
-export const GEMMA2_27B = { hq: 32, hkv: 16, gdk: 128, kvl: 46, queryPreAttnScalar: 144, dModel: 4608 } as const;
+export const GEMMA2_27B = { hq: 32, hkv: 16, gdk: 128, kvl: 46, queryPreAttnScalar: 144, dModel: 4608, attnLogitSoftcap: 50 } as const;
+/** The logit gap of the Gemma 2 note's soft-cap computation: the issue's case, cap 50 on [100, 0]. */
+export const GEMMA2_CAP_GAP = 100;
 
 export function headsKvOf(layout: Layout, s: State): number {
   return kvLayouts(s.hq, s.hkv).find((l) => l.id === layout)!.headsKv;

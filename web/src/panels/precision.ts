@@ -5,20 +5,43 @@ import type { PrecisionLabResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, cellOf, FORMATS, ALGORITHMS } from '../charts/labs.ts';
 import { csvText } from '../charts/builders.ts';
-import { stepSlider, select, seedInput, numsInput } from '../controls.ts';
+import { stepSlider, select, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SEQ_STEPS, BLOCK_STEPS, SCALES } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
+import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
 import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
-import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText } from './params.ts';
+import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField } from './params.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
+
+const showLogit = (x: number) => (x === -Infinity ? '-inf' : String(x));
+
+function logitsInput(store: Store, label: string, errorText: (raw: string) => string) {
+  const id = `c-plogits-${Math.random().toString(36).slice(2, 8)}`;
+  const input = h('input', { type: 'text', id, class: 'nums', spellcheck: false, autocomplete: 'off' }) as HTMLInputElement;
+  const el = h('div', { class: 'control', 'data-key': 'plogits' },
+    h('label', { for: id, text: label }),
+    h('div', { class: 'control-row' }, input),
+    h('span', { class: 'err', 'data-err-for': 'plogits', role: 'alert' }));
+  const err = el.querySelector<HTMLElement>('[data-err-for="plogits"]')!;
+  input.addEventListener('change', () => {
+    const xs = parseLogitField(input.value);
+    if (xs === null) { setText(err, errorText(input.value)); return; }
+    setText(err, '');
+    store.set({ plogits: xs, exp: 'precision' }, 'plogits');
+  });
+  return {
+    el,
+    sync(st: State) { const v = st.plogits.map(showLogit).join(', '); if (document.activeElement !== input && input.value !== v) input.value = v; },
+  };
+}
 
 export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('precision', 6, t('prec.title'), t('prec.lede'), ['precision'], t);
   const mode = select(store, 'precision', 'pmode', t('prec.mode'), [{ value: 'logits', label: t('prec.mode.logits') }, { value: 'random', label: t('prec.mode.random') }]);
-  const logits = numsInput(store, 'precision', 'plogits', t('prec.logits'), (raw) => t('prec.logitsBad', { raw: raw.slice(0, 40) }));
+  const logits = logitsInput(store, t('prec.logits'), (raw) => t('prec.logitsBad', { raw: raw.slice(0, 40) }));
   const presets = h('div', { class: 'presets', 'data-key': 'plogits-presets' },
     ...LOGIT_PRESETS.map((p) => h('button', { type: 'button', class: 'mini', 'data-preset': p.join(','), text: `[${p.join(', ')}]`,
       onclick: () => store.set({ plogits: [...p], pmode: 'logits', exp: 'precision' }, 'plogits') })));
@@ -30,7 +53,9 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
     seedInput(store, 'precision', 'pseed', t('common.seed'), t('common.reroll')),
   ];
   const block = stepSlider(store, 'precision', 'pblock', t('prec.block'), BLOCK_STEPS);
-  const controls: Control[] = [mode, logits, ...randomControls, block];
+  const acc = select(store, 'precision', 'pacc', t('prec.acc'), (['same', 'float32'] as const).map((v) => ({ value: v, label: t(`prec.acc.${v}`) })));
+  const masked = select(store, 'precision', 'pmasked', t('prec.masked'), (['nan', 'zero'] as const).map((v) => ({ value: v, label: t(`prec.masked.${v}`) })));
+  const controls: Control[] = [mode, logits, ...randomControls, block, acc, masked];
   for (const c of controls) s.controls.append(c.el);
 
   // the table: formats × algorithms, each cell a readout
@@ -49,7 +74,13 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
   const tableBox = h('figure', { class: 'chart table-box', 'data-table-box': 'precision-table' },
     h('div', { class: 'chart-head' }, h('h3', { class: 'chart-title', text: t('prec.table') }), h('div', { class: 'chart-tools' }, tableCsv)),
     scrollTable(table, t('prec.table')),
-    h('p', { class: 'chart-note', text: t('prec.tableNote') }));
+    h('p', { class: 'chart-note', text: t('prec.tableNote') }),
+    h('p', { class: 'chart-note', 'data-online-note': '' }),
+    h('div', { class: 'notes', 'data-legend': 'precision-causes' }, h('h4', { text: t('prec.legend.title') }),
+      h('ul', {},
+        h('li', { 'data-sign': 'nonfinite', text: t('prec.legend.nonfinite') }),
+        ...CAUSE_SIGNS.map(([k]) => h('li', { 'data-sign': k, text: t(k === 'nan' ? 'prec.legend.nanCause' : `prec.legend.${k}`) })),
+        h('li', { 'data-sign': 'delta', text: t('prec.legend.delta') }))));
   const probs = new ChartBox('precision-probs', '', t, { height: 260 });
   const jac = new ChartBox('precision-jacobian', t('prec.chart.jac'), t, { height: 260 });
   s.charts.append(tableBox, h('div', { class: 'chart-pair' }, probs.el, jac.el), s.readouts);
@@ -86,11 +117,12 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
         const c = cellOf(r, f, a);
         const td = cells.get(`${f}-${a}`)!;
         setText(td, cellText(c));
-        td.dataset.status = c.shareNonfinite > 0 ? 'overflow' : c.shareUnderflow > 0 ? 'underflow' : 'ok';
+        td.dataset.status = !cellBroken(c) ? 'ok' : c.causes.underflow > 0 && c.shareNonfinite === 0 ? 'underflow' : 'overflow';
       }
       setText(cells.get(`ovs-${f}`)!, fmt(r.onlineVsSafe[FORMATS.indexOf(f)], 2));
     }
-    const input = state.pmode === 'logits' ? `[${state.plogits.join(', ')}]` : t('prec.inputRandom', { rows: r.rows, seqLen: r.seqLen, dk: state.pdk, scale: t(`scale.${state.pscale}`) });
+    setText(tableBox.querySelector<HTMLElement>('[data-online-note]')!, t(state.pacc === 'float32' ? 'prec.onlineFA' : 'prec.onlineSame'));
+    const input = state.pmode === 'logits' ? `[${state.plogits.map(showLogit).join(', ')}]` : t('prec.inputRandom', { rows: r.rows, seqLen: r.seqLen, dk: state.pdk, scale: t(`scale.${state.pscale}`) });
     probs.setTitle(t('prec.chart.probs', { input: state.pmode === 'logits' ? input : t('prec.firstRow') }));
     probs.set(buildPrecisionProbs(r, t));
     probs.setNote(t('prec.probsNote'));
@@ -103,7 +135,7 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
     const broken = (pred: (c: PrecisionLabResult['cells'][number]) => boolean) =>
       FORMATS.flatMap((f) => ALGORITHMS.filter((a) => pred(cellOf(r, f, a))).map((a) => `${f} ${t(`prec.alg.${a}`)}`));
     const nonfinite = broken((c) => c.shareNonfinite > 0);
-    const under = broken((c) => c.shareUnderflow > 0);
+    const under = broken((c) => c.causes.underflow > 0);
     const none = t('prec.none');
     const f32 = cellOf(r, 'float32', 'safe').jacFroMedian;
     setText(s.text, t('prec.text', {

@@ -5,13 +5,46 @@ import { ChartBox } from '../charts/chartbox.ts';
 import { buildSaturationLine, buildHeatmap, sweepAt, ALL_SCALES } from '../charts/builders.ts';
 import { stepSlider, intSlider, select, seedInput, showError } from '../controls.ts';
 import type { Control } from '../controls.ts';
-import { DK_STEPS, SEQ_STEPS, SCALES } from '../state/schema.js';
+import { DK_STEPS, SEQ_STEPS, SCALES, SCHEMA } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
+import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_GMAC, HEATMAP_N } from './common.ts';
+import { sweepParams, pointParams, pointTooBig, logitRuleParams, POINT_LIMIT_GMAC, HEATMAP_N } from './common.ts';
+import type { T } from '../i18n/messages.ts';
+
+// The causal-mask toggle (a checkbox) and the soft-cap field of this panel, with the markup of the
+// shared controls (data-key, an error slot beside the input).
+function causalToggle(store: Store, t: T): Control {
+  const id = `c-causal-${Math.random().toString(36).slice(2, 8)}`;
+  const input = h('input', { type: 'checkbox', id }) as HTMLInputElement;
+  input.addEventListener('change', () => store.set({ causal: input.checked, exp: 'saturation' }, 'causal'));
+  const el = h('div', { class: 'control', 'data-key': 'causal' },
+    h('label', { for: id, text: t('sat.causal') }),
+    h('div', { class: 'control-row' }, input, h('span', { class: 'hint', text: t('sat.causalHint') })),
+    h('span', { class: 'err', 'data-err-for': 'causal', role: 'alert' }));
+  return { el, sync(st) { input.checked = st.causal; } };
+}
+function softcapInput(store: Store, t: T): Control {
+  const spec = SCHEMA.softcap;
+  const id = `c-softcap-${Math.random().toString(36).slice(2, 8)}`;
+  const input = h('input', { type: 'number', id, min: spec.min, max: spec.max, step: spec.step, inputMode: 'decimal', class: 'seed' }) as HTMLInputElement;
+  const el = h('div', { class: 'control', 'data-key': 'softcap' },
+    h('label', { for: id, text: t('sat.softcap') }),
+    h('div', { class: 'control-row' }, input, h('span', { class: 'hint', text: t('sat.softcapHint') })),
+    h('span', { class: 'err', 'data-err-for': 'softcap', role: 'alert' }));
+  const err = el.querySelector<HTMLElement>('[data-err-for="softcap"]')!;
+  input.addEventListener('change', () => {
+    const raw = input.value.trim();
+    const x = raw === '' ? 0 : Number(raw);
+    if (!Number.isFinite(x) || x < spec.min || x > spec.max) { setText(err, t('sat.softcapBad', { raw: raw.slice(0, 20), max: spec.max })); return; }
+    setText(err, '');
+    store.set({ softcap: Math.round(x / spec.step) * spec.step, exp: 'saturation' }, 'softcap');
+  });
+  return { el, sync(st) { const v = String(st.softcap); if (document.activeElement !== input && input.value !== v) input.value = v; } };
+}
 
 export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('saturation', 2, t('sat.title'), t('sat.lede'), ['saturation'], t);
@@ -21,6 +54,8 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     intSlider(store, 'saturation', 'heads', t('common.heads')),
     select(store, 'saturation', 'scale', t('common.scale'), SCALES.map((v) => ({ value: v, label: t(`scale.${v}`) }))),
     seedInput(store, 'saturation', 'seed', t('common.seed'), t('common.reroll')),
+    causalToggle(store, t),
+    softcapInput(store, t),
   ];
   for (const c of controls) s.controls.append(c.el);
 
@@ -31,6 +66,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   const ro = {
     entropy: readout(s.readouts, 'sat-entropy', t('sat.ro.entropy')),
     lnL: readout(s.readouts, 'sat-lnL', t('sat.ro.lnL')),
+    ratio: readout(s.readouts, 'sat-ratio', t('sat.ro.ratio')),
     maxw: readout(s.readouts, 'sat-maxw', t('sat.ro.maxw')),
     share: readout(s.readouts, 'sat-share', t('sat.ro.share')),
     c: readout(s.readouts, 'sat-c', t('sat.ro.c')),
@@ -80,14 +116,17 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     const sm = point.summary;
     setText(ro.entropy, fmt(sm.entropy.mean));
     setText(ro.lnL, fmt(point.logSeqLen));
+    setText(ro.ratio, fmt(sm.entropyRatio.mean));
     setText(ro.maxw, fmt(sm.maxWeight.mean));
     setText(ro.share, pct(sm.shareAbove));
     setText(ro.c, fmt(sm.scale));
     setText(ro.maxLogit, fmt(sm.maxAbsLogit));
-    setText(s.text, t('sat.text', {
+    const rule = [state.causal ? t('sat.textCausal', { ratio: fmt(sm.entropyRatio.mean) }) : '',
+      state.softcap > 0 ? t('sat.textSoftcap', { cap: state.softcap, maxLogit: fmt(sm.maxAbsLogit) }) : ''].filter((x) => x !== '').join(' ');
+    setText(s.text, `${t('sat.text', {
       scale: t(`scale.${state.scale}`), dk: state.dk, heads: state.heads, seqLen: state.seqLen,
       entropy: fmt(sm.entropy.mean), lnL: fmt(point.logSeqLen), maxw: fmt(sm.maxWeight.mean), share: pct(sm.shareAbove),
-    }));
+    })}${rule ? ' ' + rule : ''}`);
   };
 
   return {
@@ -96,7 +135,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
-      const sp = sweepParams(next);
+      const sp = { ...sweepParams(next), ...logitRuleParams(next) };
       const sk = JSON.stringify(sp);
       if (sk !== sweepKey) {
         sweepKey = sk;
@@ -112,7 +151,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
         showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }), 'sat:point');
         return;
       }
-      const pp = { ...pointParams(next), gradients: false };  // the readouts need no backward pass
+      const pp = { ...pointParams(next), ...logitRuleParams(next), gradients: false };  // the readouts need no backward pass
       const pk = JSON.stringify(pp);
       if (pk !== pointKey) {
         pointKey = pk;

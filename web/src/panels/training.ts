@@ -23,7 +23,7 @@ import { hasHeadScale, lastFiniteLoss } from '../training/series.ts';
 import { trainingConfigs, runKey, refusals, readNumber, keyOfCoreMessage, TRAIN_KEYS, RUN_KEYS } from '../training/config.ts';
 import type { WorkerLike } from '../worker/protocol.ts';
 
-type NumKey = 'trvocab' | 'trlen' | 'trlayers' | 'trdm' | 'trheads' | 'trmlp' | 'trinit' | 'trlr' | 'trwarm' | 'trclip' | 'trsteps' | 'trseed' | 'trthr';
+type NumKey = 'trvocab' | 'trlen' | 'trlayers' | 'trdm' | 'trheads' | 'trmlp' | 'trinit' | 'trlr' | 'trwarm' | 'trclip' | 'trcap' | 'trsteps' | 'trseed' | 'trthr';
 
 /** What survives a re-mount (a language switch rebuilds every panel): the controller and the last runs. */
 interface Session {
@@ -93,6 +93,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     numberInput(store, 'trsteps', t('train.steps'), t),
     numberInput(store, 'trseed', t('common.seed'), t),
     select(store, 'training', 'trsm', t('train.softmax'), (['safe', 'naive'] as const).map((v) => ({ value: v, label: t(`train.softmax.${v}`) }))),
+    numberInput(store, 'trcap', t('train.softcap'), t),
     numberInput(store, 'trthr', t('train.thr'), t),
   ];
   // the variants: several at once

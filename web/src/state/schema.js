@@ -42,7 +42,7 @@ export const TRAIN_VARIANTS = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv
  * @typedef {{ type: 'enum', default: string, values: readonly string[], doc: string, panels: string }} EnumSpec
  * @typedef {{ type: 'bool', default: boolean, doc: string, panels: string }} BoolSpec
  * @typedef {{ type: 'list', default: readonly string[], values: readonly string[], doc: string, panels: string }} ListSpec
- * @typedef {{ type: 'nums', default: readonly number[], min: number, max: number, maxLength: number, doc: string, panels: string }} NumsSpec
+ * @typedef {{ type: 'nums', default: readonly number[], min: number, max: number, maxLength: number, negInf?: boolean, doc: string, panels: string }} NumsSpec
  * @typedef {{ type: 'version', default: string, doc: string, panels: string }} VersionSpec
  * @typedef {IntSpec | NumSpec | EnumSpec | BoolSpec | ListSpec | NumsSpec | VersionSpec} KeySpec
  */
@@ -88,6 +88,14 @@ export const SCHEMA = Object.freeze({
     type: 'enum', default: 'inv_sqrt_dk', values: SCALES, panels: 'saturation, gradient',
     doc: 'Scale of the heatmap and readouts: none, inv_sqrt_dk, inv_dk or inv_sqrt_d_model.',
   }),
+  causal: /** @type {BoolSpec} */ ({
+    type: 'bool', default: false, panels: 'saturation',
+    doc: 'Causal mask (row i sees keys 0..i); entropy is then read against each row’s own ceiling ln(i + 1).',
+  }),
+  softcap: /** @type {NumSpec} */ ({
+    type: 'num', default: 0, min: 0, max: 1000, step: 0.5, panels: 'saturation',
+    doc: 'Logit soft-cap: s ↦ cap · tanh(s / cap) before the mask (Gemma 2 uses 50); 0 = off.',
+  }),
   gq: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'jac', values: ['jac', 'grad'], panels: 'gradient',
     doc: 'Gradient quantity: jac = ‖J‖_F per row, grad = ‖∂loss/∂q‖ per row.',
@@ -101,8 +109,8 @@ export const SCHEMA = Object.freeze({
     doc: "Seed of the article's check (q, k ~ randn(1, 8, 128, 512)).",
   }),
   plogits: /** @type {NumsSpec} */ ({
-    type: 'nums', default: [100, 90, 80], min: -1e6, max: 1e6, maxLength: 64, panels: 'precision',
-    doc: 'Precision lab: the typed-in logit vector (comma-separated), used when pmode=logits.',
+    type: 'nums', default: [100, 90, 80], min: -1e6, max: 1e6, maxLength: 64, negInf: true, panels: 'precision',
+    doc: 'Precision lab: the typed-in logit vector (comma-separated; -inf is a masked key), used when pmode=logits.',
   }),
   pmode: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'logits', values: ['logits', 'random'], panels: 'precision',
@@ -123,6 +131,14 @@ export const SCHEMA = Object.freeze({
   pblock: /** @type {IntSpec} */ ({
     type: 'int', default: 32, min: 1, max: 1024, panels: 'precision',
     doc: 'Precision lab: key block size of the online (tiled) softmax.',
+  }),
+  pacc: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'same', values: ['same', 'float32'], panels: 'precision',
+    doc: 'Precision lab: accumulate in the format itself (same) or in float32 with float16/bfloat16 storage (as real kernels do).',
+  }),
+  pmasked: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'nan', values: ['nan', 'zero'], panels: 'precision',
+    doc: 'Precision lab: a fully masked or fully underflowed row gives what its formula gives (nan) or zeros (zero, the fused-kernel convention).',
   }),
   pseed: /** @type {IntSpec} */ ({
     type: 'int', default: 0, min: 0, max: 4294967295, panels: 'precision',
@@ -228,6 +244,10 @@ export const SCHEMA = Object.freeze({
   trsm: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'safe', values: ['safe', 'naive'], panels: 'training',
     doc: 'Training lab: attention softmax, safe (max subtracted) or naive (exp / sum).',
+  }),
+  trcap: /** @type {NumSpec} */ ({
+    type: 'num', default: 0, min: 0, max: 1000, step: 0.5, panels: 'training',
+    doc: 'Training lab: logit soft-cap beside every variant, s ↦ cap · tanh(s / cap) before the mask (Gemma 2: 50); 0 = off.',
   }),
   trvar: /** @type {ListSpec} */ ({
     type: 'list', default: TRAIN_VARIANTS, values: TRAIN_VARIANTS, panels: 'training',

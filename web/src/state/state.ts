@@ -25,6 +25,8 @@ export interface State {
   heads: number;
   seqLen: number;
   scale: ScaleName;
+  causal: boolean;
+  softcap: number;
   gq: 'jac' | 'grad';
   gap: number;
   aseed: number;
@@ -34,6 +36,8 @@ export interface State {
   pseqLen: number;
   pscale: ScaleName;
   pblock: number;
+  pacc: 'same' | 'float32';
+  pmasked: 'nan' | 'zero';
   pseed: number;
   ldk: number;
   ltrain: number;
@@ -60,6 +64,7 @@ export interface State {
   trsteps: number;
   trseed: number;
   trsm: 'safe' | 'naive';
+  trcap: number;
   trvar: TrainVariant[];
   trthr: number;
   embed: boolean;
@@ -117,7 +122,7 @@ export function formatValue(key: StateKey, value: State[StateKey]): string {
   const spec = SCHEMA[key] as KeySpec;
   if (spec.type === 'bool') return value ? '1' : '0';
   if (spec.type === 'list') return (value as string[]).join(',');
-  if (spec.type === 'nums') return (value as number[]).map((x) => String(x)).join(',');
+  if (spec.type === 'nums') return (value as number[]).map((x) => (x === -Infinity ? '-inf' : String(x))).join(',');
   if (spec.type === 'num') return String(Number((value as number).toFixed(decimals(spec.step))));
   return String(value);
 }
@@ -126,6 +131,25 @@ function decimals(step: number): number {
   const s = String(step);
   const i = s.indexOf('.');
   return i < 0 ? 0 : s.length - i - 1;
+}
+
+const NEG_INF_RE = /^[-−](inf|infinity|∞)$/i;
+
+/**
+ * A comma-separated list of numbers (finite; with negInf also −∞ written -inf, -Infinity, −∞ or −inf,
+ * a masked key). +∞, NaN and anything else give null. Pure; the precision lab's field uses it too.
+ */
+export function parseNums(raw: string, negInf: boolean, separators: RegExp = /,/): number[] | null {
+  const parts = raw.split(separators).map((p) => p.trim());
+  const out: number[] = [];
+  for (const p of parts) {
+    if (negInf && NEG_INF_RE.test(p)) { out.push(-Infinity); continue; }
+    if (!NUMBER_RE.test(p)) return null;
+    const x = Number(p);
+    if (!Number.isFinite(x)) return null;
+    out.push(x);
+  }
+  return out;
 }
 
 type Coerced = { ok: true; value: unknown; rounded: boolean } | { ok: false; kind: 'invalid' | 'range' };
@@ -155,11 +179,9 @@ export function coerce(spec: KeySpec, raw: string): Coerced {
       if (raw === '0' || raw === 'false') return { ok: true, value: false, rounded: raw !== '0' };
       return { ok: false, kind: 'invalid' };
     case 'nums': {
-      const parts = raw.split(',').map((p) => p.trim());
-      if (parts.length === 0 || parts.length > spec.maxLength || parts.some((p) => !NUMBER_RE.test(p))) return { ok: false, kind: 'invalid' };
-      const xs = parts.map(Number);
-      if (xs.some((x) => !Number.isFinite(x))) return { ok: false, kind: 'invalid' };
-      if (xs.some((x) => x < spec.min || x > spec.max)) return { ok: false, kind: 'range' };
+      const xs = parseNums(raw, spec.negInf === true);
+      if (xs === null || xs.length === 0 || xs.length > spec.maxLength) return { ok: false, kind: 'invalid' };
+      if (xs.some((x) => x !== -Infinity && (x < spec.min || x > spec.max))) return { ok: false, kind: 'range' };
       return { ok: true, value: xs.map((x) => (Object.is(x, -0) ? 0 : x)), rounded: false };
     }
     case 'version':

@@ -7,7 +7,7 @@ import { SCHEMA } from '../state/schema.js';
 
 /** The state keys of the training lab, in control order. */
 export const TRAIN_KEYS = ['trtask', 'trvocab', 'trlen', 'trlayers', 'trdm', 'trheads', 'trmlp', 'trnorm', 'trinit', 'trlr',
-  'trwarm', 'trclip', 'trsteps', 'trseed', 'trsm', 'trvar', 'trthr'] as const satisfies readonly StateKey[];
+  'trwarm', 'trclip', 'trsteps', 'trseed', 'trsm', 'trcap', 'trvar', 'trthr'] as const satisfies readonly StateKey[];
 /** Keys that change what a run computes (trthr only changes the table). */
 export const RUN_KEYS: readonly StateKey[] = [...TRAIN_KEYS.filter((k) => k !== 'trthr'), 'kernel'];
 
@@ -15,7 +15,7 @@ export const RUN_KEYS: readonly StateKey[] = [...TRAIN_KEYS.filter((k) => k !== 
 export function trainingConfigs(s: State): TrainingConfig[] {
   const base: TrainingConfig = {
     task: s.trtask, vocab: s.trvocab, seqLen: s.trlen, layers: s.trlayers, dModel: s.trdm, heads: s.trheads, mlp: s.trmlp,
-    norm: s.trnorm, softmax: s.trsm, initStd: s.trinit, steps: s.trsteps, lr: s.trlr, warmup: s.trwarm, clip: s.trclip,
+    norm: s.trnorm, softmax: s.trsm, softcap: s.trcap, initStd: s.trinit, steps: s.trsteps, lr: s.trlr, warmup: s.trwarm, clip: s.trclip,
     seed: s.trseed, ...(s.kernel === 'auto' ? {} : { kernel: s.kernel }),
   };
   return s.trvar.map((attention) => ({ ...base, attention }));
@@ -56,7 +56,7 @@ export function keyOfCoreMessage(message: string): StateKey | null {
   const fields: [RegExp, StateKey][] = [
     [/\bneeds .* MiB\b/, 'trdm'], [/\bdModel\b/, 'trdm'], [/\bheads\b/, 'trheads'], [/\bseqLen\b/, 'trlen'], [/\bvocab\b/, 'trvocab'],
     [/\blayers\b/, 'trlayers'], [/\bmlp\b/, 'trmlp'], [/\bwarmup\b/, 'trwarm'], [/\bsteps\b/, 'trsteps'], [/\binitStd\b/, 'trinit'],
-    [/\blr\b/, 'trlr'], [/\bclip\b/, 'trclip'],
+    [/\blr\b/, 'trlr'], [/\bclip\b/, 'trclip'], [/\bsoftcap\b/, 'trcap'],
   ];
   for (const [re, k] of fields) if (re.test(message)) return k;
   return null;

@@ -33,7 +33,7 @@ export function run(core: Core, msg: unknown): Response {
       case 'scoreVariance': result = core.scoreVariance(msg.params); break;
       case 'attentionStats': result = core.attentionStats(msg.params); break;
       case 'saturationSweep': result = core.saturationSweep(msg.params); break;
-      case 'softmaxJacobian': result = core.softmaxJacobian(msg.params.logits); break;
+      case 'softmaxJacobian': result = core.softmaxJacobian(msg.params.logits, msg.params.softcap === undefined ? {} : { softcap: msg.params.softcap }); break;
       case 'jacobianCurve': {
         const gaps = Float64Array.from(msg.params.gaps);
         const out: JacobianCurveResult = { gaps, frobenius: new Float64Array(gaps.length), spectral: new Float64Array(gaps.length) };

@@ -32,7 +32,7 @@ export interface Calls {
   scoreVariance: { params: ScoreVarianceParams; result: ScoreVarianceResult };
   attentionStats: { params: AttentionStatsParams; result: AttentionStatsResult };
   saturationSweep: { params: SaturationSweepParams; result: SaturationSweepResult };
-  softmaxJacobian: { params: { logits: number[] }; result: SoftmaxJacobianResult };
+  softmaxJacobian: { params: { logits: number[]; softcap?: number }; result: SoftmaxJacobianResult };
   jacobianCurve: { params: JacobianCurveParams; result: JacobianCurveResult };
   precisionLab: { params: PrecisionLabParams; result: PrecisionLabResult };
   longContext: { params: LongContextParams; result: LongContextResult };

@@ -1,0 +1,602 @@
+// Issue #11: the numerics real kernels do: masks (causal and additive), fully masked rows, the
+// cause of every broken row, float32 accumulation of half-precision softmax, logit soft-capping.
+// Every small input carries its right value, computed independently in float64 (see the comments).
+// The same file runs natively (scalar family) and as wasm under node (scalar and SIMD128).
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "experiments.hpp"
+#include "kernels.hpp"
+#include "precision.hpp"
+#include "rng.hpp"
+#include "train/training.hpp"
+
+namespace sqrtdk {
+namespace {
+
+const double inf = std::numeric_limits<double>::infinity();
+const float finf = std::numeric_limits<float>::infinity();
+
+std::vector<Kernel> families() {
+  std::vector<Kernel> f{Kernel::Scalar};
+  if (simd_available()) f.push_back(Kernel::Simd);
+  return f;
+}
+
+std::vector<float> randn(size_t n, uint32_t seed, double sigma = 1.0) {
+  Rng r(seed);
+  std::vector<float> v(n);
+  for (auto& x : v) x = static_cast<float>(sigma * r.normal());
+  return v;
+}
+
+const PrecisionCell& cell(const PrecisionLabResult& r, const std::string& f, const std::string& a) {
+  for (const auto& c : r.cells)
+    if (c.format == f && c.algorithm == a) return c;
+  throw std::runtime_error("no cell " + f + " " + a);
+}
+
+PrecisionLabResult lab(std::vector<double> logits, MaskedRow mr = MaskedRow::Nan, Accumulate acc = Accumulate::Same) {
+  PrecisionLabParams p;
+  p.logits = std::move(logits);
+  p.masked_row = mr;
+  p.accumulate = acc;
+  return precision_lab(p);
+}
+
+// ---- 1. masks -----------------------------------------------------------------------------------
+
+AttentionParams params(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v, int heads,
+                       int L, int dk, Kernel kf) {
+  AttentionParams p;
+  p.q = q;
+  p.k = k;
+  p.v = v;
+  p.heads = heads;
+  p.seq_len = L;
+  p.dk = dk;
+  p.kernel = kf;
+  return p;
+}
+
+TEST(Masks, CausalEqualsTheAdditiveMaskOfMinusInfinityAboveTheDiagonalBitForBit) {
+  for (Kernel kf : families())
+    for (int L : {1, 2, 5, 9, 17, 33}) {
+      const int heads = 2, dk = 8;
+      const size_t n = size_t(heads) * L * dk;
+      const auto q = randn(n, 1), k = randn(n, 2), v = randn(n, 3);
+      std::vector<float> mask(size_t(L) * L, 0.0f);
+      for (int i = 0; i < L; ++i)
+        for (int j = i + 1; j < L; ++j) mask[size_t(i) * L + j] = -finf;
+      AttentionParams a = params(q, k, v, heads, L, dk, kf);
+      a.causal = true;
+      AttentionParams b = params(q, k, v, heads, L, dk, kf);
+      b.mask = mask;
+      const AttentionResult ra = attention(a), rb = attention(b);
+      ASSERT_EQ(ra.weights.size(), rb.weights.size());
+      EXPECT_EQ(0, std::memcmp(ra.weights.data(), rb.weights.data(), ra.weights.size() * sizeof(float)))
+          << kernel_name(kf) << " L=" << L;
+      EXPECT_EQ(0, std::memcmp(ra.output.data(), rb.output.data(), ra.output.size() * sizeof(float)))
+          << kernel_name(kf) << " L=" << L;
+      // Row 0 sees key 0 only.
+      EXPECT_EQ(ra.weights[0], 1.0f);
+    }
+}
+
+TEST(Masks, AttentionUnderMasksAndSoftCapMatchesTheDoubleReferenceOnTheFullScoreMatrix) {
+  for (Kernel kf : families())
+    for (int L : {3, 8, 9, 31}) {
+      for (bool causal : {false, true})
+        for (double cap : {0.0, 2.5}) {
+          const int heads = 2, dk = 16;
+          const size_t n = size_t(heads) * L * dk;
+          const auto q = randn(n, 4, 1.5), k = randn(n, 5, 1.5), v = randn(n, 6);
+          // A mask of 0, −∞ and finite values (a learned bias, ALiBi-like ramps): every third
+          // entry −∞, every fifth −1.75 · (i − j), the rest 0; one row fully masked when L > 3.
+          Rng r(7);
+          std::vector<float> mask(size_t(L) * L, 0.0f);
+          for (int i = 0; i < L; ++i)
+            for (int j = 0; j < L; ++j) {
+              const size_t ij = size_t(i) * L + j;
+              if (ij % 3 == 1) mask[ij] = -finf;
+              else if (ij % 5 == 0) mask[ij] = -1.75f * float(i - j);
+            }
+          if (L > 3) std::fill_n(mask.begin() + 2 * L, L, -finf);
+          AttentionParams p = params(q, k, v, heads, L, dk, kf);
+          p.causal = causal;
+          p.mask = mask;
+          p.softcap = cap;
+          const AttentionResult got = attention(p);
+          std::vector<double> out(n), w(size_t(heads) * L * L);
+          f64_attention_masked__reference(q.data(), k.data(), v.data(), heads, L, dk, got.scale, mask.data(), causal, cap,
+                                          false, out.data(), w.data());
+          for (size_t i = 0; i < w.size(); ++i)
+            ASSERT_NEAR(got.weights[i], w[i], 2e-5 * w[i] + 1e-30)
+                << kernel_name(kf) << " L=" << L << " causal=" << causal << " cap=" << cap << " i=" << i;
+          double err = 0.0, norm = 1.0;
+          for (size_t i = 0; i < n; ++i) {
+            err = std::max(err, std::fabs(got.output[i] - out[i]));
+            norm = std::max(norm, std::fabs(out[i]));
+          }
+          EXPECT_LE(err, 2e-5 * norm) << kernel_name(kf) << " L=" << L;
+          if (L > 3)
+            for (int j = 0; j < L; ++j) EXPECT_EQ(got.weights[size_t(2) * L + j], 0.0f);  // the fully masked row
+        }
+    }
+}
+
+TEST(Masks, AttentionStatsCausalRowsMatchTheDoubleReferenceAndUseTheirOwnCeiling) {
+  for (Kernel kf : families()) {
+    AttentionStatsParams p;
+    p.heads = 2;
+    p.seq_len = 24;
+    p.dk = 16;
+    p.seed = 9;
+    p.kernel = kf;
+    p.causal = true;
+    p.gradients = false;
+    const AttentionStatsResult r = attention_stats(p);
+    // The same Q, K (streams 1 and 2 of the seed) through the double reference with the causal mask.
+    const size_t n = size_t(p.heads) * p.seq_len * p.dk;
+    std::vector<float> q(n), k(n);
+    Rng rq = Rng::stream(p.seed, 1), rk = Rng::stream(p.seed, 2);
+    for (auto& x : q) x = static_cast<float>(rq.normal());
+    for (auto& x : k) x = static_cast<float>(rk.normal());
+    const int L = p.seq_len;
+    std::vector<double> w(size_t(p.heads) * L * L);
+    f64_attention_masked__reference(q.data(), k.data(), q.data(), p.heads, L, p.dk, 0.25, nullptr, true, 0.0, false,
+                                    nullptr, w.data());
+    std::vector<double> ratio;
+    for (int h = 0; h < p.heads; ++h)
+      for (int i = 0; i < L; ++i) {
+        double H = 0.0;
+        for (int j = 0; j < L; ++j) {
+          const double pj = w[(size_t(h) * L + i) * L + j];
+          if (j > i) ASSERT_EQ(pj, 0.0);
+          if (pj > 0) H -= pj * std::log(pj);
+        }
+        EXPECT_NEAR(r.entropy[size_t(h) * L + i], H, 2e-5 * std::max(1.0, H)) << kernel_name(kf) << " row " << i;
+        if (i > 0) ratio.push_back(H / std::log(i + 1.0));
+      }
+    EXPECT_EQ(r.entropy[0], 0.0);  // row 0 sees one key
+    const Summary s = summarize(ratio);
+    EXPECT_NEAR(r.summary.entropy_ratio.mean, s.mean, 2e-5);
+    EXPECT_NEAR(r.summary.entropy_ratio.median, s.median, 2e-5);
+    EXPECT_LE(r.summary.entropy_ratio.p90, 1.0);
+    // Unmasked, the ceiling is ln L for every row.
+    p.causal = false;
+    const AttentionStatsResult u = attention_stats(p);
+    double mean_ratio = 0.0;
+    for (double h : u.entropy) mean_ratio += h / std::log(double(L)) / double(u.entropy.size());
+    EXPECT_NEAR(u.summary.entropy_ratio.mean, mean_ratio, 1e-12);
+  }
+}
+
+TEST(Masks, SaturationSweepAndTensorStatsTakeTheCausalMask) {
+  SaturationSweepParams s;
+  s.dks = {16};
+  s.scales = {parse_scale("inv_sqrt_dk")};
+  s.heads = 2;
+  s.seq_len = 20;
+  s.seed = 4;
+  s.causal = true;
+  const SaturationSweepResult sw = saturation_sweep(s);
+  AttentionStatsParams a;
+  a.heads = 2;
+  a.seq_len = 20;
+  a.dk = 16;
+  a.seed = 4;
+  a.causal = true;
+  const AttentionStatsResult st = attention_stats(a);
+  EXPECT_EQ(sw.points[0][0].entropy.mean, st.summary.entropy.mean);
+  EXPECT_EQ(sw.points[0][0].entropy_ratio.mean, st.summary.entropy_ratio.mean);
+  EXPECT_EQ(sw.points[0][0].grad_query.mean, st.summary.grad_query.mean);
+  // tensorStats on the same draws
+  const size_t n = size_t(2) * 20 * 16;
+  std::vector<float> q(n), k(n);
+  Rng rq = Rng::stream(4, 1), rk = Rng::stream(4, 2);
+  for (auto& x : q) x = static_cast<float>(rq.normal());
+  for (auto& x : k) x = static_cast<float>(rk.normal());
+  TensorStatsParams t;
+  t.q = q;
+  t.k = k;
+  t.heads = 2;
+  t.seq_len = 20;
+  t.dk = 16;
+  t.causal = true;
+  const TensorStatsResult tr = tensor_stats(t);
+  EXPECT_EQ(tr.summary.entropy.mean, st.summary.entropy.mean);
+  EXPECT_EQ(tr.entropy[0], 0.0);
+}
+
+// ---- 2. fully masked rows -------------------------------------------------------------------------
+
+TEST(MaskedRow, FullyMaskedRowIsNanInTheFormulasAndZerosUnderTheKernelConvention) {
+  // [−∞, −∞]: exp gives 0, 0/0 = NaN (naive); −∞ − (−∞) = NaN (safe); the online form ends with
+  // d = 0 and NaN. Every format, every algorithm.
+  const PrecisionLabResult r = lab({-inf, -inf});
+  for (const auto& c : r.cells) {
+    EXPECT_EQ(c.share_nan, 1.0) << c.format << " " << c.algorithm;
+    EXPECT_EQ(c.causes.nan, 1.0) << c.format << " " << c.algorithm;
+    EXPECT_TRUE(std::isnan(c.probs[0]) && std::isnan(c.probs[1]));
+  }
+  EXPECT_TRUE(std::isnan(r.reference[0]));
+  const PrecisionLabResult z = lab({-inf, -inf}, MaskedRow::Zero);
+  for (const auto& c : z.cells) {
+    EXPECT_EQ(c.probs, (std::vector<double>{0.0, 0.0})) << c.format << " " << c.algorithm;
+    EXPECT_EQ(c.share_nan, 0.0);
+    EXPECT_EQ(c.causes.nan, 0.0);
+    EXPECT_EQ(c.max_abs_error, 0.0);
+  }
+}
+
+TEST(MaskedRow, AFullyUnderflowedRowIsNanToo) {
+  // float64 naive on [−800, −800]: exp(−800) = 0 (below 4.9e−324), 0/0 = NaN; the safe form gives 1/2.
+  const PrecisionLabResult r = lab({-800.0, -800.0});
+  const PrecisionCell& naive = cell(r, "float64", "naive");
+  EXPECT_TRUE(std::isnan(naive.probs[0]));
+  EXPECT_EQ(naive.share_nan, 1.0);
+  EXPECT_EQ(naive.causes.nan, 1.0);
+  EXPECT_EQ(cell(r, "float64", "safe").probs, (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(r.reference, (std::vector<double>{0.5, 0.5}));
+  // Under the kernel convention the zero normaliser gives zeros (FlashAttention: sum == 0 → 0).
+  const PrecisionLabResult z = lab({-800.0, -800.0}, MaskedRow::Zero);
+  EXPECT_EQ(cell(z, "float64", "naive").probs, (std::vector<double>{0.0, 0.0}));
+  EXPECT_EQ(cell(z, "float64", "naive").causes.underflow, 1.0);
+}
+
+TEST(MaskedRow, PartlyMaskedRowsAreTheSameUnderBothRules) {
+  for (MaskedRow mr : {MaskedRow::Nan, MaskedRow::Zero})
+    for (auto a : {SoftmaxAlgorithm::Naive, SoftmaxAlgorithm::Safe, SoftmaxAlgorithm::Online}) {
+      SoftmaxOptions o;
+      o.block_size = 1;
+      o.masked_row = mr;
+      EXPECT_EQ(softmax_in_format({-inf, 0.0, -inf, 0.0}, Format::Float32, a, o),
+                (std::vector<double>{0.0, 0.5, 0.0, 0.5}));
+    }
+}
+
+TEST(MaskedRow, AttentionDefaultsToZerosAndCanGiveNan) {
+  for (Kernel kf : families()) {
+    const int L = 4, dk = 3;
+    const auto q = randn(L * dk, 1), k = randn(L * dk, 2), v = randn(L * dk, 3);
+    std::vector<float> mask(L * L, 0.0f);
+    std::fill_n(mask.begin() + L, L, -finf);  // row 1 sees nothing
+    AttentionParams p = params(q, k, v, 1, L, dk, kf);
+    p.mask = mask;
+    const AttentionResult z = attention(p);
+    for (int j = 0; j < L; ++j) EXPECT_EQ(z.weights[L + j], 0.0f);
+    for (int d = 0; d < dk; ++d) EXPECT_EQ(z.output[dk + d], 0.0f);
+    p.masked_row = MaskedRow::Nan;
+    const AttentionResult nn = attention(p);
+    for (int j = 0; j < L; ++j) EXPECT_TRUE(std::isnan(nn.weights[L + j]));
+    for (int d = 0; d < dk; ++d) EXPECT_TRUE(std::isnan(nn.output[dk + d]));
+    for (int j = 0; j < L; ++j) EXPECT_EQ(nn.weights[j], z.weights[j]);  // other rows untouched
+    std::vector<double> w(L * L);
+    f64_attention_masked__reference(q.data(), k.data(), v.data(), 1, L, dk, nn.scale, mask.data(), false, 0.0, true,
+                                    nullptr, w.data());
+    EXPECT_TRUE(std::isnan(w[L]));
+  }
+}
+
+// ---- 3. causes ------------------------------------------------------------------------------------
+
+struct CauseRow {
+  const char* format;
+  const char* algorithm;
+  std::vector<double> logits;
+  const char* cause;  // the one field that must be 1; "" = none
+};
+
+double cause_of(const PrecisionCell& c, const std::string& name) {
+  if (name == "input_overflow") return c.causes.input_overflow;
+  if (name == "exp_overflow") return c.causes.exp_overflow;
+  if (name == "sum_overflow") return c.causes.sum_overflow;
+  if (name == "nan") return c.causes.nan;
+  if (name == "underflow") return c.causes.underflow;
+  throw std::runtime_error(name);
+}
+
+TEST(Causes, EachRowOfTheTableHitsExactlyItsCause) {
+  // float16: max finite 65504, ln 65504 = 11.09, smallest subnormal 2^-24 = 5.96e-8 (exp(−16.6)).
+  // bfloat16: max finite 3.39e38 (ln = 88.72), smallest subnormal 2^-133 = 9.2e-41 (exp(−92.2)).
+  const std::vector<CauseRow> table = {
+      {"float16", "naive", {70000.0, 0.0}, "input_overflow"},   // 70000 rounds to +∞ in float16
+      {"float16", "safe", {70000.0, 0.0}, "input_overflow"},    // whatever the algorithm does next
+      {"float16", "naive", {12.0, 0.0}, "exp_overflow"},        // exp(12) = 162755 > 65504
+      {"float16", "naive", {11.0, 11.0}, "sum_overflow"},       // 59874 fits, 2 · 59874 does not
+      {"float16", "naive", {-20.0, -20.0}, "nan"},              // exp(−20) = 2.1e-9 → 0, 0/0
+      {"float16", "safe", {-inf, -inf}, "nan"},                 // −∞ − (−∞)
+      {"float16", "naive", {0.0, -20.0}, "underflow"},          // p₂ = 2.1e-9 in float64, 0 here
+      {"float16", "safe", {0.0, -20.0}, "underflow"},
+      {"float16", "naive", {1.0, 0.0}, ""},
+      {"bfloat16", "naive", {1e39, 0.0}, "input_overflow"},
+      {"bfloat16", "naive", {89.0, 0.0}, "exp_overflow"},       // exp(89) = 4.5e38
+      {"bfloat16", "naive", {88.5, 88.5}, "sum_overflow"},      // exp(88.5) = 2.7e38 fits, twice it does not
+      {"bfloat16", "naive", {-100.0, -100.0}, "nan"},           // exp(−100) = 3.7e-44 → 0
+      {"bfloat16", "online", {0.0, -100.0}, "underflow"},
+      {"bfloat16", "safe", {1.0, 0.0}, ""},
+  };
+  const char* names[] = {"input_overflow", "exp_overflow", "sum_overflow", "nan", "underflow"};
+  for (const auto& row : table) {
+    const PrecisionLabResult r = lab(row.logits);
+    const PrecisionCell& c = cell(r, row.format, row.algorithm);
+    for (const char* name : names)
+      EXPECT_EQ(cause_of(c, name), std::string(name) == row.cause ? 1.0 : 0.0)
+          << row.format << " " << row.algorithm << " [" << row.logits[0] << ", " << row.logits[1] << "] " << name;
+  }
+}
+
+TEST(Causes, ElevenElevenInFloat16IsAnOverflowOfTheSumNotAnUnderflow) {
+  const PrecisionLabResult r = lab({11.0, 11.0});
+  const PrecisionCell& c = cell(r, "float16", "naive");
+  EXPECT_EQ(c.probs, (std::vector<double>{0.0, 0.0}));
+  EXPECT_EQ(c.causes.sum_overflow, 1.0);
+  EXPECT_EQ(c.causes.underflow, 0.0);
+  EXPECT_EQ(c.share_nan, 0.0);
+  EXPECT_EQ(c.max_abs_error, 0.5);
+  // Accumulated in float32 the sum fits: 0.5 each.
+  const PrecisionLabResult a = lab({11.0, 11.0}, MaskedRow::Nan, Accumulate::Float32);
+  EXPECT_EQ(cell(a, "float16", "naive").probs, (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(cell(a, "float16", "naive").causes.sum_overflow, 0.0);
+}
+
+TEST(Causes, RandomRowsPartitionTheBrokenRows) {
+  PrecisionLabParams p;
+  p.rows = 128;
+  p.seq_len = 64;
+  p.dk = 512;
+  p.scale = parse_scale("none");
+  const PrecisionLabResult r = precision_lab(p);
+  for (const auto& c : r.cells) {
+    const double sum = c.causes.input_overflow + c.causes.exp_overflow + c.causes.sum_overflow + c.causes.nan +
+                       c.causes.underflow;
+    EXPECT_LE(sum, 1.0 + 1e-12);
+    EXPECT_GE(sum + 1e-12, c.share_nonfinite) << c.format << " " << c.algorithm;
+  }
+  // Logits up to |s| ≈ 75: the float16 naive softmax overflows in exp on almost every row.
+  EXPECT_GT(cell(r, "float16", "naive").causes.exp_overflow, 0.9);
+  EXPECT_EQ(cell(r, "float16", "safe").causes.exp_overflow, 0.0);
+}
+
+// ---- 4. float32 accumulation --------------------------------------------------------------------
+
+TEST(Accumulate, Float32AccumulationOfHalfPrecisionSoftmax) {
+  // x_j = 2 sin(0.7 j), j = 0..4095, safe softmax, max |p − p_float64|. The right values were
+  // computed independently (a Node script rounding every operation, see the issue's closing note):
+  //   float32 accumulation: bfloat16 4.7472e-6, float16 5.7939e-7
+  //   all in the low format: bfloat16 3.1183e-3, float16 5.3427e-5
+  std::vector<double> x(4096);
+  for (int j = 0; j < 4096; ++j) x[j] = 2.0 * std::sin(0.7 * j);
+  const PrecisionLabResult same = lab(x);
+  const PrecisionLabResult f32 = lab(x, MaskedRow::Nan, Accumulate::Float32);
+  EXPECT_NEAR(cell(f32, "bfloat16", "safe").max_abs_error, 4.7472e-6, 1e-9);
+  EXPECT_NEAR(cell(f32, "float16", "safe").max_abs_error, 5.7939e-7, 1e-10);
+  EXPECT_NEAR(cell(same, "bfloat16", "safe").max_abs_error, 3.1183e-3, 1e-7);
+  EXPECT_NEAR(cell(same, "float16", "safe").max_abs_error, 5.3427e-5, 1e-8);
+  // float64 and float32 storage: accumulation already at least float32, nothing changes.
+  for (const char* f : {"float64", "float32"})
+    for (const char* a : {"naive", "safe", "online"})
+      EXPECT_EQ(cell(f32, f, a).probs, cell(same, f, a).probs) << f << " " << a;
+  // The online (FlashAttention-style) cell agrees with the safe one to float32 rounding.
+  EXPECT_LT(f32.online_vs_safe[2], 1e-5);
+}
+
+// ---- 5. soft-capping ------------------------------------------------------------------------------
+
+TEST(SoftCap, TwoLogitValues) {
+  // cap 5 on [10, 0]: z = [5 tanh 2, 0] = [4.82014, 0], p = [0.99200, 0.00800];
+  // ∂p/∂s = (diag(p) − p pᵀ) diag(1 − tanh²(s/5)): ‖·‖_F = p₁p₂ √(2 sech⁴2 + 2) = 0.0112528.
+  const std::vector<double> ten{10.0, 0.0};
+  const SoftmaxJacobianResult c = softmax_jacobian(ten, 5.0);
+  EXPECT_NEAR(c.probs[0], 0.99200, 5e-6);
+  EXPECT_NEAR(c.probs[1], 0.00800, 5e-6);
+  const double p1 = 1.0 / (1.0 + std::exp(-5.0 * std::tanh(2.0)));
+  const double sech2 = 1.0 / (std::cosh(2.0) * std::cosh(2.0));
+  const double want = p1 * (1.0 - p1) * std::sqrt(2.0 * sech2 * sech2 + 2.0);
+  EXPECT_NEAR(c.frobenius, want, 1e-15);
+  EXPECT_NEAR(c.frobenius, 0.011253, 5e-7);
+  EXPECT_NEAR(c.spectral, c.frobenius, 1e-12 * c.frobenius);  // rank one for two keys
+  EXPECT_NEAR(c.jacobian[0], p1 * (1 - p1) * sech2, 1e-15);    // ∂p₁/∂s₁
+  EXPECT_NEAR(c.jacobian[1], -p1 * (1 - p1), 1e-15);           // ∂p₁/∂s₂ (s₂ = 0: factor 1)
+  const SoftmaxJacobianResult u = softmax_jacobian(ten);
+  EXPECT_NEAR(u.frobenius, 9.07916e-5, 1e-9);  // uncapped: 2 p₁p₂, p₂ = 1/(1 + e¹⁰)
+  // cap 50 on [100, 0]: p₂ = e^{−50 tanh 2}/(1 + …) = 1.1652e-21: ‖·‖_F = 1.65197e-21.
+  const SoftmaxJacobianResult big = softmax_jacobian(std::vector<double>{100.0, 0.0}, 50.0);
+  const double p2 = 1.0 / (1.0 + std::exp(50.0 * std::tanh(2.0)));
+  EXPECT_NEAR(big.frobenius, p2 * (1 - p2) * std::sqrt(2.0 * sech2 * sech2 + 2.0), 1e-33);
+  EXPECT_NEAR(big.frobenius, 1.65197e-21, 1e-26);
+}
+
+TEST(SoftCap, JacobianMatchesFiniteDifferencesAndItsSpectralNormTheSvd) {
+  Rng r(21);
+  for (int n : {3, 7, 40, 128, 200}) {
+    std::vector<double> s(n);
+    for (double& x : s) x = 6.0 * r.normal();
+    s[1] = -inf;  // a masked key
+    const double cap = 3.0;
+    const SoftmaxJacobianResult got = softmax_jacobian(s, cap);
+    auto probs = [&](const std::vector<double>& z) {
+      std::vector<double> c(z.size()), p(z.size());
+      for (size_t i = 0; i < z.size(); ++i) c[i] = z[i] == -inf ? -inf : cap * std::tanh(z[i] / cap);
+      f64_softmax__reference(c.data(), p.data(), int(z.size()));
+      return p;
+    };
+    Eigen::MatrixXd J(n, n);
+    for (int j = 0; j < n; ++j) {
+      if (j == 1) { J.col(j).setZero(); continue; }
+      const double h = 1e-5 * std::max(1.0, std::fabs(s[j]));
+      std::vector<double> a = s, b = s;
+      a[j] += h;
+      b[j] -= h;
+      const auto pa = probs(a), pb = probs(b);
+      for (int i = 0; i < n; ++i) J(i, j) = (pa[i] - pb[i]) / (2 * h);
+    }
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) ASSERT_NEAR(got.jacobian[size_t(i) * n + j], J(i, j), 1e-8) << n << " " << i << " " << j;
+    EXPECT_NEAR(got.frobenius, J.norm(), 1e-8);
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> G(got.jacobian.data(), n, n);
+    const double svd = Eigen::JacobiSVD<Eigen::MatrixXd>(Eigen::MatrixXd(G)).singularValues()(0);
+    EXPECT_NEAR(got.spectral, svd, 1e-9 * svd) << n;
+  }
+  // Rows like the saturation panel's: L = 128 logits c · q·k at several spreads, caps 2 and 50.
+  for (double spread : {0.5, 3.0, 20.0})
+    for (double cap : {2.0, 50.0}) {
+      std::vector<double> s(128);
+      for (double& x : s) x = spread * r.normal();
+      const SoftmaxJacobianResult got = softmax_jacobian(s, cap);
+      const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> G(got.jacobian.data(), 128, 128);
+      const double svd = Eigen::JacobiSVD<Eigen::MatrixXd>(Eigen::MatrixXd(G)).singularValues()(0);
+      EXPECT_NEAR(got.spectral, svd, 1e-9 * svd) << "spread " << spread << " cap " << cap;
+    }
+}
+
+// Double-precision attention of one head and its loss ℓ = Σ dO ⊙ (P V), P = softmax(mask(cap(c·Q Kᵀ))).
+double loss64(const std::vector<double>& Q, const std::vector<float>& K, const std::vector<float>& V,
+              const std::vector<float>& dO, int L, int dk, double c, double cap, bool causal) {
+  double loss = 0.0;
+  std::vector<double> s(L), p(L);
+  for (int i = 0; i < L; ++i) {
+    for (int j = 0; j < L; ++j) {
+      double dot = 0.0;
+      for (int d = 0; d < dk; ++d) dot += Q[i * dk + d] * double(K[j * dk + d]);
+      s[j] = cap * std::tanh(c * dot / cap);
+      if (causal && j > i) s[j] = -inf;
+    }
+    f64_softmax__reference(s.data(), p.data(), L);
+    for (int j = 0; j < L; ++j)
+      for (int d = 0; d < dk; ++d) loss += dO[i * dk + d] * p[j] * double(V[j * dk + d]);
+  }
+  return loss;
+}
+
+TEST(SoftCap, AttentionStatsGradientsMatchFiniteDifferencesInDouble) {
+  for (Kernel kf : families())
+    for (bool causal : {false, true}) {
+      AttentionStatsParams p;
+      p.heads = 1;
+      p.seq_len = 6;
+      p.dk = 4;
+      p.seed = 13;
+      p.variance = 4.0;  // scores of std 8 against a cap of 3: deep in tanh's saturation
+      p.scale = parse_scale("none");
+      p.softcap = 3.0;
+      p.causal = causal;
+      p.kernel = kf;
+      const AttentionStatsResult r = attention_stats(p);
+      const int L = p.seq_len, dk = p.dk;
+      auto draw = [&](uint64_t stream) {
+        Rng g = Rng::stream(p.seed, stream);
+        std::vector<float> t(size_t(L) * dk);
+        for (auto& x : t) x = static_cast<float>(2.0 * g.normal());
+        return t;
+      };
+      const auto q = draw(1), k = draw(2), v = draw(3), dout = draw(4);
+      std::vector<double> Q(q.begin(), q.end());
+      for (int i = 0; i < L; ++i) {
+        double g2 = 0.0;
+        for (int d = 0; d < dk; ++d) {
+          const double h = 1e-6;
+          std::vector<double> a = Q, b = Q;
+          a[i * dk + d] += h;
+          b[i * dk + d] -= h;
+          const double g = (loss64(a, k, v, dout, L, dk, 1.0, 3.0, causal) - loss64(b, k, v, dout, L, dk, 1.0, 3.0, causal)) / (2 * h);
+          g2 += g * g;
+        }
+        EXPECT_NEAR(r.grad_query[i], std::sqrt(g2), 1e-4 * std::sqrt(g2) + 1e-6) << kernel_name(kf) << " row " << i;
+      }
+      // The soft-cap shrinks the Jacobian: every row's norm is at most the uncapped softmax's of the
+      // same weights, and all are finite.
+      for (double j : r.jac_fro) EXPECT_TRUE(std::isfinite(j));
+    }
+}
+
+TEST(SoftCap, PrecisionLabCapsBeforeEachFormatRounds) {
+  // [100, 90, 80] with cap 50: 50·tanh(2), 50·tanh(1.8), 50·tanh(1.6) = 48.20, 47.35, 46.10 — the
+  // float16 naive softmax still overflows (exp(46) ≫ 65504), the safe one is right.
+  PrecisionLabParams p;
+  p.logits = {100.0, 90.0, 80.0, -inf};
+  p.softcap = 50.0;
+  const PrecisionLabResult r = precision_lab(p);
+  std::vector<double> z{50 * std::tanh(2.0), 50 * std::tanh(1.8), 50 * std::tanh(1.6)};
+  const double m = z[0];
+  const double sum = std::exp(z[0] - m) + std::exp(z[1] - m) + std::exp(z[2] - m);
+  EXPECT_NEAR(r.reference[0], 1.0 / sum, 1e-15);
+  EXPECT_EQ(r.reference[3], 0.0);  // the masked key stays masked (not −cap)
+  EXPECT_NEAR(r.max_abs_logit, z[0], 1e-12);
+  EXPECT_EQ(cell(r, "float16", "naive").causes.exp_overflow, 1.0);
+  EXPECT_EQ(cell(r, "float16", "safe").share_nonfinite, 0.0);
+}
+
+TEST(SoftCap, AttentionMatchesAttentionStatsAndInvalidCapsAreRefused) {
+  AttentionStatsParams p;
+  p.dk = 8;
+  p.seq_len = 16;
+  p.heads = 2;
+  p.softcap = -1.0;
+  EXPECT_THROW(attention_stats(p), std::invalid_argument);
+  p.softcap = std::nan("");
+  EXPECT_THROW(attention_stats(p), std::invalid_argument);
+  p.softcap = inf;
+  EXPECT_THROW(attention_stats(p), std::invalid_argument);
+  EXPECT_THROW(softmax_jacobian(std::vector<double>{1.0, 2.0}, -3.0), std::invalid_argument);
+  PrecisionLabParams lp;
+  lp.softcap = 2e6;
+  EXPECT_THROW(precision_lab(lp), std::invalid_argument);
+  // A cap far above every logit changes nothing measurable.
+  p.softcap = 1e6;
+  p.gradients = false;
+  const AttentionStatsResult a = attention_stats(p);
+  p.softcap = 0.0;
+  const AttentionStatsResult b = attention_stats(p);
+  EXPECT_NEAR(a.summary.entropy.mean, b.summary.entropy.mean, 1e-6);
+  EXPECT_NEAR(a.summary.jac_spec.mean, b.summary.jac_spec.mean, 1e-6);
+  // A bad mask value is refused, naming it.
+  const auto q = randn(2 * 3, 1);
+  std::vector<float> mask(4, 0.0f);
+  mask[2] = std::nanf("");
+  AttentionParams ap = params(q, q, q, 1, 2, 3, Kernel::Scalar);
+  ap.mask = mask;
+  try {
+    attention(ap);
+    FAIL();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mask[2]"), std::string::npos);
+  }
+  mask.resize(3);
+  ap.mask = mask;
+  EXPECT_THROW(attention(ap), std::invalid_argument);
+}
+
+TEST(SoftCap, TrainingRunsCapEveryVariantsLogits) {
+  for (auto v : {train::AttentionVariant::None, train::AttentionVariant::QkL2}) {
+    train::TrainConfig c;
+    c.attention = v;
+    c.softcap = 2.0;
+    c.steps = 3;
+    c.eval_size = 8;
+    c.batch = 4;
+    train::TrainingRun run(c);
+    const train::StepMetrics m = run.step(3);
+    ASSERT_EQ(m.count(), 3);
+    for (double x : m.max_abs_logit) {
+      EXPECT_LE(x, 2.0);
+      EXPECT_GT(x, 0.5);  // unscaled (none) and g₀ = log₂(T² − T) ≈ 7.9 (qk_l2): well into the cap
+    }
+    for (double l : m.loss) EXPECT_TRUE(std::isfinite(l));
+  }
+  train::TrainConfig bad;
+  bad.softcap = -1.0;
+  EXPECT_THROW(train::TrainingRun{bad}, std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace sqrtdk

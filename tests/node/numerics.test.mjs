@@ -1,0 +1,246 @@
+// Issue #11 through the JS API of the built wasm module: masks, fully masked rows, the cause of
+// every broken row, float32 accumulation, soft-capping. Right values computed independently in
+// float64 (see tests/native/numerics_test.cpp for their derivation).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCore, MASKED_ROW_RULES, ACCUMULATE_MODES } from '../../wasm/js/core.js';
+import { randn, relDiff } from './helpers.mjs';
+
+const core = await loadCore();
+const kernels = core.info().simd ? ['scalar', 'simd'] : ['scalar'];
+const cell = (r, format, algorithm) => r.cells.find((c) => c.format === format && c.algorithm === algorithm);
+const CAUSES = ['inputOverflow', 'expOverflow', 'sumOverflow', 'nan', 'underflow'];
+
+/** Double reference on the full score matrix: softcap, additive mask, causal; all −∞ rows → zeros or NaN. */
+function reference(q, k, v, heads, L, dk, scale, { mask = null, causal = false, softcap = 0, nanRows = false } = {}) {
+  const out = new Float64Array(heads * L * dk);
+  const weights = new Float64Array(heads * L * L);
+  const s = new Float64Array(L);
+  for (let h = 0; h < heads; ++h) {
+    const base = h * L * dk;
+    for (let i = 0; i < L; ++i) {
+      let mx = -Infinity;
+      for (let j = 0; j < L; ++j) {
+        let dot = 0;
+        for (let d = 0; d < dk; ++d) dot += q[base + i * dk + d] * k[base + j * dk + d];
+        let x = scale * dot;
+        if (softcap > 0) x = softcap * Math.tanh(x / softcap);
+        if (mask) x += mask[i * L + j];
+        if (causal && j > i) x = -Infinity;
+        s[j] = x;
+        mx = Math.max(mx, x);
+      }
+      if (mx === -Infinity) {
+        for (let j = 0; j < L; ++j) weights[h * L * L + i * L + j] = nanRows ? NaN : 0;
+        for (let d = 0; d < dk; ++d) out[base + i * dk + d] = nanRows ? NaN : 0;
+        continue;
+      }
+      let sum = 0;
+      for (let j = 0; j < L; ++j) { s[j] = Math.exp(s[j] - mx); sum += s[j]; }
+      for (let j = 0; j < L; ++j) {
+        const p = s[j] / sum;
+        weights[h * L * L + i * L + j] = p;
+        for (let d = 0; d < dk; ++d) out[base + i * dk + d] += p * v[base + j * dk + d];
+      }
+    }
+  }
+  return { out, weights };
+}
+
+test('attention: a causal mask is the additive mask of −∞ above the diagonal, bit for bit', () => {
+  for (const kernel of kernels) {
+    const [heads, L, dk] = [2, 13, 8];
+    const q = randn(heads * L * dk, 1), k = randn(heads * L * dk, 2), v = randn(heads * L * dk, 3);
+    const mask = new Float32Array(L * L);
+    for (let i = 0; i < L; ++i) for (let j = i + 1; j < L; ++j) mask[i * L + j] = -Infinity;
+    const a = core.attention({ q, k, v, heads, seqLen: L, dk, kernel, causal: true });
+    const b = core.attention({ q, k, v, heads, seqLen: L, dk, kernel, mask });
+    assert.deepEqual(a.weights, b.weights, kernel);
+    assert.deepEqual(a.output, b.output, kernel);
+    assert.equal(a.weights[0], 1);
+  }
+});
+
+test('attention: masks and soft-cap against the double reference on the full score matrix (both kernels)', () => {
+  for (const kernel of kernels) {
+    for (const L of [5, 9, 32]) {
+      for (const causal of [false, true]) {
+        for (const softcap of [undefined, 2]) {
+          const [heads, dk] = [2, 16];
+          const q = randn(heads * L * dk, 4), k = randn(heads * L * dk, 5), v = randn(heads * L * dk, 6);
+          const mask = new Float32Array(L * L);
+          for (let ij = 0; ij < L * L; ++ij) mask[ij] = ij % 3 === 1 ? -Infinity : ij % 5 === 0 ? -1.5 : 0;
+          mask.fill(-Infinity, 2 * L, 3 * L);  // row 2 fully masked
+          const got = core.attention({ q, k, v, heads, seqLen: L, dk, kernel, causal, mask, softcap });
+          const ref = reference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { mask, causal, softcap: softcap ?? 0 });
+          for (let i = 0; i < ref.weights.length; ++i) {
+            assert.ok(Math.abs(got.weights[i] - ref.weights[i]) <= 2e-5 * ref.weights[i] + 1e-30,
+              `${kernel} L=${L} causal=${causal} cap=${softcap} i=${i}: ${got.weights[i]} vs ${ref.weights[i]}`);
+          }
+          let err = 0, norm = 1;
+          for (let i = 0; i < ref.out.length; ++i) { err = Math.max(err, Math.abs(got.output[i] - ref.out[i])); norm = Math.max(norm, Math.abs(ref.out[i])); }
+          assert.ok(err <= 2e-5 * norm, `${kernel} L=${L} output err ${err}`);
+          assert.deepEqual(Array.from(got.weights.subarray(2 * L, 3 * L)), new Array(L).fill(0));
+        }
+      }
+    }
+  }
+});
+
+test('attention: a fully masked row is zeros by default (FlashAttention, SDPA) and NaN on request', () => {
+  const [L, dk] = [4, 3];
+  const q = randn(L * dk, 1), k = randn(L * dk, 2), v = randn(L * dk, 3);
+  const mask = new Float32Array(L * L).fill(-Infinity, L, 2 * L);
+  for (const kernel of kernels) {
+    const z = core.attention({ q, k, v, heads: 1, seqLen: L, dk, kernel, mask });
+    assert.deepEqual(Array.from(z.weights.subarray(L, 2 * L)), [0, 0, 0, 0]);
+    assert.deepEqual(Array.from(z.output.subarray(dk, 2 * dk)), [0, 0, 0]);
+    const n = core.attention({ q, k, v, heads: 1, seqLen: L, dk, kernel, mask, maskedRow: 'nan' });
+    assert.ok(Array.from(n.weights.subarray(L, 2 * L)).every(Number.isNaN));
+    assert.ok(Array.from(n.output.subarray(dk, 2 * dk)).every(Number.isNaN));
+    assert.deepEqual(n.weights.subarray(0, L), z.weights.subarray(0, L));
+  }
+  assert.deepEqual([...MASKED_ROW_RULES], ['nan', 'zero']);
+  assert.throws(() => core.attention({ q, k, v, heads: 1, seqLen: L, dk, mask, maskedRow: 'ones' }), /maskedRow = 'ones'/);
+  assert.throws(() => core.attention({ q, k, v, heads: 1, seqLen: L, dk, mask: new Float32Array(L * L).fill(Infinity) }), /mask\[0\] = inf/);
+  assert.throws(() => core.attention({ q, k, v, heads: 1, seqLen: L, dk, mask: new Float32Array(3) }), /mask.length = 3/);
+  assert.throws(() => core.attention({ q, k, v, heads: 1, seqLen: L, dk, mask: [0] }), TypeError);
+});
+
+test('attentionStats / saturationSweep / tensorStats: causal statistics against each row\'s own ceiling', () => {
+  for (const kernel of kernels) {
+    const [heads, L, dk] = [2, 24, 16];
+    const r = core.attentionStats({ heads, seqLen: L, dk, seed: 9, kernel, causal: true, gradients: false });
+    assert.equal(r.rows.entropy[0], 0);  // row 0 sees one key
+    assert.ok(r.heatmap[1] === 0 && r.heatmap[0] === 1);
+    // entropyRatio: mean of H_i / ln(i + 1) over rows i ≥ 1
+    let sum = 0, count = 0;
+    for (let h = 0; h < heads; ++h) for (let i = 1; i < L; ++i) { sum += r.rows.entropy[h * L + i] / Math.log(i + 1); ++count; }
+    assert.ok(Math.abs(r.summary.entropyRatio.mean - sum / count) < 1e-12);
+    assert.ok(r.summary.entropyRatio.p90 <= 1);
+    const sw = core.saturationSweep({ dks: [dk], scales: ['inv_sqrt_dk'], heads, seqLen: L, seed: 9, kernel, causal: true, gradients: false });
+    assert.equal(sw.points[0][0].entropy.mean, r.summary.entropy.mean);
+    assert.equal(sw.points[0][0].entropyRatio.mean, r.summary.entropyRatio.mean);
+  }
+  const q = randn(2 * 16 * 8, 1), k = randn(2 * 16 * 8, 2);
+  const t = core.tensorStats({ q, k, heads: 2, seqLen: 16, dk: 8, causal: true });
+  assert.equal(t.rows.entropy[0], 0);
+  const u = core.tensorStats({ q, k, heads: 2, seqLen: 16, dk: 8 });
+  assert.ok(u.rows.entropy[0] > 0);
+});
+
+test('precisionLab: a fully masked row is NaN by its formula, zeros under the kernel convention', () => {
+  const r = core.precisionLab({ logits: [-Infinity, -Infinity] });
+  for (const c of r.cells) {
+    assert.equal(c.shareNan, 1, `${c.format} ${c.algorithm}`);
+    assert.equal(c.causes.nan, 1);
+    assert.ok(Number.isNaN(c.probs[0]) && Number.isNaN(c.probs[1]));
+  }
+  const z = core.precisionLab({ logits: [-Infinity, -Infinity], maskedRow: 'zero' });
+  for (const c of z.cells) {
+    assert.deepEqual(Array.from(c.probs), [0, 0]);
+    assert.equal(c.shareNan, 0);
+  }
+  // A row that underflows entirely: float64 naive on [−800, −800] is 0/0.
+  const u = core.precisionLab({ logits: [-800, -800] });
+  assert.ok(Number.isNaN(cell(u, 'float64', 'naive').probs[0]));
+  assert.equal(cell(u, 'float64', 'naive').causes.nan, 1);
+  assert.deepEqual(Array.from(cell(u, 'float64', 'safe').probs), [0.5, 0.5]);
+  assert.throws(() => core.precisionLab({ logits: [1], maskedRow: 'NaN' }), RangeError);
+});
+
+test('precisionLab: each row of the cause table hits exactly its cause', () => {
+  const table = [
+    ['float16', 'naive', [70000, 0], 'inputOverflow'],
+    ['float16', 'safe', [70000, 0], 'inputOverflow'],
+    ['float16', 'naive', [12, 0], 'expOverflow'],
+    ['float16', 'naive', [11, 11], 'sumOverflow'],
+    ['float16', 'naive', [-20, -20], 'nan'],
+    ['float16', 'safe', [-Infinity, -Infinity], 'nan'],
+    ['float16', 'naive', [0, -20], 'underflow'],
+    ['float16', 'naive', [1, 0], null],
+    ['bfloat16', 'naive', [1e39, 0], 'inputOverflow'],
+    ['bfloat16', 'naive', [89, 0], 'expOverflow'],
+    ['bfloat16', 'naive', [88.5, 88.5], 'sumOverflow'],
+    ['bfloat16', 'naive', [-100, -100], 'nan'],
+    ['bfloat16', 'online', [0, -100], 'underflow'],
+    ['bfloat16', 'safe', [1, 0], null],
+  ];
+  for (const [format, algorithm, logits, cause] of table) {
+    const c = cell(core.precisionLab({ logits }), format, algorithm);
+    for (const name of CAUSES) assert.equal(c.causes[name], name === cause ? 1 : 0, `${format} ${algorithm} [${logits}] ${name}`);
+  }
+  const eleven = cell(core.precisionLab({ logits: [11, 11] }), 'float16', 'naive');
+  assert.deepEqual(Array.from(eleven.probs), [0, 0]);
+  assert.equal(eleven.maxAbsError, 0.5);
+});
+
+test('precisionLab: float32 accumulation of a half-precision softmax (4096 logits 2 sin(0.7 j))', () => {
+  const logits = Array.from({ length: 4096 }, (_, j) => 2 * Math.sin(0.7 * j));
+  const f32 = core.precisionLab({ logits, accumulate: 'float32' });
+  const same = core.precisionLab({ logits });
+  assert.ok(Math.abs(cell(f32, 'bfloat16', 'safe').maxAbsError - 4.7472e-6) < 1e-9);
+  assert.ok(Math.abs(cell(f32, 'float16', 'safe').maxAbsError - 5.7939e-7) < 1e-10);
+  assert.ok(Math.abs(cell(same, 'bfloat16', 'safe').maxAbsError - 3.1183e-3) < 1e-7);
+  assert.ok(Math.abs(cell(same, 'float16', 'safe').maxAbsError - 5.3427e-5) < 1e-8);
+  const eleven = core.precisionLab({ logits: [11, 11], accumulate: 'float32' });
+  assert.deepEqual(Array.from(cell(eleven, 'float16', 'naive').probs), [0.5, 0.5]);
+  assert.deepEqual([...ACCUMULATE_MODES], ['same', 'float32']);
+  assert.throws(() => core.precisionLab({ logits: [1], accumulate: 'float16' }), RangeError);
+});
+
+test('soft-capping: the issue\'s two-logit values and the factor 1 − tanh² in the Jacobian', () => {
+  const c = core.softmaxJacobian([10, 0], { softcap: 5 });
+  assert.ok(Math.abs(c.probs[0] - 0.992) < 5e-6 && Math.abs(c.probs[1] - 0.008) < 5e-6);
+  assert.ok(Math.abs(c.frobenius - 0.0112528) < 1e-7, String(c.frobenius));
+  assert.ok(relDiff(c.spectral, c.frobenius) < 1e-12);
+  assert.ok(Math.abs(core.softmaxJacobian([10, 0]).frobenius - 9.07916e-5) < 1e-9);
+  assert.ok(relDiff(core.softmaxJacobian([100, 0], { softcap: 50 }).frobenius, 1.65197e-21) < 1e-5);
+  // Finite differences in double of p(cap · tanh(s / cap)).
+  const s = [3, -1, 7.5, -Infinity, 0.2], cap = 2.5;
+  const probs = (z) => {
+    const c2 = z.map((x) => (x === -Infinity ? x : cap * Math.tanh(x / cap)));
+    const m = Math.max(...c2); const e = c2.map((x) => Math.exp(x - m)); const t = e.reduce((a, b) => a + b);
+    return e.map((x) => x / t);
+  };
+  const J = core.softmaxJacobian(s, { softcap: cap }).jacobian;
+  for (let j = 0; j < s.length; ++j) {
+    if (s[j] === -Infinity) continue;
+    const a = [...s], b = [...s]; a[j] += 1e-6; b[j] -= 1e-6;
+    const pa = probs(a), pb = probs(b);
+    for (let i = 0; i < s.length; ++i) assert.ok(Math.abs(J[i * s.length + j] - (pa[i] - pb[i]) / 2e-6) < 1e-8, `${i},${j}`);
+  }
+  assert.throws(() => core.softmaxJacobian([1, 2], { softcap: 0 }), /softcap = 0 must be a positive number/);
+  assert.throws(() => core.softmaxJacobian([1, 2], { cap: 1 }), TypeError);
+  assert.throws(() => core.attentionStats({ dk: 8, softcap: -1 }), RangeError);
+  assert.throws(() => core.saturationSweep({ dks: [8], softcap: '5' }), TypeError);
+});
+
+test('soft-capping in attentionStats, saturationSweep and precisionLab', () => {
+  // A cap bounds every logit: max |s| ≤ cap, and no row saturates harder than softmax over ±cap allows.
+  const r = core.attentionStats({ dk: 512, heads: 2, seqLen: 64, scale: 'none', softcap: 5, gradients: false });
+  assert.ok(r.summary.maxAbsLogit <= 5 && r.summary.maxAbsLogit > 4.9);
+  const un = core.attentionStats({ dk: 512, heads: 2, seqLen: 64, scale: 'none', gradients: false });
+  assert.ok(r.summary.entropy.mean > un.summary.entropy.mean);
+  const sw = core.saturationSweep({ dks: [512], scales: ['none'], heads: 2, seqLen: 64, softcap: 5, gradients: false });
+  assert.equal(sw.points[0][0].entropy.mean, r.summary.entropy.mean);
+  assert.equal(sw.points[0][0].jacSpec.mean, r.summary.jacSpec.mean);
+  const pl = core.precisionLab({ logits: [100, 90, 80, -Infinity], softcap: 50 });
+  assert.equal(pl.reference[3], 0);
+  assert.ok(Math.abs(pl.maxAbsLogit - 50 * Math.tanh(2)) < 1e-12);
+  assert.equal(cell(pl, 'float16', 'naive').causes.expOverflow, 1);
+});
+
+test('soft-capping in the training lab: a switch beside every variant', () => {
+  for (const attention of ['none', 'qk_l2']) {
+    const run = core.createTrainingRun({ attention, softcap: 2, steps: 3, evalSize: 8, batch: 4, layers: 1 });
+    assert.equal(run.config.softcap, 2);
+    const r = run.step(3);
+    assert.ok(Array.from(r.maxAbsLogit).every((x) => x <= 2 && x > 0.5), `${attention}: ${Array.from(r.maxAbsLogit)}`);
+    assert.ok(Array.from(r.loss).every(Number.isFinite));
+    run.dispose();
+  }
+  assert.equal(core.createTrainingRun({ steps: 1, evalSize: 2 }).config.softcap, 0);  // off by default
+  assert.throws(() => core.createTrainingRun({ softcap: -1 }), /softcap = -1/);
+  assert.throws(() => core.createTrainingRun({ softcap: 'x' }), TypeError);
+});
