@@ -433,8 +433,12 @@ test('saturation: the causal toggle and the soft-cap change the numbers, and the
   assert.ok((await page.evaluate(() => location.hash)).includes('softcap=2'));
   await linkReproduces(page, 'saturation', ['causal=1', 'softcap=2', 'scale=none', 'seqLen=32']);
   // the follow-up on causal masks opens this panel with the mask on
+  await openPanel(page, 'followups');
   const href = await page.getAttribute('[data-panel="followups"] [data-preset="causal"]', 'href');
   assert.ok(href.includes('causal=1') && href.includes('exp=saturation'), href);
+  await page.click('[data-panel="followups"] [data-preset="causal"]');
+  await panelSettled(page, 'saturation');
+  assert.equal(await page.isChecked('[data-panel="saturation"] [data-key="causal"] input'), true);
   await page.close();
 });
 

@@ -32,14 +32,14 @@ describe('embed links', () => {
   it('carries only the keys its panel reads, and reproduces the panel’s state', () => {
     const s = withPatch(defaultState('en'), { exp: 'saturation', dk: 256, seed: 9, heads: 6, hq: 12, trsteps: 40, aseed: 5 });
     const hash = embedHash(s);
-    expect(hash).toBe(`#v=1&exp=saturation&dk=256&seed=9&heads=6&seqLen=128&scale=inv_sqrt_dk&causal=0&softcap=0&cv=${CORE_VERSION}&embed=1`);
+    expect(hash).toBe(`#v=1&exp=saturation&lang=en&dk=256&seed=9&heads=6&seqLen=128&scale=inv_sqrt_dk&causal=0&softcap=0&cv=${CORE_VERSION}&embed=1`);
     const back = parseHash(hash, 'en');
     expect(back.issues).toEqual([]);
     for (const k of panelKeys('saturation')) expect(back.state[k], k).toEqual(s[k]);
     expect(back.state.embed).toBe(true);
   });
 
-  it('names lang, kernel, theme and show only where they differ from the defaults, and always the core version', () => {
+  it('names kernel, theme and show only where they differ from the defaults, and always the language and the core version', () => {
     const s = { ...defaultState('en'), exp: 'article' as const, lang: 'zh-CN' as const, kernel: 'scalar' as const, theme: 'dark' as const, show: ['charts' as const] };
     expect(embedHash(s)).toBe(`#v=1&exp=article&lang=zh-CN&theme=dark&kernel=scalar&aseed=0&cv=${CORE_VERSION}&embed=1&show=charts`);
   });
@@ -47,10 +47,21 @@ describe('embed links', () => {
   it('the snippet: an iframe with the fallback height of the parts shown, and the site’s embed script', () => {
     const s = { ...defaultState('en'), exp: 'variance' as const, show: ['charts' as const] };
     const code = embedSnippet(s, 'https://example.org/lab/index.html', '√dk Lab — Variance law');
-    expect(code).toBe(`<iframe src="https://example.org/lab/index.html#v=1&amp;exp=variance&amp;dk=64&amp;samples=2000&amp;seed=1&amp;cv=${CORE_VERSION}&amp;embed=1&amp;show=charts" title="√dk Lab — Variance law" width="100%" height="${EMBED_HEIGHTS.variance.charts}" style="border:0;width:100%" loading="lazy" data-sqrtdk-embed></iframe>\n`
+    expect(code).toBe(`<iframe src="https://example.org/lab/index.html#v=1&amp;exp=variance&amp;lang=en&amp;dk=64&amp;samples=2000&amp;seed=1&amp;cv=${CORE_VERSION}&amp;embed=1&amp;show=charts" title="√dk Lab — Variance law" width="100%" height="${EMBED_HEIGHTS.variance.charts}" style="border:0;width:100%" loading="lazy" data-sqrtdk-embed></iframe>\n`
       + '<script src="https://example.org/lab/embed.js" async></script>');
     expect(fallbackHeight({ ...s, show: ['charts', 'text'] })).toBe(EMBED_HEIGHTS.variance.all);
     expect(embedSnippet({ ...s, exp: 'gqa' }, 'http://x/"><script>', 'a"b')).not.toMatch(/"><script>/);
+  });
+});
+
+describe('short panel links (PNG footers)', () => {
+  it('carry the panel’s keys, the core version and a non-default language only', async () => {
+    const { panelHash } = await import('../../web/src/state/state.ts');
+    const s = withPatch(defaultState('en'), { exp: 'gradient', dk: 512, gap: 10, hq: 12 });
+    expect(panelHash(s)).toBe(`#v=1&exp=gradient&dk=512&seed=1&heads=4&seqLen=128&scale=inv_sqrt_dk&gq=jac&gap=10&cv=${CORE_VERSION}`);
+    expect(panelHash({ ...s, lang: 'zh-CN' })).toMatch(/^#v=1&exp=gradient&lang=zh-CN&/);
+    const back = parseHash(panelHash(s), 'en').state;
+    for (const k of panelKeys('gradient')) expect(back[k], k).toEqual(s[k]);
   });
 });
 

@@ -21,4 +21,19 @@
       return;
     }
   });
+  // A frame that settled before this script ran has already sent its height: ask every frame
+  // once now, and each again when it (re)loads. The answer is a message like any other above.
+  function ask(f) {
+    try { f.contentWindow.postMessage({ type: 'sqrtdk:ask-height' }, new URL(f.src, location.href).origin); } catch (e) { /* not loaded yet */ }
+  }
+  function watch() {
+    var frames = document.querySelectorAll('iframe[data-sqrtdk-embed]');
+    for (var i = 0; i < frames.length; i++) {
+      var f = frames[i];
+      if (!f.__sqrtdkWatched) { f.__sqrtdkWatched = true; f.addEventListener('load', ask.bind(null, f)); }
+      ask(f);
+    }
+  }
+  watch();
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', watch);
 })();

@@ -85,6 +85,11 @@ export function select<K extends StateKey>(store: Store, panel: Panel | null, ke
         if (ids !== shown) { sel.replaceChildren(...opts.map((o) => h('option', { value: o.value, text: o.label }))); shown = ids; }
       }
       const v = String(s[key]);
+      // a value the schema accepts but the list does not offer (a link with hq=7) is shown, not a blank select
+      if (![...sel.options].some((o) => o.value === v)) {
+        sel.querySelector('option[data-extra]')?.remove();
+        sel.append(h('option', { value: v, text: v, 'data-extra': '' }));
+      }
       if (sel.value !== v) sel.value = v;
     },
   };

@@ -28,7 +28,7 @@ import { tensorsPanel } from './panels/tensors.ts';
 import { trainingPanel } from './panels/training.ts';
 import { panelTitle, panelTitleKey } from './panels/titles.ts';
 import { applyTheme } from './theme.ts';
-import { openEmbedDialog } from './embed/dialog.ts';
+import { openEmbedDialog, closeEmbedDialog } from './embed/dialog.ts';
 import { reportHeight } from './embed/report.ts';
 import { focusPath, restoreFocus } from './focus.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
@@ -135,8 +135,15 @@ async function copy(text: string, button: HTMLButtonElement, fallback: HTMLTextA
   setTimeout(() => { button.replaceChildren(...children); if (label) button.setAttribute('aria-label', label); }, 1500);
 }
 
+/** The page's address with a hash: origin and path only (a query such as utm_source=… is not part of a link's state). */
 function pageUrl(hash: string): string {
-  return location.href.replace(/#.*$/, '') + hash;
+  return location.origin + location.pathname + hash;
+}
+
+/** A click that should switch the view here (not one that opens the link in a new tab or window). */
+function plainClick(ev: Event): boolean {
+  const e = ev as MouseEvent;
+  return !(e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0);
 }
 
 function go(panel: Panel): void {
@@ -156,12 +163,15 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   const linkBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-link', 'aria-label': t('app.copyLink') }, ...twoLabels(t('app.copyLink'), t('app.copyLinkShort'))) as HTMLButtonElement;
   linkBtn.addEventListener('click', () => { url.flush(); void copy(pageUrl(toHash(store.state)), linkBtn, fallback); });
   const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
-  embedBtn.addEventListener('click', () => openEmbedDialog({ state: store.state, t, pageUrl, returnFocus: embedBtn }));
+  embedBtn.addEventListener('click', () => openEmbedDialog({
+    state: store.state, t, pageUrl, returnFocus: embedBtn,
+    parts: SECTIONS.filter((p) => view?.el.querySelector(`[data-part="${p}"]`)),
+  }));
   const status = h('p', { class: 'status', 'data-status': '', role: 'status' });
   const nav = h('nav', { class: 'tabs', 'aria-label': t('app.nav') },
     h('ul', {}, ...PANELS.map((p, i) => h('li', {}, h('a', {
       class: 'nav-item', 'data-nav': p, href: toHash({ ...state, exp: p }), text: `${i + 1} ${panelTitle(t, p)}`,
-      onclick: (ev: Event) => { const e = ev as MouseEvent; if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return; ev.preventDefault(); go(p); },
+      onclick: (ev: Event) => { if (!plainClick(ev)) return; ev.preventDefault(); go(p); },
     })))));
   const menuId = 'panel-menu';
   const menu = h('select', { id: menuId, 'data-nav-menu': '' }, ...PANELS.map((p, i) => h('option', { value: p, text: `${i + 1} ${panelTitle(t, p)}` }))) as HTMLSelectElement;
@@ -182,7 +192,7 @@ function pager(state: State): HTMLElement {
   const i = PANELS.indexOf(state.exp);
   const link = (p: Panel, dir: 'prev' | 'next') => h('a', {
     class: `pager-${dir}`, 'data-pager': dir, href: toHash({ ...state, exp: p }),
-    onclick: (ev: Event) => { ev.preventDefault(); go(p); },
+    onclick: (ev: Event) => { if (!plainClick(ev)) return; ev.preventDefault(); go(p); },
   }, h('span', { class: 'pager-dir', text: t(`app.${dir}`) }), h('span', { class: 'pager-title', text: `${PANELS.indexOf(p) + 1} ${panelTitle(t, p)}` }));
   return h('nav', { class: 'pager', 'aria-label': t('app.pager') },
     i > 0 ? link(PANELS[i - 1], 'prev') : h('span', {}),
@@ -289,6 +299,7 @@ function markNav(state: State): void {
 
 store.subscribe((state, changed, source) => {
   if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
+    closeEmbedDialog();
     const keep = focusPath(root);
     mount();
     restoreFocus(root, keep);
@@ -296,7 +307,9 @@ store.subscribe((state, changed, source) => {
   }
   if (changed.has('exp')) {
     if (source === 'exp') pendingIssues = [];  // the link's notice belongs to the view it opened
-    showPanel(state, source === 'exp');
+    closeEmbedDialog();
+    // focus follows the change of view (a tab, the menu, Back or Forward), for keyboards and screen readers
+    showPanel(state, true);
     for (const c of chrome?.controls ?? []) c.sync(state);
     showStatus();
     return;
@@ -313,11 +326,14 @@ const url = bindUrl(store);
 function onBrowserHash(): void {
   if (location.hash === url.lastWritten()) return;
   const parsed = checkLinkVersion(parseHash(location.hash, navLang));
+  const hadNotice = pendingIssues.length > 0 || badEmbed !== null;
   pendingIssues = parsed.issues;
   const wasEmbed = store.state.embed;
   badEmbed = embedProblem(parsed.issues, parsed.present, parsed.state);
+  closeEmbedDialog();
   url.adopt(() => store.replace(parsed.state));
-  if (parsed.issues.length > 0 || wasEmbed !== parsed.state.embed) mount();
+  // rebuild when the link brings a notice or an embed error, or clears one that is shown
+  if (parsed.issues.length > 0 || wasEmbed !== parsed.state.embed || hadNotice || badEmbed !== null) mount();
 }
 window.addEventListener('popstate', onBrowserHash);
 window.addEventListener('hashchange', onBrowserHash);

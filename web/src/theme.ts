@@ -9,6 +9,13 @@ const LIGHT: ChartColours = { text: '#374151', grid: '#e5e7eb', background: '#ff
 const DARK: ChartColours = { text: '#d1d5db', grid: '#374151', background: '#161b22', marker: 'rgba(229, 231, 235, 0.55)' };
 
 let chosen: State['theme'] = 'auto';
+const listeners = new Set<() => void>();
+
+/** Calls `fn` whenever the scheme in force changes (a theme key, or the system's setting under auto); returns the unsubscribe. */
+export function onThemeChange(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => { listeners.delete(fn); };
+}
 
 function systemDark(): boolean {
   return typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches;
@@ -26,8 +33,10 @@ export function chartColours(): ChartColours {
 export function applyTheme(theme: State['theme']): void {
   chosen = theme;
   const el = document.documentElement;
+  const before = el.dataset.theme;
   el.dataset.theme = resolvedScheme();
   el.style.colorScheme = resolvedScheme();
+  if (before !== undefined && before !== el.dataset.theme) for (const fn of [...listeners]) fn();
 }
 
 if (typeof matchMedia === 'function') {

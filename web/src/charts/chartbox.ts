@@ -10,7 +10,8 @@ import { csvText } from './builders.ts';
 import type { T } from '../i18n/messages.ts';
 import { h, setText, download } from '../dom.ts';
 import { chartSummary } from './summary.ts';
-import { chartColours, reducedMotion } from '../theme.ts';
+import { parseHash, panelHash } from '../state/state.ts';
+import { chartColours, reducedMotion, onThemeChange } from '../theme.ts';
 
 /** Draws a dashed vertical line at options.plugins.vline.x (the chosen d_k or gap). */
 const vline: Plugin = {
@@ -125,6 +126,8 @@ export class ChartBox {
   private readonly tableBtn: HTMLButtonElement;
   private readonly tableBox: HTMLElement;
   private title: string;
+  private tableTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly unsubscribeTheme: () => void;
 
   constructor(readonly id: string, title: string, private readonly t: T, opts: { height?: number; square?: boolean } = {}) {
     this.title = title;
@@ -152,6 +155,8 @@ export class ChartBox {
       this.tableBox);
     this.el.classList.add('pending');
     this.setToolLabels();
+    // a change of the system colour scheme repaints the chart in the new colours
+    this.unsubscribeTheme = onThemeChange(() => { if (this.spec) { this.dirty = true; if (this.visible) this.draw(); } });
     boxes.set(this.el, this);
     observer?.observe(this.el);
   }
@@ -201,7 +206,11 @@ export class ChartBox {
     this.el.classList.remove('pending');
     this.el.dataset.points = String(spec.points);
     setText(this.summaryEl, chartSummary(spec.csv, this.t));
-    this.fillTable();
+    // an open data table follows the chart once a drag settles (a 2304-row table per step would stall it)
+    if (!this.tableBox.hidden) {
+      clearTimeout(this.tableTimer);
+      this.tableTimer = setTimeout(() => this.fillTable(), 300);
+    }
     this.dirty = true;
     if (this.visible) this.draw();
   }
@@ -223,15 +232,25 @@ export class ChartBox {
 
   get current(): ChartSpec | null { return this.spec; }
 
-  /** The chart as a PNG at the device pixel ratio, with its title above and the link below. */
+  /**
+   * The chart as a PNG at the device pixel ratio, with its title above and below it a short link
+   * to the panel with these numbers (only the keys the panel reads), wrapped to the width.
+   */
   png(): void {
     if (!this.chart) return;
     const src = this.chart.canvas;
     const dpr = src.width / Math.max(1, src.clientWidth || src.width);
     const band = Math.round(28 * dpr);
+    const link = `${location.origin}${location.pathname}${panelHash(parseHash(location.hash).state)}`;
+    const scratch = document.createElement('canvas').getContext('2d')!;
+    const linkFont = `${Math.round(11 * dpr)}px ${Chart.defaults.font.family}`;
+    scratch.font = linkFont;
+    const lines = wrapChars(`√dk Lab · ${link}`, src.width - 16 * dpr, (x) => scratch.measureText(x).width);
+    const lineH = Math.round(15 * dpr);
+    const foot = Math.max(band, lines.length * lineH + Math.round(10 * dpr));
     const out = document.createElement('canvas');
     out.width = src.width;
-    out.height = src.height + 2 * band;
+    out.height = src.height + band + foot;
     const ctx = out.getContext('2d')!;
     const c = chartColours();
     ctx.fillStyle = c.background;
@@ -241,8 +260,8 @@ export class ChartBox {
     ctx.textBaseline = 'middle';
     ctx.font = `600 ${Math.round(14 * dpr)}px ${Chart.defaults.font.family}`;
     ctx.fillText(this.title, 8 * dpr, band / 2, out.width - 16 * dpr);
-    ctx.font = `${Math.round(11 * dpr)}px ${Chart.defaults.font.family}`;
-    ctx.fillText(`√dk Lab · ${location.href}`, 8 * dpr, src.height + band * 1.5, out.width - 16 * dpr);
+    ctx.font = linkFont;
+    lines.forEach((line, i) => ctx.fillText(line, 8 * dpr, src.height + band + Math.round(5 * dpr) + lineH * (i + 0.5)));
     download(`sqrtdk-${this.id}.png`, out.toDataURL('image/png'));
   }
   csv(): void {
@@ -252,8 +271,22 @@ export class ChartBox {
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
   destroy(): void {
+    clearTimeout(this.tableTimer);
+    this.unsubscribeTheme();
     observer?.unobserve(this.el);
     this.chart?.destroy();
     this.chart = null;
   }
+}
+
+/** Cuts a string (a URL: no spaces to break at) into lines no wider than `width`. */
+export function wrapChars(text: string, width: number, measure: (s: string) => number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const ch of text) {
+    if (line !== '' && measure(line + ch) > width) { lines.push(line); line = ''; }
+    line += ch;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
 }

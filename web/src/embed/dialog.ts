@@ -11,16 +11,20 @@ import { HEIGHT_MESSAGE } from './report.ts';
 
 export interface EmbedDialogOptions {
   state: State;
+  /** the parts this panel has (a panel without controls or formula offers no such choice) */
+  parts: readonly Section[];
   t: T;
   pageUrl: (hash: string) => string;
   returnFocus: HTMLElement;
 }
 
-export function openEmbedDialog({ state, t, pageUrl, returnFocus }: EmbedDialogOptions): HTMLDialogElement {
-  document.querySelector('dialog[data-embed-dialog]')?.remove();
-  let show: Section[] = [...state.show];
+export function openEmbedDialog({ state, parts: available, t, pageUrl, returnFocus }: EmbedDialogOptions): HTMLDialogElement {
+  closeEmbedDialog();
+  // the full page starts from every part the panel has; an embed from the parts it shows
+  let show: Section[] = SECTIONS.filter((p) => available.includes(p) && (!state.embed || state.show.includes(p)));
   let theme: State['theme'] = state.theme;
   const base = pageUrl('');
+  const copyBtn = h('button', { type: 'button', class: 'button', 'data-embed-copy': '', text: t('embed.copy') }) as HTMLButtonElement;
   const title = `${t('app.title')} — ${panelTitle(t, state.exp)}`;
 
   const code = h('textarea', { class: 'embed-code', readOnly: true, rows: 5, id: 'embed-code', 'data-embed-code': '', spellcheck: false }) as HTMLTextAreaElement;
@@ -30,11 +34,20 @@ export function openEmbedDialog({ state, t, pageUrl, returnFocus }: EmbedDialogO
   const current = (): State => ({ ...state, show, theme, embed: true });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const refresh = () => {
-    if (show.length === 0) { setText(err, t('embed.noParts')); return; }
-    setText(err, '');
-    code.value = embedSnippet(current(), base, title);
     clearTimeout(timer);
-    timer = setTimeout(() => { preview.src = base + embedHash(current()); }, 120);
+    const none = show.length === 0;
+    copyBtn.disabled = none;
+    setText(status, '');
+    if (none) {
+      // nothing to embed: no snippet to copy, and the preview keeps the last embed
+      code.value = '';
+      setText(err, t('embed.noParts'));
+      return;
+    }
+    setText(err, '');
+    const state = current();
+    code.value = embedSnippet(state, base, title);
+    timer = setTimeout(() => { preview.src = base + embedHash(state); }, 120);
   };
   const onHeight = (ev: MessageEvent) => {
     if (ev.source !== preview.contentWindow || !ev.data || ev.data.type !== HEIGHT_MESSAGE) return;
@@ -43,7 +56,7 @@ export function openEmbedDialog({ state, t, pageUrl, returnFocus }: EmbedDialogO
   window.addEventListener('message', onHeight);
 
   const parts = h('fieldset', { class: 'embed-parts' }, h('legend', { text: t('embed.parts') }),
-    ...SECTIONS.map((p) => {
+    ...SECTIONS.filter((p) => available.includes(p)).map((p) => {
       const id = `embed-part-${p}`;
       const cb = h('input', { type: 'checkbox', id, checked: show.includes(p), 'data-embed-part': p }) as HTMLInputElement;
       cb.addEventListener('change', () => { show = SECTIONS.filter((s) => (s === p ? cb.checked : show.includes(s))); refresh(); });
@@ -56,7 +69,6 @@ export function openEmbedDialog({ state, t, pageUrl, returnFocus }: EmbedDialogO
       rb.addEventListener('change', () => { if (rb.checked) { theme = v; refresh(); } });
       return h('label', { class: 'check', for: id }, rb, t(`embed.theme.${v}`));
     }));
-  const copyBtn = h('button', { type: 'button', class: 'button', 'data-embed-copy': '', text: t('embed.copy') }) as HTMLButtonElement;
   copyBtn.addEventListener('click', async () => {
     try { await navigator.clipboard.writeText(code.value); setText(status, t('app.copied')); } catch { code.select(); setText(status, t('app.copyFailed')); }
   });
@@ -76,11 +88,22 @@ export function openEmbedDialog({ state, t, pageUrl, returnFocus }: EmbedDialogO
     window.removeEventListener('message', onHeight);
     clearTimeout(timer);
     dialog.remove();
-    returnFocus.focus();
+    // focus back to the button that opened it (or its successor when the page was rebuilt), unless
+    // the page has already put it elsewhere (a change of view focuses the new panel's heading)
+    const a = document.activeElement;
+    if (a === null || a === document.body || dialog.contains(a)) {
+      (returnFocus.isConnected ? returnFocus : document.querySelector<HTMLElement>('[data-action="copy-embed"]'))?.focus();
+    }
   });
   document.body.append(dialog);
   refresh();
   dialog.showModal();
   copyBtn.focus();
   return dialog;
+}
+
+/** Closes the embed dialog if one is open (its state would be stale after a change of view). */
+export function closeEmbedDialog(): void {
+  const d = document.querySelector<HTMLDialogElement>('dialog[data-embed-dialog]');
+  if (d?.open) d.close(); else d?.remove();
 }

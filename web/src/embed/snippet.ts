@@ -12,15 +12,15 @@ import { embedHash } from '../state/state.ts';
  */
 export const EMBED_HEIGHTS: Record<Panel, { all: number; charts: number }> = {
   variance: { all: 1340, charts: 820 },
-  saturation: { all: 1540, charts: 880 },
+  saturation: { all: 1660, charts: 880 },
   gradient: { all: 1720, charts: 1040 },
   article: { all: 900, charts: 480 },
-  followups: { all: 760, charts: 760 },
-  precision: { all: 1840, charts: 900 },
+  followups: { all: 1020, charts: 1020 },
+  precision: { all: 2220, charts: 1220 },
   longctx: { all: 1740, charts: 880 },
-  gqa: { all: 1800, charts: 760 },
+  gqa: { all: 1880, charts: 760 },
   tensors: { all: 1540, charts: 680 },
-  training: { all: 1260, charts: 1000 },  // charts: the curves of a finished run, not the empty lab
+  training: { all: 1340, charts: 1000 },  // charts: the curves of a finished run, not the empty lab
 };
 
 export function fallbackHeight(state: State): number {

@@ -23,7 +23,8 @@ function causalToggle(store: Store, t: T): Control {
   input.addEventListener('change', () => store.set({ causal: input.checked, exp: 'saturation' }, 'causal'));
   const el = h('div', { class: 'control', 'data-key': 'causal' },
     h('label', { for: id, text: t('sat.causal') }),
-    h('div', { class: 'control-row' }, input, h('span', { class: 'hint', text: t('sat.causalHint') })),
+    // the box inside a label of its own, so the hint is part of the touch target (44 px on phones)
+    h('div', { class: 'control-row' }, h('label', { class: 'check', for: id }, input, h('span', { class: 'hint', text: t('sat.causalHint') }))),
     h('span', { class: 'err', 'data-err-for': 'causal', role: 'alert' }));
   return { el, sync(st) { input.checked = st.causal; } };
 }

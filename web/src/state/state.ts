@@ -268,9 +268,9 @@ export function toHash(state: State): string {
 function hashOf(state: State, keys: readonly StateKey[]): string {
   const parts = [`v=${VERSION}`];
   for (const k of keys) {
-    if (!state.embed && (k === 'embed' || k === 'show' || k === 'theme')) continue;
+    if (!state.embed && (k === 'embed' || k === 'show')) continue;
     if (state.embed && k === 'show' && state.show.length === SECTIONS.length) continue;
-    if (state.embed && k === 'theme' && state.theme === 'auto') continue;
+    if (k === 'theme' && state.theme === 'auto') continue;  // a chosen scheme stays in the link; auto follows the reader
     parts.push(`${k}=${encodeURIComponent(formatValue(k, state[k]))}`.replace(/%2C/g, ','));
   }
   return '#' + parts.join('&');
@@ -284,18 +284,31 @@ export function panelKeys(panel: Panel): StateKey[] {
   });
 }
 
+/** The keys a link to one panel needs: exp, cv, lang and kernel where not default, and the panel's own keys. */
+function panelLinkKeys(state: State, embed: boolean): StateKey[] {
+  const own = panelKeys(state.exp);
+  return STATE_KEYS.filter((k) => k === 'exp' || k === 'cv' || own.includes(k)
+    || (embed && (k === 'embed' || k === 'show' || k === 'theme'))
+    || (embed && k === 'lang')  // an embed shows the language it was made in, whatever the reader's browser asks for
+    || (k === 'lang' && formatValue(k, state[k]) !== formatValue(k, (SCHEMA[k] as KeySpec).default as never))
+    || (k === 'kernel' && formatValue(k, state[k]) !== formatValue(k, (SCHEMA[k] as KeySpec).default as never)));
+}
+
 /**
  * The hash of an embed of `state.exp`: only the keys that panel reads, plus exp, embed, cv (the core
- * version that made the numbers), and lang,
- * kernel, theme and show where they differ from their defaults — so a snippet stays short and
- * still reproduces exactly what the panel shows (the keys left out are read at their defaults).
+ * version that made the numbers), lang, and kernel, theme and show where they differ from their
+ * defaults — so a snippet stays short and still reproduces exactly what the panel shows (the keys
+ * left out are read at their defaults).
  */
 export function embedHash(state: State): string {
   const s = { ...state, embed: true };
-  const keys = STATE_KEYS.filter((k) => k === 'exp' || k === 'embed' || k === 'show' || k === 'theme' || k === 'cv'
-    || ((k === 'lang' || k === 'kernel') && formatValue(k, s[k]) !== formatValue(k, (SCHEMA[k] as KeySpec).default as never))
-    || panelKeys(state.exp).includes(k));
-  return hashOf(s, keys);
+  return hashOf(s, panelLinkKeys(s, true));
+}
+
+/** A short link to the panel of `state.exp` (PNG footers): the same numbers as the full link, without the other panels' keys. */
+export function panelHash(state: State): string {
+  const s = { ...state, embed: false };
+  return hashOf(s, panelLinkKeys(s, false));
 }
 
 /** True when two states are equal key by key. */
