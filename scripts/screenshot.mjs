@@ -15,9 +15,7 @@ const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
   await page.goto(server.url + hash);
-  const panel = /exp=([a-z]+)/.exec(hash)?.[1];
-  if (panel) await page.locator(`[data-panel="${panel}"]`).first().scrollIntoViewIfNeeded();
-  await settled(page);
+  await settled(page);  // one panel per view: the link opens at the top, nothing to scroll
   await page.waitForTimeout(300);
   await page.screenshot({ path: out });
   console.log(`wrote ${out}`);

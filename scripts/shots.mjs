@@ -1,6 +1,7 @@
 // Screenshots of every panel as a reader sees it: desktop 1366×768 and phone 390×844 (touch), in
-// English and Chinese, light and dark, the first screen of each view (for reviews and the closing
-// notes of page work). Usage: npm run build && node scripts/shots.mjs [outdir] [panels,…] [lang] [scheme]
+// English or Chinese, light or dark, the first screen of each view (reviews, and the README
+// gallery: GALLERY=1 PHONE_DPR=1 node scripts/shots.mjs docs/screens '' en light).
+// Usage: npm run build && node scripts/shots.mjs [outdir] [panels,…] [lang] [scheme]
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
 import { launch } from '../tests/e2e/browser.mjs';
@@ -9,7 +10,7 @@ import { panelSettled } from '../tests/e2e/panel.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = process.argv[2] ?? '/tmp/shots';
-const panels = (process.argv[3] ?? 'variance,saturation,gradient,article,followups,precision,longctx,gqa,tensors,training').split(',');
+const panels = (process.argv[3] || 'variance,saturation,gradient,article,followups,precision,longctx,gqa,tensors,training').split(',');
 const lang = process.argv[4] ?? 'en';
 const scheme = process.argv[5] ?? 'light';
 const full = process.env.FULL === '1';
@@ -18,7 +19,7 @@ const server = await serve(`${root}dist`);
 const browser = await launch();
 const devices = {
   desktop: { viewport: { width: 1366, height: 768 } },
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: Number(process.env.PHONE_DPR ?? 2) },
 };
 try {
   for (const [name, opts] of Object.entries(devices)) {
@@ -29,7 +30,8 @@ try {
       if (p !== 'followups' && p !== 'training') await panelSettled(page, p, 60000).catch(() => {});
       else await page.waitForTimeout(800);
       await page.waitForTimeout(300);
-      const file = `${out}/${p}-${name}-${lang}-${scheme}.png`;
+      // GALLERY=1: the README gallery's names (docs/screens/<panel>-<device>.png)
+      const file = process.env.GALLERY === '1' ? `${out}/${p}-${name}.png` : `${out}/${p}-${name}-${lang}-${scheme}.png`;
       await page.screenshot({ path: file, fullPage: full });
       console.log(file);
       await page.close();

@@ -98,7 +98,9 @@ function themed(cfg: ChartConfiguration): ChartConfiguration {
     if (axis.title) axis.title = { ...(axis.title as object), color: c.text };
   }
   const legend = o.plugins?.legend;
-  if (legend) legend.labels = { ...(legend.labels as object ?? {}), color: c.text };
+  // on a phone a long legend would squeeze the plot: smaller swatches, type and gaps
+  const narrow = typeof matchMedia === 'function' && matchMedia('(max-width: 600px)').matches;
+  if (legend) legend.labels = { ...(legend.labels as object ?? {}), color: c.text, ...(narrow ? { boxWidth: 9, boxHeight: 9, padding: 6, font: { size: 10 } } : {}) };
   if (reducedMotion()) o.animation = false;
   return cfg;
 }
