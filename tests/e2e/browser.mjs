@@ -74,3 +74,17 @@ export async function openPanel(page, panel, timeout = 30000) {
   const { panelSettled } = await import('./panel.mjs');
   if (panel !== 'followups' && panel !== 'training') await panelSettled(page, panel, timeout);
 }
+
+/**
+ * A static page on another origin (localhost on its own port, while the site is on 127.0.0.1):
+ * the blog post that embeds panels. Returns its URL and close().
+ */
+export async function hostPage(html) {
+  const http = await import('node:http');
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(html);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://localhost:${server.address().port}/post.html`, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
+}

@@ -2,10 +2,9 @@
 // (each failed before its fix).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
-import { openSuite, openPanel } from './browser.mjs';
+import { openSuite, openPanel, hostPage } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -18,11 +17,6 @@ before(async () => {
 });
 after(async () => { await suite?.close(); });
 
-async function hostPage(html) {
-  const server = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(html); });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://localhost:${server.address().port}/post.html`, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
-}
 
 test('REGRESSION: the embed dialog with no part chosen has nothing to copy; it offers only the parts the panel has', async () => {
   const ctx = await browser.newContext(DESKTOP);

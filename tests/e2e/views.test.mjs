@@ -3,11 +3,10 @@
 // screens, keyboard only, and axe-core in both languages and both colour schemes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { openSuite, watch, moveSlider, openPanel } from './browser.mjs';
+import { openSuite, watch, moveSlider, openPanel, hostPage } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
@@ -166,16 +165,6 @@ test('the language switch keeps the view, the reader’s place and the focus', a
   await ctx.close();
 });
 
-/** A static host page on another origin (another port): the blog that embeds the panels. */
-async function hostPage(html) {
-  const server = http.createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(html);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://localhost:${server.address().port}/post.html`;  // localhost ≠ 127.0.0.1: cross-origin
-  return { url, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
-}
 
 test('embed dialog: parts, colours, a live preview, and a snippet with only the panel’s keys', async () => {
   const ctx = await browser.newContext(DESKTOP);

@@ -13,22 +13,13 @@
 #include "experiments.hpp"
 #include "kernels.hpp"
 #include "rng.hpp"
+#include "test_util.hpp"
 
 namespace sqrtdk {
 namespace {
 
-std::vector<Kernel> families() {
-  std::vector<Kernel> f{Kernel::Scalar};
-  if (simd_available()) f.push_back(Kernel::Simd);
-  return f;
-}
-
-std::vector<float> randn(size_t n, uint32_t seed, double sigma = 1.0) {
-  Rng r(seed);
-  std::vector<float> v(n);
-  for (auto& x : v) x = static_cast<float>(sigma * r.normal());
-  return v;
-}
+using test::families;
+using test::randn;
 
 // Sizes 1..2U+1 around the tile (U = 8 columns, 4 rows), and 63..65.
 const int kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 63, 64, 65};

@@ -17,6 +17,7 @@
 #include "kernels.hpp"
 #include "precision.hpp"
 #include "rng.hpp"
+#include "test_util.hpp"
 #include "train/training.hpp"
 
 namespace sqrtdk {
@@ -25,18 +26,8 @@ namespace {
 const double inf = std::numeric_limits<double>::infinity();
 const float finf = std::numeric_limits<float>::infinity();
 
-std::vector<Kernel> families() {
-  std::vector<Kernel> f{Kernel::Scalar};
-  if (simd_available()) f.push_back(Kernel::Simd);
-  return f;
-}
-
-std::vector<float> randn(size_t n, uint32_t seed, double sigma = 1.0) {
-  Rng r(seed);
-  std::vector<float> v(n);
-  for (auto& x : v) x = static_cast<float>(sigma * r.normal());
-  return v;
-}
+using test::families;
+using test::randn;
 
 const PrecisionCell& cell(const PrecisionLabResult& r, const std::string& f, const std::string& a) {
   for (const auto& c : r.cells)

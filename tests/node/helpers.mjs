@@ -14,8 +14,13 @@ export function randn(n, seed) {
   return out;
 }
 
-/** Double-precision attention of float32 q, k, v [heads, L, dk]: { out, weights } as Float64Array. */
-export function attentionReference(q, k, v, heads, L, dk, scale) {
+/**
+ * Double-precision attention of float32 q, k, v [heads, L, dk] on the full score matrix:
+ * { out, weights } as Float64Array. Options: softcap (cap·tanh(s/cap) of the scaled logits), an
+ * additive mask [L, L], causal (row i sees keys 0..i); a row with every logit −∞ gives zeros, or NaN
+ * with nanRows (PyTorch SDPA semantics).
+ */
+export function attentionReference(q, k, v, heads, L, dk, scale, { mask = null, causal = false, softcap = 0, nanRows = false } = {}) {
   const out = new Float64Array(heads * L * dk);
   const weights = new Float64Array(heads * L * L);
   const s = new Float64Array(L);
@@ -26,8 +31,17 @@ export function attentionReference(q, k, v, heads, L, dk, scale) {
       for (let j = 0; j < L; ++j) {
         let dot = 0;
         for (let d = 0; d < dk; ++d) dot += q[base + i * dk + d] * k[base + j * dk + d];
-        s[j] = scale * dot;
-        mx = Math.max(mx, s[j]);
+        let x = scale * dot;
+        if (softcap > 0) x = softcap * Math.tanh(x / softcap);
+        if (mask) x += mask[i * L + j];
+        if (causal && j > i) x = -Infinity;
+        s[j] = x;
+        mx = Math.max(mx, x);
+      }
+      if (mx === -Infinity) {
+        for (let j = 0; j < L; ++j) weights[h * L * L + i * L + j] = nanRows ? NaN : 0;
+        for (let d = 0; d < dk; ++d) out[base + i * dk + d] = nanRows ? NaN : 0;
+        continue;
       }
       let sum = 0;
       for (let j = 0; j < L; ++j) { s[j] = Math.exp(s[j] - mx); sum += s[j]; }

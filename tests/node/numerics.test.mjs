@@ -4,48 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCore, MASKED_ROW_RULES, ACCUMULATE_MODES } from '../../wasm/js/core.js';
-import { randn, relDiff } from './helpers.mjs';
+import { randn, relDiff, attentionReference } from './helpers.mjs';
 
 const core = await loadCore();
 const kernels = core.info().simd ? ['scalar', 'simd'] : ['scalar'];
 const cell = (r, format, algorithm) => r.cells.find((c) => c.format === format && c.algorithm === algorithm);
 const CAUSES = ['inputOverflow', 'expOverflow', 'sumOverflow', 'nan', 'underflow'];
 
-/** Double reference on the full score matrix: softcap, additive mask, causal; all −∞ rows → zeros or NaN. */
-function reference(q, k, v, heads, L, dk, scale, { mask = null, causal = false, softcap = 0, nanRows = false } = {}) {
-  const out = new Float64Array(heads * L * dk);
-  const weights = new Float64Array(heads * L * L);
-  const s = new Float64Array(L);
-  for (let h = 0; h < heads; ++h) {
-    const base = h * L * dk;
-    for (let i = 0; i < L; ++i) {
-      let mx = -Infinity;
-      for (let j = 0; j < L; ++j) {
-        let dot = 0;
-        for (let d = 0; d < dk; ++d) dot += q[base + i * dk + d] * k[base + j * dk + d];
-        let x = scale * dot;
-        if (softcap > 0) x = softcap * Math.tanh(x / softcap);
-        if (mask) x += mask[i * L + j];
-        if (causal && j > i) x = -Infinity;
-        s[j] = x;
-        mx = Math.max(mx, x);
-      }
-      if (mx === -Infinity) {
-        for (let j = 0; j < L; ++j) weights[h * L * L + i * L + j] = nanRows ? NaN : 0;
-        for (let d = 0; d < dk; ++d) out[base + i * dk + d] = nanRows ? NaN : 0;
-        continue;
-      }
-      let sum = 0;
-      for (let j = 0; j < L; ++j) { s[j] = Math.exp(s[j] - mx); sum += s[j]; }
-      for (let j = 0; j < L; ++j) {
-        const p = s[j] / sum;
-        weights[h * L * L + i * L + j] = p;
-        for (let d = 0; d < dk; ++d) out[base + i * dk + d] += p * v[base + j * dk + d];
-      }
-    }
-  }
-  return { out, weights };
-}
 
 test('attention: a causal mask is the additive mask of −∞ above the diagonal, bit for bit', () => {
   for (const kernel of kernels) {
@@ -72,7 +37,7 @@ test('attention: masks and soft-cap against the double reference on the full sco
           for (let ij = 0; ij < L * L; ++ij) mask[ij] = ij % 3 === 1 ? -Infinity : ij % 5 === 0 ? -1.5 : 0;
           mask.fill(-Infinity, 2 * L, 3 * L);  // row 2 fully masked
           const got = core.attention({ q, k, v, heads, seqLen: L, dk, kernel, causal, mask, softcap });
-          const ref = reference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { mask, causal, softcap: softcap ?? 0 });
+          const ref = attentionReference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { mask, causal, softcap: softcap ?? 0 });
           for (let i = 0; i < ref.weights.length; ++i) {
             assert.ok(Math.abs(got.weights[i] - ref.weights[i]) <= 2e-5 * ref.weights[i] + 1e-30,
               `${kernel} L=${L} causal=${causal} cap=${softcap} i=${i}: ${got.weights[i]} vs ${ref.weights[i]}`);

@@ -1,0 +1,28 @@
+// Shared helpers of the native / wasm GoogleTest suites: the kernel families this build can run,
+// and seeded N(0, σ²) float32 vectors from the project's own generator (the same on every platform).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels.hpp"
+#include "rng.hpp"
+
+namespace sqrtdk::test {
+
+/** Scalar always; SIMD128 where this build has it (wasm with -msimd128). */
+inline std::vector<Kernel> families() {
+  std::vector<Kernel> f{Kernel::Scalar};
+  if (simd_available()) f.push_back(Kernel::Simd);
+  return f;
+}
+
+/** n draws of σ·N(0, 1) as float32, from Rng(seed) (xoshiro256** + Marsaglia polar). */
+inline std::vector<float> randn(size_t n, uint32_t seed, double sigma = 1.0) {
+  Rng r(seed);
+  std::vector<float> v(n);
+  for (auto& x : v) x = static_cast<float>(sigma * r.normal());
+  return v;
+}
+
+}  // namespace sqrtdk::test
