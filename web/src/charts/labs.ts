@@ -30,11 +30,16 @@ export function buildPrecisionProbs(r: PrecisionLabResult, t: T): ChartSpec {
       ? line(t('prec.series.reference'), FORMAT_COLOURS[f], pts, { borderWidth: 1.5, pointRadius: r.seqLen <= 16 ? 5 : 0, borderDash: [5, 4] })
       : line(`${f} (${t('prec.alg.safe')})`, FORMAT_COLOURS[f], pts, { borderWidth: 1.5, pointRadius: r.seqLen <= 16 ? 3.5 : 0, showLine: r.seqLen > 16 });
   });
-  const x = axis(t('prec.axis.key'), 'linear', { min: r.seqLen <= 16 ? -0.5 : 0, max: r.seqLen <= 16 ? r.seqLen - 0.5 : r.seqLen - 1, ticks: { stepSize: r.seqLen <= 16 ? 1 : undefined, precision: 0 } });
-  // even ticks: every third power of ten from the floor to 1; points at p ≈ 1 drawn whole (not clipped)
+  // integer key ticks only (no ±0.5 edge ticks where the few points get room on both sides)
+  const keyTicks = r.seqLen <= 16 ? Array.from({ length: r.seqLen }, (_, j) => ({ value: j })) : null;
+  const x = axis(t('prec.axis.key'), 'linear', { min: r.seqLen <= 16 ? -0.5 : 0, max: r.seqLen <= 16 ? r.seqLen - 0.5 : r.seqLen - 1,
+    ...(keyTicks ? { afterBuildTicks: (a: { ticks: { value: number }[] }) => { a.ticks = keyTicks.map((v) => ({ ...v })); } } : {}),
+    ticks: { stepSize: r.seqLen <= 16 ? 1 : undefined, precision: 0 } });
+  // even ticks: every sixth power of ten from the floor to 1 (readable in a small chart); points at
+  // p ≈ 1 drawn whole (not clipped)
   const floorExp = Math.round(Math.log10(PROB_FLOOR));
   const ys: number[] = [];
-  for (let e = 0; e >= floorExp; e -= 3) ys.unshift(10 ** e);
+  for (let e = 0; e >= floorExp; e -= 6) ys.unshift(10 ** e);
   const y = axis(t('prec.axis.weight'), 'logarithmic', { min: PROB_FLOOR, max: 1,
     afterBuildTicks: (a: { ticks: { value: number }[] }) => { a.ticks = ys.map((value) => ({ value })); },
     ticks: { autoSkip: false, callback: (v: number | string) => pow10Label(Math.round(Math.log10(Number(v)))) } });

@@ -11,15 +11,15 @@ import { embedHash } from '../state/state.ts';
  * up to 20 px. The e2e suite checks that each panel's content fits its fallback height.
  */
 export const EMBED_HEIGHTS: Record<Panel, { all: number; charts: number }> = {
-  variance: { all: 1340, charts: 820 },
-  saturation: { all: 1660, charts: 880 },
-  gradient: { all: 1720, charts: 1040 },
+  variance: { all: 1280, charts: 760 },
+  saturation: { all: 1640, charts: 860 },
+  gradient: { all: 1680, charts: 1000 },
   article: { all: 900, charts: 480 },
-  followups: { all: 1020, charts: 1020 },
-  precision: { all: 2220, charts: 1220 },
-  longctx: { all: 1740, charts: 880 },
-  gqa: { all: 1880, charts: 760 },
-  tensors: { all: 1540, charts: 680 },
+  followups: { all: 920, charts: 920 },
+  precision: { all: 2080, charts: 1080 },
+  longctx: { all: 1700, charts: 860 },
+  gqa: { all: 1800, charts: 780 },
+  tensors: { all: 1540, charts: 700 },
   training: { all: 1340, charts: 1000 },  // charts: the curves of a finished run, not the empty lab
 };
 
