@@ -170,15 +170,7 @@ TEST(Kernels, AttentionMatchesReferenceAroundTheTile) {
         const int heads = 2;
         const size_t n = size_t(heads) * L * dk;
         const auto q = randn(n, 11), k = randn(n, 12), v = randn(n, 13);
-        AttentionParams p;
-        p.q = q;
-        p.k = k;
-        p.v = v;
-        p.heads = heads;
-        p.seq_len = L;
-        p.dk = dk;
-        p.kernel = kf;
-        const AttentionResult r = attention(p);
+        const AttentionResult r = attention(test::attention_params(q, k, v, heads, L, dk, kf));
         std::vector<double> out(n), w(size_t(heads) * L * L);
         f64_attention__reference(q.data(), k.data(), v.data(), heads, L, dk, r.scale, out.data(), w.data());
         for (size_t i = 0; i < w.size(); ++i)

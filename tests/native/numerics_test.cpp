@@ -47,15 +47,7 @@ PrecisionLabResult lab(std::vector<double> logits, MaskedRow mr = MaskedRow::Nan
 
 AttentionParams params(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v, int heads,
                        int L, int dk, Kernel kf) {
-  AttentionParams p;
-  p.q = q;
-  p.k = k;
-  p.v = v;
-  p.heads = heads;
-  p.seq_len = L;
-  p.dk = dk;
-  p.kernel = kf;
-  return p;
+  return test::attention_params(q, k, v, heads, L, dk, kf);
 }
 
 TEST(Masks, CausalEqualsTheAdditiveMaskOfMinusInfinityAboveTheDiagonalBitForBit) {

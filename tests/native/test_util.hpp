@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "experiments.hpp"
 #include "kernels.hpp"
 #include "rng.hpp"
 
@@ -23,6 +24,20 @@ inline std::vector<float> randn(size_t n, uint32_t seed, double sigma = 1.0) {
   std::vector<float> v(n);
   for (auto& x : v) x = static_cast<float>(sigma * r.normal());
   return v;
+}
+
+/** The parameters of an attention call on q, k, v [heads, L, dk] with kernel family kf (masks off). */
+inline AttentionParams attention_params(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
+                                        int heads, int L, int dk, Kernel kf) {
+  AttentionParams p;
+  p.q = q;
+  p.k = k;
+  p.v = v;
+  p.heads = heads;
+  p.seq_len = L;
+  p.dk = dk;
+  p.kernel = kf;
+  return p;
 }
 
 }  // namespace sqrtdk::test
