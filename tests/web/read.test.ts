@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { readNpy, readCsv, readTensorFile, pairTensors, TensorFileError, TENSOR_LIMITS } from '../../web/src/tensors/read.ts';
 import type { TensorErrorCode, Tensor } from '../../web/src/tensors/read.ts';
 import { writeNpy, makeExamples, EXAMPLE_PAIRS } from '../../web/src/tensors/examples.js';
-import { en, zhCN } from '../../web/src/i18n/messages.ts';
+import { en, zhCN, translator } from '../../web/src/i18n/messages.ts';
 
 const ab = (u: Uint8Array): ArrayBuffer => u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer;
 /** A .npy file with a hand-written header (for the broken cases). */
@@ -89,6 +89,8 @@ describe('broken files give a message naming the problem', () => {
     ['ragged CSV', () => readCsv('x.csv', '1,2,3\n4,5\n'), 'csvRagged'],
     ['a word in CSV', () => readCsv('x.csv', '1,2\n3,abc\n'), 'csvValue'],
     ['CSV of names only', () => readCsv('x.csv', 'a,b\n'), 'csvEmpty'],
+    ['CSV with two header rows', () => readCsv('x.csv', 'a,b\nc,d\n1,2\n'), 'csvHeader'],
+    ['CSV with a row of names after the numbers', () => readCsv('x.csv', '1,2\n3,4\nq,k\n'), 'csvHeader'],
     ['binary that is not UTF-8', () => readTensorFile('x.bin', ab(new Uint8Array([0xff, 0xfe, 0x00, 0xc3]))), 'format'],
   ];
   for (const [name, f, expected] of rows) {
@@ -156,5 +158,39 @@ describe('the example files', () => {
         expect(Math.sqrt(diff / p.q.length)).toBeCloseTo(0.5, 1);
       } else expect(p).toMatchObject({ heads: 2, seqLen: 64, dk: 32 });
     }
+  });
+});
+
+describe('CSV: one optional header row, as documented; any further row of text is refused', () => {
+  const err = (f: () => unknown): TensorFileError => {
+    try { f(); } catch (e) { if (e instanceof TensorFileError) return e; throw e; }
+    throw new Error('no TensorFileError');
+  };
+  it('a header row after comments and blank lines is the first row and is skipped', () => {
+    const t = readCsv('k.csv', '# exported\n\nk0,k1\n0.5,-1\n2,3e-1\n');
+    expect(t).toMatchObject({ seqLen: 2, dk: 2 });
+    expect(Array.from(t.data)).toEqual([0.5, -1, 2, Math.fround(0.3)]);
+  });
+  it('a one-column file with a header', () => {
+    expect(Array.from(readCsv('v.csv', 'v\n1\n2\n3\n').data)).toEqual([1, 2, 3]);
+  });
+  it('a second header row is refused, naming its line (counted in the file) and its first cell', () => {
+    const e = err(() => readCsv('q.csv', 'a,b\n\n# units\nunit,unit\n1,2\n'));
+    expect(e.code).toBe('csvHeader');
+    expect(e.vars).toEqual({ name: 'q.csv', line: 4, value: 'unit' });
+    expect(translator('en')('tens.err.csvHeader', e.vars)).toBe('q.csv, line 4: “unit” is text, not numbers; only the first row may be a header of names.');
+    expect(translator('zh-CN')('tens.err.csvHeader', e.vars)).toBe('q.csv 第 4 行：“unit”是文字而不是数字；只有第一行可以是列名表头。');
+  });
+  it('a row of text between numbers is refused at its line, with or without a header', () => {
+    expect(err(() => readCsv('q.csv', '1,2\nx,y\n3,4\n')).vars).toEqual({ name: 'q.csv', line: 2, value: 'x' });
+    expect(err(() => readCsv('q.csv', 'a,b\r\n1,2\r\n3,4\r\nend,end\r\n')).vars).toEqual({ name: 'q.csv', line: 4, value: 'end' });
+  });
+  it('a header row that mixes names and numbers is a row with a bad value, named', () => {
+    const e = err(() => readCsv('q.csv', 'dim,2\n1,2\n'));
+    expect(e.code).toBe('csvValue');
+    expect(e.vars).toEqual({ name: 'q.csv', line: 1, value: 'dim' });
+  });
+  it('a long first cell is cut in the message', () => {
+    expect(err(() => readCsv('q.csv', 'a\n' + 'b'.repeat(500) + '\n1\n')).vars.value).toBe('b'.repeat(24));
   });
 });

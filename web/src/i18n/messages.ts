@@ -3,6 +3,7 @@
 // Numbers quoted from ARTICLE.md are marked as the article's words; every other number on the
 // page comes from the core at run time.
 import { trainEn, trainZh } from '../training/messages.ts';
+import { tensorsEn, tensorsZh } from '../tensors/messages.ts';
 
 export const en = {
   'app.title': '√dk Lab',
@@ -328,7 +329,7 @@ export const en = {
   'tens.scale': 'scale of the histogram',
   'tens.privacy': 'Your files never leave this page: they are read in this tab and handed to the page’s own Web Worker; nothing is uploaded anywhere.',
   'tens.limitsTitle': 'Which files are accepted',
-  'tens.limits': 'Accepted: .npy (float32 or float64, little-endian, C order) of shape [L, d] or [heads, L, d], or CSV with one row per token. Limits: {mb} MB per file, at most {heads} heads, L from {minL} to {maxL}, d up to {dk}, and at most {gmac} GMAC per pass. K may have fewer heads than Q if they divide Q’s (GQA/MQA).',
+  'tens.limits': 'Accepted: .npy (float32 or float64, little-endian, C order) of shape [L, d] or [heads, L, d], or CSV with one row per token (and one optional header row of names). Limits: {mb} MB per file, at most {heads} heads, L from {minL} to {maxL}, d up to {dk}, and at most {gmac} GMAC per pass. K may have fewer heads than Q if they divide Q’s (GQA/MQA).',
   'tens.chart.jac': '‖J‖_F per row under each scale: 10–90 % (bars) and median (marks), yours beside iid N(0, 1)',
   'tens.chart.entropy': 'Row entropy with {scale}: yours beside iid N(0, 1) of the same shape',
   'tens.entropyNote': 'The dashed line is ln L = {lnL}, the entropy of uniform attention.',
@@ -406,6 +407,7 @@ export const en = {
   'gqa.note.gemmaCap': 'Computed with the cap: a logit gap of {gap} becomes {capped} under 50 · tanh(s/50), and the softmax Jacobian norm with respect to the raw logits is {jc}, against {ju} without the cap.',
   // the training lab (web/src/training/messages.ts)
   ...trainEn,
+  ...tensorsEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -734,7 +736,7 @@ export const zhCN: Record<MessageKey, string> = {
   'tens.scale': '直方图使用的缩放',
   'tens.privacy': '你的文件不会离开本页：它们只在这个标签页里读取，交给本页自己的 Web Worker，不会上传到任何地方。',
   'tens.limitsTitle': '可以读取哪些文件',
-  'tens.limits': '支持：形状为 [L, d] 或 [heads, L, d] 的 .npy（float32 或 float64，小端，C 顺序），或每个 token 一行的 CSV。限制：每个文件 {mb} MB，最多 {heads} 个头，L 在 {minL} 到 {maxL} 之间，d 不超过 {dk}，每次计算不超过 {gmac} GMAC。K 的头数可以少于 Q，只要能整除 Q 的头数（GQA/MQA）。',
+  'tens.limits': '支持：形状为 [L, d] 或 [heads, L, d] 的 .npy（float32 或 float64，小端，C 顺序），或每个 token 一行的 CSV（可有一行列名表头）。限制：每个文件 {mb} MB，最多 {heads} 个头，L 在 {minL} 到 {maxL} 之间，d 不超过 {dk}，每次计算不超过 {gmac} GMAC。K 的头数可以少于 Q，只要能整除 Q 的头数（GQA/MQA）。',
   'tens.chart.jac': '各缩放下每行的 ‖J‖_F：10–90 % 区间（柱）与中位数（标记），你的张量与独立同分布 N(0, 1) 对照',
   'tens.chart.entropy': '{scale} 时的每行熵：你的张量与同形状的独立同分布 N(0, 1) 对照',
   'tens.entropyNote': '虚线为 ln L = {lnL}，即均匀注意力的熵。',
@@ -810,6 +812,7 @@ export const zhCN: Record<MessageKey, string> = {
   'prec.onlineSame': '在格式本身中累加时，在线算法是 Milakov 与 Gimelshein 的在线 softmax 按该格式舍入的结果——不是 FlashAttention，后者把运行最大值和运行和保存在 float32 中。',
   'gqa.note.gemmaCap': '按它的截断实际计算：logit 差 {gap} 经 50 · tanh(s/50) 变为 {capped}，softmax 对原始 logit 的 Jacobian 范数为 {jc}，不截断时为 {ju}。',
   ...trainZh,
+  ...tensorsZh,
 };
 
 export const CATALOGUES = { en, 'zh-CN': zhCN } as const;

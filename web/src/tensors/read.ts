@@ -20,7 +20,7 @@ export const TENSOR_LIMITS = Object.freeze({
 
 export type TensorErrorCode =
   | 'empty' | 'tooBig' | 'badMagic' | 'version' | 'truncated' | 'trailing' | 'header' | 'dtype' | 'fortran'
-  | 'rank' | 'zeroDim' | 'nonFinite' | 'csvRagged' | 'csvValue' | 'csvEmpty' | 'format'
+  | 'rank' | 'zeroDim' | 'nonFinite' | 'csvRagged' | 'csvValue' | 'csvHeader' | 'csvEmpty' | 'format'
   | 'limitHeads' | 'limitSeqLen' | 'limitDk' | 'limitWork' | 'dkMismatch' | 'lenMismatch' | 'headsMismatch' | 'vMismatch';
 
 /** A problem with a file, named by a code and the values the message needs. */
@@ -106,7 +106,12 @@ export function readNpy(name: string, buf: ArrayBuffer): Tensor {
 const NUM_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const NONFINITE_RE = /^[+-]?(nan|inf|infinity)$/i;
 
-/** Reads a CSV file: one row per token, d comma-separated numbers; an optional header row of names is skipped. */
+/**
+ * Reads a CSV file: one row per token, d comma-separated numbers. Blank lines and lines starting
+ * with # are skipped; the first other line may be one header row of names (no cell a number), and
+ * any further row with text in it is refused (TensorFileError 'csvHeader' for a second row of
+ * names, 'csvValue' for a word among numbers), naming its line.
+ */
 export function readCsv(name: string, text: string): Tensor {
   if (text.length === 0) throw new TensorFileError('empty', { name });
   if (text.length > TENSOR_LIMITS.fileBytes) throw new TensorFileError('tooBig', { name, mb: TENSOR_LIMITS.fileBytes / 2 ** 20 });
@@ -114,14 +119,16 @@ export function readCsv(name: string, text: string): Tensor {
   const values: number[] = [];
   let cols = -1;
   let rows = 0;
-  let seenData = false;
+  let headerLine = 0;  // 1-based line of the header row, 0 while none was read
   for (let li = 0; li < lines.length; li++) {
     const line = lines[li].trim();
     if (line === '' || line.startsWith('#')) continue;
     const cells = line.split(',').map((c) => c.trim());
     const numeric = cells.map((c) => NUM_RE.test(c) || NONFINITE_RE.test(c));
-    if (!seenData && numeric.every((ok) => !ok)) continue;  // a header row of names
-    seenData = true;
+    if (numeric.every((ok) => !ok)) {
+      if (rows === 0 && headerLine === 0) { headerLine = li + 1; continue; }  // the one header row of names
+      throw new TensorFileError('csvHeader', { name, line: li + 1, value: cells[0].slice(0, 24) });
+    }
     const bad = numeric.indexOf(false);
     if (bad >= 0) throw new TensorFileError('csvValue', { name, line: li + 1, value: cells[bad].slice(0, 24) });
     if (cols < 0) cols = cells.length;
