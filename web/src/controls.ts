@@ -155,12 +155,14 @@ export function applyInteger(store: Store, panel: Panel, key: StateKey, input: H
 /**
  * Shows a message in the error slot of a control (or the panel's). `owner` names the request
  * that failed (e.g. 'sat:point'): only a later success of the same request clears it, so a
- * refusal stays beside its control while the panel's other requests succeed.
+ * refusal stays beside its control while the panel's other requests succeed. A request has one
+ * refusal at a time: its message in another slot (a refusal of an earlier state) is cleared.
  */
 export function showError(root: HTMLElement, key: string, message: string, owner = ''): void {
   const slot = root.querySelector<HTMLElement>(`[data-err-for="${CSS.escape(key)}"]`)
     ?? root.querySelector<HTMLElement>('[data-err-for="panel"]');
   if (!slot) return;
+  if (owner !== '') for (const el of root.querySelectorAll<HTMLElement>('[data-err-for]')) if (el !== slot && el.dataset.errOwner === owner) { setText(el, ''); delete el.dataset.errOwner; }
   setText(slot, message);
   slot.dataset.errOwner = owner;
 }
@@ -171,4 +173,9 @@ export function clearErrors(root: HTMLElement, owner?: string): void {
     setText(el, '');
     delete el.dataset.errOwner;
   }
+}
+/** Whether a panel shows the control of a state key (present, and neither it nor a parent hidden). */
+export function controlVisible(root: HTMLElement, key: string): boolean {
+  const slot = root.querySelector<HTMLElement>(`[data-err-for="${CSS.escape(key)}"]`);
+  return slot !== null && slot.closest('[hidden]') === null;
 }

@@ -13,7 +13,7 @@ import type { State, StateKey } from '../state/state.ts';
 import { kvCacheBytes, formatBytes } from '../kvcache.ts';
 import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
+import { shell, readout, claimBox, track, settle, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from './params.ts';
 import type { SoftmaxJacobianResult } from '../../../wasm/js/core.js';
@@ -195,6 +195,7 @@ export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
               drawStats();
             });
           } else {
+            settle(s.el, `gqa:point-${l}`);  // the sweep's request at this d_head stands for the point
             const hit = sweep[l][dims.indexOf(next.gdk)];
             if (hit && JSON.stringify(gqaStatsParams(next, l, next.gdk)) === keys[`sweep-${l}-${dims.indexOf(next.gdk)}`]) point[l] = hit;
           }

@@ -4,14 +4,14 @@ import type { AttentionStatsResult, SaturationSweepResult, SoftmaxJacobianResult
 import type { JacobianCurveResult } from '../worker/protocol.ts';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildGradientSweep, buildJacobianCurve, buildProbs, sweepAt, ALL_SCALES } from '../charts/builders.ts';
-import { stepSlider, select, numSlider, showError } from '../controls.ts';
+import { stepSlider, select, numSlider } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SCALES } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
 import { CLAIMED, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track } from './shell.ts';
+import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_GMAC } from './common.ts';
 
@@ -63,6 +63,7 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
   let curveR: JacobianCurveResult | null = null;
   let here: SoftmaxJacobianResult | null = null;
   let sweepKey = '', pointKey = '', gapKey = '';
+  let pointRefused = false;  // the point of the current state was refused by the page's budget
   let state = store.state;
   const qName = () => t(state.gq === 'jac' ? 'grad.q.jac' : 'grad.q.grad');
 
@@ -148,13 +149,17 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
       } else if (changed === null || changed.has('lang')) drawExplorer();
       const big = pointTooBig(next);
       if (big) {
-        showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }), 'grad:point');
+        // beside the control of a driver of the cost (the one just moved, if it is one)
+        refuse(s.el, 'grad:point', ['seqLen', 'heads', 'dk'], source, t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }));
+        pointRefused = true;
         return;
       }
       const pp = pointParams(next);
       const pk = JSON.stringify(pp) + next.gq;
-      if (pk !== pointKey) {
+      // after a refusal even the last good state asks again (a cache hit), so its success clears it
+      if (pk !== pointKey || pointRefused) {
         pointKey = pk;
+        pointRefused = false;
         track(s.el, 'grad:point', compute.get('live', 'attentionStats', pp, 'grad:point'), source, t, (r) => {
           if (pk !== pointKey) return;
           point = r;

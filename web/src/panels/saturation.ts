@@ -3,14 +3,14 @@
 import type { AttentionStatsResult, SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildSaturationLine, buildHeatmap, sweepAt, ALL_SCALES } from '../charts/builders.ts';
-import { stepSlider, intSlider, select, seedInput, showError } from '../controls.ts';
+import { stepSlider, intSlider, select, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SEQ_STEPS, SCALES, SCHEMA } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track } from './shell.ts';
+import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { sweepParams, pointParams, pointTooBig, logitRuleParams, POINT_LIMIT_GMAC, HEATMAP_N } from './common.ts';
 import type { T } from '../i18n/messages.ts';
@@ -83,6 +83,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   let point: AttentionStatsResult | null = null;
   let sweepKey = '';
   let pointKey = '';
+  let pointRefused = false;  // the point of the current state was refused by the page's budget
   let state = store.state;
 
   const drawSweep = () => {
@@ -149,13 +150,17 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
       }
       const big = pointTooBig(next);
       if (big) {
-        showError(s.el, source ?? 'dk', t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }), 'sat:point');
+        // beside the control of a driver of the cost (the one just moved, if it is one)
+        refuse(s.el, 'sat:point', ['seqLen', 'heads', 'dk'], source, t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }));
+        pointRefused = true;
         return;
       }
       const pp = { ...pointParams(next), ...logitRuleParams(next), gradients: false };  // the readouts need no backward pass
       const pk = JSON.stringify(pp);
-      if (pk !== pointKey) {
+      // after a refusal even the last good state asks again (a cache hit), so its success clears it
+      if (pk !== pointKey || pointRefused) {
         pointKey = pk;
+        pointRefused = false;
         track(s.el, 'sat:point', compute.get('live', 'attentionStats', pp, 'sat:point'), source, t, (r) => {
           if (pk !== pointKey) return;
           point = r;

@@ -6,7 +6,8 @@ import type { Panel, State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import type { Compute } from '../compute.ts';
 import { CoreError } from '../compute.ts';
-import { showError, clearErrors } from '../controls.ts';
+import { showError, clearErrors, controlVisible } from '../controls.ts';
+import { slotOfMessage, refusalSlot } from './refusal.ts';
 
 export interface PanelCtx { t: T; store: Store; compute: Compute }
 export interface PanelView {
@@ -100,20 +101,65 @@ export function claimBox(parent: HTMLElement, id: string, claim: string, t: T): 
   };
 }
 
+// The latest request of each owner, per panel root: only its outcome may show or clear a refusal.
+const latest = new WeakMap<HTMLElement, Map<string, number>>();
+let generation = 0;
+function bump(root: HTMLElement, owner: string): number {
+  let m = latest.get(root);
+  if (!m) latest.set(root, (m = new Map()));
+  m.set(owner, ++generation);
+  return generation;
+}
+const isLatest = (root: HTMLElement, owner: string, gen: number) => latest.get(root)?.get(owner) === gen;
+
 /**
  * Runs request `owner` (e.g. 'sat:point') of a panel: ignores superseded ones, shows a refusal
- * beside the control that caused it (the last good chart stays), and on success clears only the
- * errors this same request left, so a refusal of one request survives the success of another.
+ * beside the control of the parameter it names (refusal.ts; the last good chart stays), and on
+ * success clears only the errors this same request left, so a refusal of one request survives
+ * the success of another. Only the owner's latest request counts: an older one that fails or
+ * succeeds late (a cached state answered first) neither shows nor clears anything.
  */
 export function track<R>(root: HTMLElement, owner: string, p: Promise<R>, source: StateKey | undefined, t: T, onOk: (r: R) => void): void {
-  p.then((r) => {
-    clearErrors(root, owner);
+  const gen = bump(root, owner);
+  busy(root, p.then((r) => {
+    if (isLatest(root, owner, gen)) clearErrors(root, owner);
     onOk(r);
   }, (e: unknown) => {
     if (e instanceof CoreError && e.kind === 'superseded') return;
+    if (!isLatest(root, owner, gen)) return;
     const msg = e instanceof Error ? e.message : String(e);
-    showError(root, source ?? 'panel', t('common.refused', { message: msg }), owner);
-  });
+    const panel = (root.dataset.panel ?? '') as Panel;
+    showError(root, slotOfMessage(panel, msg, source, (k) => controlVisible(root, k)), t('common.refused', { message: msg }), owner);
+  }));
+}
+
+/**
+ * Counts work of a panel in flight (its requests, an example file being fetched) in the panel's
+ * data-pending attribute, decremented once the work and what it draws are done: "0" means the
+ * panel shows the outcome of its current state (the browser tests wait on it).
+ */
+export function busy(root: HTMLElement, p: Promise<unknown>): void {
+  root.dataset.pending = String(Number(root.dataset.pending ?? 0) + 1);
+  const done = () => { root.dataset.pending = String(Math.max(0, Number(root.dataset.pending) - 1)); };
+  p.then(done, (e: unknown) => { done(); throw e; });  // a failure of the drawing still reaches the console
+}
+
+/**
+ * A refusal the page makes itself before asking the core (a cost over the page's budget), as
+ * request `owner`: shown beside the control of one of the parameters that drive it (`named`,
+ * core parameter names; the one the reader moved if it is among them), and cleared by the next
+ * success of the same owner. It supersedes the owner's request in flight.
+ */
+export function refuse(root: HTMLElement, owner: string, named: readonly string[], source: StateKey | undefined, message: string): void {
+  bump(root, owner);
+  const panel = (root.dataset.panel ?? '') as Panel;
+  showError(root, refusalSlot(panel, named, source, (k) => controlVisible(root, k)), message, owner);
+}
+
+/** Request `owner` is no longer needed in this state: whatever refusal it left is gone. */
+export function settle(root: HTMLElement, owner: string): void {
+  bump(root, owner);
+  clearErrors(root, owner);
 }
 
 export function setRo(el: HTMLElement, v: string): void { setText(el, v); }

@@ -15,7 +15,7 @@ import type { T } from '../i18n/messages.ts';
 import { readTensorFile, pairTensors, TensorFileError, TENSOR_LIMITS } from '../tensors/read.ts';
 import type { Tensor, TensorPair } from '../tensors/read.ts';
 import { EXAMPLE_PAIRS } from '../tensors/examples.js';
-import { shell, readout, track } from './shell.ts';
+import { shell, readout, track, busy } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { kernelParam } from './common.ts';
 
@@ -41,7 +41,7 @@ export function tensorsPanel({ t, store, compute }: PanelCtx): PanelView {
   const exampleButtons = h('div', { class: 'presets', 'data-key': 'tex' },
     h('span', { class: 'muted', text: t('tens.examples') }),
     ...(['structured', 'iid'] as const).map((ex) => h('button', { type: 'button', class: 'mini', 'data-example': ex, text: t(`tens.example.${ex}`),
-      onclick: () => { if (store.state.tex === ex) void loadExample(ex); else store.set({ tex: ex, exp: 'tensors' }, 'tex'); } })));
+      onclick: () => { if (store.state.tex === ex) busy(s.el, loadExample(ex)); else store.set({ tex: ex, exp: 'tensors' }, 'tex'); } })));
   const status: Record<Slot, HTMLElement> = { q: h('span'), k: h('span'), v: h('span') };
   const slots = SLOTS.map((slot) => {
     const input = h('input', { type: 'file', accept: '.npy,.csv,text/csv,text/plain', 'data-slot': slot, class: 'file' }) as HTMLInputElement;
@@ -209,7 +209,7 @@ export function tensorsPanel({ t, store, compute }: PanelCtx): PanelView {
       const prevKernel = state.kernel;
       state = next;
       scaleCtl.sync(next);
-      if (next.tex !== 'own' && (changed === null ? loadedExample !== next.tex : changed.has('tex'))) void loadExample(next.tex);
+      if (next.tex !== 'own' && (changed === null ? loadedExample !== next.tex : changed.has('tex'))) busy(s.el, loadExample(next.tex));
       else if (next.tex === 'own' && changed === null && !pair) {
         if (memory.source === 'own' && files.q && files.k) tryPair();
         else { setText(message, t('tens.ownMissing')); message.dataset.kind = 'info'; }

@@ -8,7 +8,7 @@ import { csvText } from '../charts/builders.ts';
 import {
   buildTrainLoss, buildTrainGradNorm, buildTrainLayers, buildTrainAccuracy, buildTrainLogitHist, summaryRows, summaryCsv, VARIANT_COLOURS,
 } from '../charts/training.ts';
-import { select } from '../controls.ts';
+import { select, showError, clearErrors } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { SCHEMA, TRAIN_VARIANTS } from '../state/schema.js';
 import type { State, StateKey, TrainVariant } from '../state/state.ts';
@@ -199,6 +199,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   /** Static refusals and the core's budget check; Run is enabled only when both pass. */
   function validate(source?: StateKey): void {
     if (coreErrKey) { setText(s.el.querySelector(`[data-err-for="${coreErrKey}"]`), ''); coreErrKey = null; }
+    clearErrors(s.el, 'train:run');  // a run's refusal belongs to the configuration it was started with
     for (const k of ['trheads', 'trwarm', 'trvar', 'train-run'] as const) {
       const slot = s.el.querySelector<HTMLElement>(`[data-err-for="${k}"]`);
       if (slot && !(k === 'trvar' && slot.textContent && state.trvar.length === 0)) setText(slot, '');
@@ -399,7 +400,9 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       session.error = message;
       // a size the core refused at create: beside its control too
       const key = keyOfCoreMessage(message);
-      if (key) setText(document.querySelector(`[data-panel="training"] [data-err-for="${key}"]`), t('train.err.core', { message }));
+      // (owner train:run: the next change of the configuration clears it)
+      const root = document.querySelector<HTMLElement>('[data-panel="training"]');
+      if (key && root) showError(root, key, t('train.err.core', { message }), 'train:run');
       session.listener?.('error');
     },
   };
