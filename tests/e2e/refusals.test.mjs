@@ -126,9 +126,11 @@ test('a core refusal lands beside the control of the parameter it names, and goe
   assert.deepEqual(r.map((x) => x[0]), ['heads'], JSON.stringify(r));
   assert.match(r[0][1], /heads = 5/);
 
-  await press(page, 'saturation', 'dk', 'ArrowLeft');  // not named: beside the first one named
+  await press(page, 'saturation', 'dk', 'ArrowLeft');  // not named: the refusal stays where it is
   await panelQuiet(page, 'saturation');
-  assert.deepEqual((await panelRefusals(page, 'saturation')).map((x) => x[0]), ['seqLen']);
+  r = await panelRefusals(page, 'saturation');
+  assert.deepEqual(r.map((x) => x[0]), ['heads'], JSON.stringify(r));
+  assert.match(r[0][1], /heads = 5/);
   assert.equal(await page.textContent('[data-panel="saturation"] [data-err-for="panel"]'), '');
 
   await press(page, 'saturation', 'seqLen', 'ArrowLeft');  // 256: fine

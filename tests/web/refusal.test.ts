@@ -45,6 +45,13 @@ describe('refusalSlot', () => {
     expect(refusalSlot('saturation', ['seqLen', 'heads', 'dk'], 'seed', all)).toBe('seqLen');
     expect(refusalSlot('saturation', ['seqLen', 'heads', 'dk'], undefined, all)).toBe('seqLen');
   });
+  it('stays where the same request\'s refusal stands while the reader moves a control it does not name', () => {
+    expect(refusalSlot('saturation', ['seqLen', 'heads', 'dk'], 'scale', all, 'heads')).toBe('heads');
+    expect(refusalSlot('saturation', ['seqLen', 'heads', 'dk'], 'seqLen', all, 'heads')).toBe('seqLen');
+    // a slot the new refusal does not name is left
+    expect(refusalSlot('saturation', ['seqLen', 'dk'], 'scale', all, 'heads')).toBe('seqLen');
+    expect(refusalSlot('saturation', ['seqLen', 'dk'], 'scale', all, 'panel')).toBe('seqLen');
+  });
   it('skips parameters whose control the panel does not show, and falls back to the panel slot', () => {
     // the gradient panel has no heads or seq_len control: its d_k slider
     expect(refusalSlot('gradient', ['seqLen', 'heads', 'dk'], undefined, all)).toBe('dk');

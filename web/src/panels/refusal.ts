@@ -1,8 +1,10 @@
 // Where a refusal is shown. The core names the parameter it refuses (`attentionStats: seqLen =
 // 8192 …`, `scales[3] = …`, `headsKv = 3 must divide heads = 8`); each panel maps the core's
 // parameter names to the state keys of its controls, so the message lands beside the control
-// that sets that parameter: the one the reader just moved when the message names it, otherwise
-// the first one named; the panel's own slot when no named parameter has a visible control there.
+// that sets that parameter: the one the reader just moved when the message names it, else the one
+// where the same request's refusal already stands (it does not jump about while the reader moves
+// other controls), else the first one named; the panel's own slot when no named parameter has a
+// visible control there.
 // Pure functions (no DOM), so tests/web/refusal.test.ts runs them under Node.
 import type { Panel, StateKey } from '../state/state.ts';
 
@@ -25,7 +27,8 @@ export const PARAM_CONTROLS: Partial<Record<Panel, Readonly<Record<string, State
   },
   longctx: { dk: 'ldk', queries: 'ldk', trainLen: 'ltrain' },
   gqa: { heads: 'hq', headsKv: 'hkv', dk: 'gdk' },
-  tensors: { scale: 'tscale' },
+  // tensors: the requests run every scale (the select only picks the one drawn) on the files'
+  // shape; no control sets a parameter, so their refusals go to the panel's slot
 };
 
 const IDENT = /[A-Za-z_][A-Za-z0-9_]*/g;
@@ -49,9 +52,10 @@ export function namedParams(message: string, known: readonly string[]): string[]
  *   cost the page itself refused)
  * @param source the state key of the control the reader moved last, if any
  * @param visible whether the panel shows the control of a state key (present and not hidden)
+ * @param current the slot where the same request's refusal stands now, if any
  */
 export function refusalSlot(panel: Panel, named: readonly string[], source: StateKey | undefined,
-  visible: (key: StateKey) => boolean): RefusalSlot {
+  visible: (key: StateKey) => boolean, current?: string): RefusalSlot {
   const map = PARAM_CONTROLS[panel] ?? {};
   const keys: StateKey[] = [];
   for (const p of named) {
@@ -59,11 +63,13 @@ export function refusalSlot(panel: Panel, named: readonly string[], source: Stat
     if (k !== undefined && !keys.includes(k) && visible(k)) keys.push(k);
   }
   if (keys.length === 0) return 'panel';
-  return source !== undefined && keys.includes(source) ? source : keys[0];
+  if (source !== undefined && keys.includes(source)) return source;
+  const here = keys.find((k) => k === current);
+  return here ?? keys[0];
 }
 
 /** The slot of a refusal message of the core (see refusalSlot). */
 export function slotOfMessage(panel: Panel, message: string, source: StateKey | undefined,
-  visible: (key: StateKey) => boolean): RefusalSlot {
-  return refusalSlot(panel, namedParams(message, Object.keys(PARAM_CONTROLS[panel] ?? {})), source, visible);
+  visible: (key: StateKey) => boolean, current?: string): RefusalSlot {
+  return refusalSlot(panel, namedParams(message, Object.keys(PARAM_CONTROLS[panel] ?? {})), source, visible, current);
 }

@@ -112,6 +112,12 @@ function bump(root: HTMLElement, owner: string): number {
 }
 const isLatest = (root: HTMLElement, owner: string, gen: number) => latest.get(root)?.get(owner) === gen;
 
+/** The slot where request `owner`'s refusal stands now, if any. */
+function slotOf(root: HTMLElement, owner: string): string | undefined {
+  for (const el of root.querySelectorAll<HTMLElement>('[data-err-for]')) if (el.dataset.errOwner === owner && el.textContent !== '') return el.dataset.errFor;
+  return undefined;
+}
+
 /**
  * Runs request `owner` (e.g. 'sat:point') of a panel: ignores superseded ones, shows a refusal
  * beside the control of the parameter it names (refusal.ts; the last good chart stays), and on
@@ -129,7 +135,7 @@ export function track<R>(root: HTMLElement, owner: string, p: Promise<R>, source
     if (!isLatest(root, owner, gen)) return;
     const msg = e instanceof Error ? e.message : String(e);
     const panel = (root.dataset.panel ?? '') as Panel;
-    showError(root, slotOfMessage(panel, msg, source, (k) => controlVisible(root, k)), t('common.refused', { message: msg }), owner);
+    showError(root, slotOfMessage(panel, msg, source, (k) => controlVisible(root, k), slotOf(root, owner)), t('common.refused', { message: msg }), owner);
   }));
 }
 
@@ -153,7 +159,7 @@ export function busy(root: HTMLElement, p: Promise<unknown>): void {
 export function refuse(root: HTMLElement, owner: string, named: readonly string[], source: StateKey | undefined, message: string): void {
   bump(root, owner);
   const panel = (root.dataset.panel ?? '') as Panel;
-  showError(root, refusalSlot(panel, named, source, (k) => controlVisible(root, k)), message, owner);
+  showError(root, refusalSlot(panel, named, source, (k) => controlVisible(root, k), slotOf(root, owner)), message, owner);
 }
 
 /** Request `owner` is no longer needed in this state: whatever refusal it left is gone. */
