@@ -97,6 +97,24 @@ describe("the core's refusals of the panels' own requests land beside the contro
     ['gqa', 'K/V heads, query heads just moved', 'attentionStats', { ...gqaStatsParams(s, 'gqa', 64), heads: 8, headsKv: 3 }, 'hq', 'hq'],
     ['gqa', 'grouped logits d_head', 'groupedLogits', { heads: 8, headsKv: 8, seqLen: 32, dk: 0, seed: 0 }, undefined, 'gdk'],
   ];
+  const training = (cfg: Record<string, unknown>): string => {
+    try { core.createTrainingRun(cfg).dispose(); } catch (e) { return (e as Error).message; }
+    throw new Error(`createTrainingRun accepted ${JSON.stringify(cfg)}`);
+  };
+  it('training: the context length → trlen; d_model and heads → the one just moved', () => {
+    expect(slotOfMessage('training', training({ seqLen: 99 }), undefined, all)).toBe('trlen');
+    const msg = training({ dModel: 64, heads: 3 });
+    expect(slotOfMessage('training', msg, 'trheads', all), msg).toBe('trheads');
+    expect(slotOfMessage('training', msg, undefined, all), msg).toBe('trdm');
+    // the message names warmup only: beside it, whatever moved
+    expect(slotOfMessage('training', training({ warmup: 300, steps: 200 }), 'trsteps', all)).toBe('trwarm');
+  });
+  it('training: a memory refusal names the sizes; the first is d_model', () => {
+    const msg = training({ dModel: 512, mlp: 2048, layers: 6, seqLen: 64, vocab: 256, batch: 256 });
+    expect(msg).toMatch(/MiB/);
+    expect(slotOfMessage('training', msg, undefined, all), msg).toBe('trdm');
+    expect(slotOfMessage('training', msg, 'trlayers', all), msg).toBe('trlayers');
+  });
   for (const [panel, what, kind, params, source, expected] of cases) {
     it(`${panel}: ${what} → ${expected}`, () => {
       const msg = refusal(kind, params);

@@ -7,7 +7,7 @@ import type { Core, TrainingStepResult, TrainingConfig } from '../../wasm/js/cor
 import { parseHash, toHash, defaultState } from '../../web/src/state/state.ts';
 import { SCHEMA, TRAIN_VARIANTS } from '../../web/src/state/schema.js';
 import { translator } from '../../web/src/i18n/messages.ts';
-import { trainingConfigs, refusals, readNumber, keyOfCoreMessage, runKey } from '../../web/src/training/config.ts';
+import { trainingConfigs, refusals, readNumber, runKey } from '../../web/src/training/config.ts';
 import { TrainingHost } from '../../web/src/training/host.ts';
 import { TrainingController } from '../../web/src/training/controller.ts';
 import type { RunListener } from '../../web/src/training/controller.ts';
@@ -89,8 +89,6 @@ describe('training config', () => {
     expect(readNumber('trlr', 'abc')).toMatchObject({ ok: false, msg: 'train.err.nan' });
     expect(readNumber('trlr', '')).toMatchObject({ ok: false });
     expect(readNumber('trlr', '0.01')).toEqual({ ok: true, value: 0.01 });
-    expect(keyOfCoreMessage('trainingRun: this model needs 606 MiB (…); reduce dModel, mlp')).toBe('trdm');
-    expect(keyOfCoreMessage('trainingRun: seqLen = 99 is outside 8..64')).toBe('trlen');
   });
 });
 

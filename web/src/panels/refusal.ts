@@ -27,6 +27,11 @@ export const PARAM_CONTROLS: Partial<Record<Panel, Readonly<Record<string, State
   },
   longctx: { dk: 'ldk', queries: 'ldk', trainLen: 'ltrain' },
   gqa: { heads: 'hq', headsKv: 'hkv', dk: 'gdk' },
+  training: {
+    task: 'trtask', vocab: 'trvocab', seqLen: 'trlen', layers: 'trlayers', dModel: 'trdm', heads: 'trheads', mlp: 'trmlp',
+    norm: 'trnorm', attention: 'trvar', softmax: 'trsm', softcap: 'trcap', initStd: 'trinit', steps: 'trsteps', lr: 'trlr',
+    warmup: 'trwarm', clip: 'trclip', seed: 'trseed',
+  },
   // tensors: the requests run every scale (the select only picks the one drawn) on the files'
   // shape; no control sets a parameter, so their refusals go to the panel's slot
 };

@@ -8,7 +8,8 @@ import { csvText } from '../charts/builders.ts';
 import {
   buildTrainLoss, buildTrainGradNorm, buildTrainLayers, buildTrainAccuracy, buildTrainLogitHist, summaryRows, summaryCsv, VARIANT_COLOURS,
 } from '../charts/training.ts';
-import { select, showError, clearErrors } from '../controls.ts';
+import { select, showError, clearErrors, controlVisible } from '../controls.ts';
+import { slotOfMessage } from './refusal.ts';
 import type { Control } from '../controls.ts';
 import { SCHEMA, TRAIN_VARIANTS } from '../state/schema.js';
 import type { State, StateKey, TrainVariant } from '../state/state.ts';
@@ -20,7 +21,7 @@ import type { PanelCtx, PanelView } from './shell.ts';
 import { TrainingController } from '../training/controller.ts';
 import type { RunSeries } from '../training/series.ts';
 import { hasHeadScale, lastFiniteLoss } from '../training/series.ts';
-import { trainingConfigs, runKey, refusals, readNumber, keyOfCoreMessage, TRAIN_KEYS, RUN_KEYS } from '../training/config.ts';
+import { trainingConfigs, runKey, refusals, readNumber, TRAIN_KEYS, RUN_KEYS } from '../training/config.ts';
 import type { WorkerLike } from '../worker/protocol.ts';
 
 type NumKey = 'trvocab' | 'trlen' | 'trlayers' | 'trdm' | 'trheads' | 'trmlp' | 'trinit' | 'trlr' | 'trwarm' | 'trclip' | 'trcap' | 'trsteps' | 'trseed' | 'trthr';
@@ -247,9 +248,11 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       if (msg === 'cancelled' || msg === 'destroyed') { runBtn.dataset.refused = ''; syncButtons(); return; }
       runBtn.dataset.refused = '1';
       runBtn.disabled = true;
-      let key = keyOfCoreMessage(msg);
+      // beside the control of the parameter named (the one just moved, if named); a run's memory
+      // grows with every size, so a memory refusal goes beside the size just moved
+      let key: string = slotOfMessage('training', msg, source, (k) => controlVisible(s.el, k));
       if (/MiB/.test(msg) && source && (TRAIN_KEYS as readonly string[]).includes(source)) key = source;
-      coreErrKey = key ?? 'train-run';
+      coreErrKey = key === 'panel' ? 'train-run' : key;
       setText(s.el.querySelector(`[data-err-for="${coreErrKey}"]`), t('train.err.core', { message: msg }));
     });
   }
@@ -399,10 +402,10 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       session.status = 'error';
       session.error = message;
       // a size the core refused at create: beside its control too
-      const key = keyOfCoreMessage(message);
       // (owner train:run: the next change of the configuration clears it)
       const root = document.querySelector<HTMLElement>('[data-panel="training"]');
-      if (key && root) showError(root, key, t('train.err.core', { message }), 'train:run');
+      const key = root ? slotOfMessage('training', message, undefined, (k) => controlVisible(root, k)) : 'panel';
+      if (root && key !== 'panel') showError(root, key, t('train.err.core', { message }), 'train:run');
       session.listener?.('error');
     },
   };

@@ -50,14 +50,3 @@ export function readNumber(key: StateKey, raw: string): { ok: true; value: numbe
   if (x < spec.min || x > spec.max) return { ok: false, msg: 'train.err.range', vars: { raw: raw.slice(0, 20), min: spec.min, max: spec.max } };
   return { ok: true, value: x };
 }
-
-/** Maps the field a core RangeError names (dModel, seqLen, …) onto the state key of its control. */
-export function keyOfCoreMessage(message: string): StateKey | null {
-  const fields: [RegExp, StateKey][] = [
-    [/\bneeds .* MiB\b/, 'trdm'], [/\bdModel\b/, 'trdm'], [/\bheads\b/, 'trheads'], [/\bseqLen\b/, 'trlen'], [/\bvocab\b/, 'trvocab'],
-    [/\blayers\b/, 'trlayers'], [/\bmlp\b/, 'trmlp'], [/\bwarmup\b/, 'trwarm'], [/\bsteps\b/, 'trsteps'], [/\binitStd\b/, 'trinit'],
-    [/\blr\b/, 'trlr'], [/\bclip\b/, 'trclip'], [/\bsoftcap\b/, 'trcap'],
-  ];
-  for (const [re, k] of fields) if (re.test(message)) return k;
-  return null;
-}
