@@ -21,7 +21,7 @@ import { liveRequests, liveNumbers, linkState, shortHash, LINKS, NUMBERS, READOU
 import type { LinkId, NumberId } from '../interview/live.ts';
 
 /** Numbers shown as a share (per cent); the rest with fmt(). */
-const SHARES: ReadonlySet<string> = new Set(['shareNone512', 'precBad32None']);
+const SHARES: ReadonlySet<string> = new Set(['precBad32None']);
 /** Numbers that need more digits than fmt's 4 to be told from 1 (p₁ of [10, 0] is 0.99995). */
 const DIGITS: Partial<Record<string, number>> = { p10: 6 };
 export function formatLive(id: NumberId, x: number): string {
@@ -99,6 +99,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
 
   const seed = seedInput(store, 'interview', 'iseed', t('iv.seed'), t('common.reroll'));
   const seedNote = h('p', { class: 'iv-seed-note' });
+  const printBase = h('p', { class: 'iv-print-base', 'aria-hidden': 'true' });
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 6, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
   const copyBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-answer', text: t('iv.copy') }) as HTMLButtonElement;
   const printBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'print', text: t('iv.print'), onclick: () => window.print() });
@@ -172,6 +173,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     h('div', { class: 'controls iv-controls', 'data-part': 'controls' }, seed.el, h('div', { class: 'iv-actions' }, copyBtn.cloneNode(true), printBtn.cloneNode(true))),
     h('span', { class: 'err panel-err', 'data-err-for': 'panel', role: 'alert' }),
     seedNote,
+    printBase,
     answer, followups, wrong, drillHost, claimsHost, take);
   // the copies in the top bar act like the originals
   const [topCopy, topPrint] = el.querySelectorAll<HTMLButtonElement>('.iv-controls .iv-actions button');
@@ -181,7 +183,8 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   const slots = [mountDrill(drillHost, ctx), mountClaimChecker(claimsHost, ctx)];
 
   const pageUrl = (hash: string) => location.origin + location.pathname + hash;
-  const shortUrl = (hash: string) => (location.host + location.pathname).replace(/\/index\.html$/, '/') + hash;
+  /** A printed link: the hash without the version (the page reads a link without v as the current version); the base is printed once. */
+  const shortUrl = (hash: string) => hash.replace(/^#v=\d+&/, '#');
 
   function renderNumbers(): void {
     for (const { el: box, item } of blocks) {
@@ -273,8 +276,11 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     el,
     update(next: State, changed: Set<StateKey> | null) {
       state = next;
+      // for the browser tests: the requests of the view and the field of each number, replayed in Node
+      (window as unknown as { __sqrtdkInterview?: object }).__sqrtdkInterview = { debug: () => ({ requests: liveRequests(state), numbers: NUMBERS }) };
       seed.sync(next);
       setText(seedNote, t('iv.seedNote', { seed: next.iseed }));
+      setText(printBase, t('iv.printBase', { base: (location.host + location.pathname).replace(/\/index\.html$/, '/') }));
       renderLinks();
       ask(next);
       for (const s of slots) s.update(next, changed);
