@@ -211,7 +211,8 @@ test('print: an A4 cheat sheet of at most two pages whose text holds the live nu
     assert.ok(await page.$$eval('[data-panel="interview"] .katex', (k) => k.length) >= 2, 'KaTeX formulas');
     assert.equal(await page.isVisible('[data-bar]'), false);
     const after = await page.$eval('a[data-show]', (a) => getComputedStyle(a, '::after').content);
-    assert.match(after, /lab\/#v=1&exp=/, 'a link prints as its short URL');
+    assert.match(after, /^" #exp=variance&dk=512&seed=6"$/, 'a link prints as its short URL (the base is printed once)');
+    assert.match(await page.textContent('.iv-print-base'), /127\.0\.0\.1:\d+\/lab\//);
     const breaks = await page.$$eval('[data-panel="interview"] canvas, [data-panel="interview"] [data-chart-box], [data-panel="interview"] .katex-block, [data-panel="interview"] .iv-item',
       (els) => els.map((e) => getComputedStyle(e).breakInside));
     assert.ok(breaks.length > 0 && breaks.every((b) => b === 'avoid'), 'charts, formulas and items are never split across pages');
