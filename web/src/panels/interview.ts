@@ -200,7 +200,10 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
           : h('span', { class: 'live pending', 'data-live': id, 'aria-label': t('iv.pending'), text: '…' });
       }));
     }
-    el.dataset.liveDone = Object.values(nums).every((x) => Number.isFinite(x)) ? '1' : '0';
+    const done = Object.values(nums).every((x) => Number.isFinite(x));
+    // bench:ui reads the time from navigation start to the last live number (ms, performance.now())
+    if (done && el.dataset.liveDone !== '1') el.dataset.liveMs = String(Math.round(performance.now()));
+    el.dataset.liveDone = done ? '1' : '0';
   }
 
   function renderLinks(): void {
