@@ -230,6 +230,19 @@ test('print: an A4 cheat sheet of at most two pages whose text holds the live nu
   }
 });
 
+test('a 360 px phone: no sideways scroll in either language; every link has a touch-sized target', async () => {
+  const { browser } = suite;
+  for (const lang of ['en', 'zh-CN']) {
+    const ctx = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const page = await openInterview(`#v=1&lang=${lang}`, ctx);
+    const m = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+    assert.ok(m.sw <= m.cw, `${lang}: page ${m.sw} px wide in a ${m.cw} px screen`);
+    const small = await page.$$eval('a[data-show], a[data-deep]', (as) => as.filter((a) => { const r = a.getBoundingClientRect(); return r.height < 24; }).length);
+    assert.equal(small, 0, `${lang}: links at least 24 px high`);
+    await ctx.close();
+  }
+});
+
 test('axe-core finds no violation on the interview view, in both languages and colour schemes', async () => {
   const { browser } = suite;
   for (const scheme of ['light', 'dark']) {

@@ -173,7 +173,7 @@ export const ivZh: Record<IvMessageKey, string> = {
   'iv.w.grad.a.smaller': '典型行的梯度会消失，但并不均匀。‖∂ℓ/∂q‖ 的中位数不缩放为 {gqMedNone512}，缩放后为 {gqMedSqrt512}；均值 {gqMeanNone512} 对 {gqMeanSqrt512}，远高于不缩放时的中位数：大部分梯度在尾部少数行里。',
   'iv.drill.title': '自测：先预测，再揭晓',
   'iv.claims.title': '逐条检验文章的说法',
-  'iv.take.title': '带走',
+  'iv.take.title': '带走这份回答',
   'iv.take.text': '把 30 秒版回答连同数字和可复现的链接复制成 Markdown，或把本页打印成速查表（A4，一到两页）。',
   'iv.md.title': '注意力为什么要把 q·k 除以 √d_k？',
   'iv.md.source': '数字由 √dk Lab 现场计算（种子 {seed}）：{url}',
