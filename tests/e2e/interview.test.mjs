@@ -73,7 +73,7 @@ const readPath = (obj, path) => path.split('.').reduce((v, k) => v?.[k], obj);
 
 /** Checks every live number against the core in Node; returns the numbers. */
 async function checkAgainstCore(page, seed) {
-  const { requests, numbers } = await page.evaluate(() => window.__sqrtdkInterview.debug());
+  const { requests, training, numbers } = await page.evaluate(() => window.__sqrtdkInterview.debug());
   const shown = await liveOf(page);
   assert.deepEqual(Object.keys(shown).sort(), Object.keys(numbers).sort(), 'every number of the catalogue is on the view, and no other');
   // the requests carry the seed of the link, and the settings the text names
@@ -89,6 +89,14 @@ async function checkAgainstCore(page, seed) {
   assert.equal(req.precNone.params.seed, seed);
   const results = {};
   for (const r of requests) results[r.id] = call(r.kind, r.params);
+  // the training run: the training lab's config for its link (one variant), run to the end in Node
+  assert.equal(training.length, 1);
+  assert.deepEqual([training[0].attention, training[0].seed, training[0].steps, training[0].layers], ['inv_sqrt_dk', seed, 150, 1]);
+  const run = core.createTrainingRun(training[0]);
+  try {
+    run.step(training[0].steps);
+    results.train = { analysis: run.analysis(48), evaluation: run.evaluate() };
+  } finally { run.dispose(); }
   for (const [id, [rq, path]] of Object.entries(numbers)) {
     const want = readPath(results[rq], path);
     assert.ok(Number.isFinite(want), `${id}: the core gives a finite number`);

@@ -12,7 +12,7 @@ import { en, zhCN } from '../../web/src/i18n/messages.ts';
 import type { MessageKey } from '../../web/src/i18n/messages.ts';
 import { defaultState, parseHash, panelKeys, formatValue } from '../../web/src/state/state.ts';
 import type { StateKey } from '../../web/src/state/state.ts';
-import { LINKS, NUMBERS, liveRequests, liveNumbers, linkState, shortHash } from '../../web/src/interview/live.ts';
+import { LINKS, NUMBERS, liveRequests, liveNumbers, linkState, shortHash, trainingRequest } from '../../web/src/interview/live.ts';
 import type { LinkId, NumberId } from '../../web/src/interview/live.ts';
 import { POINTS_30S, TWO_MINUTES, FOLLOWUPS, WRONG, DEEP } from '../../web/src/panels/interview.ts';
 
@@ -101,9 +101,15 @@ describe('the interview links', () => {
 
 describe('the interview sentences hold for any seed', () => {
   let core: Core;
-  beforeAll(async () => { core = await loadCore({}); });
+  beforeAll(async () => { core = await loadCore({}); }, 60000);
   const numbersFor = (seed: number): Record<NumberId, number> => {
     const results: Record<string, unknown> = {};
+    const [cfg] = trainingRequest({ ...defaultState('en'), iseed: seed }).configs;
+    const tr = core.createTrainingRun(cfg);
+    try {
+      tr.step(cfg.steps);
+      results.train = { analysis: tr.analysis(48), evaluation: tr.evaluate() };
+    } finally { tr.dispose(); }
     liveRequests({ ...defaultState('en'), iseed: seed }).forEach((r, i) => {
       const res = run(core, { id: i, kind: r.kind, params: r.params } as Request);
       if (!res.ok) throw new Error(`${r.id}: ${res.error.message}`);
@@ -155,9 +161,13 @@ describe('the interview sentences hold for any seed', () => {
       // GQA: the same per-head logits, entropies equal up to sampling
       expect(Math.abs(n.gqaGqa - n.gqaMha) / n.gqaMha).toBeLessThan(0.03);
       expect(Math.abs(n.gqaMqa - n.gqaMha) / n.gqaMha).toBeLessThan(0.03);
+      // trained: the model learned its task, and its scaled logits are far from variance 1
+      expect(n.trainAcc).toBeGreaterThan(0.9);
+      expect(n.trainVar).toBeGreaterThan(2);
+      expect(n.trainQk).toBeGreaterThan(n.trainIid);
       // two logits: the bound 1/2 at g = 0; p₁ rounds to 0.99995 at 6 digits
       expect(n.jac0).toBeCloseTo(0.5, 12);
       expect(n.jac10).toBeLessThan(1e-3);
-    });
+    }, 120000);  // a training run and 24 core calls: seconds on a loaded machine
   }
 });

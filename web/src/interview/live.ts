@@ -12,6 +12,8 @@ import type { WorkerName } from '../compute.ts';
 import { LONG_SEQ_STEPS } from '../state/schema.js';
 import { pointParams, logitRuleParams, variancePointParams, articleParams } from '../panels/common.ts';
 import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../panels/params.ts';
+import { trainingConfigs } from '../training/config.ts';
+import type { TrainingConfig } from '../../../wasm/js/core.js';
 
 /** σ² of the “components with variance σ² ≠ 1” follow-up (σ = 2, so σ⁴ = 16). */
 export const SIGMA2 = 4;
@@ -43,6 +45,8 @@ export const LINKS = {
   longctx: { exp: 'longctx', ldk: 64, ltrain: 512 },
   gqa: { exp: 'gqa', hq: 32, hkv: 8, gdk: 128 },
   training: { exp: 'training', trvar: ['inv_sqrt_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2'] },
+  /** the small run this view trains when it opens (about a second): 1 layer, d_model 32, 2 heads, copy task, 150 steps */
+  trainSmall: { exp: 'training', trtask: 'copy', trlayers: 1, trdm: 32, trheads: 2, trmlp: 64, trlen: 16, trsteps: 150, trvar: ['inv_sqrt_dk'] },
   tensors: { exp: 'tensors' },
   followups: { exp: 'followups' },
   interview: { exp: 'interview' },
@@ -57,7 +61,7 @@ export type LinkId = keyof typeof LINKS;
 export function linkState(base: State, id: LinkId): State {
   const seed = base.iseed;
   const start: State = { ...defaultState(base.lang), kernel: base.kernel, cv: base.cv, iseed: seed };
-  return withPatch(start, { seed, aseed: seed, pseed: seed, ...(LINKS[id] as Partial<State>) });
+  return withPatch(start, { seed, aseed: seed, pseed: seed, trseed: seed, ...(LINKS[id] as Partial<State>) });
 }
 
 /**
@@ -77,6 +81,11 @@ export function shortHash(state: State, withLang = true): string {
 }
 
 export interface LiveRequest<K extends Kind = Kind> { id: string; link: LinkId; worker: WorkerName; kind: K; params: Calls[K]['params'] }
+
+/** The training run of the view: the training lab's configs for the trainSmall link (one variant, 1/√d_k). */
+export function trainingRequest(base: State): { link: LinkId; configs: TrainingConfig[] } {
+  return { link: 'trainSmall', configs: trainingConfigs(linkState(base, 'trainSmall')) };
+}
 
 /** Every request of the view (the same list the browser test replays in Node). */
 export function liveRequests(base: State): LiveRequest[] {
@@ -166,6 +175,11 @@ export const NUMBERS = {
   gqaMha: ['gqa-mha', 'summary.entropy.mean'],
   gqaGqa: ['gqa-gqa', 'summary.entropy.mean'],
   gqaMqa: ['gqa-mqa', 'summary.entropy.mean'],
+  // the training run (web/src/training: the training lab's own worker and controller)
+  trainVar: ['train', 'analysis.layers.0.logitMoments.variance'],
+  trainIid: ['train', 'analysis.layers.0.iidQkVariance'],
+  trainQk: ['train', 'analysis.layers.0.qk.variance'],
+  trainAcc: ['train', 'evaluation.tokenAccuracy'],
 } as const satisfies Record<string, readonly [string, string]>;
 export type NumberId = keyof typeof NUMBERS;
 

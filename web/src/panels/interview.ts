@@ -17,7 +17,9 @@ import { panelTitle } from './titles.ts';
 import { CoreError } from '../compute.ts';
 import { mountDrill } from '../interview/drill.ts';
 import { mountClaimChecker } from '../interview/checker.ts';
-import { liveRequests, liveNumbers, linkState, shortHash, LINKS, NUMBERS, READOUTS } from '../interview/live.ts';
+import { liveRequests, liveNumbers, linkState, shortHash, trainingRequest, LINKS, NUMBERS, READOUTS } from '../interview/live.ts';
+import { TrainingController } from '../training/controller.ts';
+import type { WorkerLike } from '../worker/protocol.ts';
 import type { LinkId, NumberId } from '../interview/live.ts';
 
 /** Numbers shown as a share (per cent); the rest with fmt(). */
@@ -41,7 +43,7 @@ export const POINTS_30S: Item[] = [
 export const TWO_MINUTES: Item[] = [
   { id: 'whySqrt', text: fixed('iv.a2.whySqrt'), link: 'satInv512' },
   { id: 'whyHead', text: fixed('iv.a2.whyHead'), link: 'satModel64' },
-  { id: 'breaks', text: fixed('iv.a2.breaks'), link: 'training' },
+  { id: 'breaks', text: fixed('iv.a2.breaks'), link: 'trainSmall' },
 ];
 export const DEEP: Panel[] = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training'];
 export const FOLLOWUPS: Item[] = [
@@ -55,7 +57,7 @@ export const FOLLOWUPS: Item[] = [
   { id: 'long', q: 'iv.fu.long.q', text: fixed('iv.fu.long.a'), link: 'longctx' },
   { id: 'alt', q: 'iv.fu.alt.q', text: fixed('iv.fu.alt.a'), link: 'training' },
   { id: 'softcap', q: 'iv.fu.softcap.q', text: fixed('iv.fu.softcap.a'), link: 'satCap512' },
-  { id: 'init', q: 'iv.fu.init.q', text: fixed('iv.fu.init.a'), link: 'gradNone512' },
+  { id: 'init', q: 'iv.fu.init.q', text: fixed('iv.fu.init.a'), link: 'trainSmall' },
   { id: 'tail', q: 'iv.fu.tail.q', text: fixed('iv.fu.tail.a'), link: 'gradqNone512' },
   { id: 'when', q: 'iv.fu.when.q', text: fixed('iv.fu.when.a'), link: 'jac10' },
 ];
@@ -64,7 +66,7 @@ export const WRONG: Item[] = [
   { id: 'invdk', q: 'iv.w.invdk.claim', text: fixed('iv.w.invdk.a'), link: 'satInv512' },
   { id: 'unit', q: 'iv.w.unit.claim', text: fixed('iv.w.unit.a'), link: 'satSqrt512' },
   { id: 'dmodel', q: 'iv.w.dmodel.claim', text: fixed('iv.w.dmodel.a'), link: 'satModel64' },
-  { id: 'trained', q: 'iv.w.trained.claim', text: fixed('iv.w.trained.a'), link: 'training' },
+  { id: 'trained', q: 'iv.w.trained.claim', text: fixed('iv.w.trained.a'), link: 'trainSmall' },
   { id: 'lnL', q: 'iv.w.lnL.claim', text: fixed('iv.w.lnL.a'), link: 'article' },
   { id: 'grad', q: 'iv.w.grad.claim', text: (n) => (n.gqMeanNone512 > n.gqMeanSqrt512 ? 'iv.w.grad.a.larger' : 'iv.w.grad.a.smaller'), link: 'gradqNone512' },
 ];
@@ -88,6 +90,31 @@ export function pieces(template: string): ({ text: string } | { id: string })[] 
 /** A message as Markdown-ready plain text with its live numbers (… where one is missing). */
 export function plainText(t: T, key: MessageKey, n: Record<NumberId, number>): string {
   return pieces(t(key)).map((p) => ('text' in p ? p.text : p.id in CALC ? CALC[p.id] : Number.isFinite(n[p.id as NumberId]) ? formatLive(p.id as NumberId, n[p.id as NumberId]) : '…')).join('');
+}
+
+/**
+ * The view's training run, kept across re-renders (a language switch rebuilds the view): the
+ * training lab's worker and controller, one small run per config key.
+ */
+const training: { controller: TrainingController | null; key: string; result: unknown; error: string; waiters: (() => void)[] } = { controller: null, key: '', result: null, error: '', waiters: [] };
+function trainOnce(key: string, configs: Parameters<TrainingController['start']>[0]): Promise<void> {
+  if (training.key === key && (training.result || training.error)) return Promise.resolve();
+  const p = new Promise<void>((resolve) => training.waiters.push(resolve));
+  if (training.key === key) return p;
+  training.key = key;
+  training.result = null;
+  training.error = '';
+  training.controller ??= new TrainingController({
+    createWorker: () => new Worker(new URL('../training/worker.ts', import.meta.url), { type: 'module', name: 'sqrtdk-training' }) as unknown as WorkerLike,
+    chunkMs: 200,
+  });
+  const settle = () => { const ws = training.waiters; training.waiters = []; for (const w of ws) w(); };
+  void training.controller.start(configs, {
+    progress() {},
+    done(runs) { if (training.key === key) { training.result = { analysis: runs[0].analysis, evaluation: runs[0].evaluation }; settle(); } },
+    error(message) { if (training.key === key) { training.error = message; settle(); } },
+  });
+  return p;
 }
 
 export function interviewPanel(ctx: PanelCtx): PanelView {
@@ -253,7 +280,8 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
 
   function ask(next: State): void {
     const reqs = liveRequests(next);
-    const key = JSON.stringify(reqs.map((r) => r.params));
+    const train = trainingRequest(next);
+    const key = JSON.stringify([reqs.map((r) => r.params), train.configs]);
     if (key === reqKey) return;
     reqKey = key;
     for (const k of Object.keys(results)) delete results[k];
@@ -261,6 +289,14 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     renderNumbers();
     const err = el.querySelector<HTMLElement>('[data-err-for="panel"]')!;
     setText(err, '');
+    const trainKey = JSON.stringify(train.configs);
+    void trainOnce(trainKey, train.configs).then(() => {
+      if (key !== reqKey || training.key !== trainKey) return;
+      if (training.error) { setText(err, t('iv.failed', { message: training.error })); return; }
+      results.train = training.result;
+      nums = liveNumbers(results);
+      renderNumbers();
+    });
     for (const r of reqs) {
       compute.get(r.worker, r.kind, r.params as never).then((res) => {
         if (key !== reqKey) return;
@@ -280,7 +316,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null) {
       state = next;
       // for the browser tests: the requests of the view and the field of each number, replayed in Node
-      (window as unknown as { __sqrtdkInterview?: object }).__sqrtdkInterview = { debug: () => ({ requests: liveRequests(state), numbers: NUMBERS }) };
+      (window as unknown as { __sqrtdkInterview?: object }).__sqrtdkInterview = { debug: () => ({ requests: liveRequests(state), training: trainingRequest(state).configs, numbers: NUMBERS }) };
       seed.sync(next);
       setText(seedNote, t('iv.seedNote', { seed: next.iseed }));
       setText(printBase, t('iv.printBase', { base: (location.host + location.pathname).replace(/\/index\.html$/, '/') }));
