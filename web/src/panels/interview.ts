@@ -230,6 +230,9 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     const done = Object.values(nums).every((x) => Number.isFinite(x));
     // bench:ui reads the time from navigation start to the last live number (ms, performance.now())
     if (done && el.dataset.liveDone !== '1') el.dataset.liveMs = String(Math.round(performance.now()));
+    // … and to the last number of the compute workers (all but the training run's)
+    const coreDone = (Object.keys(nums) as NumberId[]).every((k) => NUMBERS[k][0] === 'train' || Number.isFinite(nums[k]));
+    if (coreDone && !el.dataset.coreMs) el.dataset.coreMs = String(Math.round(performance.now()));
     el.dataset.liveDone = done ? '1' : '0';
   }
 
