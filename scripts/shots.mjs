@@ -10,7 +10,7 @@ import { panelSettled } from '../tests/e2e/panel.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = process.argv[2] ?? '/tmp/shots';
-const panels = (process.argv[3] || 'variance,saturation,gradient,article,followups,precision,longctx,gqa,tensors,training').split(',');
+const panels = (process.argv[3] || 'interview,variance,saturation,gradient,article,followups,precision,longctx,gqa,tensors,training').split(',');
 const lang = process.argv[4] ?? 'en';
 const scheme = process.argv[5] ?? 'light';
 const full = process.env.FULL === '1';
@@ -27,7 +27,8 @@ try {
     for (const p of panels) {
       const page = await ctx.newPage();
       await page.goto(`${server.url}#v=1&exp=${p}&lang=${lang}`);
-      if (p !== 'followups' && p !== 'training') await panelSettled(page, p, 60000).catch(() => {});
+      if (p === 'interview') await page.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1', null, { timeout: 60000 }).catch(() => {});
+      else if (p !== 'followups' && p !== 'training') await panelSettled(page, p, 60000).catch(() => {});
       else await page.waitForTimeout(800);
       await page.waitForTimeout(300);
       // GALLERY=1: the README gallery's names (docs/screens/<panel>-<device>.png)

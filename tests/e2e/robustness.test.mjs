@@ -209,7 +209,7 @@ test('a worker that crashes is restarted with a visible notice, and the charts s
     await route.fulfill({ response: res, body });
   });
   const page = await ctx.newPage();
-  await page.goto(srv.url + '#v=1&lang=en');
+  await page.goto(srv.url + '#v=1&exp=variance&lang=en');
   await page.waitForSelector('[data-notice="restart"]', { state: 'visible', timeout: 15000 });
   assert.match(await page.textContent('[data-notice="restart"]'), /restarted/);
   assert.match(await page.textContent('[data-notice="restart"]'), /crash/);

@@ -120,7 +120,7 @@ export function numsInput(store: Store, panel: Panel, key: 'plogits', label: str
 }
 
 /** A seed: a number input (validated against the schema) and a re-roll button. */
-export function seedInput(store: Store, panel: Panel, key: 'seed' | 'aseed' | 'pseed', label: string, rerollLabel: string): Control {
+export function seedInput(store: Store, panel: Panel, key: 'seed' | 'aseed' | 'pseed' | 'iseed', label: string, rerollLabel: string): Control {
   const spec = SCHEMA[key];
   const input = h('input', { type: 'number', min: spec.min, max: spec.max, step: 1, inputMode: 'numeric', class: 'seed' }) as HTMLInputElement;
   input.addEventListener('change', () => applyInteger(store, panel, key, input, spec.min, spec.max));

@@ -1,5 +1,5 @@
 /// <reference types="vite-plugin-pwa/vanillajs" />
-type FormulaKey = 'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt';
+type FormulaKey = 'ivDerivation' | 'ivJacobian' | 'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt';
 /** Build-time KaTeX HTML of every formula in English (vite.config.ts). */
 declare module 'virtual:formulas/en' {
   const html: Record<FormulaKey, string>;

@@ -11,6 +11,8 @@ export const FORMULAS = {
   tensors: String.raw`\operatorname{Var}(q\cdot k)\overset{\text{iid}}{=}d_k\,\mathbb E[q_i^2]\,\mathbb E[k_i^2]\quad(=d_k \text{ for } \mathcal N(0,1)),\qquad \|J\|_F=\big\|\operatorname{diag}(p)-p\,p^{\top}\big\|_F`,
   training: String.raw`s_{ij}=c_h\,\hat q_i\cdot\hat k_j:\quad c_h\in\Big\{1,\ \tfrac{1}{\sqrt{d_k}},\ \tfrac{1}{d_k},\ \tau_h\Big\};\quad \text{QK-LN: }\hat q=\operatorname{LN}(q),\ \hat k=\operatorname{LN}(k),\ c=\tfrac{1}{\sqrt{d_k}};\quad \text{QK-L2: }\hat q=\tfrac{q}{\|q\|},\ \hat k=\tfrac{k}{\|k\|},\ c=g_h`,
   trainingOpt: String.raw`\text{clip: } g\leftarrow g\cdot\min\!\Big(1,\tfrac{\text{clip}}{\|g\|_2}\Big),\qquad \text{warm-up: } \eta_t=\eta\cdot\min\!\Big(1,\tfrac{t+1}{\text{warmup}}\Big),\qquad \text{iid: } \operatorname{Var}(\hat q\cdot\hat k)=d_k\,\mathbb E[\hat q^2]\,\mathbb E[\hat k^2]`,
+  ivDerivation: String.raw`\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_i k_i)=\sum_{i=1}^{d_k}\mathbb E[q_i^2]\,\mathbb E[k_i^2]=d_k\,\sigma^4\qquad\Longrightarrow\qquad \operatorname{Var}\!\Big(\tfrac{q\cdot k}{\sqrt{d_k}}\Big)=\sigma^4,\qquad \operatorname{Var}\!\Big(\tfrac{q\cdot k}{d_k}\Big)=\tfrac{\sigma^4}{d_k}`,
+  ivJacobian: String.raw`J=\frac{\partial p}{\partial s}=\operatorname{diag}(p)-p\,p^{\top},\qquad s=[g,0]:\ \|J\|_F=2\,p_1p_2\le\tfrac12,\qquad H(p)\le\ln L`,
   article: String.raw`s_j\sim\mathcal N(0,\sigma^2)\ \text{iid}:\quad \mathbb E[H]\xrightarrow{L\to\infty}\ln L-\tfrac{\sigma^2}{2}`,
 };
 

@@ -16,6 +16,7 @@ import { h, setText } from './dom.ts';
 import { select } from './controls.ts';
 import type { Control } from './controls.ts';
 import type { PanelView, PanelCtx } from './panels/shell.ts';
+import { interviewPanel } from './panels/interview.ts';
 import { variancePanel } from './panels/variance.ts';
 import { saturationPanel } from './panels/saturation.ts';
 import { gradientPanel } from './panels/gradient.ts';
@@ -26,7 +27,7 @@ import { longctxPanel } from './panels/longctx.ts';
 import { gqaPanel } from './panels/gqa.ts';
 import { tensorsPanel } from './panels/tensors.ts';
 import { trainingPanel } from './panels/training.ts';
-import { panelTitle, panelTitleKey } from './panels/titles.ts';
+import { panelTitle, panelTitleKey, numberedTitle } from './panels/titles.ts';
 import { applyTheme } from './theme.ts';
 import { openEmbedDialog, closeEmbedDialog } from './embed/dialog.ts';
 import { reportHeight } from './embed/report.ts';
@@ -36,7 +37,7 @@ import { checkLinkVersion } from './version.ts';
 import { startPwa } from './pwa.ts';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
-  variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
+  interview: interviewPanel, variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
   precision: precisionPanel, longctx: longctxPanel, gqa: gqaPanel, tensors: tensorsPanel, training: trainingPanel,
 };
 
@@ -169,12 +170,12 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   }));
   const status = h('p', { class: 'status', 'data-status': '', role: 'status' });
   const nav = h('nav', { class: 'tabs', 'aria-label': t('app.nav') },
-    h('ul', {}, ...PANELS.map((p, i) => h('li', {}, h('a', {
-      class: 'nav-item', 'data-nav': p, href: toHash({ ...state, exp: p }), text: `${i + 1} ${panelTitle(t, p)}`,
+    h('ul', {}, ...PANELS.map((p) => h('li', {}, h('a', {
+      class: 'nav-item', 'data-nav': p, href: toHash({ ...state, exp: p }), text: numberedTitle(t, p),
       onclick: (ev: Event) => { if (!plainClick(ev)) return; ev.preventDefault(); go(p); },
     })))));
   const menuId = 'panel-menu';
-  const menu = h('select', { id: menuId, 'data-nav-menu': '' }, ...PANELS.map((p, i) => h('option', { value: p, text: `${i + 1} ${panelTitle(t, p)}` }))) as HTMLSelectElement;
+  const menu = h('select', { id: menuId, 'data-nav-menu': '' }, ...PANELS.map((p) => h('option', { value: p, text: numberedTitle(t, p) }))) as HTMLSelectElement;
   menu.value = state.exp;
   menu.addEventListener('change', () => go(menu.value as Panel));
   const menuBox = h('div', { class: 'menu' }, h('label', { for: menuId, text: t('app.nav') }), menu);
@@ -193,7 +194,7 @@ function pager(state: State): HTMLElement {
   const link = (p: Panel, dir: 'prev' | 'next') => h('a', {
     class: `pager-${dir}`, 'data-pager': dir, href: toHash({ ...state, exp: p }),
     onclick: (ev: Event) => { if (!plainClick(ev)) return; ev.preventDefault(); go(p); },
-  }, h('span', { class: 'pager-dir', text: t(`app.${dir}`) }), h('span', { class: 'pager-title', text: `${PANELS.indexOf(p) + 1} ${panelTitle(t, p)}` }));
+  }, h('span', { class: 'pager-dir', text: t(`app.${dir}`) }), h('span', { class: 'pager-title', text: numberedTitle(t, p) }));
   return h('nav', { class: 'pager', 'aria-label': t('app.pager') },
     i > 0 ? link(PANELS[i - 1], 'prev') : h('span', {}),
     i < PANELS.length - 1 ? link(PANELS[i + 1], 'next') : h('span', {}));

@@ -11,6 +11,7 @@ import { embedHash } from '../state/state.ts';
  * up to 20 px. The e2e suite checks that each panel's content fits its fallback height.
  */
 export const EMBED_HEIGHTS: Record<Panel, { all: number; charts: number }> = {
+  interview: { all: 4000, charts: 1400 },  // a long reading view, not measured by embed-heights.mjs
   variance: { all: 1280, charts: 760 },
   saturation: { all: 1640, charts: 860 },
   gradient: { all: 1680, charts: 1000 },

@@ -4,6 +4,7 @@
 // page comes from the core at run time.
 import { trainEn, trainZh } from '../training/messages.ts';
 import { tensorsEn, tensorsZh } from '../tensors/messages.ts';
+import { ivEn, ivZh } from '../interview/messages.ts';
 
 export const en = {
   'app.title': '√dk Lab',
@@ -408,6 +409,8 @@ export const en = {
   // the training lab (web/src/training/messages.ts)
   ...trainEn,
   ...tensorsEn,
+  // the interview view (web/src/interview/messages.ts)
+  ...ivEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -813,6 +816,7 @@ export const zhCN: Record<MessageKey, string> = {
   'gqa.note.gemmaCap': '按它的截断实际计算：logit 差 {gap} 经 50 · tanh(s/50) 变为 {capped}，softmax 对原始 logit 的 Jacobian 范数为 {jc}，不截断时为 {ju}。',
   ...trainZh,
   ...tensorsZh,
+  ...ivZh,
 };
 
 export const CATALOGUES = { en, 'zh-CN': zhCN } as const;

@@ -27,7 +27,7 @@ export interface Shell {
   formula: HTMLElement;
 }
 
-type FormulaKey = 'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt';
+export type FormulaKey = 'ivDerivation' | 'ivJacobian' | 'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt';
 const FORMULA_MODULES = {
   en: () => import('virtual:formulas/en'),
   'zh-CN': () => import('virtual:formulas/zh-CN'),
@@ -38,7 +38,7 @@ const FORMULA_MODULES = {
  * input), loaded on demand per language so that no formula delays the first chart. Each formula
  * comes in pieces that wrap on a phone.
  */
-function fillFormulas(box: HTMLElement, keys: FormulaKey[], lang: 'en' | 'zh-CN'): void {
+export function fillFormulas(box: HTMLElement, keys: FormulaKey[], lang: 'en' | 'zh-CN'): void {
   box.setAttribute('aria-busy', 'true');
   void FORMULA_MODULES[lang]().then(({ default: html }) => {
     box.replaceChildren(...keys.map((k) => {

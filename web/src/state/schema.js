@@ -30,7 +30,7 @@ export const BLOCK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512,
 /** bytes per element of each KV-cache data type. */
 export const KV_DTYPE_BYTES = Object.freeze({ fp32: 4, bf16: 2, fp8: 1, int4: 0.5 });
 
-export const PANELS = /** @type {const} */ (['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training']);
+export const PANELS = /** @type {const} */ (['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training']);
 export const SECTIONS = /** @type {const} */ (['controls', 'charts', 'formula', 'text']);
 export const SCALES = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
 /** The training lab's attention variants, in display order (the core's ATTENTION_VARIANTS). */
@@ -49,8 +49,8 @@ export const TRAIN_VARIANTS = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv
 
 export const SCHEMA = Object.freeze({
   exp: /** @type {EnumSpec} */ ({
-    type: 'enum', default: 'variance', values: PANELS, panels: 'all',
-    doc: 'The panel shown (one panel per view; Back and Forward step through the panels visited).',
+    type: 'enum', default: 'interview', values: PANELS, panels: 'all',
+    doc: 'The view shown (one per view; Back and Forward step through the views visited); a link without exp opens the interview view.',
   }),
   lang: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'en', values: ['en', 'zh-CN'], panels: 'all',
@@ -107,6 +107,10 @@ export const SCHEMA = Object.freeze({
   aseed: /** @type {IntSpec} */ ({
     type: 'int', default: 0, min: 0, max: 4294967295, panels: 'article',
     doc: "Seed of the article's check (q, k ~ randn(1, 8, 128, 512)).",
+  }),
+  iseed: /** @type {IntSpec} */ ({
+    type: 'int', default: 1, min: 0, max: 4294967295, panels: 'interview',
+    doc: 'Interview view: seed of every live number in the answer, the follow-ups and the wrong answers (and of the panels its links open).',
   }),
   plogits: /** @type {NumsSpec} */ ({
     type: 'nums', default: [100, 90, 80], min: -1e6, max: 1e6, maxLength: 64, negInf: true, panels: 'precision',

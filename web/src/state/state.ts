@@ -30,6 +30,7 @@ export interface State {
   gq: 'jac' | 'grad';
   gap: number;
   aseed: number;
+  iseed: number;
   plogits: number[];
   pmode: 'logits' | 'random';
   pdk: number;

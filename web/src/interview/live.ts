@@ -1,0 +1,224 @@
+// The live numbers of the interview view, with no DOM: each number is one field of one core request,
+// and each request is exactly the one the proving panel sends for the state its "show me" link sets
+// (built with that panel's own parameter builder), so the number here, the panel's readout and a
+// test's own call of the core agree. Every state carries the interview seed (iseed) in the panels'
+// seed keys; the long-context and GQA panels have a fixed seed 0 of their own.
+import type { State } from '../state/state.ts';
+import { withPatch, defaultState, panelKeys, formatValue } from '../state/state.ts';
+import { SCHEMA, VERSION } from '../state/schema.js';
+import type { KeySpec } from '../state/schema.js';
+import type { Kind, Calls } from '../worker/protocol.ts';
+import type { WorkerName } from '../compute.ts';
+import { LONG_SEQ_STEPS } from '../state/schema.js';
+import { pointParams, logitRuleParams, variancePointParams, articleParams } from '../panels/common.ts';
+import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../panels/params.ts';
+import { trainingConfigs } from '../training/config.ts';
+import type { TrainingConfig } from '../../../wasm/js/core.js';
+
+/** σ² of the “components with variance σ² ≠ 1” follow-up (σ = 2, so σ⁴ = 16). */
+export const SIGMA2 = 4;
+/** The soft-cap of the follow-up: Gemma 2's attention-logit cap (Gemma Team 2024, §2). */
+export const SOFTCAP = 50;
+
+/** The states the view's links open, by id: each a panel with its keys set and the interview seed. */
+export const LINKS = {
+  var512: { exp: 'variance', dk: 512, samples: 2000 },
+  var1024: { exp: 'variance', dk: 1024, samples: 2000 },
+  var64: { exp: 'variance', dk: 64, samples: 2000 },
+  satNone512: { exp: 'saturation', dk: 512, heads: 4, seqLen: 128, scale: 'none', causal: false, softcap: 0 },
+  satSqrt512: { exp: 'saturation', dk: 512, heads: 4, seqLen: 128, scale: 'inv_sqrt_dk', causal: false, softcap: 0 },
+  satInv512: { exp: 'saturation', dk: 512, heads: 4, seqLen: 128, scale: 'inv_dk', causal: false, softcap: 0 },
+  satModel64: { exp: 'saturation', dk: 64, heads: 8, seqLen: 128, scale: 'inv_sqrt_d_model', causal: false, softcap: 0 },
+  satSqrt64h8: { exp: 'saturation', dk: 64, heads: 8, seqLen: 128, scale: 'inv_sqrt_dk', causal: false, softcap: 0 },
+  satSqrt64: { exp: 'saturation', dk: 64, heads: 4, seqLen: 128, scale: 'inv_sqrt_dk', causal: false, softcap: 0 },
+  satCausal64: { exp: 'saturation', dk: 64, heads: 4, seqLen: 128, scale: 'inv_sqrt_dk', causal: true, softcap: 0 },
+  satCap512: { exp: 'saturation', dk: 512, heads: 4, seqLen: 128, scale: 'none', causal: false, softcap: SOFTCAP },
+  gradNone512: { exp: 'gradient', dk: 512, heads: 4, seqLen: 128, scale: 'none', gq: 'jac' },
+  gradSqrt512: { exp: 'gradient', dk: 512, heads: 4, seqLen: 128, scale: 'inv_sqrt_dk', gq: 'jac' },
+  gradqNone512: { exp: 'gradient', dk: 512, heads: 4, seqLen: 128, scale: 'none', gq: 'grad' },
+  gradqSqrt512: { exp: 'gradient', dk: 512, heads: 4, seqLen: 128, scale: 'inv_sqrt_dk', gq: 'grad' },
+  jac10: { exp: 'gradient', gap: 10 },
+  jac0: { exp: 'gradient', gap: 0 },
+  article: { exp: 'article' },
+  precNone: { exp: 'precision', pmode: 'random', pdk: 512, pseqLen: 128, pscale: 'none', pacc: 'same', pmasked: 'nan', pblock: 32 },
+  precSqrt: { exp: 'precision', pmode: 'random', pdk: 512, pseqLen: 128, pscale: 'inv_sqrt_dk', pacc: 'same', pmasked: 'nan', pblock: 32 },
+  longctx: { exp: 'longctx', ldk: 64, ltrain: 512 },
+  gqa: { exp: 'gqa', hq: 32, hkv: 8, gdk: 128 },
+  training: { exp: 'training', trvar: ['inv_sqrt_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2'] },
+  /** the small run this view trains when it opens (about a second): 1 layer, d_model 32, 2 heads, copy task, 150 steps */
+  trainSmall: { exp: 'training', trtask: 'copy', trlayers: 1, trdm: 32, trheads: 2, trmlp: 64, trlen: 16, trsteps: 150, trvar: ['inv_sqrt_dk'] },
+  tensors: { exp: 'tensors' },
+  followups: { exp: 'followups' },
+  interview: { exp: 'interview' },
+} as const satisfies Record<string, Partial<State>>;
+export type LinkId = keyof typeof LINKS;
+
+/**
+ * The state a link opens: the defaults, the reader's language and kernel, the interview seed in
+ * every seed key, and the link's keys — nothing else of the page, so the short link below
+ * reproduces exactly the state the numbers were computed for.
+ */
+export function linkState(base: State, id: LinkId): State {
+  const seed = base.iseed;
+  const start: State = { ...defaultState(base.lang), kernel: base.kernel, cv: base.cv, iseed: seed };
+  return withPatch(start, { seed, aseed: seed, pseed: seed, trseed: seed, ...(LINKS[id] as Partial<State>) });
+}
+
+/**
+ * The shortest hash that opens `state`: the version, exp, and the keys the panel reads that differ
+ * from their defaults, plus kernel when not auto and lang when asked (printed links leave it out;
+ * the reader's browser language then decides).
+ */
+export function shortHash(state: State, withLang = true): string {
+  const parts = [`v=${VERSION}`, `exp=${state.exp}`];
+  if (withLang) parts.push(`lang=${state.lang}`);
+  if (state.kernel !== 'auto') parts.push(`kernel=${state.kernel}`);
+  for (const k of panelKeys(state.exp)) {
+    const v = formatValue(k, state[k]);
+    if (v !== formatValue(k, (SCHEMA[k] as KeySpec).default as never)) parts.push(`${k}=${encodeURIComponent(v).replace(/%2C/g, ',')}`);
+  }
+  return '#' + parts.join('&');
+}
+
+export interface LiveRequest<K extends Kind = Kind> { id: string; link: LinkId; worker: WorkerName; kind: K; params: Calls[K]['params'] }
+
+/** The training run of the view: the training lab's configs for the trainSmall link (one variant, 1/√d_k). */
+export function trainingRequest(base: State): { link: LinkId; configs: TrainingConfig[] } {
+  return { link: 'trainSmall', configs: trainingConfigs(linkState(base, 'trainSmall')) };
+}
+
+/** Every request of the view (the same list the browser test replays in Node). */
+export function liveRequests(base: State): LiveRequest[] {
+  const s = (id: LinkId) => linkState(base, id);
+  const sat = (id: LinkId): LiveRequest => ({ id, link: id, worker: 'live', kind: 'attentionStats', params: { ...pointParams(s(id)), ...logitRuleParams(s(id)), gradients: false } });
+  const out: LiveRequest[] = [
+    { id: 'var512', link: 'var512', worker: 'live', kind: 'scoreVariance', params: variancePointParams(s('var512')) },
+    { id: 'var1024', link: 'var1024', worker: 'live', kind: 'scoreVariance', params: variancePointParams(s('var1024')) },
+    { id: 'var64', link: 'var64', worker: 'live', kind: 'scoreVariance', params: variancePointParams(s('var64')) },
+    { id: 'varSigma', link: 'var64', worker: 'live', kind: 'scoreVariance', params: { ...variancePointParams(s('var64')), variance: SIGMA2 } },
+    sat('satNone512'), sat('satSqrt512'), sat('satInv512'), sat('satModel64'), sat('satSqrt64h8'), sat('satSqrt64'), sat('satCausal64'), sat('satCap512'),
+    { id: 'gradNone512', link: 'gradNone512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradNone512')) },
+    { id: 'gradSqrt512', link: 'gradSqrt512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradSqrt512')) },
+    { id: 'jac10', link: 'jac10', worker: 'live', kind: 'softmaxJacobian', params: { logits: [10, 0] } },
+    { id: 'jac0', link: 'jac0', worker: 'live', kind: 'softmaxJacobian', params: { logits: [0, 0] } },
+    { id: 'article', link: 'article', worker: 'sweep', kind: 'saturationSweep', params: articleParams(s('article')) },
+    { id: 'precNone', link: 'precNone', worker: 'live', kind: 'precisionLab', params: precisionParams(s('precNone')) },
+    { id: 'precSqrt', link: 'precSqrt', worker: 'live', kind: 'precisionLab', params: precisionParams(s('precSqrt')) },
+    ...(['fixed', 'logn', 'yarn'] as const).map((m): LiveRequest => ({ id: `lc-${m}`, link: 'longctx', worker: WORKER_OF[m], kind: 'longContext', params: longParams(s('longctx'), m) })),
+    ...(['mha', 'gqa', 'mqa'] as const).map((l): LiveRequest => ({ id: `gqa-${l}`, link: 'gqa', worker: 'live', kind: 'attentionStats', params: gqaStatsParams(s('gqa'), l, s('gqa').gdk) })),
+  ];
+  return out;
+}
+
+const L_AT = LONG_SEQ_STEPS.indexOf(QUOTE_L);
+/** precision cells are format-major (float64, float32, bfloat16, float16) × (naive, safe, online) */
+const F32_SAFE = 1 * 3 + 1;
+
+/**
+ * Every live number: its request and the path of the field in the result (dots; numbers index
+ * arrays). The path is what the browser test reads from its own call of the core.
+ */
+export const NUMBERS = {
+  std512: ['var512', 'rows.0.raw.std'],
+  var512: ['var512', 'rows.0.raw.variance'],
+  sqrtVar512: ['var512', 'rows.0.invSqrtDk.variance'],
+  invVar512: ['var512', 'rows.0.invDk.variance'],
+  var1024: ['var1024', 'rows.0.raw.variance'],
+  sqrtVar1024: ['var1024', 'rows.0.invSqrtDk.variance'],
+  var64: ['var64', 'rows.0.raw.variance'],
+  varSigma: ['varSigma', 'rows.0.raw.variance'],
+  varSigmaTheory: ['varSigma', 'rows.0.theory.raw.variance'],
+  sqrtVarSigma: ['varSigma', 'rows.0.invSqrtDk.variance'],
+  entNone512: ['satNone512', 'summary.entropy.mean'],
+  maxwNone512: ['satNone512', 'summary.maxWeight.mean'],
+  maxLogitNone512: ['satNone512', 'summary.maxAbsLogit'],
+  lnL128: ['satNone512', 'logSeqLen'],
+  entSqrt512: ['satSqrt512', 'summary.entropy.mean'],
+  maxLogitSqrt512: ['satSqrt512', 'summary.maxAbsLogit'],
+  entInv512: ['satInv512', 'summary.entropy.mean'],
+  maxwInv512: ['satInv512', 'summary.maxWeight.mean'],
+  entModel64: ['satModel64', 'summary.entropy.mean'],
+  cModel64: ['satModel64', 'summary.scale'],
+  entSqrt64h8: ['satSqrt64h8', 'summary.entropy.mean'],
+  entSqrt64: ['satSqrt64', 'summary.entropy.mean'],
+  ratioSqrt64: ['satSqrt64', 'summary.entropyRatio.mean'],
+  entCausal64: ['satCausal64', 'summary.entropy.mean'],
+  ratioCausal64: ['satCausal64', 'summary.entropyRatio.mean'],
+  maxLogitCap512: ['satCap512', 'summary.maxAbsLogit'],
+  entCap512: ['satCap512', 'summary.entropy.mean'],
+  maxwCap512: ['satCap512', 'summary.maxWeight.mean'],
+  jacMedNone512: ['gradNone512', 'summary.jacFro.median'],
+  jacP10None512: ['gradNone512', 'summary.jacFro.p10'],
+  jacP90None512: ['gradNone512', 'summary.jacFro.p90'],
+  jacMedSqrt512: ['gradSqrt512', 'summary.jacFro.median'],
+  gqMedNone512: ['gradNone512', 'summary.gradQuery.median'],
+  gqMeanNone512: ['gradNone512', 'summary.gradQuery.mean'],
+  gqP90None512: ['gradNone512', 'summary.gradQuery.p90'],
+  gqMedSqrt512: ['gradSqrt512', 'summary.gradQuery.median'],
+  gqMeanSqrt512: ['gradSqrt512', 'summary.gradQuery.mean'],
+  jac10: ['jac10', 'frobenius'],
+  p10: ['jac10', 'probs.0'],
+  jac0: ['jac0', 'frobenius'],
+  artNone: ['article', 'points.0.0.entropy.mean'],
+  artSqrt: ['article', 'points.1.0.entropy.mean'],
+  artInv: ['article', 'points.2.0.entropy.mean'],
+  artLnL: ['article', 'logSeqLen'],
+  precJac64None: ['precNone', 'jacFroMedianF64'],
+  precJac32None: ['precNone', `cells.${F32_SAFE}.jacFroMedian`],
+  precBad32None: ['precNone', `cells.${F32_SAFE}.shareNonfinite`],
+  precJac64Sqrt: ['precSqrt', 'jacFroMedianF64'],
+  lcFixed: ['lc-fixed', `points.0.${L_AT}.entropy`],
+  lcLogn: ['lc-logn', `points.0.${L_AT}.entropy`],
+  lcLognM: ['lc-logn', `points.0.${L_AT}.multiplier`],
+  lcYarn: ['lc-yarn', `points.0.${L_AT}.entropy`],
+  lcYarnM: ['lc-yarn', `points.0.${L_AT}.multiplier`],
+  gqaMha: ['gqa-mha', 'summary.entropy.mean'],
+  gqaGqa: ['gqa-gqa', 'summary.entropy.mean'],
+  gqaMqa: ['gqa-mqa', 'summary.entropy.mean'],
+  // the training run (web/src/training: the training lab's own worker and controller)
+  trainVar: ['train', 'analysis.layers.0.logitMoments.variance'],
+  trainIid: ['train', 'analysis.layers.0.iidQkVariance'],
+  trainQk: ['train', 'analysis.layers.0.qk.variance'],
+  trainAcc: ['train', 'evaluation.tokenAccuracy'],
+} as const satisfies Record<string, readonly [string, string]>;
+export type NumberId = keyof typeof NUMBERS;
+
+/** Reads a field by its dotted path (numbers index arrays and typed arrays). */
+export function readPath(obj: unknown, path: string): number {
+  let v: unknown = obj;
+  for (const part of path.split('.')) v = (v as Record<string, unknown>)?.[part];
+  return typeof v === 'number' ? v : NaN;
+}
+
+/** The live numbers from the results by request id (NaN where a request has not answered). */
+export function liveNumbers(results: Record<string, unknown>): Record<NumberId, number> {
+  const out = {} as Record<NumberId, number>;
+  for (const [id, [req, path]] of Object.entries(NUMBERS) as [NumberId, readonly [string, string]][]) out[id] = req in results ? readPath(results[req], path) : NaN;
+  return out;
+}
+
+/** The panel readouts a link's panel shows for a number (data-readout id → number id), checked by the browser test. */
+export const READOUTS: Partial<Record<LinkId, Record<string, NumberId>>> = {
+  var512: { 'var-std': 'std512', 'var-var': 'var512', 'var-sqrt': 'sqrtVar512', 'var-dk': 'invVar512' },
+  var1024: { 'var-var': 'var1024', 'var-sqrt': 'sqrtVar1024' },
+  var64: { 'var-var': 'var64' },
+  satNone512: { 'sat-entropy': 'entNone512', 'sat-maxw': 'maxwNone512', 'sat-lnL': 'lnL128', 'sat-maxlogit': 'maxLogitNone512' },
+  satSqrt512: { 'sat-entropy': 'entSqrt512', 'sat-maxlogit': 'maxLogitSqrt512' },
+  satInv512: { 'sat-entropy': 'entInv512', 'sat-maxw': 'maxwInv512' },
+  satModel64: { 'sat-entropy': 'entModel64', 'sat-c': 'cModel64' },
+  satSqrt64h8: { 'sat-entropy': 'entSqrt64h8' },
+  satSqrt64: { 'sat-entropy': 'entSqrt64', 'sat-ratio': 'ratioSqrt64' },
+  satCausal64: { 'sat-entropy': 'entCausal64', 'sat-ratio': 'ratioCausal64' },
+  satCap512: { 'sat-maxlogit': 'maxLogitCap512', 'sat-entropy': 'entCap512' },
+  gradNone512: { 'grad-median': 'jacMedNone512', 'grad-p10': 'jacP10None512', 'grad-p90': 'jacP90None512' },
+  gradSqrt512: { 'grad-median': 'jacMedSqrt512' },
+  gradqNone512: { 'grad-median': 'gqMedNone512', 'grad-mean': 'gqMeanNone512', 'grad-p90': 'gqP90None512' },
+  gradqSqrt512: { 'grad-median': 'gqMedSqrt512', 'grad-mean': 'gqMeanSqrt512' },
+  jac10: { 'jac-fro': 'jac10' },
+  jac0: { 'jac-fro': 'jac0' },
+  article: { 'art-entropy-none': 'artNone', 'art-entropy-inv_sqrt_dk': 'artSqrt', 'art-entropy-inv_dk': 'artInv' },
+  precNone: { 'prec-jac64': 'precJac64None' },
+  precSqrt: { 'prec-jac64': 'precJac64Sqrt' },
+  longctx: { 'lc-fixed': 'lcFixed', 'lc-logn': 'lcLogn', 'lc-yarn': 'lcYarn' },
+  gqa: { 'gqa-mha-entropy': 'gqaMha', 'gqa-gqa-entropy': 'gqaGqa', 'gqa-mqa-entropy': 'gqaMqa' },
+};

@@ -1,0 +1,335 @@
+// The interview view (issue 10), the landing view of a link without exp: the answer to “why divide
+// by √d_k?” at three depths, the follow-ups, the wrong answers that sound right, the drill and the
+// claim checker (mounted from web/src/interview/), and the take-away (copy as Markdown, print).
+// Every number is one field of a core request made when the view opens (web/src/interview/live.ts),
+// shown as <span data-live=id data-value=raw>; its "show me" link opens the panel that proves it
+// with the state of that same request.
+import '../interview/interview.css';
+import { h, setText } from '../dom.ts';
+import type { State, StateKey, Panel } from '../state/state.ts';
+import { defaultState } from '../state/state.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+import { fillFormulas } from './shell.ts';
+import { seedInput } from '../controls.ts';
+import { fmt, pct } from '../format.ts';
+import type { MessageKey, T } from '../i18n/messages.ts';
+import { panelTitle } from './titles.ts';
+import { CoreError } from '../compute.ts';
+import { mountDrill } from '../interview/drill.ts';
+import { mountClaimChecker } from '../interview/checker.ts';
+import { liveRequests, liveNumbers, linkState, shortHash, trainingRequest, LINKS, NUMBERS, READOUTS } from '../interview/live.ts';
+import { TrainingController } from '../training/controller.ts';
+import type { WorkerLike } from '../worker/protocol.ts';
+import type { LinkId, NumberId } from '../interview/live.ts';
+
+/** Numbers shown as a share (per cent); the rest with fmt(). */
+const SHARES: ReadonlySet<string> = new Set(['precBad32None']);
+/** Numbers that need more digits than fmt's 4 to be told from 1 (p₁ of [10, 0] is 0.99995). */
+const DIGITS: Partial<Record<string, number>> = { p10: 6 };
+export function formatLive(id: NumberId, x: number): string {
+  return SHARES.has(id) ? pct(x) : fmt(x, DIGITS[id] ?? 4);
+}
+
+/** One item of the view: a message (or one of two, picked by the numbers) and the link that proves it. */
+interface Item { id: string; text: (n: Record<NumberId, number>) => MessageKey; link: LinkId; q?: MessageKey }
+const fixed = (k: MessageKey) => () => k;
+
+export const POINTS_30S: Item[] = [
+  { id: 'p1', text: fixed('iv.a30.p1'), link: 'var512' },
+  { id: 'p2', text: fixed('iv.a30.p2'), link: 'satNone512' },
+  { id: 'p3', text: (n) => (n.gqMeanNone512 > n.gqMeanSqrt512 ? 'iv.a30.p3.larger' : 'iv.a30.p3.smaller'), link: 'gradqNone512' },
+  { id: 'p4', text: fixed('iv.a30.p4'), link: 'var512' },
+];
+export const TWO_MINUTES: Item[] = [
+  { id: 'whySqrt', text: fixed('iv.a2.whySqrt'), link: 'satInv512' },
+  { id: 'whyHead', text: fixed('iv.a2.whyHead'), link: 'satModel64' },
+  { id: 'breaks', text: fixed('iv.a2.breaks'), link: 'trainSmall' },
+];
+export const DEEP: Panel[] = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training'];
+export const FOLLOWUPS: Item[] = [
+  { id: 'dk1024', q: 'iv.fu.dk1024.q', text: fixed('iv.fu.dk1024.a'), link: 'var1024' },
+  { id: 'invdk', q: 'iv.fu.invdk.q', text: fixed('iv.fu.invdk.a'), link: 'satInv512' },
+  { id: 'dmodel', q: 'iv.fu.dmodel.q', text: fixed('iv.fu.dmodel.a'), link: 'satModel64' },
+  { id: 'gqa', q: 'iv.fu.gqa.q', text: fixed('iv.fu.gqa.a'), link: 'gqa' },
+  { id: 'overflow', q: 'iv.fu.overflow.q', text: fixed('iv.fu.overflow.a'), link: 'precNone' },
+  { id: 'sigma', q: 'iv.fu.sigma.q', text: fixed('iv.fu.sigma.a'), link: 'var64' },
+  { id: 'causal', q: 'iv.fu.causal.q', text: fixed('iv.fu.causal.a'), link: 'satCausal64' },
+  { id: 'long', q: 'iv.fu.long.q', text: fixed('iv.fu.long.a'), link: 'longctx' },
+  { id: 'alt', q: 'iv.fu.alt.q', text: fixed('iv.fu.alt.a'), link: 'training' },
+  { id: 'softcap', q: 'iv.fu.softcap.q', text: fixed('iv.fu.softcap.a'), link: 'satCap512' },
+  { id: 'init', q: 'iv.fu.init.q', text: fixed('iv.fu.init.a'), link: 'trainSmall' },
+  { id: 'tail', q: 'iv.fu.tail.q', text: fixed('iv.fu.tail.a'), link: 'gradqNone512' },
+  { id: 'when', q: 'iv.fu.when.q', text: fixed('iv.fu.when.a'), link: 'jac10' },
+];
+export const WRONG: Item[] = [
+  { id: 'overflow', q: 'iv.w.overflow.claim', text: fixed('iv.w.overflow.a'), link: 'precNone' },
+  { id: 'invdk', q: 'iv.w.invdk.claim', text: fixed('iv.w.invdk.a'), link: 'satInv512' },
+  { id: 'unit', q: 'iv.w.unit.claim', text: fixed('iv.w.unit.a'), link: 'satSqrt512' },
+  { id: 'dmodel', q: 'iv.w.dmodel.claim', text: fixed('iv.w.dmodel.a'), link: 'satModel64' },
+  { id: 'trained', q: 'iv.w.trained.claim', text: fixed('iv.w.trained.a'), link: 'trainSmall' },
+  { id: 'lnL', q: 'iv.w.lnL.claim', text: fixed('iv.w.lnL.a'), link: 'article' },
+  { id: 'grad', q: 'iv.w.grad.claim', text: (n) => (n.gqMeanNone512 > n.gqMeanSqrt512 ? 'iv.w.grad.a.larger' : 'iv.w.grad.a.smaller'), link: 'gradqNone512' },
+];
+
+/** Values computed from the parameters alone (not measurements): shown as plain numbers. */
+const CALC: Record<string, string> = { sqrt512: fmt(Math.sqrt(512)) };
+
+/** The pieces of a message: text, and placeholders of live numbers. */
+export function pieces(template: string): ({ text: string } | { id: string })[] {
+  const out: ({ text: string } | { id: string })[] = [];
+  let last = 0;
+  for (const m of template.matchAll(/\{(\w+)\}/g)) {
+    if (m.index! > last) out.push({ text: template.slice(last, m.index) });
+    out.push({ id: m[1] });
+    last = m.index! + m[0].length;
+  }
+  if (last < template.length) out.push({ text: template.slice(last) });
+  return out;
+}
+
+/** A message as Markdown-ready plain text with its live numbers (… where one is missing). */
+export function plainText(t: T, key: MessageKey, n: Record<NumberId, number>): string {
+  return pieces(t(key)).map((p) => ('text' in p ? p.text : p.id in CALC ? CALC[p.id] : Number.isFinite(n[p.id as NumberId]) ? formatLive(p.id as NumberId, n[p.id as NumberId]) : '…')).join('');
+}
+
+/**
+ * The view's training run, kept across re-renders (a language switch rebuilds the view): the
+ * training lab's worker and controller, one small run per config key.
+ */
+const training: { controller: TrainingController | null; key: string; result: unknown; error: string; waiters: (() => void)[] } = { controller: null, key: '', result: null, error: '', waiters: [] };
+function trainOnce(key: string, configs: Parameters<TrainingController['start']>[0]): Promise<void> {
+  if (training.key === key && (training.result || training.error)) return Promise.resolve();
+  const p = new Promise<void>((resolve) => training.waiters.push(resolve));
+  if (training.key === key) return p;
+  training.key = key;
+  training.result = null;
+  training.error = '';
+  training.controller ??= new TrainingController({
+    createWorker: () => new Worker(new URL('../training/worker.ts', import.meta.url), { type: 'module', name: 'sqrtdk-training' }) as unknown as WorkerLike,
+    chunkMs: 200,
+  });
+  const settle = () => { const ws = training.waiters; training.waiters = []; for (const w of ws) w(); };
+  void training.controller.start(configs, {
+    progress() {},
+    done(runs) { if (training.key === key) { training.result = { analysis: runs[0].analysis, evaluation: runs[0].evaluation }; settle(); } },
+    error(message) { if (training.key === key) { training.error = message; settle(); } },
+  });
+  return p;
+}
+
+export function interviewPanel(ctx: PanelCtx): PanelView {
+  const { t, store, compute } = ctx;
+  let state = store.state;
+  let nums = liveNumbers({});
+  const results: Record<string, unknown> = {};
+  let reqKey = '';
+
+  const seed = seedInput(store, 'interview', 'iseed', t('iv.seed'), t('common.reroll'));
+  const seedNote = h('p', { class: 'iv-seed-note' });
+  const printBase = h('p', { class: 'iv-print-base', 'aria-hidden': 'true' });
+  const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 6, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
+  const copyBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-answer', text: t('iv.copy') }) as HTMLButtonElement;
+  const printBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'print', text: t('iv.print'), onclick: () => window.print() });
+  copyBtn.addEventListener('click', () => { void copyAnswer(); });
+
+  /** Every block whose text holds numbers: rebuilt when numbers arrive. */
+  const blocks: { el: HTMLElement; item: Item }[] = [];
+  const links: { a: HTMLAnchorElement; id: LinkId }[] = [];
+  const deepLinks: { a: HTMLAnchorElement; p: Panel }[] = [];
+
+  const showMe = (id: LinkId): HTMLAnchorElement => {
+    const target = LINKS[id].exp as Panel;
+    const a = h('a', { class: 'show-me', 'data-show': id, 'data-target': target, 'aria-label': t('iv.showMeOf', { panel: panelTitle(t, target) }), text: t('iv.showMe') }) as HTMLAnchorElement;
+    links.push({ a, id });
+    return a;
+  };
+  const textBlock = (item: Item, tag: 'p' | 'span' = 'p'): HTMLElement => {
+    const el = h(tag, { class: 'iv-text' });
+    blocks.push({ el, item });
+    return el;
+  };
+  const entry = (item: Item, kind: string): HTMLElement => h('li', { class: 'iv-item', 'data-item': `${kind}-${item.id}` },
+    item.q ? h('p', { class: 'iv-q', text: t(item.q) }) : null,
+    textBlock(item),
+    h('p', { class: 'iv-link' }, showMe(item.link)));
+
+  // 1. the answer
+  const derive = h('div', { class: 'formula iv-formula', 'data-formula': 'ivDerivation' });
+  fillFormulas(derive, ['ivDerivation'], state.lang);
+  const jac = h('div', { class: 'formula iv-formula', 'data-formula': 'ivJacobian' });
+  fillFormulas(jac, ['ivJacobian'], state.lang);
+  const deriveLive: Item = { id: 'live', text: fixed('iv.a2.live'), link: 'var512' };
+  const answer = h('section', { class: 'iv-section', 'data-section': 'answer', 'aria-labelledby': 'iv-h-answer' },
+    h('h3', { id: 'iv-h-answer', text: t('iv.a.title') }),
+    h('h4', { text: t('iv.a30.title') }),
+    h('ol', { class: 'iv-list iv-30s', 'data-depth': '30s' }, ...POINTS_30S.map((p) => entry(p, '30s'))),
+    h('h4', { text: t('iv.a2.title') }),
+    h('div', { class: 'iv-2min', 'data-depth': '2min' },
+      h('p', { class: 'iv-text', text: t('iv.a2.derive') }),
+      derive,
+      h('p', { class: 'iv-assume', text: t('iv.formula.assume') }),
+      h('p', {}, textBlock(deriveLive, 'span'), ' ', showMe('var512')),
+      ...TWO_MINUTES.map((p) => h('div', { class: 'iv-item', 'data-item': `2min-${p.id}` }, textBlock(p), h('p', { class: 'iv-link' }, showMe(p.link))))),
+    h('h4', { text: t('iv.deep.title') }),
+    h('ol', { class: 'iv-list iv-deep', 'data-depth': 'deep' }, ...DEEP.map((p) => {
+      const a = h('a', { 'data-deep': p, text: panelTitle(t, p) }) as HTMLAnchorElement;
+      deepLinks.push({ a, p });
+      return h('li', {}, a, ' — ', t(`iv.deep.${p}` as MessageKey));
+    })));
+
+  // 2. follow-ups, 3. wrong answers
+  const followups = h('section', { class: 'iv-section', 'data-section': 'followups', 'aria-labelledby': 'iv-h-fu' },
+    h('h3', { id: 'iv-h-fu', text: t('iv.fu.title') }),
+    h('div', { class: 'iv-formula-side' }, jac),
+    h('ol', { class: 'iv-list iv-cols' }, ...FOLLOWUPS.map((f) => entry(f, 'fu'))));
+  const wrong = h('section', { class: 'iv-section', 'data-section': 'wrong', 'aria-labelledby': 'iv-h-w' },
+    h('h3', { id: 'iv-h-w', text: t('iv.w.title') }),
+    h('ol', { class: 'iv-list iv-cols' }, ...WRONG.map((w) => entry(w, 'w'))));
+
+  // 4. drill, 5. claim checker (mounted modules), 6. take it away
+  const drillHost = h('section', { class: 'iv-section', 'data-slot': 'drill' });
+  const claimsHost = h('section', { class: 'iv-section', 'data-slot': 'claims' });
+  const take = h('section', { class: 'iv-section', 'data-section': 'take', 'aria-labelledby': 'iv-h-take' },
+    h('h3', { id: 'iv-h-take', text: t('iv.take.title') }),
+    h('p', { text: t('iv.take.text') }),
+    h('div', { class: 'iv-actions' }, copyBtn, printBtn), fallback);
+
+  const el = h('section', { class: 'panel interview', id: 'panel-interview', 'data-panel': 'interview' },
+    h('header', { class: 'panel-head' },
+      h('div', {}, h('h2', { text: t('iv.title') }), h('p', { class: 'lede', text: t('iv.lede') }))),
+    h('div', { class: 'controls iv-controls', 'data-part': 'controls' }, seed.el, h('div', { class: 'iv-actions' }, copyBtn.cloneNode(true), printBtn.cloneNode(true))),
+    h('span', { class: 'err panel-err', 'data-err-for': 'panel', role: 'alert' }),
+    seedNote,
+    printBase,
+    answer, followups, wrong, drillHost, claimsHost, take);
+  // the copies in the top bar act like the originals
+  const [topCopy, topPrint] = el.querySelectorAll<HTMLButtonElement>('.iv-controls .iv-actions button');
+  topCopy.addEventListener('click', () => { void copyAnswer(topCopy); });
+  topPrint.addEventListener('click', () => window.print());
+
+  const slots = [mountDrill(drillHost, ctx), mountClaimChecker(claimsHost, ctx)];
+
+  const pageUrl = (hash: string) => location.origin + location.pathname + hash;
+  /** A printed link: the hash without the version (the page reads a link without v as the current version); the base is printed once. */
+  const shortUrl = (hash: string) => hash.replace(/^#v=\d+&/, '#');
+
+  function renderNumbers(): void {
+    for (const { el: box, item } of blocks) {
+      const key = item.text(nums);
+      box.dataset.msg = key;
+      box.replaceChildren(...pieces(t(key)).map((p) => {
+        if ('text' in p) return p.text;
+        if (p.id in CALC) return h('span', { class: 'calc', text: CALC[p.id] });
+        const id = p.id as NumberId;
+        const x = nums[id];
+        return Number.isFinite(x)
+          ? h('span', { class: 'live', 'data-live': id, 'data-value': String(x), text: formatLive(id, x) })
+          : h('span', { class: 'live pending', 'data-live': id, 'aria-label': t('iv.pending'), text: '…' });
+      }));
+    }
+    const done = Object.values(nums).every((x) => Number.isFinite(x));
+    // bench:ui reads the time from navigation start to the last live number (ms, performance.now())
+    if (done && el.dataset.liveDone !== '1') el.dataset.liveMs = String(Math.round(performance.now()));
+    // … and to the last number of the compute workers (all but the training run's)
+    const coreDone = (Object.keys(nums) as NumberId[]).every((k) => NUMBERS[k][0] === 'train' || Number.isFinite(nums[k]));
+    if (coreDone && !el.dataset.coreMs) el.dataset.coreMs = String(Math.round(performance.now()));
+    el.dataset.liveDone = done ? '1' : '0';
+  }
+
+  function renderLinks(): void {
+    for (const { a, id } of links) {
+      const s = linkState(state, id);
+      a.href = shortHash(s);
+      a.dataset.short = shortUrl(shortHash(s, false));
+      if (id in READOUTS) a.dataset.expect = JSON.stringify(READOUTS[id]);
+      if (state.embed) { a.target = '_blank'; a.rel = 'noopener'; }
+    }
+    for (const { a, p } of deepLinks) {
+      const s = { ...linkState(state, 'interview'), exp: p };
+      a.href = shortHash(s);
+      a.dataset.short = shortUrl(shortHash(s, false));
+      if (state.embed) { a.target = '_blank'; a.rel = 'noopener'; }
+    }
+  }
+
+  /** The 30-second answer as Markdown: the points with their numbers and links, and the link of this view. */
+  function markdown(): string {
+    const here = pageUrl(shortHash({ ...defaultState(state.lang), exp: 'interview', iseed: state.iseed, kernel: state.kernel }));
+    const lines = [`**${t('iv.md.title')}**`, ''];
+    POINTS_30S.forEach((p, i) => {
+      lines.push(`${i + 1}. ${plainText(t, p.text(nums), nums)} ([${t('iv.showMe')}](${pageUrl(shortHash(linkState(state, p.link)))}))`);
+    });
+    lines.push('', t('iv.md.source', { seed: state.iseed, url: here }));
+    return lines.join('\n');
+  }
+
+  async function copyAnswer(button: HTMLButtonElement = copyBtn): Promise<void> {
+    const text = markdown();
+    const label = button.textContent ?? '';
+    let said: string;
+    try {
+      await navigator.clipboard.writeText(text);
+      said = t('app.copied');
+      fallback.hidden = true;
+    } catch {
+      said = t('app.copyFailed');
+      fallback.hidden = false;
+    }
+    fallback.value = text;
+    el.dataset.copied = text;
+    setText(button, said);
+    setTimeout(() => setText(button, label), 1500);
+  }
+
+  function ask(next: State): void {
+    const reqs = liveRequests(next);
+    const train = trainingRequest(next);
+    const key = JSON.stringify([reqs.map((r) => r.params), train.configs]);
+    if (key === reqKey) return;
+    reqKey = key;
+    for (const k of Object.keys(results)) delete results[k];
+    nums = liveNumbers({});
+    renderNumbers();
+    const err = el.querySelector<HTMLElement>('[data-err-for="panel"]')!;
+    setText(err, '');
+    const trainKey = JSON.stringify(train.configs);
+    void trainOnce(trainKey, train.configs).then(() => {
+      if (key !== reqKey || training.key !== trainKey) return;
+      if (training.error) { setText(err, t('iv.failed', { message: training.error })); return; }
+      results.train = training.result;
+      nums = liveNumbers(results);
+      renderNumbers();
+    });
+    for (const r of reqs) {
+      compute.get(r.worker, r.kind, r.params as never).then((res) => {
+        if (key !== reqKey) return;
+        results[r.id] = res;
+        nums = liveNumbers(results);
+        renderNumbers();
+      }, (e: unknown) => {
+        if (key !== reqKey || (e instanceof CoreError && e.kind === 'superseded')) return;
+        setText(err, t('iv.failed', { message: e instanceof Error ? e.message : String(e) }));
+      });
+    }
+  }
+
+  return {
+    id: 'interview',
+    el,
+    update(next: State, changed: Set<StateKey> | null) {
+      state = next;
+      // for the browser tests: the requests of the view and the field of each number, replayed in Node
+      (window as unknown as { __sqrtdkInterview?: object }).__sqrtdkInterview = { debug: () => ({ requests: liveRequests(state), training: trainingRequest(state).configs, numbers: NUMBERS }) };
+      seed.sync(next);
+      setText(seedNote, t('iv.seedNote', { seed: next.iseed }));
+      setText(printBase, t('iv.printBase', { base: (location.host + location.pathname).replace(/\/index\.html$/, '/') }));
+      renderLinks();
+      ask(next);
+      for (const s of slots) s.update(next, changed);
+    },
+    destroy() { for (const s of slots) s.destroy(); },
+  };
+}
+
+/** The number ids the view shows (for tests: each must appear at least once). */
+export const SHOWN_NUMBERS = Object.keys(NUMBERS) as NumberId[];
