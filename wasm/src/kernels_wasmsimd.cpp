@@ -38,16 +38,35 @@ inline void transpose4(v128_t& x0, v128_t& x1, v128_t& x2, v128_t& x3) {
   x3 = wasm_i64x2_shuffle(t2, t3, 1, 3);
 }
 
-// A float buffer without the zero-fill of std::vector (every element is written before use).
-using Buffer = std::unique_ptr<float[]>;
+// A float buffer without the zero-fill of std::vector (every element is written before use),
+// kept from call to call and grown only when a larger one is asked for: an attention call makes
+// 2·heads product calls, and a fresh allocation each (megabytes at L = 1024) costs more than the
+// small shapes' arithmetic. The core is single-threaded (no wasm threads), so one scratch per use
+// is enough; the two uses (packed B, packed A tile) never alias.
+class Scratch {
+ public:
+  float* get(size_t n) {
+    if (n > cap_) {
+      data_.reset(new float[n]);
+      cap_ = n;
+    }
+    return data_.get();
+  }
+
+ private:
+  std::unique_ptr<float[]> data_;
+  size_t cap_ = 0;
+};
+Scratch g_packed_b;
+Scratch g_packed_a;
 
 // packed[panel][p][0..7] = column (panel·8 + c) of B at depth p, 0 past N.
 // `b_is_nk`: B stored [N, K] (the Bᵀ of Q Kᵀ); otherwise [K, N].
-Buffer pack_panels(const float* b, int N, int K, bool b_is_nk) {
+const float* pack_panels(const float* b, int N, int K, bool b_is_nk) {
   const int panels = (N + kNr - 1) / kNr;
-  Buffer packed(new float[static_cast<size_t>(panels) * K * kNr]);
+  float* const packed = g_packed_b.get(static_cast<size_t>(panels) * K * kNr);
   for (int jp = 0; jp < panels; ++jp) {
-    float* dst = packed.get() + static_cast<size_t>(jp) * K * kNr;
+    float* dst = packed + static_cast<size_t>(jp) * K * kNr;
     const int n0 = jp * kNr;
     const int cols = N - n0 < kNr ? N - n0 : kNr;
     if (cols < kNr) std::memset(dst, 0, sizeof(float) * static_cast<size_t>(K) * kNr);
@@ -153,17 +172,17 @@ void tile_4x8(const float* ap, const float* panel, int K, float* c, size_t ldc, 
 // the packed B (all panels, 4·K·N bytes, L2-sized for the shapes of the benchmark) is streamed
 // once per row tile. A itself is then read exactly once, which matters for P·V, where A is the
 // L×L weight matrix (4 MiB at L = 1024).
-void matmul_packed(const float* a, const Buffer& packed, float* c, int M, int N, int K, float alpha) {
+void matmul_packed(const float* a, const float* packed, float* c, int M, int N, int K, float alpha) {
   const int panels = (N + kNr - 1) / kNr;
-  Buffer apack(new float[static_cast<size_t>(K) * kMr]);
+  float* const apack = g_packed_a.get(static_cast<size_t>(K) * kMr);
   for (int m = 0; m < M; m += kMr) {
     const int rows = M - m < kMr ? M - m : kMr;
-    pack_rows4(a + static_cast<size_t>(m) * K, K, rows, K, apack.get());
+    pack_rows4(a + static_cast<size_t>(m) * K, K, rows, K, apack);
     float* crow = c + static_cast<size_t>(m) * N;
     for (int jp = 0; jp < panels; ++jp) {
       const int n0 = jp * kNr;
       const int cols = N - n0 < kNr ? N - n0 : kNr;
-      tile_4x8(apack.get(), packed.get() + static_cast<size_t>(jp) * K * kNr, K, crow + n0, N, rows, cols, alpha);
+      tile_4x8(apack, packed + static_cast<size_t>(jp) * K * kNr, K, crow + n0, N, rows, cols, alpha);
     }
   }
 }
