@@ -15,8 +15,9 @@
 // (the two products; softmax, packing and copies are inside the time but not counted). Every call
 // includes what a caller pays: copying Q, K, V in and O out of the engine.
 //
-// Prints a table and the targets (ours-simd ≥ 1.4× the faster peer, ≥ 5× ours-scalar, ≥ 75 % of
-// the peak, at every shape) and writes bench-results/bench.json. Speed goals live here only.
+// Prints a table and every figure beside its goal (issue 9: ours-simd ≥ 1.5× the faster peer at
+// every shape, ≥ 75 % of the peak at every shape from 8×128×64 up; issue 2: ≥ 5× ours-scalar) and
+// writes bench-results/bench.json. Speed goals live here only.
 //
 // Options: --quick (3 shapes, 20 calls, for a smoke run), --no-native, --no-peers.
 // Environment: BENCH_REPS (calls per measurement, ≥ 20).
@@ -38,7 +39,10 @@ const SHAPES = QUICK
   : [[1, 128, 64], [8, 128, 64], [8, 128, 512], [8, 512, 64], [1, 1024, 64], [8, 1024, 128]];
 const REPS = Math.max(20, Number(process.env.BENCH_REPS ?? 20));
 const WARM_MS = 400;  // warm-up: at least this long and at least 2 calls (V8 tier-up)
-const TARGETS = { vsPeer: 1.4, vsScalar: 5, ofPeak: 0.75 };
+const TARGETS = { vsPeer: 1.5, vsScalar: 5, ofPeak: 0.75 };
+// The of-peak goal holds from this shape's FLOP count up (1×128×64 is too small a call to amortise
+// the fixed cost of a call: the binding, the checks, the copies).
+const OF_PEAK_FROM = [8, 128, 64];
 
 const flops = ([h, l, d]) => 4 * h * l * l * d;
 const gflops = (shape, ms) => flops(shape) / (ms * 1e6);
@@ -380,7 +384,9 @@ async function main() {
   if (native.error) console.log(`native: ${native.error}`);
 
   // ---- targets ----
-  console.log(`\ntargets: ours-simd ≥ ${TARGETS.vsPeer}× faster peer, ≥ ${TARGETS.vsScalar}× ours-scalar, ≥ ${TARGETS.ofPeak * 100} % of peak`);
+  console.log(`\ngoals: ours-simd ≥ ${TARGETS.vsPeer}× the faster peer at every shape; ≥ ${TARGETS.ofPeak * 100} % of the peak` +
+    ` (timed in the same rounds) at every shape from ${shapeKey(OF_PEAK_FROM)} up; ≥ ${TARGETS.vsScalar}× ours-scalar`);
+  console.log(`${'shape'.padEnd(16)} ${'faster peer'.padEnd(11)} ${'ours/peer'.padStart(9)}  goal      ${'of peak'.padStart(8)}  goal       ${'vs scalar'.padStart(9)}  goal`);
   const checks = [];
   for (const r of rows) {
     const s = r.results['ours-simd'].gflops;
@@ -393,10 +399,17 @@ async function main() {
       vsScalar: s / r.results['ours-scalar'].gflops,
       ofPeak: r.peak ? s / r.peak.gflops : null,  // the peak timed in the same rounds
     };
-    c.met = { vsPeer: c.vsPeer == null ? null : c.vsPeer >= TARGETS.vsPeer, vsScalar: c.vsScalar >= TARGETS.vsScalar, ofPeak: c.ofPeak == null ? null : c.ofPeak >= TARGETS.ofPeak };
+    const peakGoal = r.flops >= flops(OF_PEAK_FROM);
+    c.met = {
+      vsPeer: c.vsPeer == null ? null : c.vsPeer >= TARGETS.vsPeer,
+      vsScalar: c.vsScalar >= TARGETS.vsScalar,
+      ofPeak: c.ofPeak == null || !peakGoal ? null : c.ofPeak >= TARGETS.ofPeak,
+    };
     checks.push(c);
-    const mark = (ok) => (ok == null ? ' ' : ok ? '✓' : '✗');
-    console.log(`${c.shape.padEnd(16)} vs ${String(best ?? '—').padEnd(4)} ${fmt(c.vsPeer, 6)}× ${mark(c.met.vsPeer)}   vs scalar ${fmt(c.vsScalar, 6)}× ${mark(c.met.vsScalar)}   of peak ${fmt(c.ofPeak == null ? null : 100 * c.ofPeak, 5)} % ${mark(c.met.ofPeak)}`);
+    const mark = (ok) => (ok == null ? '  ' : ok ? ' ✓' : ' ✗');
+    console.log(`${c.shape.padEnd(16)} ${String(best ?? '—').padEnd(11)} ${fmt(c.vsPeer, 8)}×  ≥ ${TARGETS.vsPeer}×${mark(c.met.vsPeer)}  ` +
+      `${fmt(c.ofPeak == null ? null : 100 * c.ofPeak, 6)} %  ${peakGoal ? `≥ ${TARGETS.ofPeak * 100} %` : '(none)'}${mark(c.met.ofPeak)}  ` +
+      `${fmt(c.vsScalar, 8)}×  ≥ ${TARGETS.vsScalar}×${mark(c.met.vsScalar)}`);
   }
   console.error('training …');
   const training = await trainingBench(loadCore);
