@@ -18,7 +18,7 @@ import { defaultState, toHash, panelKeys, embedHash } from '../../web/src/state/
 
 const t = translator('en');
 let core: Core;
-beforeAll(async () => { core = await loadCore({ kernel: 'simd' }); });
+beforeAll(async () => { core = await loadCore({ kernel: 'simd' }); }, 60000);
 
 describe('device benchmark: what is timed', () => {
   it('counts 4·h·L²·d_k FLOPs (the two products)', () => {
@@ -72,7 +72,7 @@ describe('device benchmark: what is timed', () => {
   });
 });
 
-describe('device worker handler', () => {
+describe('device worker handler', { timeout: 60000 }, () => {
   it('answers info and times slices of each measure on the real core; refuses malformed requests', () => {
     const host = new DeviceHost(core, true);
     const info = host.handle({ id: 1, kind: 'info' });
@@ -100,7 +100,7 @@ describe('device worker handler', () => {
   });
 });
 
-describe('a device run', () => {
+describe('a device run', { timeout: 60000 }, () => {
   // the handler in-process, answering asynchronously as a worker does
   const hooks = (host: DeviceHost, over: Partial<RunHooks> = {}) => {
     const sent: string[] = [];

@@ -476,24 +476,29 @@ double run_attention(const AttentionParams& p, float* output, float* weights) {
   const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
   const KernelTable& kt = kernel_table(p.kernel);
   const double scale = resolve_scale(p.scale, p.dk, p.heads);
+  // Without soft-capping or masks every logit is finite (entries ≤ 1e6, scale ≤ 1e4) and no row
+  // can be fully masked: the per-logit pass below would change nothing, so it is skipped.
+  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal;
   // The weights of one head when the caller does not want them all: kept between calls and not
   // zero-filled (every entry is written by the product before it is read).
   static std::unique_ptr<float[]> scratch;
   static size_t scratch_cap = 0;
-  if (!p.want_weights && scratch_cap < LL) {
+  if (!p.want_weights && (logit_pass || !kt.attention_head) && scratch_cap < LL) {
     scratch.reset(new float[LL]);
     scratch_cap = LL;
   }
   std::vector<char> dead(static_cast<size_t>(p.seq_len));  // rows with every key masked
-  // Without soft-capping or masks every logit is finite (entries ≤ 1e6, scale ≤ 1e4) and no row
-  // can be fully masked: the per-logit pass below would change nothing, so it is skipped.
-  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal;
   const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
   const int group = p.heads / heads_kv;
   const size_t Lz = static_cast<size_t>(p.seq_len);
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   for (int h = 0; h < p.heads; ++h) {
     const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
+    if (!logit_pass && !p.want_weights && kt.attention_head) {  // the same numbers, scores kept in cache
+      kt.attention_head(p.q.data() + h * head, p.k.data() + kv, p.v.data() + kv, output + h * head, p.seq_len, p.dk,
+                        static_cast<float>(scale));
+      continue;
+    }
     float* P = p.want_weights ? weights + static_cast<size_t>(h) * LL : scratch.get();
     kt.matmul_abt(p.q.data() + h * head, p.k.data() + kv, P, p.seq_len, p.seq_len, p.dk, static_cast<float>(scale));
     for (size_t i = 0; logit_pass && i < Lz; ++i) {

@@ -2,6 +2,7 @@
 // scalar kernel and a plain JavaScript loop, the wasm SIMD128 multiply–add peak, the compute worker
 // pool size and whether the engine validates SIMD128. Runs only when asked (a few seconds, in its
 // own worker, one slice at a time so Cancel stops it between slices); the link carries no result.
+import '../device/device.css';
 import { ChartBox } from '../charts/chartbox.ts';
 import { h, setText } from '../dom.ts';
 import { fmt, pct } from '../format.ts';
