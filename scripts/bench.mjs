@@ -15,8 +15,9 @@
 // (the two products; softmax, packing and copies are inside the time but not counted). Every call
 // includes what a caller pays: copying Q, K, V in and O out of the engine.
 //
-// Prints a table and the targets (ours-simd ≥ 1.4× the faster peer, ≥ 5× ours-scalar, ≥ 75 % of
-// the peak, at every shape) and writes bench-results/bench.json. Speed goals live here only.
+// Prints a table and every figure beside its goal (issue 9: ours-simd ≥ 1.5× the faster peer at
+// every shape, ≥ 75 % of the peak at every shape from 8×128×64 up; issue 2: ≥ 5× ours-scalar) and
+// writes bench-results/bench.json. Speed goals live here only.
 //
 // Options: --quick (3 shapes, 20 calls, for a smoke run), --no-native, --no-peers.
 // Environment: BENCH_REPS (calls per measurement, ≥ 20).
@@ -38,7 +39,10 @@ const SHAPES = QUICK
   : [[1, 128, 64], [8, 128, 64], [8, 128, 512], [8, 512, 64], [1, 1024, 64], [8, 1024, 128]];
 const REPS = Math.max(20, Number(process.env.BENCH_REPS ?? 20));
 const WARM_MS = 400;  // warm-up: at least this long and at least 2 calls (V8 tier-up)
-const TARGETS = { vsPeer: 1.4, vsScalar: 5, ofPeak: 0.75 };
+const TARGETS = { vsPeer: 1.5, vsScalar: 5, ofPeak: 0.75 };
+// The of-peak goal holds from this shape's FLOP count up (1×128×64 is too small a call to amortise
+// the fixed cost of a call: the binding, the checks, the copies).
+const OF_PEAK_FROM = [8, 128, 64];
 
 const flops = ([h, l, d]) => 4 * h * l * l * d;
 const gflops = (shape, ms) => flops(shape) / (ms * 1e6);
@@ -60,14 +64,20 @@ async function measureInterleaved(contenders) {
     for (let i = 0; i < 2 || performance.now() - w0 < WARM_MS; ++i) await fn();
   }
   const times = contenders.map(() => []);
+  const cpu = contenders.map(() => []);
   for (let r = 0; r < REPS; ++r) {
     for (let c = 0; c < contenders.length; ++c) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await contenders[c][1]();
       times[c].push(performance.now() - t0);
+      const dc = process.cpuUsage(c0);
+      cpu[c].push((dc.user + dc.system) / 1000);
     }
   }
-  return Object.fromEntries(contenders.map(([name], c) => [name, { medianMs: median(times[c]), minMs: Math.min(...times[c]), calls: REPS }]));
+  return Object.fromEntries(contenders.map(([name], c) => [name, {
+    medianMs: median(times[c]), minMs: Math.min(...times[c]), medianCpuMs: median(cpu[c]), calls: REPS,
+  }]));
 }
 
 // Deterministic N(0, 1) inputs (xorshift32 + Box–Muller): the timing does not depend on them,
@@ -322,7 +332,7 @@ async function main() {
     const ref = call('simd');
     const row = { heads: h, seqLen: l, dk: d, flops: flops(shape), results: {} };
     const put = (name, m, out) => {
-      row.results[name] = { ...m, gflops: gflops(shape, m.medianMs), ...(out ? { relDiffVsOurs: relDiff(out, ref) } : {}) };
+      row.results[name] = { ...m, gflops: gflops(shape, m.medianMs), gflopsCpu: gflops(shape, m.medianCpuMs), ...(out ? { relDiffVsOurs: relDiff(out, ref) } : {}) };
     };
     const contenders = [['ours-simd', () => call('simd')], ['ours-scalar', () => call('scalar')]];
     const outputs = { 'ours-scalar': call('scalar') };
@@ -343,7 +353,7 @@ async function main() {
       if (name === 'peak') continue;
       put(name, m[name], outputs[name]);
     }
-    if (peak.run) row.peak = { ...m.peak, gflops: peak.flop / (m.peak.medianMs * 1e6) };
+    if (peak.run) row.peak = { ...m.peak, gflops: peak.flop / (m.peak.medianMs * 1e6), gflopsCpu: peak.flop / (m.peak.medianCpuMs * 1e6) };
     if (ortRun) await ortRun.release();
     const nat = native.results?.find((x) => x.heads === h && x.seqLen === l && x.dk === d);
     if (nat) {
@@ -379,25 +389,49 @@ async function main() {
   }
   if (native.error) console.log(`native: ${native.error}`);
 
-  // ---- targets ----
-  console.log(`\ntargets: ours-simd ≥ ${TARGETS.vsPeer}× faster peer, ≥ ${TARGETS.vsScalar}× ours-scalar, ≥ ${TARGETS.ofPeak * 100} % of peak`);
-  const checks = [];
+  // ---- goals: on wall-clock time (the definition), then on the process's CPU time per call ----
+  // On a shared machine a call is often descheduled: wall time then measures the load as much as
+  // the code. CPU time (process.cpuUsage around each call; it includes V8's background threads)
+  // counts only the time the process ran, so its ratios stay meaningful when the load is high.
+  const wasmNames = names.filter((s) => !s.startsWith('native-'));
+  console.log('\nthe same, GFLOP/s by median CPU time per call (wasm contenders and the peak):\n');
+  console.log([`${'shape (h×L×dk)'.padEnd(16)}`, ...wasmNames.map((s) => s.padStart(Math.max(8, s.length)))].join(' ') + '     peak');
   for (const r of rows) {
-    const s = r.results['ours-simd'].gflops;
-    const peers = ['ort', 'tfjs'].filter((p) => r.results[p]);
-    const best = peers.length ? peers.reduce((a, b) => (r.results[a].gflops >= r.results[b].gflops ? a : b)) : null;
-    const c = {
-      shape: shapeKey([r.heads, r.seqLen, r.dk]),
-      fasterPeer: best,
-      vsPeer: best ? s / r.results[best].gflops : null,
-      vsScalar: s / r.results['ours-scalar'].gflops,
-      ofPeak: r.peak ? s / r.peak.gflops : null,  // the peak timed in the same rounds
-    };
-    c.met = { vsPeer: c.vsPeer == null ? null : c.vsPeer >= TARGETS.vsPeer, vsScalar: c.vsScalar >= TARGETS.vsScalar, ofPeak: c.ofPeak == null ? null : c.ofPeak >= TARGETS.ofPeak };
-    checks.push(c);
-    const mark = (ok) => (ok == null ? ' ' : ok ? '✓' : '✗');
-    console.log(`${c.shape.padEnd(16)} vs ${String(best ?? '—').padEnd(4)} ${fmt(c.vsPeer, 6)}× ${mark(c.met.vsPeer)}   vs scalar ${fmt(c.vsScalar, 6)}× ${mark(c.met.vsScalar)}   of peak ${fmt(c.ofPeak == null ? null : 100 * c.ofPeak, 5)} % ${mark(c.met.ofPeak)}`);
+    console.log([shapeKey([r.heads, r.seqLen, r.dk]).padEnd(16),
+      ...wasmNames.map((s) => fmt(r.results[s]?.gflopsCpu, Math.max(8, s.length))), fmt(r.peak?.gflopsCpu)].join(' '));
   }
+  const goals = (metric, label) => {
+    console.log(`\ngoals (${label}): ours-simd ≥ ${TARGETS.vsPeer}× the faster peer at every shape; ≥ ${TARGETS.ofPeak * 100} % of the peak` +
+      ` (timed in the same rounds) at every shape from ${shapeKey(OF_PEAK_FROM)} up; ≥ ${TARGETS.vsScalar}× ours-scalar`);
+    console.log(`${'shape'.padEnd(16)} ${'faster peer'.padEnd(11)} ${'ours/peer'.padStart(9)}  goal      ${'of peak'.padStart(8)}  goal       ${'vs scalar'.padStart(9)}  goal`);
+    const checks = [];
+    for (const r of rows) {
+      const s = r.results['ours-simd'][metric];
+      const peers = ['ort', 'tfjs'].filter((p) => r.results[p]);
+      const best = peers.length ? peers.reduce((a, b) => (r.results[a][metric] >= r.results[b][metric] ? a : b)) : null;
+      const c = {
+        shape: shapeKey([r.heads, r.seqLen, r.dk]),
+        fasterPeer: best,
+        vsPeer: best ? s / r.results[best][metric] : null,
+        vsScalar: s / r.results['ours-scalar'][metric],
+        ofPeak: r.peak ? s / r.peak[metric] : null,  // the peak timed in the same rounds
+      };
+      const peakGoal = r.flops >= flops(OF_PEAK_FROM);
+      c.met = {
+        vsPeer: c.vsPeer == null ? null : c.vsPeer >= TARGETS.vsPeer,
+        vsScalar: c.vsScalar >= TARGETS.vsScalar,
+        ofPeak: c.ofPeak == null || !peakGoal ? null : c.ofPeak >= TARGETS.ofPeak,
+      };
+      checks.push(c);
+      const mark = (ok) => (ok == null ? '  ' : ok ? ' ✓' : ' ✗');
+      console.log(`${c.shape.padEnd(16)} ${String(best ?? '—').padEnd(11)} ${fmt(c.vsPeer, 8)}×  ≥ ${TARGETS.vsPeer}×${mark(c.met.vsPeer)}  ` +
+        `${fmt(c.ofPeak == null ? null : 100 * c.ofPeak, 6)} %  ${peakGoal ? `≥ ${TARGETS.ofPeak * 100} %` : '(none)'}${mark(c.met.ofPeak)}  ` +
+        `${fmt(c.vsScalar, 8)}×  ≥ ${TARGETS.vsScalar}×${mark(c.met.vsScalar)}`);
+    }
+    return checks;
+  };
+  const checks = goals('gflops', 'wall-clock time');
+  const checksCpu = goals('gflopsCpu', 'CPU time');
   console.error('training …');
   const training = await trainingBench(loadCore);
   const nat = training.native.stepsPerSecond;
@@ -416,7 +450,7 @@ async function main() {
   const out = {
     date: new Date().toISOString(),
     machine: { cpu: os.cpus()[0]?.model, cpus: os.cpus().length, node: process.version, v8: process.versions.v8, loadavg: [load0, load1] },
-    method: { flops: '4 · heads · seqLen² · dk', reps: REPS, statistic: 'median ms per call after warm-up', warmupMs: WARM_MS, threads: 1 },
+    method: { flops: '4 · heads · seqLen² · dk', reps: REPS, statistic: 'median ms per call after warm-up (wall clock; and process CPU time)', warmupMs: WARM_MS, threads: 1 },
     versions: {
       core: core.info().version,
       onnxruntimeWeb: ort?.env.versions?.web ?? null,
@@ -424,7 +458,7 @@ async function main() {
     },
     peak: peak.error ? { error: peak.error } : { gflops: peak.gflops, medianOverShapes: peak.medianOverShapes, variant: peak.variant, variantsAtStart: peak.variants },
     native: native.error ? { error: native.error } : { compiler: native.compiler, kernels: native.kernels },
-    shapes: rows, targets: { ...TARGETS, checks }, training, seconds,
+    shapes: rows, targets: { ...TARGETS, ofPeakFrom: shapeKey(OF_PEAK_FROM), checks, checksCpu }, training, seconds,
   };
   mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
   writeFileSync(path.join(ROOT, 'bench-results/bench.json'), `${JSON.stringify(out, null, 2)}\n`);

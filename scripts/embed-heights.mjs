@@ -8,7 +8,7 @@ import { panelSettled } from '../tests/e2e/panel.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const width = Number(process.argv[2] ?? 720);
-const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training'];
+const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device'];
 const server = await serve(`${root}dist`);
 const browser = await launch();
 const out = {};
@@ -20,7 +20,7 @@ try {
       const page = await ctx.newPage();
       await page.goto(`${server.url}#v=1&embed=1&exp=${p}${show === 'all' ? '' : '&show=charts'}`);
       await page.waitForSelector(`[data-panel="${p}"]`);
-      if (p !== 'followups' && p !== 'training') await panelSettled(page, p, 60000);
+      if (p !== 'followups' && p !== 'training' && p !== 'device') await panelSettled(page, p, 60000);
       await page.waitForTimeout(300);
       out[p][show] = await page.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
       await page.close();

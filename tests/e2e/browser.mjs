@@ -72,7 +72,7 @@ export async function openPanel(page, panel, timeout = 30000) {
   else await page.selectOption('[data-nav-menu]', panel);
   await page.waitForSelector(`[data-panel="${panel}"]`, { timeout });
   const { panelSettled } = await import('./panel.mjs');
-  if (panel !== 'followups' && panel !== 'training') await panelSettled(page, panel, timeout);
+  if (panel !== 'followups' && panel !== 'training' && panel !== 'device') await panelSettled(page, panel, timeout);
 }
 
 /**

@@ -11,12 +11,12 @@ import { panelSettled } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const axeSource = createRequire(import.meta.url)('axe-core').source;
-const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training'];
-const CHARTLESS = new Set(['followups', 'training']);  // no chart before the reader acts
+const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device'];
+const CHARTLESS = new Set(['followups', 'training', 'device']);  // no chart before the reader acts
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 /** The first chart of a view (a table, the follow-up list or the training run bar where the panel opens with one). */
-const FIRST = '[data-chart-box] canvas, [data-table-box], .presets-list, .train-runbar';
+const FIRST = '[data-chart-box] canvas, [data-table-box], .presets-list, .train-runbar, .device-runbar';
 
 let suite, srv, browser, log;
 before(async () => {

@@ -89,6 +89,27 @@ TEST(Kernels, SimdProductsAreBitIdenticalToScalar) {
         ASSERT_EQ(cs, cv) << "ab M=" << M << " N=" << N << " K=" << K;
       }
 }
+
+TEST(Kernels, SimdFusedAttentionHeadIsBitIdenticalToTheThreeSteps) {
+  // The row-blocked head (scores of a block, their softmax, the block's output) against the
+  // unfused SIMD sequence, at lengths below, at and past a row block (64 rows up to L = 256, 16
+  // at 1024) and not a multiple of the 4-row tile; then again, so reused buffers change nothing.
+  const KernelTable& v = kernel_table(Kernel::Simd);
+  ASSERT_NE(v.attention_head, nullptr);
+  EXPECT_EQ(kernel_table(Kernel::Scalar).attention_head, nullptr);
+  for (int rep = 0; rep < 2; ++rep)
+    for (int L : {1, 3, 4, 9, 64, 65, 130, 257, 1030})
+      for (int dk : {1, 5, 8, 64}) {
+        const auto q = randn(size_t(L) * dk, 7 + rep), k = randn(size_t(L) * dk, 8), w = randn(size_t(L) * dk, 9);
+        const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
+        std::vector<float> P(size_t(L) * L), want(size_t(L) * dk), got(size_t(L) * dk, -1.0f);
+        v.matmul_abt(q.data(), k.data(), P.data(), L, L, dk, scale);
+        v.softmax_rows(P.data(), L, L);
+        v.matmul_ab(P.data(), w.data(), want.data(), L, dk, L, 1.0f);
+        v.attention_head(q.data(), k.data(), w.data(), got.data(), L, dk, scale);
+        ASSERT_EQ(want, got) << "L=" << L << " dk=" << dk;
+      }
+}
 #endif
 
 TEST(Kernels, ExpIsWithinFourUlpOfLibm) {

@@ -11,10 +11,12 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "experiments.hpp"
+#include "peak.hpp"
 #include "train/training.hpp"
 
 using emscripten::val;
@@ -238,15 +240,44 @@ val js_softmax_jacobian(val logits, double softcap) {
   });
 }
 
+// A heap buffer kept from call to call (grown, never shrunk, never zero-filled): attention's
+// inputs and outputs go through these instead of fresh std::vectors, so a call pays one copy in per
+// input and one copy out per output, and no allocation or zero-fill.
+class Staging {
+ public:
+  std::span<float> size(size_t n) {
+    if (n > cap_) {
+      data_.reset();
+      data_.reset(new float[n]);
+      cap_ = n;
+    }
+    return {data_.get(), n};
+  }
+  // One memcpy of the JS Float32Array into the heap.
+  std::span<const float> fill(const val& arr) {
+    const std::span<float> s = size(arr["length"].as<size_t>());
+    if (!s.empty()) val(emscripten::typed_memory_view(s.size(), s.data())).call<void>("set", arr);
+    return s;
+  }
+  // One memcpy out of the heap into a new JS-owned Float32Array.
+  static val copy_out(std::span<const float> s) {
+    val out = val::global("Float32Array").new_(s.size());
+    if (!s.empty()) out.call<void>("set", val(emscripten::typed_memory_view(s.size(), s.data())));
+    return out;
+  }
+
+ private:
+  std::unique_ptr<float[]> data_;
+  size_t cap_ = 0;
+};
+Staging g_q, g_k, g_v, g_out, g_weights;
+
 val js_attention(val o) {
   return guarded([&] {
-    const std::vector<float> q = copy_typed_array<float>(o["q"]);
-    const std::vector<float> k = copy_typed_array<float>(o["k"]);
-    const std::vector<float> v = copy_typed_array<float>(o["v"]);
     AttentionParams p;
-    p.q = q;
-    p.k = k;
-    p.v = v;
+    p.q = g_q.fill(o["q"]);
+    p.k = g_k.fill(o["k"]);
+    p.v = g_v.fill(o["v"]);
     p.heads = get_int(o, "heads");
     p.heads_kv = get_int(o, "headsKv");
     p.seq_len = get_int(o, "seqLen");
@@ -259,12 +290,35 @@ val js_attention(val o) {
     p.mask = mask;
     p.softcap = get_num(o, "softcap");
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
-    const AttentionResult r = attention(p);
+    // sized from the shape; attention_into refuses a bad shape before it writes anything
+    const double n = static_cast<double>(p.heads) * p.seq_len * p.dk;
+    const double nw = p.want_weights ? static_cast<double>(p.heads) * p.seq_len * p.seq_len : 0.0;
+    const bool sane = p.heads > 0 && p.seq_len > 0 && p.dk > 0 && n + nw <= kMaxWorkBytes / 4;
+    const std::span<float> output = sane ? g_out.size(static_cast<size_t>(n)) : std::span<float>{};
+    const std::span<float> weights = sane ? g_weights.size(static_cast<size_t>(nw)) : std::span<float>{};
+    const double scale = attention_into(p, output, weights);
     val out = val::object();
-    out.set("scale", r.scale);
-    out.set("output", f32(r.output));
-    out.set("weights", p.want_weights ? f32(r.weights) : val::null());
+    out.set("scale", scale);
+    out.set("output", Staging::copy_out(output));
+    out.set("weights", p.want_weights ? Staging::copy_out(weights) : val::null());
     return out;
+  });
+}
+
+val js_simd_peak(val o) {
+  return guarded([&] {
+#ifdef SQRTDK_HAVE_WASM_SIMD
+    const int iters = get_int(o, "iters");
+    const float sum = f32x4_muladd_peak(iters);
+    val out = val::object();
+    out.set("flop", kPeakFlopPerIter * iters);
+    out.set("sum", sum);
+    return out;
+#else
+    (void)o;
+    throw std::invalid_argument("simdPeak: the baseline build has no WebAssembly SIMD128");
+    return val::null();
+#endif
   });
 }
 
@@ -505,6 +559,7 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("saturationSweep", &js_saturation_sweep);
   emscripten::function("softmaxJacobian", &js_softmax_jacobian);
   emscripten::function("attention", &js_attention);
+  emscripten::function("simdPeak", &js_simd_peak);
   emscripten::function("tensorStats", &js_tensor_stats);
   emscripten::function("precisionLab", &js_precision_lab);
   emscripten::function("longContext", &js_long_context);

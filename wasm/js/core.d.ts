@@ -420,6 +420,13 @@ export interface Core {
   /** logits: 1..4096 numbers; −∞ allowed (a masked key), NaN and +∞ refused */
   softmaxJacobian(logits: ArrayLike<number>, options?: SoftmaxJacobianOptions): SoftmaxJacobianResult;
   attention(params: AttentionParams): AttentionResult;
+  /**
+   * The single-core WebAssembly SIMD128 multiply+add peak kernel (8 f32x4 chains fed from L1, as a
+   * GEMM micro-kernel is): runs `iters` steps (1..1e6, default 10000) and returns the FLOPs done
+   * (16 384 per step) and the accumulators' sum. Time the call to get GFLOP/s. SIMD128 build only
+   * (RangeError in the baseline build).
+   */
+  simdPeak(params?: { iters?: number }): { flop: number; sum: number };
   /** the diagnostics of attentionStats on your own q, k (v) */
   tensorStats(params: TensorStatsParams): TensorStatsResult;
   /** softmax in float64/float32/bfloat16/float16 with the naive, safe and online algorithms */

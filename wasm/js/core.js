@@ -331,6 +331,12 @@ function makeCore(mod, build, defaultKernel) {
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'zero'),
       }));
     },
+    simdPeak(params = {}) {
+      const what = 'simdPeak';
+      checkObject(what, params, ['iters']);
+      if (build !== 'simd128') throw new RangeError(`${what}: the baseline build has no WebAssembly SIMD128`);
+      return checked(mod.simdPeak({ iters: int(what, 'iters', params.iters, 10000) }));
+    },
     tensorStats(params) {
       const what = 'tensorStats';
       checkObject(what, params, ['q', 'k', 'v', 'heads', 'seqLen', 'dk', 'scale', 'seed', 'threshold', 'kernel', 'causal']);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 #include "precision.hpp"
@@ -418,6 +419,14 @@ void check_tensor(const char* what, const char* name, std::span<const float> t, 
   if (t.size() != n)
     throw std::invalid_argument(std::string(what) + ": " + name + ".length = " + std::to_string(t.size()) +
                                 " does not match " + shape + " = " + std::to_string(n));
+  // Fast pass: one branch-free test per entry (NaN and ±∞ fail |x| ≤ 1e6 too; 1e6 is exact in
+  // float32), which the compiler vectorises; only a tensor that fails it is walked again below
+  // for the first bad index and the message.
+  const float* x = t.data();
+  const float lim = static_cast<float>(kMaxTensorEntry);
+  bool ok = true;
+  for (size_t i = 0; i < n; ++i) ok &= std::fabs(x[i]) <= lim;
+  if (ok) return;
   for (size_t i = 0; i < n; ++i) {
     if (!std::isfinite(t[i]))
       throw std::invalid_argument(std::string(what) + ": " + name + "[" + std::to_string(i) + "] = " +
@@ -430,7 +439,10 @@ void check_tensor(const char* what, const char* name, std::span<const float> t, 
 }
 }  // namespace
 
-AttentionResult attention(const AttentionParams& p) {
+namespace {
+// Checks attention's parameters (throws std::invalid_argument naming the bad value); returns the
+// output size heads · seq_len · dk.
+size_t check_attention(const AttentionParams& p) {
   constexpr const char* what = "attention";
   check_shape(what, p.heads, p.seq_len, p.dk);
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
@@ -453,12 +465,28 @@ AttentionResult attention(const AttentionParams& p) {
         throw std::invalid_argument("attention: mask[" + std::to_string(i) + "] = " + format_number(p.mask[i]) +
                                     " is not allowed (0, -inf or a finite number)");
   }
+  kernel_table(p.kernel);  // throws for a family this build lacks
+  return n;
+}
+
+// The forward pass of checked parameters into output [heads, seq_len, dk] and, when
+// p.want_weights, weights [heads, seq_len, seq_len]; returns the scale factor.
+double run_attention(const AttentionParams& p, float* output, float* weights) {
+  const int heads_kv = p.heads_kv == 0 ? p.heads : p.heads_kv;
+  const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
   const KernelTable& kt = kernel_table(p.kernel);
-  AttentionResult r;
-  r.scale = resolve_scale(p.scale, p.dk, p.heads);
-  r.output.resize(n);
-  if (p.want_weights) r.weights.resize(static_cast<size_t>(p.heads) * LL);
-  std::vector<float> scratch(p.want_weights ? 0 : LL);
+  const double scale = resolve_scale(p.scale, p.dk, p.heads);
+  // Without soft-capping or masks every logit is finite (entries ≤ 1e6, scale ≤ 1e4) and no row
+  // can be fully masked: the per-logit pass below would change nothing, so it is skipped.
+  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal;
+  // The weights of one head when the caller does not want them all: kept between calls and not
+  // zero-filled (every entry is written by the product before it is read).
+  static std::unique_ptr<float[]> scratch;
+  static size_t scratch_cap = 0;
+  if (!p.want_weights && (logit_pass || !kt.attention_head) && scratch_cap < LL) {
+    scratch.reset(new float[LL]);
+    scratch_cap = LL;
+  }
   std::vector<char> dead(static_cast<size_t>(p.seq_len));  // rows with every key masked
   const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
   const int group = p.heads / heads_kv;
@@ -466,9 +494,14 @@ AttentionResult attention(const AttentionParams& p) {
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   for (int h = 0; h < p.heads; ++h) {
     const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
-    float* P = p.want_weights ? r.weights.data() + static_cast<size_t>(h) * LL : scratch.data();
-    kt.matmul_abt(p.q.data() + h * head, p.k.data() + kv, P, p.seq_len, p.seq_len, p.dk, static_cast<float>(r.scale));
-    for (size_t i = 0; i < Lz; ++i) {
+    if (!logit_pass && !p.want_weights && kt.attention_head) {  // the same numbers, scores kept in cache
+      kt.attention_head(p.q.data() + h * head, p.k.data() + kv, p.v.data() + kv, output + h * head, p.seq_len, p.dk,
+                        static_cast<float>(scale));
+      continue;
+    }
+    float* P = p.want_weights ? weights + static_cast<size_t>(h) * LL : scratch.get();
+    kt.matmul_abt(p.q.data() + h * head, p.k.data() + kv, P, p.seq_len, p.seq_len, p.dk, static_cast<float>(scale));
+    for (size_t i = 0; logit_pass && i < Lz; ++i) {
       bool all_masked = true;
       for (size_t j = 0; j < Lz; ++j) {
         float& s = P[i * Lz + j];
@@ -483,9 +516,29 @@ AttentionResult attention(const AttentionParams& p) {
     if (p.masked_row == MaskedRow::Nan)
       for (size_t i = 0; i < Lz; ++i)
         if (dead[i]) std::fill_n(P + i * Lz, Lz, std::numeric_limits<float>::quiet_NaN());
-    kt.matmul_ab(P, p.v.data() + kv, r.output.data() + h * head, p.seq_len, p.dk, p.seq_len, 1.0f);
+    kt.matmul_ab(P, p.v.data() + kv, output + h * head, p.seq_len, p.dk, p.seq_len, 1.0f);
   }
+  return scale;
+}
+}  // namespace
+
+AttentionResult attention(const AttentionParams& p) {
+  const size_t n = check_attention(p);
+  AttentionResult r;
+  r.output.resize(n);
+  if (p.want_weights) r.weights.resize(static_cast<size_t>(p.heads) * p.seq_len * p.seq_len);
+  r.scale = run_attention(p, r.output.data(), r.weights.data());
   return r;
+}
+
+double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights) {
+  const size_t n = check_attention(p);
+  const size_t nw = p.want_weights ? static_cast<size_t>(p.heads) * p.seq_len * p.seq_len : 0;
+  if (output.size() != n || weights.size() != nw)
+    throw std::invalid_argument("attention: output buffers of " + std::to_string(output.size()) + " and " +
+                                std::to_string(weights.size()) + " floats do not match " + std::to_string(n) +
+                                " and " + std::to_string(nw));
+  return run_attention(p, output.data(), weights.data());
 }
 
 TensorStatsResult tensor_stats(const TensorStatsParams& p) {

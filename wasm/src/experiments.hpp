@@ -211,6 +211,11 @@ struct AttentionResult {
   std::vector<float> weights;  // [heads, seq_len, seq_len], empty unless want_weights
 };
 AttentionResult attention(const AttentionParams& p);
+// The same pass written into caller-owned buffers (no allocation, no zero-fill: the bindings keep
+// one pair of buffers from call to call): output [heads, seq_len, dk] and weights
+// [heads, seq_len, seq_len] (empty unless want_weights); returns the scale factor. Throws
+// std::invalid_argument as attention() does, and when a buffer's size does not match.
+double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights);
 
 // ---------------------------------------------------------------------------------------------
 // tensorStats: the diagnostics of attentionStats on caller-supplied q, k (and optionally v)

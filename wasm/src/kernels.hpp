@@ -37,6 +37,10 @@ struct KernelTable {
   // A row of all −∞ (every key masked) becomes all zeros; entries equal to +∞ share the mass
   // equally. exp of arguments below −87.3 is flushed to 0 (float32 subnormals are not produced).
   void (*softmax_rows)(float* x, int rows, int cols);
+  // Optional (null when the family has none): one head of out = softmax(scale · q kᵀ) v with no
+  // mask or cap and no weights kept, q, k, v, out [L, dk]; bit-identical to matmul_abt, then
+  // softmax_rows, then matmul_ab, but fused by row blocks so the scores stay in cache.
+  void (*attention_head)(const float* q, const float* k, const float* v, float* out, int L, int dk, float scale);
 };
 
 // The table of a family; throws std::invalid_argument if the family is not in this build.
@@ -50,6 +54,7 @@ void f32_softmax_rows__scalar(float* x, int rows, int cols);
 void f32_matmul_abt__wasmsimd_4x8(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
 void f32_matmul_ab__wasmsimd_4x8(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
 void f32_softmax_rows__wasmsimd(float* x, int rows, int cols);
+void f32_attention_head__wasmsimd(const float* q, const float* k, const float* v, float* out, int L, int dk, float scale);
 #endif
 
 // ---- f64 reference ----

@@ -38,16 +38,37 @@ inline void transpose4(v128_t& x0, v128_t& x1, v128_t& x2, v128_t& x3) {
   x3 = wasm_i64x2_shuffle(t2, t3, 1, 3);
 }
 
-// A float buffer without the zero-fill of std::vector (every element is written before use).
-using Buffer = std::unique_ptr<float[]>;
+// A float buffer without the zero-fill of std::vector (every element is written before use),
+// kept from call to call and grown only when a larger one is asked for: an attention call makes
+// 2·heads product calls, and a fresh allocation each (megabytes at L = 1024) costs more than the
+// small shapes' arithmetic. The core is single-threaded (no wasm threads), so one scratch per use
+// is enough; the two uses (packed B, packed A tile) never alias.
+class Scratch {
+ public:
+  float* get(size_t n) {
+    if (n > cap_) {
+      data_.reset(new float[n]);
+      cap_ = n;
+    }
+    return data_.get();
+  }
+
+ private:
+  std::unique_ptr<float[]> data_;
+  size_t cap_ = 0;
+};
+Scratch g_packed_b;   // B of a product (Kᵀ for Q Kᵀ)
+Scratch g_packed_v;   // V of the fused attention head (packed while g_packed_b holds K)
+Scratch g_packed_a;
+Scratch g_scores;     // one row block of the fused attention head's scores
 
 // packed[panel][p][0..7] = column (panel·8 + c) of B at depth p, 0 past N.
 // `b_is_nk`: B stored [N, K] (the Bᵀ of Q Kᵀ); otherwise [K, N].
-Buffer pack_panels(const float* b, int N, int K, bool b_is_nk) {
+const float* pack_panels(const float* b, int N, int K, bool b_is_nk, Scratch& into = g_packed_b) {
   const int panels = (N + kNr - 1) / kNr;
-  Buffer packed(new float[static_cast<size_t>(panels) * K * kNr]);
+  float* const packed = into.get(static_cast<size_t>(panels) * K * kNr);
   for (int jp = 0; jp < panels; ++jp) {
-    float* dst = packed.get() + static_cast<size_t>(jp) * K * kNr;
+    float* dst = packed + static_cast<size_t>(jp) * K * kNr;
     const int n0 = jp * kNr;
     const int cols = N - n0 < kNr ? N - n0 : kNr;
     if (cols < kNr) std::memset(dst, 0, sizeof(float) * static_cast<size_t>(K) * kNr);
@@ -70,6 +91,12 @@ Buffer pack_panels(const float* b, int N, int K, bool b_is_nk) {
       for (int c = 0; c < cols; ++c) {
         const float* src = b + static_cast<size_t>(n0 + c) * K;
         for (int q = p; q < K; ++q) dst[static_cast<size_t>(q) * kNr + c] = src[q];
+      }
+    } else if (cols == kNr) {  // two vector moves per depth step (a memcpy call of 32 bytes costs more)
+      const float* src = b + n0;
+      for (int p = 0; p < K; ++p) {
+        wasm_v128_store(dst + static_cast<size_t>(p) * kNr, wasm_v128_load(src + static_cast<size_t>(p) * N));
+        wasm_v128_store(dst + static_cast<size_t>(p) * kNr + 4, wasm_v128_load(src + static_cast<size_t>(p) * N + 4));
       }
     } else {
       for (int p = 0; p < K; ++p) std::memcpy(dst + static_cast<size_t>(p) * kNr, b + static_cast<size_t>(p) * N + n0,
@@ -153,17 +180,17 @@ void tile_4x8(const float* ap, const float* panel, int K, float* c, size_t ldc, 
 // the packed B (all panels, 4·K·N bytes, L2-sized for the shapes of the benchmark) is streamed
 // once per row tile. A itself is then read exactly once, which matters for P·V, where A is the
 // L×L weight matrix (4 MiB at L = 1024).
-void matmul_packed(const float* a, const Buffer& packed, float* c, int M, int N, int K, float alpha) {
+void matmul_packed(const float* a, const float* packed, float* c, int M, int N, int K, float alpha) {
   const int panels = (N + kNr - 1) / kNr;
-  Buffer apack(new float[static_cast<size_t>(K) * kMr]);
+  float* const apack = g_packed_a.get(static_cast<size_t>(K) * kMr);
   for (int m = 0; m < M; m += kMr) {
     const int rows = M - m < kMr ? M - m : kMr;
-    pack_rows4(a + static_cast<size_t>(m) * K, K, rows, K, apack.get());
+    pack_rows4(a + static_cast<size_t>(m) * K, K, rows, K, apack);
     float* crow = c + static_cast<size_t>(m) * N;
     for (int jp = 0; jp < panels; ++jp) {
       const int n0 = jp * kNr;
       const int cols = N - n0 < kNr ? N - n0 : kNr;
-      tile_4x8(apack.get(), packed.get() + static_cast<size_t>(jp) * K * kNr, K, crow + n0, N, rows, cols, alpha);
+      tile_4x8(apack, packed + static_cast<size_t>(jp) * K * kNr, K, crow + n0, N, rows, cols, alpha);
     }
   }
 }
@@ -223,6 +250,28 @@ void f32_matmul_abt__wasmsimd_4x8(const float* a, const float* b, float* c, int 
 
 void f32_matmul_ab__wasmsimd_4x8(const float* a, const float* b, float* c, int M, int N, int K, float alpha) {
   matmul_packed(a, pack_panels(b, N, K, /*b_is_nk=*/false), c, M, N, K, alpha);
+}
+
+// One head of softmax(scale · Q Kᵀ) V without masks, weights not kept: K and V are packed once,
+// then the rows go through in blocks of kRowBlock — scores of the block (Q_blk Kᵀ), their softmax,
+// and the block's output (P_blk V) — so the scores never leave L2 (at L = 1024 one head's full
+// score matrix is 4 MiB and would otherwise be written, read and re-read from memory). Every
+// element is computed by the same operations in the same order as the unfused product – softmax –
+// product sequence (rows are independent in all three), so the results are bit-identical to it.
+void f32_attention_head__wasmsimd(const float* q, const float* k, const float* v, float* out, int L, int dk,
+                                  float scale) {
+  // rows per block: a multiple of 4 with the block's scores within 64 KiB (4 ≤ rows ≤ 64)
+  int block = (16384 / L) & ~(kMr - 1);
+  block = block < kMr ? kMr : block > 64 ? 64 : block;
+  const float* kp = pack_panels(k, L, dk, /*b_is_nk=*/true, g_packed_b);
+  const float* vp = pack_panels(v, dk, L, /*b_is_nk=*/false, g_packed_v);
+  float* S = g_scores.get(static_cast<size_t>(block) * L);
+  for (int m0 = 0; m0 < L; m0 += block) {
+    const int rows = L - m0 < block ? L - m0 : block;
+    matmul_packed(q + static_cast<size_t>(m0) * dk, kp, S, rows, L, dk, scale);
+    f32_softmax_rows__wasmsimd(S, rows, L);
+    matmul_packed(S, vp, out + static_cast<size_t>(m0) * dk, rows, dk, L, 1.0f);
+  }
 }
 
 void f32_softmax_rows__wasmsimd(float* x, int rows, int cols) {

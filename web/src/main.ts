@@ -27,6 +27,7 @@ import { longctxPanel } from './panels/longctx.ts';
 import { gqaPanel } from './panels/gqa.ts';
 import { tensorsPanel } from './panels/tensors.ts';
 import { trainingPanel } from './panels/training.ts';
+import { devicePanel } from './panels/device.ts';
 import { panelTitle, panelTitleKey, numberedTitle } from './panels/titles.ts';
 import { applyTheme } from './theme.ts';
 import { openEmbedDialog, closeEmbedDialog } from './embed/dialog.ts';
@@ -38,7 +39,7 @@ import { startPwa } from './pwa.ts';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
   interview: interviewPanel, variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
-  precision: precisionPanel, longctx: longctxPanel, gqa: gqaPanel, tensors: tensorsPanel, training: trainingPanel,
+  precision: precisionPanel, longctx: longctxPanel, gqa: gqaPanel, tensors: tensorsPanel, training: trainingPanel, device: devicePanel,
 };
 
 const root = document.getElementById('app')!;

@@ -5,6 +5,7 @@
 import { trainEn, trainZh } from '../training/messages.ts';
 import { tensorsEn, tensorsZh } from '../tensors/messages.ts';
 import { ivEn, ivZh } from '../interview/messages.ts';
+import { deviceEn, deviceZh } from '../device/messages.ts';
 
 export const en = {
   'app.title': '√dk Lab',
@@ -411,6 +412,8 @@ export const en = {
   ...tensorsEn,
   // the interview view (web/src/interview/messages.ts)
   ...ivEn,
+  // the device panel (web/src/device/messages.ts)
+  ...deviceEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -817,6 +820,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...trainZh,
   ...tensorsZh,
   ...ivZh,
+  ...deviceZh,
 };
 
 export const CATALOGUES = { en, 'zh-CN': zhCN } as const;

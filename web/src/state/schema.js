@@ -30,7 +30,7 @@ export const BLOCK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512,
 /** bytes per element of each KV-cache data type. */
 export const KV_DTYPE_BYTES = Object.freeze({ fp32: 4, bf16: 2, fp8: 1, int4: 0.5 });
 
-export const PANELS = /** @type {const} */ (['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training']);
+export const PANELS = /** @type {const} */ (['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device']);
 export const SECTIONS = /** @type {const} */ (['controls', 'charts', 'formula', 'text']);
 export const SCALES = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
 /** The training lab's attention variants, in display order (the core's ATTENTION_VARIANTS). */

@@ -1,0 +1,76 @@
+// The per-call path of attention (issue 9): buffers kept from call to call, the row-blocked SIMD128
+// head when no weights are asked for, the vectorised input check. None of it may change a number:
+// the output without weights is bit-identical to the output with them (the unfused path), in both
+// kernel families, whatever was computed before; a bad entry is still named by its index.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCore } from '../../wasm/js/core.js';
+import { randn } from './helpers.mjs';
+
+const core = await loadCore({ kernel: 'simd' });
+// lengths below, at and past a row block (64 rows up to L = 256, 16 at 1024), not multiples of 4 or 8
+const SHAPES = [[1, 1, 1], [2, 5, 3], [3, 67, 9], [8, 130, 64], [2, 300, 16], [1, 1030, 8]];
+const bits = (a) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+
+for (const kernel of ['simd', 'scalar']) {
+  test(`${kernel}: the output without weights is bit-identical to the one with them, also for GQA and after other calls`, () => {
+    const done = new Map();
+    for (const pass of [0, 1]) {  // the second pass runs every shape after larger and smaller ones
+      for (const [heads, L, dk] of SHAPES) {
+        for (const headsKv of heads % 2 === 0 ? [0, heads / 2] : [0]) {
+          const nkv = (headsKv || heads) * L * dk;
+          const q = randn(heads * L * dk, 1 + L), k = randn(nkv, 2 + L), v = randn(nkv, 3 + L);
+          const p = { q, k, v, heads, headsKv, seqLen: L, dk, kernel };
+          const plain = core.attention({ ...p, weights: false });
+          const full = core.attention({ ...p, weights: true });
+          assert.equal(plain.weights, null);
+          assert.equal(plain.scale, 1 / Math.sqrt(dk));
+          assert.deepEqual(bits(plain.output), bits(full.output), `${heads}x${L}x${dk} headsKv ${headsKv}`);
+          const key = `${heads}x${L}x${dk}/${headsKv}`;
+          if (pass === 1) assert.deepEqual(bits(plain.output), done.get(key), `${key}: the same bits on a later call`);
+          done.set(key, bits(plain.output).slice());
+          // the result is the caller's own array: a later call does not overwrite it
+          assert.ok(!(plain.output.buffer instanceof SharedArrayBuffer));
+        }
+      }
+    }
+  });
+}
+
+test('simd and scalar outputs without weights agree within float32 rounding of the softmax', () => {
+  const [heads, L, dk] = [4, 130, 64];
+  const q = randn(heads * L * dk, 5), k = randn(heads * L * dk, 6), v = randn(heads * L * dk, 7);
+  const a = core.attention({ q, k, v, heads, seqLen: L, dk, kernel: 'simd', weights: false }).output;
+  const b = core.attention({ q, k, v, heads, seqLen: L, dk, kernel: 'scalar', weights: false }).output;
+  let err = 0;
+  for (let i = 0; i < a.length; ++i) err = Math.max(err, Math.abs(a[i] - b[i]));
+  assert.ok(err < 1e-6, `max |simd − scalar| = ${err}`);
+});
+
+test('an output array outlives the next call (one copy out of the reused heap buffer)', () => {
+  const q = randn(2 * 9 * 4, 1), k = randn(2 * 9 * 4, 2), v = randn(2 * 9 * 4, 3);
+  const first = core.attention({ q, k, v, heads: 2, seqLen: 9, dk: 4, weights: false }).output;
+  const keep = first.slice();
+  core.attention({ q: v, k: q, v: k, heads: 2, seqLen: 9, dk: 4, weights: false });
+  assert.deepEqual(first, keep);
+});
+
+test('the vectorised input check still names the first bad entry of each kind', () => {
+  const n = 3 * 17 * 5;
+  const good = () => randn(n, 9);
+  for (const [name, i, value, re] of [
+    ['q', 0, NaN, /attention: q\[0\] = NaN is not a finite number/],
+    ['k', 200, Infinity, /attention: k\[200\] = \S+ is not a finite number/],
+    ['v', n - 1, -2e6, new RegExp(`attention: v\\[${n - 1}\\] = -2(e\\+?0?6|000000) exceeds 1e6 in magnitude`)],
+    ['q', 7, 1e6 + 64, /attention: q\[7\] = .* exceeds 1e6/],
+  ]) {
+    const t = { q: good(), k: good(), v: good() };
+    t[name][i] = value;
+    if (name === 'q') t.q[i + 1] = NaN;  // a later bad entry is not the one named
+    assert.throws(() => core.attention({ ...t, heads: 3, seqLen: 17, dk: 5, weights: false }), re);
+  }
+  // exactly 1e6 in magnitude is allowed
+  const t = { q: good(), k: good(), v: good() };
+  t.k[3] = -1e6;
+  assert.equal(core.attention({ ...t, heads: 3, seqLen: 17, dk: 5, weights: false }).output.length, n);
+});

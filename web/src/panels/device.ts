@@ -1,0 +1,181 @@
+// Panel 11, "your device": on the reader's own device, attention GFLOP/s of our SIMD128 kernel, our
+// scalar kernel and a plain JavaScript loop, the wasm SIMD128 multiply–add peak, the compute worker
+// pool size and whether the engine validates SIMD128. Runs only when asked (a few seconds, in its
+// own worker, one slice at a time so Cancel stops it between slices); the link carries no result.
+import '../device/device.css';
+import { ChartBox } from '../charts/chartbox.ts';
+import { h, setText } from '../dom.ts';
+import { fmt, pct } from '../format.ts';
+import { simdSupported } from '../../../wasm/js/core.js';
+import { shell, readout, scrollTable } from './shell.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+import { BUDGET_MS, DEVICE_SHAPE, attentionFlops } from '../device/bench.ts';
+import type { DeviceResult, Measure } from '../device/bench.ts';
+import { buildDevice, deviceRows, measureLabel } from '../device/chart.ts';
+import { runDevice } from '../device/run.ts';
+import { workerPoolSize } from '../device/pool.ts';
+import type { DeviceReply, DeviceRequest } from '../device/protocol.ts';
+
+type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
+
+/** The device worker with request ids; created on the first run, terminated with the panel. */
+class DeviceWorker {
+  private readonly worker = new Worker(new URL('../device/worker.ts', import.meta.url), { type: 'module', name: 'sqrtdk-device' });
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  constructor() {
+    this.worker.onmessage = (ev: MessageEvent<DeviceReply>) => {
+      const p = this.pending.get(ev.data.id);
+      if (!p) return;
+      this.pending.delete(ev.data.id);
+      if (ev.data.ok) p.resolve(ev.data.result);
+      else p.reject(Object.assign(new Error(ev.data.error.message), { name: ev.data.error.name }));
+    };
+    this.worker.onerror = (ev) => {
+      ev.preventDefault();
+      for (const p of this.pending.values()) p.reject(new Error(ev.message || 'the benchmark worker failed'));
+      this.pending.clear();
+    };
+  }
+  send(req: Record<string, unknown>): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...req, id } as DeviceRequest);
+    });
+  }
+  terminate(): void {
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.reject(new Error('cancelled'));
+    this.pending.clear();
+  }
+}
+
+export function devicePanel({ t, store }: PanelCtx): PanelView {
+  const s = shell('device', 11, t('dev.title'), t('dev.lede'), [], t);
+  s.formula.remove();
+  const hc = typeof navigator !== 'undefined' && Number.isFinite(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : 0;
+  const pool = workerPoolSize(hc || 1);
+
+  // Run / Cancel, progress
+  const runBtn = h('button', { type: 'button', class: 'button', 'data-action': 'device-run', text: t('dev.run') }) as HTMLButtonElement;
+  const cancelBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'device-cancel', text: t('dev.cancel'), disabled: true }) as HTMLButtonElement;
+  const bar = h('progress', { max: 1, value: 0, 'data-device-progress': '', 'aria-label': t('dev.progress') }) as HTMLProgressElement;
+  const statusEl = h('span', { class: 'train-status', 'data-device-status': '', role: 'status', text: t('dev.status.idle') });
+  s.controls.append(h('div', { class: 'train-runbar device-runbar', 'data-key': 'device-run' }, runBtn, cancelBtn, bar, statusEl));
+
+  // facts known before any run
+  const roPool = readout(s.readouts, 'dev-pool', t('dev.ro.pool'));
+  const roSimd = readout(s.readouts, 'dev-simd', t('dev.ro.simd'));
+  const roSpeed = readout(s.readouts, 'dev-speedup', t('dev.ro.speedup'));
+  const roShape = readout(s.readouts, 'dev-shape', t('dev.ro.shape'), true);
+  setText(roPool, hc > 0 ? t('dev.ro.poolValue', { n: pool, hc }) : t('dev.ro.poolUnknown', { n: pool }));
+  setText(roSimd, t('dev.ro.simdPending'));
+  setText(roShape, t('dev.ro.shapeValue', { h: DEVICE_SHAPE.heads, L: DEVICE_SHAPE.seqLen, dk: DEVICE_SHAPE.dk, flops: attentionFlops(DEVICE_SHAPE).toLocaleString(store.state.lang) }));
+  const noSimd = h('p', { class: 'notice warn', 'data-device-nosimd': '', hidden: true, text: t('dev.noSimd') });
+  s.controls.append(noSimd);
+  let alive = true;
+  void simdSupported().then((ok) => {
+    if (!alive) return;
+    setText(roSimd, t(ok ? 'dev.ro.simdYes' : 'dev.ro.simdNo'));
+    s.el.dataset.simd = String(ok);
+    noSimd.hidden = ok;
+  });
+
+  // results: the chart and the table, built on the first result
+  const results = h('div', { class: 'chart-pair', 'data-part': 'charts', hidden: true });
+  s.charts.append(results);
+  let chart: ChartBox | null = null;
+  const tbody = h('tbody', {});
+  const table = h('table', { class: 'table', 'data-device-table': '' },
+    h('caption', { class: 'sr-only', text: t('dev.table') }),
+    h('thead', {}, h('tr', {}, ...(['dev.th.measure', 'dev.th.gflops', 'dev.th.ms', 'dev.th.calls', 'dev.th.ofPeak'] as const).map((k) => h('th', { scope: 'col', text: t(k) })))),
+    tbody);
+  setText(s.text, t('dev.explain', { ms: BUDGET_MS }));
+
+  let phase: Phase = 'idle';
+  let worker: DeviceWorker | null = null;
+  let token = { cancelled: false };
+  let last: DeviceResult | null = null;
+  const setPhase = (p: Phase, status: string) => {
+    phase = p;
+    s.el.dataset.device = p;
+    runBtn.disabled = p === 'running';
+    cancelBtn.disabled = p !== 'running';
+    setText(statusEl, status);
+  };
+  setPhase('idle', t('dev.status.idle'));
+
+  const show = (r: DeviceResult) => {
+    last = r;
+    results.hidden = false;
+    if (!chart) {
+      chart = new ChartBox('device-gflops', t('dev.chart'), t, { height: 260 });
+      results.append(chart.el, scrollTable(table, t('dev.table'), { 'data-part': 'charts' }));
+    }
+    chart.set(buildDevice(r, t));
+    const rows = deviceRows(r, t);
+    tbody.replaceChildren(...rows.map((x) => h('tr', { 'data-measure': x.measure },
+      h('th', { scope: 'row', text: x.label }),
+      h('td', { 'data-gflops': String(x.gflops), text: fmt(x.gflops, 3) }),
+      h('td', { 'data-ms': String(x.ms), text: fmt(x.ms, 3) }),
+      h('td', { text: String(x.calls) }),
+      h('td', { text: x.ofPeak === null ? '–' : pct(x.ofPeak) }))));
+    const g = (m: Measure) => r.timings.find((x) => x.measure === m)?.gflops;
+    const simd = g('simd');
+    setText(roSpeed, simd ? t('dev.ro.speedupValue', { scalar: fmt(simd / g('scalar')!, 3), js: fmt(simd / g('js')!, 3) }) : '–');
+    setText(roSimd, t(r.facts.simd ? 'dev.ro.simdYes' : 'dev.ro.simdNo'));
+  };
+
+  const run = async () => {
+    if (phase === 'running') return;
+    token.cancelled = true;
+    const mine = { cancelled: false };
+    token = mine;
+    worker ??= new DeviceWorker();
+    const w = worker;
+    setPhase('running', t('dev.status.loading'));
+    bar.value = 0;
+    try {
+      const r = await runDevice({
+        send: (req) => w.send(req),
+        progress: (done, m) => { if (!mine.cancelled) { bar.value = done; setText(statusEl, t('dev.status.running', { measure: measureLabel(t, m) })); } },
+        cancelled: () => mine.cancelled,
+        hardwareConcurrency: hc,
+        poolSize: pool,
+      });
+      if (mine.cancelled || !alive) return;
+      if (!r) return;
+      bar.value = 1;
+      show(r);
+      setPhase('done', t('dev.status.done', { n: r.timings.length }));
+    } catch (e) {
+      if (mine.cancelled || !alive) return;
+      setPhase('failed', t('dev.status.failed', { message: e instanceof Error ? e.message : String(e) }));
+    }
+  };
+  runBtn.addEventListener('click', () => { void run(); });
+  cancelBtn.addEventListener('click', () => {
+    if (phase !== 'running') return;
+    token.cancelled = true;
+    setPhase('cancelled', t('dev.status.cancelled'));
+    runBtn.focus();
+  });
+  // tests read the last result
+  (window as unknown as { __sqrtdkDevice?: { last: () => DeviceResult | null } }).__sqrtdkDevice = { last: () => last };
+
+  return {
+    id: 'device',
+    el: s.el,
+    update(_next, changed) {
+      if (changed === null || changed.has('lang')) { if (last) show(last); }
+    },
+    destroy() {
+      alive = false;
+      token.cancelled = true;
+      worker?.terminate();
+      worker = null;
+      chart?.destroy();
+    },
+  };
+}
