@@ -4,6 +4,7 @@
 // page comes from the core at run time.
 import { trainEn, trainZh } from '../training/messages.ts';
 import { ivEn, ivZh } from '../interview/messages.ts';
+import { drillEn, drillZh } from '../interview/messages-drill.ts';
 
 export const en = {
   'app.title': '√dk Lab',
@@ -409,6 +410,8 @@ export const en = {
   ...trainEn,
   // the interview view (web/src/interview/messages.ts)
   ...ivEn,
+  // the interview's drill and claim checker (web/src/interview/messages-drill.ts)
+  ...drillEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -814,6 +817,7 @@ export const zhCN: Record<MessageKey, string> = {
   'gqa.note.gemmaCap': '按它的截断实际计算：logit 差 {gap} 经 50 · tanh(s/50) 变为 {capped}，softmax 对原始 logit 的 Jacobian 范数为 {jc}，不截断时为 {ju}。',
   ...trainZh,
   ...ivZh,
+  ...drillZh,
 };
 
 export const CATALOGUES = { en, 'zh-CN': zhCN } as const;
