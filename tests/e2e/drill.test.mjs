@@ -243,3 +243,22 @@ test('axe-core finds no violation in the drill and the checker (both languages, 
     }
   }
 });
+
+test('every question reveals its live number and its why, with nothing left unfilled, in both languages', async () => {
+  const ids = ['std', 'sigma', 'invdk', 'entropy', 'jac', 'double', 'yarn', 'gradmean', 'scale', 'uniform', 'fp64', 'mqa'];
+  for (const [lang, seed] of [['en', 11], ['zh-CN', 12]]) {
+    const page = await open(`#v=1&exp=interview&lang=${lang}&dq=std&dseed=${seed}`);
+    for (const id of ids) {
+      await page.selectOption('[data-drill-pick]', id);
+      await page.waitForSelector(`[data-drill-form][data-q="${id}"]`);
+      if (await page.$('[data-drill-number]')) await page.fill('[data-drill-number]', '1');
+      else await page.check('[data-drill-option="0"]');
+      const r = await reveal(page);
+      assert.ok(Number.isFinite(r.live), `${lang} ${id} live`);
+      const all = (await page.textContent('[data-drill]'));
+      assert.doesNotMatch(all, /\{\w+\}|NaN|undefined/, `${lang} ${id}`);
+      assert.match(r.show, /^#v=1&/);
+    }
+    await page.close();
+  }
+});

@@ -9,7 +9,8 @@ import {
 import type { StorageLike } from '../../web/src/interview/questions.ts';
 import { CLAIMS, CLAIM_IDS, byParts, near } from '../../web/src/claims.ts';
 import { drillEn, drillZh } from '../../web/src/interview/messages-drill.ts';
-import { en, zhCN } from '../../web/src/i18n/messages.ts';
+import { en, zhCN, translator } from '../../web/src/i18n/messages.ts';
+import type { MessageKey } from '../../web/src/i18n/messages.ts';
 import { defaultState, toHash, parseHash } from '../../web/src/state/state.ts';
 import { variancePointParams, sweepParams } from '../../web/src/panels/common.ts';
 import { SCHEMA } from '../../web/src/state/schema.js';
@@ -69,6 +70,17 @@ describe('the questions', () => {
     const s = rng(7);
     expect([s(), s(), s()]).toEqual(a);
     expect(a.every((x) => x >= 0 && x < 1)).toBe(true);
+  });
+  it('every question text is filled by its parameters, in both languages', () => {
+    for (const lang of ['en', 'zh-CN'] as const) {
+      const t = translator(lang);
+      for (const q of QUESTIONS) {
+        for (const seed of [0, 1, 2, 3, 99]) {
+          const text = t(`drill.q.${q.id}` as MessageKey, Object.fromEntries(Object.entries(q.params(seed)).map(([k, v]) => [k, String(v)])));
+          expect(text, `${lang} ${q.id}`).not.toMatch(/\{\w+\}/);
+        }
+      }
+    }
   });
   it('the request is the one the "show me" panel sends for the same state', () => {
     const base = defaultState('en');

@@ -129,7 +129,7 @@ const QUESTIONS: Question[] = [
   },
   {
     id: 'double', kind: 'number', rule: { full: 1.2, half: 1.5 }, range: [0.1, 10],
-    params: (seed) => { const r = rng(seed); return { dk: pick(r, [32, 64, 128, 256, 512, 1024]) }; },
+    params: (seed) => { const r = rng(seed); const dk = pick(r, [32, 64, 128, 256, 512, 1024]); return { dk, dk2: 2 * dk }; },
     patch: (p, seed) => ({ exp: 'variance', dk: 2 * p.dk, seed: coreSeed(seed), samples: 2000 }),
     request: (s) => req('sweep', 'scoreVariance', varianceSweepParams(s)),
     answer: (r, p) => rowOf(r, 2 * p.dk).raw.variance / rowOf(r, p.dk).raw.variance,
@@ -137,7 +137,7 @@ const QUESTIONS: Question[] = [
   },
   {
     id: 'yarn', kind: 'number', rule: { full: 1.1, half: 1.3 }, range: [0.5, 10],
-    params: (seed) => { const r = rng(seed); return { s: pick(r, [2, 4, 8, 16, 32]), train: 512 }; },
+    params: (seed) => { const r = rng(seed); const s = pick(r, [2, 4, 8, 16, 32]); return { s, train: 512, L: s * 512 }; },
     patch: (p) => ({ exp: 'longctx', ldk: 64, ltrain: p.train }),
     request: (s) => req('sweep', 'longContext', longParams(s, 'yarn')),
     answer: (r, p) => yarnAt(r, p).multiplier,
@@ -201,6 +201,7 @@ function gradRatios(r: unknown, p: Params) {
   const sq = sweepAt(r as SaturationSweepResult, dks, ALL_SCALES, 'inv_sqrt_dk', p.dk);
   if (!none || !sq) throw new RangeError(`no d_k = ${p.dk} in the sweep`);
   return {
+    jac: none.jacFro.median / sq.jacFro.median, c: sq.scale,
     medNone: none.gradQuery.median, medSqrt: sq.gradQuery.median, meanNone: none.gradQuery.mean, meanSqrt: sq.gradQuery.mean,
     median: none.gradQuery.median / sq.gradQuery.median, mean: none.gradQuery.mean / sq.gradQuery.mean,
   };
