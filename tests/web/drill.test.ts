@@ -7,7 +7,7 @@ import {
   readProgress, writeProgress, clearProgress, recordAnswer, summarise, PROGRESS_KEY,
 } from '../../web/src/interview/questions.ts';
 import type { StorageLike } from '../../web/src/interview/questions.ts';
-import { CLAIMS, CLAIM_IDS, byParts, near } from '../../web/src/claims.ts';
+import { CLAIMS, CLAIM_IDS, byParts, near, c9Verdict, c10Verdict } from '../../web/src/claims.ts';
 import { drillEn, drillZh } from '../../web/src/interview/messages-drill.ts';
 import { en, zhCN, translator } from '../../web/src/i18n/messages.ts';
 import type { MessageKey } from '../../web/src/i18n/messages.ts';
@@ -186,6 +186,15 @@ describe('the verdict rules of the claims', () => {
     expect(v('C11', { j64: 0.1, j32: 0.1049, js: 0.51 })).toBe('agree');
     expect(v('C11', { j64: 0.1, j32: 0.1051, js: 0.51 })).toBe('partly');
     expect(v('C11', { j64: 0.1, j32: 0.2, js: 0.5 })).toBe('disagree');
+  });
+  it('C9 and C10, decided in the training lab', () => {
+    expect(c10Verdict(9)).toBe('agree');
+    expect(c10Verdict(10)).toBe('disagree');
+    expect(c10Verdict(null)).toBe('disagree');
+    expect(c9Verdict([{ finite: true, accuracy: 0.9 }], 0.92)).toBe('agree');
+    expect(c9Verdict([{ finite: true, accuracy: 0.8999 }], 0.92)).toBe('disagree');
+    expect(c9Verdict([{ finite: false, accuracy: 1 }], null)).toBe('disagree');
+    expect(c9Verdict([{ finite: true, accuracy: 0.5 }], null)).toBe('agree');
   });
   it('C9 and C10 are not decided on the page; every other claim names its requests', () => {
     const s = defaultState('en');

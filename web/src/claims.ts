@@ -225,6 +225,18 @@ const DEFS: ClaimDef[] = [
   },
 ];
 
+/** C10, decided after a training run in the lab: holds if the unscaled run turns non-finite before step 10. */
+export function c10Verdict(firstNonfinite: number | null): Verdict {
+  return firstNonfinite !== null && firstNonfinite < 10 ? 'agree' : 'disagree';
+}
+/**
+ * C9, decided after a training run: holds if every alternative stays finite and its held-out token accuracy is
+ * within 2 points of 1/√d_k's (when 1/√d_k ran).
+ */
+export function c9Verdict(alternatives: { finite: boolean; accuracy: number | null }[], baseAccuracy: number | null): Verdict {
+  return alternatives.every((a) => a.finite && a.accuracy !== null && (baseAccuracy === null || a.accuracy >= baseAccuracy - 0.02)) ? 'agree' : 'disagree';
+}
+
 export const CLAIMS: Readonly<Record<ClaimId, ClaimDef>> = Object.freeze(Object.fromEntries(DEFS.map((d) => [d.id, d])) as Record<ClaimId, ClaimDef>);
 
 /** The C11 setting's dimensions, for texts. */

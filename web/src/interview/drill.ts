@@ -113,7 +113,7 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
       slider = h('input', { type: 'range', min: 0, max: SLIDER_STEPS, step: 1, 'data-drill-slider': '', 'aria-label': t('drill.slider') }) as HTMLInputElement;
       const start = Math.sqrt(range[0] * range[1]);
       slider.value = String(toSlider(start, range));
-      slider.setAttribute('aria-valuetext', '');
+      slider.setAttribute('aria-valuetext', String(fromSlider(Number(slider.value), range)));
       const s = slider, n = numInput;
       s.addEventListener('input', () => {
         const v = fromSlider(Number(s.value), range);
