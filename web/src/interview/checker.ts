@@ -65,8 +65,8 @@ export function mountClaimChecker(host: HTMLElement, { t, store, compute }: Pane
     rows.set(id, { tr, live, verdict, link });
   }
   table.append(tbody);
-  const el = h('section', { class: 'checker', 'data-claim-checker': '' },
-    h('h2', { text: t('chk.title') }),
+  const el = h('section', { class: 'checker', 'data-claim-checker': '', 'aria-labelledby': `chk-h-${uid}` },
+    h('h3', { id: `chk-h-${uid}`, text: t('chk.title') }),
     h('p', { class: 'lede', text: t('chk.lede') }),
     h('div', { class: 'control', 'data-key': 'cseed' },
       h('label', { for: seedId, text: t('chk.seed') }),

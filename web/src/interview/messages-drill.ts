@@ -135,7 +135,7 @@ export const drillEn = {
   'chk.C7.article': '1/√d_head',
   'chk.C7.live': 'Var(q·k/√d_head): MHA {vm}, GQA {vg}, MQA {vq}; entropies within {spread} nats',
   'chk.C7.rule': 'Two parts: the three mean entropies within 0.05 nats; every variance within 0.2 of 1. Both: holds; one: partly.',
-  'chk.C8.claim': 'Beyond the training length a fixed scale may not do; it proposes T = √d_k · (L_train/L)^0.5.',
+  'chk.C8.claim': 'Beyond the training length a fixed scale may not be enough; it proposes T = √d_k · (L_train/L)^0.5.',
   'chk.C8.article': '×(L/L_train)^0.5',
   'chk.C8.live': 'L = 8192, L_train = 512: its factor {article}; log-n {logn}; YaRN {yarn} ({ratio}× the larger)',
   'chk.C8.rule': 'Holds if its factor on the logits is within 1.5× of the larger published one (log-n, YaRN); partly within 3×.',
