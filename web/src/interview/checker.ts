@@ -65,7 +65,7 @@ export function mountClaimChecker(host: HTMLElement, { t, store, compute }: Pane
     rows.set(id, { tr, live, verdict, link });
   }
   table.append(tbody);
-  const el = h('section', { class: 'checker', 'data-claim-checker': '', 'aria-labelledby': `chk-h-${uid}` },
+  const el = h('section', { class: 'checker', 'data-claim-checker': '' },
     h('h3', { id: `chk-h-${uid}`, text: t('chk.title') }),
     h('p', { class: 'lede', text: t('chk.lede') }),
     h('div', { class: 'control', 'data-key': 'cseed' },

@@ -71,7 +71,7 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
   // the reveal region exists from the start so screen readers announce what is written into it
   const result = h('div', { class: 'drill-result', 'data-drill-result': '', 'aria-live': 'polite', 'aria-atomic': 'true' });
   const linkA = h('a', { 'data-drill-link': '', text: t('drill.link') }) as HTMLAnchorElement;
-  const el = h('section', { class: 'drill', 'data-drill': '', 'aria-labelledby': `drill-h-${uid}` },
+  const el = h('section', { class: 'drill', 'data-drill': '' },
     h('h3', { id: `drill-h-${uid}`, text: t('drill.title') }),
     h('p', { class: 'lede', text: t('drill.lede') }),
     h('div', { class: 'drill-bar' },
