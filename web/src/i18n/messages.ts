@@ -6,6 +6,7 @@ import { trainEn, trainZh } from '../training/messages.ts';
 import { tensorsEn, tensorsZh } from '../tensors/messages.ts';
 import { ivEn, ivZh } from '../interview/messages.ts';
 import { deviceEn, deviceZh } from '../device/messages.ts';
+import { drillEn, drillZh } from '../interview/messages-drill.ts';
 
 export const en = {
   'app.title': '√dk Lab',
@@ -414,6 +415,8 @@ export const en = {
   ...ivEn,
   // the device panel (web/src/device/messages.ts)
   ...deviceEn,
+  // the interview's drill and claim checker (web/src/interview/messages-drill.ts)
+  ...drillEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -821,6 +824,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...tensorsZh,
   ...ivZh,
   ...deviceZh,
+  ...drillZh,
 };
 
 export const CATALOGUES = { en, 'zh-CN': zhCN } as const;

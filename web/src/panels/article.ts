@@ -6,7 +6,8 @@ import type { ArticleResult } from '../charts/builders.ts';
 import { seedInput } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
-import { CLAIMED, near } from '../claims.ts';
+import { CLAIMED, CLAIMS, near } from '../claims.ts';
+import type { SaturationSweepResult } from '../../../wasm/js/core.js';
 import { h, setText } from '../dom.ts';
 import { shell, claimBox, track, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
@@ -31,6 +32,7 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
   const c4 = claimBox(s.claims, 'C4', t('art.claim'), t);
 
   let results: ArticleResult[] | null = null;
+  let sweep: SaturationSweepResult | null = null;
   let key = '';
   let state = store.state;
 
@@ -44,12 +46,11 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
       setText(m, fmt(r.summary.maxWeight.mean));
       setText(sh, pct(r.summary.shareAbove));
     });
-    const [none, sq, inv] = results.map((r) => r.summary.entropy.mean);
-    const lnL = results[0].logSeqLen;
-    setText(s.text, t('art.agreeNone', { none: fmt(none) }));
-    c4.set(t('art.live', { none: fmt(none), sqrt: fmt(sq), inv: fmt(inv), lnL: fmt(lnL) }),
-      none < 0.5 && near(sq, CLAIMED.c4EntropySqrt, 0.02),
-      near(sq, CLAIMED.c4EntropySqrt, 0.02) ? '' : t('art.why', { pred: fmt(lnL - 0.5), inv: fmt(inv) }));
+    const l = CLAIMS.C4.extract([sweep], state);  // the rule of web/src/claims.ts
+    setText(s.text, t('art.agreeNone', { none: fmt(l.none) }));
+    c4.set(t('art.live', { none: fmt(l.none), sqrt: fmt(l.sqrt), inv: fmt(l.inv), lnL: fmt(l.lnL) }),
+      CLAIMS.C4.verdict(l),
+      near(l.sqrt, CLAIMED.c4EntropySqrt, 0.02) ? '' : t('art.why', { pred: fmt(l.lnL - 0.5), inv: fmt(l.inv) }), l);
   };
 
   return {
@@ -64,6 +65,7 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
         key = k;
         track(s.el, 'art', compute.get('live', 'saturationSweep', base, 'art'), source, t, (sw) => {
           if (k !== key) return;
+          sweep = sw;
           results = sw.points.map((pts) => ({ summary: pts[0], logSeqLen: sw.logSeqLen }));
           draw();
         });

@@ -15,6 +15,7 @@ import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, settle, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
+import { CLAIMS } from '../claims.ts';
 import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from './params.ts';
 import type { SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 
@@ -143,9 +144,8 @@ export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
         tg: formatBytes(sizes.gqa.total), ctx: ctxLabel(state.kvctx), save: fmt(state.hq / state.hkv, 3),
       };
       setText(s.text, t('gqa.text', tv));
-      const spread = Math.max(...[m, g, q].map((r) => r.summary.entropy.mean)) - Math.min(...[m, g, q].map((r) => r.summary.entropy.mean));
-      const vOk = [vm, vg, vq].every((v) => Math.abs(v.scaledVariance - 1) < 0.2);
-      c7.set(t('gqa.live', tv), spread < 0.05 && vOk, t('gqa.why'));
+      const l7 = CLAIMS.C7.extract([m, g, q, vm, vg, vq], state);  // the rule of web/src/claims.ts
+      c7.set(t('gqa.live', tv), CLAIMS.C7.verdict(l7), t('gqa.why'), l7);
     }
   };
 

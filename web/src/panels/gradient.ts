@@ -9,7 +9,7 @@ import type { Control } from '../controls.ts';
 import { DK_STEPS, SCALES } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
-import { CLAIMED, near } from '../claims.ts';
+import { CLAIMED, CLAIMS, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
@@ -109,11 +109,12 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
   };
   const claim = () => {
     const get = (logits: number[]) => compute.get('live', 'softmaxJacobian', { logits });
-    Promise.all([get([10, 0]), get([3, -3]), get([0, 0])]).then(([a, b, c]) => {
-      c5.set(t('grad.live5', { p1: fmt(a.probs[0], 5), p2: fmt(a.probs[1], 3), j10: fmt(a.frobenius, 3), j6: fmt(b.frobenius, 3), jmax: fmt(c.frobenius, 3) }),
-        near(a.frobenius, CLAIMED.c5Jac10, 0.25) && near(b.frobenius, CLAIMED.c5JacScaled, 0.25),
-        [near(a.frobenius, CLAIMED.c5Jac10, 0.25) ? t('grad.verdict5a') : '',
-          near(b.frobenius, CLAIMED.c5JacScaled, 0.25) ? '' : t('grad.verdict5b', { jmax: fmt(c.frobenius, 3), pct: pct(b.frobenius / c.frobenius) })].join(' ').trim());
+    Promise.all([get([10, 0]), get([3, -3]), get([0, 0])]).then((rs) => {
+      const l = CLAIMS.C5.extract(rs, state);  // the rule of web/src/claims.ts
+      c5.set(t('grad.live5', { p1: fmt(l.p1, 5), p2: fmt(l.p2, 3), j10: fmt(l.j10, 3), j6: fmt(l.j6, 3), jmax: fmt(l.jmax, 3) }),
+        CLAIMS.C5.verdict(l),
+        [near(l.j10, CLAIMED.c5Jac10, 0.25) ? t('grad.verdict5a') : '',
+          near(l.j6, CLAIMED.c5JacScaled, 0.25) ? '' : t('grad.verdict5b', { jmax: fmt(l.jmax, 3), pct: pct(l.j6 / l.jmax) })].join(' ').trim(), l);
     }, () => {});
   };
 

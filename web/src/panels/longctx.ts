@@ -14,6 +14,7 @@ import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
+import { CLAIMS } from '../claims.ts';
 import { METHODS, WORKER_OF, QUOTE_L, longQueries, longParams } from './params.ts';
 
 export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
@@ -66,7 +67,8 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     setText(s.text, t('lc.text', vars));
     // the article's temperature against the published ones at L = 8192: a far larger factor
     const strongest = Math.max(l.multiplier, y.multiplier);
-    c8.set(t('lc.live', vars), null, t(a.multiplier > 1.5 * strongest ? 'lc.why.strong' : 'lc.why.mild', { ratio: fmt(a.multiplier / strongest, 3), articleMax: vars.articleMax, fixedMax: vars.fixedMax }));
+    const l8 = CLAIMS.C8.extract([results.logn, results.yarn, results.article], state);  // the rule of web/src/claims.ts
+    c8.set(t('lc.live', vars), CLAIMS.C8.verdict(l8), t(a.multiplier > 1.5 * strongest ? 'lc.why.strong' : 'lc.why.mild', { ratio: fmt(a.multiplier / strongest, 3), articleMax: vars.articleMax, fixedMax: vars.fixedMax }), l8);
   };
 
   return {

@@ -15,6 +15,7 @@ import { h, setText, download } from '../dom.ts';
 import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
 import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField } from './params.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
+import { CLAIMS } from '../claims.ts';
 
 const showLogit = (x: number) => (x === -Infinity ? '-inf' : String(x));
 
@@ -148,17 +149,13 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
   const askClaims = () => {
     const base = { ...C11_SHAPE };
     const get = (scale: 'none' | 'inv_sqrt_dk') => compute.get('live', 'precisionLab', { ...base, scale }, undefined);
-    Promise.all([get('none'), get('inv_sqrt_dk')]).then(([raw, scaled]) => {
-      const j = (r: PrecisionLabResult, f: (typeof FORMATS)[number]) => cellOf(r, f, 'safe').jacFroMedian;
-      const j64 = raw.jacFroMedianF64, j32 = j(raw, 'float32'), jb = j(raw, 'bfloat16'), js = scaled.jacFroMedianF64;
-      const sameAcrossFormats = Math.abs(j64 - j32) <= 0.05 * j64;
-      c11.set(t('prec.live11', { dk: base.dk, seqLen: base.seqLen, j64: fmt(j64), j32: fmt(j32), jb: fmt(jb), js: fmt(js), ratio: fmt(js / j64, 3) }),
-        sameAcrossFormats && j64 < 0.2 * js);
-      const naive16 = cellOf(raw, 'float16', 'naive').shareNonfinite;
-      const onlineBad = FORMATS.map((f) => cellOf(raw, f, 'online').shareNonfinite).reduce((a, b) => Math.max(a, b), 0);
-      const jOnline = cellOf(raw, 'float64', 'online').jacFroMedian;
-      c8.set(t('prec.live8', { naive16: pct(naive16), online: pct(onlineBad), jOnline: fmt(jOnline), js: fmt(js), dk: base.dk }),
-        onlineBad === 0, t('prec.why8'));
+    Promise.all([get('none'), get('inv_sqrt_dk')]).then((rs) => {
+      // the rules of web/src/claims.ts, on the requests the claim checker sends
+      const l11 = CLAIMS.C11.extract(rs, state), l8 = CLAIMS['C8-online'].extract(rs, state);
+      c11.set(t('prec.live11', { dk: base.dk, seqLen: base.seqLen, j64: fmt(l11.j64), j32: fmt(l11.j32), jb: fmt(l11.jb), js: fmt(l11.js), ratio: fmt(l11.ratio, 3) }),
+        CLAIMS.C11.verdict(l11), undefined, l11);
+      c8.set(t('prec.live8', { naive16: pct(l8.naive16), online: pct(l8.online), jOnline: fmt(l8.jOnline), js: fmt(l8.js), dk: base.dk }),
+        CLAIMS['C8-online'].verdict(l8), t('prec.why8'), l8);
     }, () => {});
   };
 

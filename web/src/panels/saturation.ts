@@ -11,6 +11,7 @@ import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
+import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { sweepParams, pointParams, pointTooBig, logitRuleParams, POINT_LIMIT_GMAC, HEATMAP_N } from './common.ts';
 import type { T } from '../i18n/messages.ts';
@@ -101,10 +102,10 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
         dk: state.dk, none: fmt(none.entropy.mean), noneMax: fmt(none.maxWeight.mean), sqrt: fmt(sq.entropy.mean), sqrtMax: fmt(sq.maxWeight.mean),
         inv: fmt(inv.entropy.mean), lnL: fmt(lnL), heads: state.heads, bug: fmt(bug.entropy.mean), bugMax: fmt(bug.maxWeight.mean),
       }));
-      c2.set(t('sat.live2', { dk: state.dk, shareNone: pct(none.shareAbove), shareSqrt: pct(sq.shareAbove) }),
-        none.maxWeight.mean > 0.5 && sq.shareAbove <= 0.01);
-      c3.set(t('sat.live3', { dk: state.dk, inv: fmt(inv.entropy.mean), lnL: fmt(lnL), gap: fmt(lnL - inv.entropy.mean) }),
-        lnL - inv.entropy.mean < 0.05 * lnL);
+      // the rules of web/src/claims.ts
+      const l2 = CLAIMS.C2.extract([sweep], state), l3 = CLAIMS.C3b.extract([sweep], state);
+      c2.set(t('sat.live2', { dk: state.dk, shareNone: pct(l2.noneShare), shareSqrt: pct(l2.sqrtShare) }), CLAIMS.C2.verdict(l2), undefined, l2);
+      c3.set(t('sat.live3', { dk: state.dk, inv: fmt(l3.inv), lnL: fmt(l3.lnL), gap: fmt(l3.gap) }), CLAIMS.C3b.verdict(l3), undefined, l3);
     } else {
       setText(compare, '');
     }

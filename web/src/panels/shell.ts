@@ -8,6 +8,7 @@ import type { Compute } from '../compute.ts';
 import { CoreError } from '../compute.ts';
 import { showError, clearErrors, controlVisible } from '../controls.ts';
 import { slotOfMessage, refusalSlot } from './refusal.ts';
+import type { Verdict } from '../claims.ts';
 
 export interface PanelCtx { t: T; store: Store; compute: Compute }
 export interface PanelView {
@@ -80,22 +81,28 @@ export function readout(dl: HTMLElement, id: string, label: string, wide = false
   return dd;
 }
 
-/** A claim box: the article's words, the live numbers, and a verdict (agree / disagree). */
-export interface ClaimBox { el: HTMLElement; set(live: string, agree: boolean | null, extra?: string): void }
+/**
+ * A claim box: the article's words, the live numbers, and a verdict — agree, partly or disagree, by
+ * the rule of web/src/claims.ts (true/false read as agree/disagree; null = not decided). `values`,
+ * the live numbers the verdict was decided from, go in data-values (the claim checker shows the same).
+ */
+export interface ClaimBox { el: HTMLElement; set(live: string, verdict: Verdict | boolean | null, extra?: string, values?: Record<string, number>): void }
 export function claimBox(parent: HTMLElement, id: string, claim: string, t: T): ClaimBox {
   const live = h('p', { class: 'live' });
-  const verdict = h('p', { class: 'verdict' });
+  const verdictEl = h('p', { class: 'verdict' });
   const extraEl = h('p', { class: 'why' });
   const el = h('div', { class: 'claim', 'data-claim': id },
     h('p', { class: 'quote' }, h('strong', { text: `${t('common.claim')} · ` }), claim),
-    live, verdict, extraEl);
+    live, verdictEl, extraEl);
   parent.append(el);
   return {
     el,
-    set(text, agree, extra) {
+    set(text, verdict, extra, values) {
+      const v: Verdict | null = verdict === true ? 'agree' : verdict === false ? 'disagree' : verdict;
       setText(live, text);
-      el.dataset.verdict = agree === null ? '' : agree ? 'agree' : 'disagree';
-      setText(verdict, agree === null ? '' : t(agree ? 'common.verdict.agree' : 'common.verdict.disagree'));
+      el.dataset.verdict = v ?? '';
+      if (values) el.dataset.values = JSON.stringify(values); else delete el.dataset.values;
+      setText(verdictEl, v === null ? '' : t(v === 'partly' ? 'chk.box.partly' : `common.verdict.${v}`));
       setText(extraEl, extra ?? '');
     },
   };

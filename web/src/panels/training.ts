@@ -17,6 +17,7 @@ import type { MessageKey, T } from '../i18n/messages.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
 import { shell, claimBox, scrollTable } from './shell.ts';
+import { c9Verdict, c10Verdict } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { TrainingController } from '../training/controller.ts';
 import type { RunSeries } from '../training/series.ts';
@@ -374,11 +375,10 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     if (!none) c10.set(t('train.live10.absent'), null);
     else if (!done && none.firstNonfinite === null) c10.set(t('train.live10.running', { steps: none.stepsDone }), null);
     else {
-      const nanEarly = none.firstNonfinite !== null && none.firstNonfinite < 10;
       const live = none.firstNonfinite === null
         ? t('train.live10.finite', { steps: none.stepsDone, dk, softmax: t(`train.softmax.${cfg.trsm}`), loss: fmt(none.loss[none.loss.length - 1], 3), clip: cfg.trclip, warm: cfg.trwarm })
         : t('train.live10.nan', { step: none.firstNonfinite, dk, softmax: t(`train.softmax.${cfg.trsm}`), clip: cfg.trclip, warm: cfg.trwarm });
-      c10.set(live, nanEarly, t(cfg.trsm === 'safe' ? (noControls ? 'train.why10.safeStatic' : 'train.why10.safe') : 'train.why10.naive'));
+      c10.set(live, c10Verdict(none.firstNonfinite), t(cfg.trsm === 'safe' ? (noControls ? 'train.why10.safeStatic' : 'train.why10.safe') : 'train.why10.naive'));
     }
     // C9: the alternatives train as well as the fixed scale?
     const alts = runs.filter((r) => r.variant === 'learnable_temperature' || r.variant === 'qk_layernorm' || r.variant === 'qk_l2');
@@ -388,8 +388,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     else {
       const list = alts.map((r) => t('train.live9.item', { variant: vname(r.variant), loss: fmt(r.loss[r.loss.length - 1], 3), acc: r.evaluation ? pct(r.evaluation.tokenAccuracy) : '–' })).join('; ');
       const baseText = base ? t('train.live9.base', { loss: fmt(base.loss[base.loss.length - 1], 3), acc: base.evaluation ? pct(base.evaluation.tokenAccuracy) : '–' }) : '';
-      const ok = alts.every((r) => r.firstNonfinite === null && r.evaluation !== null
-        && (!base?.evaluation || r.evaluation.tokenAccuracy >= base.evaluation.tokenAccuracy - 0.02));
+      const ok = c9Verdict(alts.map((r) => ({ finite: r.firstNonfinite === null, accuracy: r.evaluation?.tokenAccuracy ?? null })), base?.evaluation?.tokenAccuracy ?? null);
       c9.set(`${list}. ${baseText}`, ok, t('train.why9'));
     }
   }

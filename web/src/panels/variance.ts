@@ -9,7 +9,7 @@ import { DK_STEPS, SAMPLE_STEPS } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import { varianceSweepParams, variancePointParams } from './common.ts';
 import { fmt } from '../format.ts';
-import { CLAIMED, near } from '../claims.ts';
+import { CLAIMS } from '../claims.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
@@ -49,8 +49,10 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
     law.setNote(dks[dks.length - 1] < 4096 ? t('common.sweepSkipped', { dk: dks[dks.length - 1] }) : '');
     const r512 = sweep.rows.find((r) => r.dk === 512);
     if (r512) {
-      c1.set(t('var.live', { std: fmt(r512.raw.std), three: fmt(3 * r512.raw.std) }), near(r512.raw.std, CLAIMED.c1Std512, 0.05));
-      c3.set(t('var.live3', { v: fmt(r512.invDk.variance) }), near(r512.invDk.variance, CLAIMED.c3Var512, 0.15));
+      // the rules of web/src/claims.ts, on the same request the claim checker sends
+      const l1 = CLAIMS.C1.extract([sweep], state), l3 = CLAIMS.C3a.extract([sweep], state);
+      c1.set(t('var.live', { std: fmt(l1.std), three: fmt(l1.three) }), CLAIMS.C1.verdict(l1), undefined, l1);
+      c3.set(t('var.live3', { v: fmt(l3.v) }), CLAIMS.C3a.verdict(l3), undefined, l3);
     }
   };
   const drawPoint = () => {

@@ -33,6 +33,8 @@ export const KV_DTYPE_BYTES = Object.freeze({ fp32: 4, bf16: 2, fp8: 1, int4: 0.
 export const PANELS = /** @type {const} */ (['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device']);
 export const SECTIONS = /** @type {const} */ (['controls', 'charts', 'formula', 'text']);
 export const SCALES = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
+/** The interview drill's questions, in order (web/src/interview/questions.ts). */
+export const DRILL_QUESTIONS = /** @type {const} */ (['std', 'sigma', 'invdk', 'entropy', 'jac', 'double', 'yarn', 'gradmean', 'scale', 'uniform', 'fp64', 'mqa']);
 /** The training lab's attention variants, in display order (the core's ATTENTION_VARIANTS). */
 export const TRAIN_VARIANTS = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2']);
 
@@ -111,6 +113,18 @@ export const SCHEMA = Object.freeze({
   iseed: /** @type {IntSpec} */ ({
     type: 'int', default: 1, min: 0, max: 4294967295, panels: 'interview',
     doc: 'Interview view: seed of every live number in the answer, the follow-ups and the wrong answers (and of the panels its links open).',
+  }),
+  dq: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'std', values: DRILL_QUESTIONS, panels: 'interview',
+    doc: 'Interview drill: the question shown (std, sigma, invdk, entropy, jac, double, yarn, gradmean, scale, uniform, fp64, mqa).',
+  }),
+  dseed: /** @type {IntSpec} */ ({
+    type: 'int', default: 1, min: 0, max: 4294967295, panels: 'interview',
+    doc: 'Interview drill: seed of the question’s parameters and of its core call (the same seed gives the same question and numbers).',
+  }),
+  cseed: /** @type {IntSpec} */ ({
+    type: 'int', default: 1, min: 0, max: 4294967295, panels: 'interview',
+    doc: 'Interview claim checker: seed of the claims that depend on a random draw (C1–C4, C6), and of the panels its links open.',
   }),
   plogits: /** @type {NumsSpec} */ ({
     type: 'nums', default: [100, 90, 80], min: -1e6, max: 1e6, maxLength: 64, negInf: true, panels: 'precision',

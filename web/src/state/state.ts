@@ -1,6 +1,6 @@
 // Pure parsing and serialising of the page state (no DOM, no globals): parseHash clamps every key
 // to the schema and reports what it dropped or corrected; toHash writes the canonical hash.
-import { SCHEMA, VERSION, SECTIONS, PANELS, SCALES, TRAIN_VARIANTS } from './schema.js';
+import { SCHEMA, VERSION, SECTIONS, PANELS, SCALES, TRAIN_VARIANTS, DRILL_QUESTIONS } from './schema.js';
 import type { KeySpec } from './schema.js';
 
 type Schema = typeof SCHEMA;
@@ -31,6 +31,9 @@ export interface State {
   gap: number;
   aseed: number;
   iseed: number;
+  dq: (typeof DRILL_QUESTIONS)[number];
+  dseed: number;
+  cseed: number;
   plogits: number[];
   pmode: 'logits' | 'random';
   pdk: number;

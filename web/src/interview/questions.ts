@@ -1,0 +1,258 @@
+// The drill's questions (interview mode, part 4): pure data and rules, no DOM. Each question draws
+// its parameters from a seed (so "another one" gives new numbers and a link with the same seed
+// gives the same question), names the core request that answers it — built by the same functions
+// the panels use, so the "show me" panel shows the same number — and reads the answer from the
+// result. A numeric answer is scored by how close the prediction is, as a factor; a choice by
+// whether it is the option the live numbers pick.
+import type {
+  ScoreVarianceResult, AttentionStatsResult, SaturationSweepResult, SoftmaxJacobianResult, PrecisionLabResult, LongContextResult,
+} from '../../../wasm/js/core.js';
+import type { GroupedLogitsResult } from '../worker/protocol.ts';
+import type { State } from '../state/state.ts';
+import { withPatch } from '../state/state.ts';
+import { DRILL_QUESTIONS } from '../state/schema.js';
+import { variancePointParams, varianceSweepParams, pointParams, sweepParams, logitRuleParams } from '../panels/common.ts';
+import { precisionParams, longParams, GQA_SEQ_LEN } from '../panels/params.ts';
+import { sweepAt, ALL_SCALES } from '../charts/builders.ts';
+import { cellOf } from '../charts/labs.ts';
+import type { ClaimRequest } from '../claims.ts';
+
+/** mulberry32: a small, well-mixed 32-bit generator; the drill's parameters only (never the core's numbers). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+
+/** Scoring of a numeric prediction: within a factor `full` of the live number, 1 point; within `half`, ½; else 0. */
+export interface FactorRule { full: number; half: number }
+export function closeness(pred: number, live: number): number {
+  if (!(pred > 0) || !(live > 0) || !Number.isFinite(pred) || !Number.isFinite(live)) return Infinity;
+  return Math.max(pred / live, live / pred);
+}
+export function scoreNumber(pred: number, live: number, rule: FactorRule): 0 | 0.5 | 1 {
+  const f = closeness(pred, live);
+  return f <= rule.full ? 1 : f <= rule.half ? 0.5 : 0;
+}
+export function scoreChoice(chosen: number, correct: number): 0 | 1 {
+  return chosen === correct ? 1 : 0;
+}
+
+/** The index of the value whose log is nearest to ln x (a choice among orders of magnitude). */
+export function nearestInLog(x: number, targets: readonly number[]): number {
+  let best = 0;
+  targets.forEach((v, i) => { if (Math.abs(Math.log(x / v)) < Math.abs(Math.log(x / targets[best]))) best = i; });
+  return best;
+}
+
+export type Params = Record<string, number>;
+interface Base {
+  id: QuestionId;
+  /** the parameters drawn from the seed */
+  params(seed: number): Params;
+  /** the state the "show me" link opens (the panel proving the answer) */
+  patch(p: Params, seed: number): Partial<State>;
+  /** the core request, built from the state of the link */
+  request(s: State, p: Params): ClaimRequest;
+  /** numbers for the explanation */
+  facts(result: unknown, p: Params): Record<string, number>;
+}
+export interface NumberQuestion extends Base {
+  kind: 'number';
+  rule: FactorRule;
+  /** the range of the log slider */
+  range: [number, number];
+  answer(result: unknown, p: Params): number;
+}
+export interface ChoiceQuestion extends Base {
+  kind: 'choice';
+  options: number;
+  correct(result: unknown, p: Params): number;
+}
+export type Question = NumberQuestion | ChoiceQuestion;
+
+/** The question ids, in order: the schema's `dq` values. */
+export const QUESTION_IDS = DRILL_QUESTIONS;
+export type QuestionId = (typeof DRILL_QUESTIONS)[number];
+
+const coreSeed = (seed: number) => seed >>> 0;
+const req = (worker: ClaimRequest['worker'], kind: ClaimRequest['kind'], params: unknown): ClaimRequest => ({ worker, kind, params } as ClaimRequest);
+const SAT = { heads: 4, seqLen: 128, causal: false, softcap: 0 } as const;
+const VAR_ROW = (r: unknown) => (r as ScoreVarianceResult).rows[0];
+
+const QUESTIONS: Question[] = [
+  {
+    id: 'std', kind: 'number', rule: { full: 1.2, half: 1.5 }, range: [0.1, 10000],
+    params: (seed) => { const r = rng(seed); return { dk: pick(r, [64, 128, 256, 512, 1024, 2048, 4096]) }; },
+    patch: (p, seed) => ({ exp: 'variance', dk: p.dk, seed: coreSeed(seed), samples: 2000 }),
+    request: (s) => req('live', 'scoreVariance', variancePointParams(s)),
+    answer: (r) => VAR_ROW(r).raw.std,
+    facts: (r, p) => ({ dk: p.dk, sqrt: Math.sqrt(p.dk), v: VAR_ROW(r).raw.variance }),
+  },
+  {
+    id: 'sigma', kind: 'number', rule: { full: 1.25, half: 2 }, range: [0.001, 1000],
+    params: (seed) => { const r = rng(seed); return { dk: pick(r, [64, 256, 1024]), s2: pick(r, [0.25, 0.5, 2, 3, 4]) }; },
+    patch: (p, seed) => ({ exp: 'variance', dk: p.dk, seed: coreSeed(seed), samples: 2000 }),
+    request: (s, p) => req('live', 'scoreVariance', { dks: [p.dk], samples: 2000, seed: s.seed, variance: p.s2, bins: 4 }),
+    answer: (r) => VAR_ROW(r).invSqrtDk.variance,
+    facts: (r, p) => ({ dk: p.dk, s2: p.s2, s4: p.s2 * p.s2, raw: VAR_ROW(r).raw.variance }),
+  },
+  {
+    id: 'invdk', kind: 'number', rule: { full: 1.25, half: 2 }, range: [0.0001, 10],
+    params: (seed) => { const r = rng(seed); return { dk: pick(r, [64, 128, 256, 512, 1024]) }; },
+    patch: (p, seed) => ({ exp: 'variance', dk: p.dk, seed: coreSeed(seed), samples: 2000 }),
+    request: (s) => req('live', 'scoreVariance', variancePointParams(s)),
+    answer: (r) => VAR_ROW(r).invDk.variance,
+    facts: (r, p) => ({ dk: p.dk, inv: 1 / p.dk, sqrtVar: VAR_ROW(r).invSqrtDk.variance }),
+  },
+  {
+    id: 'entropy', kind: 'number', rule: { full: 1.05, half: 1.15 }, range: [0.1, 10],
+    params: (seed) => { const r = rng(seed); return { L: pick(r, [32, 64, 128, 256, 512]) }; },
+    patch: (p, seed) => ({ exp: 'saturation', ...SAT, seqLen: p.L, dk: 64, scale: 'inv_sqrt_dk', seed: coreSeed(seed) }),
+    request: (s) => req('live', 'attentionStats', { ...pointParams(s), ...logitRuleParams(s), gradients: false }),
+    answer: (r) => (r as AttentionStatsResult).summary.entropy.mean,
+    facts: (r, p) => ({ L: p.L, lnL: (r as AttentionStatsResult).logSeqLen, pred: (r as AttentionStatsResult).logSeqLen - 0.5 }),
+  },
+  {
+    id: 'jac', kind: 'number', rule: { full: 2, half: 4 }, range: [1e-7, 1],
+    params: (seed) => { const r = rng(seed); return { g: pick(r, [2, 4, 6, 8, 10, 12]) }; },
+    patch: (p) => ({ exp: 'gradient', gap: p.g }),
+    request: (_s, p) => req('live', 'softmaxJacobian', { logits: [p.g, 0] }),
+    answer: (r) => (r as SoftmaxJacobianResult).frobenius,
+    facts: (r, p) => ({ g: p.g, p1: (r as SoftmaxJacobianResult).probs[0], p2: (r as SoftmaxJacobianResult).probs[1] }),
+  },
+  {
+    id: 'double', kind: 'number', rule: { full: 1.2, half: 1.5 }, range: [0.1, 10],
+    params: (seed) => { const r = rng(seed); const dk = pick(r, [32, 64, 128, 256, 512, 1024]); return { dk, dk2: 2 * dk }; },
+    patch: (p, seed) => ({ exp: 'variance', dk: 2 * p.dk, seed: coreSeed(seed), samples: 2000 }),
+    request: (s) => req('sweep', 'scoreVariance', varianceSweepParams(s)),
+    answer: (r, p) => rowOf(r, 2 * p.dk).raw.variance / rowOf(r, p.dk).raw.variance,
+    facts: (r, p) => ({ dk: p.dk, dk2: 2 * p.dk, v1: rowOf(r, p.dk).raw.variance, v2: rowOf(r, 2 * p.dk).raw.variance }),
+  },
+  {
+    id: 'yarn', kind: 'number', rule: { full: 1.1, half: 1.3 }, range: [0.5, 10],
+    params: (seed) => { const r = rng(seed); const s = pick(r, [2, 4, 8, 16, 32]); return { s, train: 512, L: s * 512 }; },
+    patch: (p) => ({ exp: 'longctx', ldk: 64, ltrain: p.train }),
+    request: (s) => req('sweep', 'longContext', longParams(s, 'yarn')),
+    answer: (r, p) => yarnAt(r, p).multiplier,
+    facts: (r, p) => ({ s: p.s, train: p.train, L: p.s * p.train, once: Math.sqrt(yarnAt(r, p).multiplier) }),
+  },
+  {
+    id: 'gradmean', kind: 'choice', options: 3,
+    params: (seed) => { const r = rng(seed); return { dk: pick(r, [256, 512, 1024]) }; },
+    patch: (p, seed) => ({ exp: 'gradient', ...SAT, dk: p.dk, scale: 'none', gq: 'grad', seed: coreSeed(seed) }),
+    request: (s) => req('sweep', 'saturationSweep', sweepParams(s)),
+    correct: (r, p) => { const f = gradRatios(r, p); return f.mean < 0.5 ? 0 : f.mean <= 2 ? 1 : 2; },
+    facts: (r, p) => ({ dk: p.dk, ...gradRatios(r, p) }),
+  },
+  {
+    id: 'scale', kind: 'choice', options: 4,
+    params: (seed) => { const r = rng(seed); return { dk: pick(r, [16, 64, 256, 1024]), h: pick(r, [4, 8, 16]) }; },
+    patch: (p, seed) => ({ exp: 'variance', dk: p.dk, seed: coreSeed(seed), samples: 2000 }),
+    request: (s) => req('live', 'scoreVariance', variancePointParams(s)),
+    correct: (r, p) => nearestInLog(1, scaleVariances(r, p)),
+    facts: (r, p) => { const [none, sqrt, inv, dm] = scaleVariances(r, p); return { dk: p.dk, h: p.h, none, sqrt, inv, dm }; },
+  },
+  {
+    id: 'uniform', kind: 'choice', options: 3,
+    params: (seed) => { const r = rng(seed); return { dk: pick(r, [64, 256, 512, 1024]), L: pick(r, [64, 128, 256]) }; },
+    patch: (p, seed) => ({ exp: 'saturation', ...SAT, dk: p.dk, seqLen: p.L, scale: 'inv_dk', seed: coreSeed(seed) }),
+    request: (s) => req('live', 'attentionStats', { ...pointParams(s), ...logitRuleParams(s), gradients: false }),
+    correct: (r) => { const x = entropyShare(r); return x < 0.25 ? 0 : x < 0.95 ? 1 : 2; },
+    facts: (r, p) => ({ dk: p.dk, L: p.L, H: (r as AttentionStatsResult).summary.entropy.mean, lnL: (r as AttentionStatsResult).logSeqLen, share: entropyShare(r) }),
+  },
+  {
+    id: 'fp64', kind: 'choice', options: 3,
+    params: (seed) => { const r = rng(seed); return { dk: pick(r, [256, 512, 1024, 2048]) }; },
+    patch: (p, seed) => ({ exp: 'precision', pmode: 'random', pdk: p.dk, pseqLen: 128, pscale: 'none', pseed: coreSeed(seed), pblock: 32, pacc: 'same', pmasked: 'nan' }),
+    request: (s) => req('live', 'precisionLab', precisionParams(s)),
+    correct: (r) => { const x = fpRatio(r); return x >= 10 ? 0 : Math.abs(x - 1) <= 0.1 ? 1 : 2; },
+    facts: (r, p) => ({ dk: p.dk, j64: (r as PrecisionLabResult).jacFroMedianF64, j32: cellOf(r as PrecisionLabResult, 'float32', 'safe').jacFroMedian, ratio: fpRatio(r) }),
+  },
+  {
+    id: 'mqa', kind: 'choice', options: 3,
+    params: (seed) => { const r = rng(seed); return { hq: pick(r, [8, 16, 32, 64]), d: pick(r, [64, 128, 256]) }; },
+    patch: (p) => ({ exp: 'gqa', hq: p.hq, hkv: 1, gdk: p.d }),
+    request: (s) => req('live', 'groupedLogits', { heads: s.hq, headsKv: 1, seqLen: GQA_SEQ_LEN, dk: s.gdk, seed: 0 }),
+    correct: (r, p) => nearestInLog((r as GroupedLogitsResult).scaledVariance, [1 / p.hq, 1, p.hq]),
+    facts: (r, p) => ({ hq: p.hq, d: p.d, v: (r as GroupedLogitsResult).scaledVariance }),
+  },
+];
+
+function rowOf(r: unknown, dk: number) {
+  const row = (r as ScoreVarianceResult).rows.find((x) => x.dk === dk);
+  if (!row) throw new RangeError(`no d_k = ${dk} in the variance sweep`);
+  return row;
+}
+function yarnAt(r: unknown, p: Params) {
+  const pt = (r as LongContextResult).points[0].find((x) => x.seqLen === p.s * p.train);
+  if (!pt) throw new RangeError(`no L = ${p.s * p.train} in the long-context sweep`);
+  return pt;
+}
+function gradRatios(r: unknown, p: Params) {
+  const dks = sweepParams({ heads: SAT.heads, seqLen: SAT.seqLen } as State).dks;
+  const none = sweepAt(r as SaturationSweepResult, dks, ALL_SCALES, 'none', p.dk);
+  const sq = sweepAt(r as SaturationSweepResult, dks, ALL_SCALES, 'inv_sqrt_dk', p.dk);
+  if (!none || !sq) throw new RangeError(`no d_k = ${p.dk} in the sweep`);
+  return {
+    jac: none.jacFro.median / sq.jacFro.median, c: sq.scale,
+    medNone: none.gradQuery.median, medSqrt: sq.gradQuery.median, meanNone: none.gradQuery.mean, meanSqrt: sq.gradQuery.mean,
+    median: none.gradQuery.median / sq.gradQuery.median, mean: none.gradQuery.mean / sq.gradQuery.mean,
+  };
+}
+/** Var of the logits under none, 1/√d_k, 1/d_k and 1/√d_model (d_model = h·d_k), from the raw q·k of the same draw. */
+function scaleVariances(r: unknown, p: Params): number[] {
+  const row = VAR_ROW(r);
+  return [row.raw.variance, row.invSqrtDk.variance, row.invDk.variance, row.raw.variance / (p.h * p.dk)];
+}
+const entropyShare = (r: unknown) => (r as AttentionStatsResult).summary.entropy.mean / (r as AttentionStatsResult).logSeqLen;
+const fpRatio = (r: unknown) => (r as PrecisionLabResult).jacFroMedianF64 / cellOf(r as PrecisionLabResult, 'float32', 'safe').jacFroMedian;
+
+export const QUESTIONS_BY_ID: Readonly<Record<QuestionId, Question>> = Object.freeze(Object.fromEntries(QUESTIONS.map((q) => [q.id, q])) as Record<QuestionId, Question>);
+export { QUESTIONS };
+
+/** The state of a question's "show me" link and of its request: the page's state with the question's patch. */
+export function questionState(base: State, q: Question, seed: number): { params: Params; state: State; request: ClaimRequest } {
+  const params = q.params(seed);
+  const state = withPatch({ ...base, embed: false }, q.patch(params, seed));
+  return { params, state, request: q.request(state, params) };
+}
+
+// ---- progress, kept in localStorage only ----
+export const PROGRESS_KEY = 'sqrtdk-drill-v1';
+export interface Progress { answered: Record<string, number> }
+export interface StorageLike { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void }
+
+export function readProgress(store: StorageLike | null): Progress {
+  try {
+    const raw = store?.getItem(PROGRESS_KEY);
+    const p = raw ? (JSON.parse(raw) as Progress) : null;
+    if (p && typeof p.answered === 'object' && p.answered !== null) {
+      const answered: Record<string, number> = {};
+      for (const [k, v] of Object.entries(p.answered)) if (v === 0 || v === 0.5 || v === 1) answered[k] = v;
+      return { answered };
+    }
+  } catch { /* a broken or blocked store reads as empty */ }
+  return { answered: {} };
+}
+/** Records the first answer of a question at a seed; a second answer of the same one does not count again. */
+export function recordAnswer(p: Progress, key: string, score: number): { progress: Progress; counted: boolean } {
+  if (key in p.answered) return { progress: p, counted: false };
+  return { progress: { answered: { ...p.answered, [key]: score } }, counted: true };
+}
+export function summarise(p: Progress): { answered: number; score: number } {
+  const v = Object.values(p.answered);
+  return { answered: v.length, score: v.reduce((a, b) => a + b, 0) };
+}
+export function writeProgress(store: StorageLike | null, p: Progress): void {
+  try { store?.setItem(PROGRESS_KEY, JSON.stringify(p)); } catch { /* private mode: progress lives for the page only */ }
+}
+export function clearProgress(store: StorageLike | null): void {
+  try { store?.removeItem(PROGRESS_KEY); } catch { /* nothing to clear */ }
+}
