@@ -240,13 +240,7 @@ val js_softmax_jacobian(val logits, double softcap) {
 
 val js_attention(val o) {
   return guarded([&] {
-    const std::vector<float> q = copy_typed_array<float>(o["q"]);
-    const std::vector<float> k = copy_typed_array<float>(o["k"]);
-    const std::vector<float> v = copy_typed_array<float>(o["v"]);
     AttentionParams p;
-    p.q = q;
-    p.k = k;
-    p.v = v;
     p.heads = get_int(o, "heads");
     p.heads_kv = get_int(o, "headsKv");
     p.seq_len = get_int(o, "seqLen");
@@ -255,10 +249,17 @@ val js_attention(val o) {
     p.kernel = get_kernel(o);
     p.want_weights = get_bool(o, "weights");
     p.causal = get_bool(o, "causal");
-    const std::vector<float> mask = o["mask"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["mask"]);
-    p.mask = mask;
     p.softcap = get_num(o, "softcap");
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
+    check_attention_work(p);  // shape and budgets before any tensor is copied into the heap
+    const std::vector<float> q = copy_typed_array<float>(o["q"]);
+    const std::vector<float> k = copy_typed_array<float>(o["k"]);
+    const std::vector<float> v = copy_typed_array<float>(o["v"]);
+    p.q = q;
+    p.k = k;
+    p.v = v;
+    const std::vector<float> mask = o["mask"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["mask"]);
+    p.mask = mask;
     const AttentionResult r = attention(p);
     val out = val::object();
     out.set("scale", r.scale);
@@ -270,13 +271,7 @@ val js_attention(val o) {
 
 val js_tensor_stats(val o) {
   return guarded([&] {
-    const std::vector<float> q = copy_typed_array<float>(o["q"]);
-    const std::vector<float> k = copy_typed_array<float>(o["k"]);
-    const std::vector<float> v = o["v"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["v"]);
     TensorStatsParams p;
-    p.q = q;
-    p.k = k;
-    p.v = v;
     p.heads = get_int(o, "heads");
     p.seq_len = get_int(o, "seqLen");
     p.dk = get_int(o, "dk");
@@ -285,6 +280,13 @@ val js_tensor_stats(val o) {
     p.threshold = get_num(o, "threshold");
     p.kernel = get_kernel(o);
     p.causal = get_bool(o, "causal");
+    check_tensor_stats_work(p);  // shape and budgets before any tensor is copied into the heap
+    const std::vector<float> q = copy_typed_array<float>(o["q"]);
+    const std::vector<float> k = copy_typed_array<float>(o["k"]);
+    const std::vector<float> v = o["v"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["v"]);
+    p.q = q;
+    p.k = k;
+    p.v = v;
     const TensorStatsResult r = tensor_stats(p);
     val out = val::object();
     out.set("qk", moments(r.qk));
