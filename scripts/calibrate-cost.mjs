@@ -57,19 +57,25 @@ for (const kernel of ['scalar', 'simd']) {
   const b = time(() => core.attentionStats({ heads: h, seqLen: L, dk, gradients: true, perRow: false, kernel: 'scalar' }));
   log('nsPerGradWeight', Math.max(0, (b - f - 2 * out.nsPerMac * h * L * L * dk) / (h * L * L)), 'attentionStats h 1 L 1024 dk 1, gradients on minus off');
 }
-// 3. Soft-capped rows: the Jacobian's spectral norm by Lanczos (up to min(L, 160) steps, each two
-//    J products of L terms, and a Sturm bisection every 4 steps): per row, in units of L·steps.
+// 3. Soft-capped rows: ‖J D‖₂ by Lanczos, up to S = min(L, 160) steps of two J products (L terms)
+//    and a Sturm bisection every 4 steps (S² terms). Worst case: cap 1 (flat rows, every step);
+//    per row = a·L·S + b·S², solved from L = 128 and L = 1024 (soft-capped minus plain).
 {
-  let worst = 0, at = '';
-  for (const [L, dk, scale, cap] of [[256, 64, "none", 5], [512, 64, "none", 5], [512, 1, "inv_sqrt_dk", 30], [512, 16, "none", 1], [1024, 1, "none", 1]]) {
-    const h = 1;
-    const plain = time(() => core.attentionStats({ heads: h, seqLen: L, dk, scale, gradients: false, perRow: false, kernel: 'scalar' }));
-    const capped = time(() => core.attentionStats({ heads: h, seqLen: L, dk, scale, softcap: cap, gradients: false, perRow: false, kernel: 'scalar' }));
-    const steps = Math.min(L, 160);
-    const per = (capped - plain) / (h * L * (L * steps + 50 * steps * steps));
-    if (per > worst) { worst = per; at = `L ${L} dk ${dk} ${scale} cap ${cap}`; }
-  }
-  log('nsPerLanczosTerm', worst, `soft-capped minus plain, per row·(L·steps + 50·steps²), slowest (${at})`);
+  const perRow = (L) => {
+    const h = 1, dk = 1;
+    const plain = time(() => core.attentionStats({ heads: h, seqLen: L, dk, scale: 'none', gradients: false, perRow: false, kernel: 'scalar' }));
+    const capped = time(() => core.attentionStats({ heads: h, seqLen: L, dk, scale: 'none', softcap: 1, gradients: false, perRow: false, kernel: 'scalar' }));
+    return (capped - plain) / (h * L);
+  };
+  const [L1, L2] = [128, 1024];
+  const [S1, S2] = [Math.min(L1, 160), Math.min(L2, 160)];
+  const [r1, r2] = [perRow(L1), perRow(L2)];
+  // r1 = a·L1·S1 + b·S1², r2 = a·L2·S2 + b·S2²
+  const det = L1 * S1 * S2 * S2 - L2 * S2 * S1 * S1;
+  const a = (r1 * S2 * S2 - r2 * S1 * S1) / det;
+  const b = (L1 * S1 * r2 - L2 * S2 * r1) / det;
+  log('nsPerLanczosLS', a, `cap 1, d_k 1: ${(r1 / 1e3).toFixed(0)} µs per row at L ${L1}, ${(r2 / 1e3).toFixed(0)} µs at L ${L2}`);
+  log('nsPerLanczosS2', b, 'the same two rows');
 }
 // 3b. attention(): soft-cap (tanh), masks, softmax and the weights' copy out, per weight (d_k = 1).
 {
@@ -102,13 +108,15 @@ for (const kernel of ['scalar', 'simd']) {
 // 8. Training: ns per multiply-add of one step (forward + backward ≈ 3 × the forward's products).
 {
   for (const cfg of [{ dModel: 320, mlp: 512, layers: 1, heads: 8, batch: 16, seqLen: 64, vocab: 256 }, { dModel: 64, mlp: 128, layers: 2, heads: 4, batch: 16, seqLen: 16, vocab: 16 }]) {
-    const run = core.createTrainingRun({ ...cfg, evalSize: 1, steps: 1000, kernel: 'scalar' });
+    for (const kernel of ['scalar', 'simd']) {
+    const run = (kernel === 'scalar' ? core : simdCore).createTrainingRun({ ...cfg, evalSize: 1, steps: 1000, kernel });
     run.step(1);
     const t = time(() => run.step(2)) / 2;
     run.dispose();
     const { dModel: C, mlp: F, layers: Ly, batch: B, seqLen: T, vocab: V } = cfg;
     const fwd = B * T * (Ly * (4 * C * C + 2 * C * F + 2 * T * C) + C * (V + 1));
-    log(`nsPerTrainMac(C${C})`, t / (3 * fwd), `one step, ${(t / 1e6).toFixed(0)} ms; forward products ${fwd.toExponential(2)}`);
+    log(`nsPerTrainMac${kernel === 'simd' ? 'Simd' : ''}(C${C})`, t / (3 * fwd), `one step, ${(t / 1e6).toFixed(0)} ms; forward products ${fwd.toExponential(2)}`);
+    }
   }
 }
 console.log(JSON.stringify(out));

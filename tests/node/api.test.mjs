@@ -14,9 +14,10 @@ test('loadCore memoises the module and reports the build and kernel', async () =
   assert.deepEqual(info, { version: '0.2.0', kernel: 'simd', simd: true, build: 'simd128' });
   assert.ok(heapBytes >= 16 * 1024 * 1024 && heapBytes <= 1024 ** 3);
   const scalar = await loadCore({ kernel: 'scalar' });
-  assert.deepEqual(scalar.info(), { version: '0.2.0', kernel: 'scalar', simd: true, build: 'simd128' });
+  const withoutHeap = ({ heapBytes, ...rest }) => (assert.equal(typeof heapBytes, 'number'), rest);
+  assert.deepEqual(withoutHeap(scalar.info()), { version: '0.2.0', kernel: 'scalar', simd: true, build: 'simd128' });
   const base = await loadCore({ build: 'baseline' });
-  assert.deepEqual(base.info(), { version: '0.2.0', kernel: 'scalar', simd: false, build: 'baseline' });
+  assert.deepEqual(withoutHeap(base.info()), { version: '0.2.0', kernel: 'scalar', simd: false, build: 'baseline' });
   await assert.rejects(loadCore({ build: 'baseline', kernel: 'simd' }), RangeError);
   await assert.rejects(loadCore({ kernel: 'gpu' }), /kernel = 'gpu'/);
   assert.throws(() => base.attentionStats({ dk: 8, kernel: 'simd' }), /not in the baseline build/);
@@ -103,7 +104,7 @@ test('bad input throws RangeError or TypeError naming the value, and the core ke
     [() => core.attentionStats(null), TypeError, /params must be an object/],
     [() => core.scoreVariance({ dks: [64], samples: 1 }), RangeError, /samples = 1/],
     [() => core.scoreVariance({ dks: [] }), RangeError, /dks is empty/],
-    [() => core.scoreVariance({ dks: [64, 20000] }), RangeError, /dk = 20000/],
+    [() => core.scoreVariance({ dks: [64, 20000] }), RangeError, /dks\[1\] = 20000 is outside 1\.\.16384/],
     [() => core.scoreVariance({ dks: 'all' }), TypeError, /dks must be an array/],
     [() => core.saturationSweep({ dks: [8], scales: [] }), RangeError, /scales is empty/],
     [() => core.softmaxJacobian([1, NaN]), RangeError, /logits\[1\] = NaN/],
@@ -119,7 +120,7 @@ test('bad input throws RangeError or TypeError naming the value, and the core ke
     [() => core.precisionLab({ rows: 0 }), RangeError, /rows = 0/],
     [() => core.precisionLab({ blockSize: 0 }), RangeError, /blockSize = 0/],
     [() => core.longContext({ seqLens: [64], methods: ['alibi'] }), RangeError, /methods\[0\] = 'alibi'/],
-    [() => core.longContext({ seqLens: [20000] }), RangeError, /seqLen = 20000/],
+    [() => core.longContext({ seqLens: [20000] }), RangeError, /seqLens\[0\] = 20000 is outside 1\.\.16384/],
     [() => core.longContext({ seqLens: [64], trainLen: 1 }), RangeError, /trainLen = 1/],
     [() => core.tensorStats({ q: new Float32Array(4), k: new Float32Array(3), heads: 1, seqLen: 2, dk: 2 }), RangeError, /k\.length = 3/],
     [() => core.tensorStats({ q: Float32Array.of(1, 2, 3, Infinity), k: new Float32Array(4), heads: 1, seqLen: 2, dk: 2 }), RangeError, /q\[3\] = inf/],

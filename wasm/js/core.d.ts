@@ -423,10 +423,12 @@ export interface TrainingRun {
   analysis(bins?: number): TrainingAnalysis;
   info(): TrainingRunInfo;
   readonly disposed: boolean;
-  /** Frees the run; idempotent. Any later call throws a TypeError. */
+  /**
+   * Frees the run; idempotent. Any later call throws a TypeError. Where the engine defines
+   * `Symbol.dispose`, the run's `[Symbol.dispose]()` does the same, so `using` disposes it (not
+   * declared here: the declarations keep to the ES2022 library).
+   */
   dispose(): void;
-  /** The same as dispose(), for `using` (where Symbol.dispose exists). */
-  [Symbol.dispose](): void;
 }
 
 export interface CoreInfo {

@@ -60,8 +60,8 @@ double analyse_rows_ns(int heads, int seq_len, bool gradients, bool softcap) {
   const double L = seq_len;
   double ns = heads * L * L * (cost::kNsPerRowWeight + (gradients ? cost::kNsPerGradWeight : 0.0));
   if (softcap) {
-    const double steps = std::min(L, 160.0);
-    ns += heads * L * (L * steps + 50.0 * steps * steps) * cost::kNsPerLanczosTerm;
+    const double steps = std::min(L, 160.0);  // the most the Lanczos solve may take (stats.hpp)
+    ns += heads * L * (L * steps * cost::kNsPerLanczosLS + steps * steps * cost::kNsPerLanczosS2);
   }
   return ns;
 }

@@ -37,13 +37,17 @@ inline constexpr double kNsPerMacSimd = 0.16;       // [0.13] the same with the 
 inline constexpr double kNsPerRowWeight = 72.0;     // [63.8] per attention weight: softmax, copies, entropy,
                                                     // ‖J‖_F and the secular solve for ‖J‖₂ (slowest regime)
 inline constexpr double kNsPerGradWeight = 10.0;   // [9.05] per weight, backward pass: dP copy, J·dP, dS
-inline constexpr double kNsPerLanczosTerm = 1.6;    // [1.36 at L 1024, d_k 1, cap 1] soft-capped ‖J D‖₂: per row·(L·steps + 50·steps²)
+inline constexpr double kNsPerLanczosLS = 12.0;     // [10.4] soft-capped ‖J D‖₂ per row: L·S, S = min(L, 160) steps
+inline constexpr double kNsPerLanczosS2 = 12.0;     // [10.3] and per S² (Sturm bisection every 4 steps); the
+                                                    // worst case (cap 1: flat rows, every step) at L 128 and 1024
 inline constexpr double kNsPerSoftmaxWeight = 48.0; // [39.6] attention(): soft-cap, masks, softmax per weight
 inline constexpr double kNsPerNormal = 24.0;        // [20.8] one N(0, 1) draw (with its use in a dot product)
 inline constexpr double kNsPerLongWeight = 100.0;   // [89.2] longContext: softmax and row statistics per weight
 inline constexpr double kNsPerPrecisionLogit = 2100.0;  // [1830] precisionLab: 12 emulated softmaxes and checks per logit
 inline constexpr double kNsPerPairMoment = 5.0;    // [within the noise of the rest; kept] tensorStats: Welford moments of one q·k pair
-inline constexpr double kNsPerTrainMac = 0.8;       // [0.65 at dModel 320, 0.72 at 64] training: per multiply-add of a step (3 × forward)
+inline constexpr double kNsPerTrainMac = 0.8;       // [0.65 at dModel 320, 0.72 at 64] training: per multiply-add
+                                                    // of a step (3 × forward), scalar kernel
+inline constexpr double kNsPerTrainMacSimd = 0.18;  // [0.095 at dModel 320, 0.15 at 64] the same, SIMD128 kernel
 }  // namespace cost
 
 // One term of an estimate: its nanoseconds and what drives it ("heads · seqLen² · dk (products)")

@@ -120,8 +120,8 @@ void analyse_terms(std::vector<CostTerm>& terms, double times, const std::string
                    pre + hl, "the per-row statistics of " + format_number(weights) + " attention weights"});
   if (softcap)
     terms.push_back({times * (analyse_rows_ns(heads, seq_len, false, true) - analyse_rows_ns(heads, seq_len, false, false)),
-                     pre + "softcap, seqLen = " + std::to_string(seq_len) + ", heads = " + std::to_string(heads),
-                     "the soft-capped Jacobian norms (Lanczos) of every row"});
+                     pre + hl, "the soft-capped Jacobian norms of " + format_number(times * heads * seq_len) +
+                                   " rows (Lanczos, up to min(seqLen, 160) steps each)"});
   if (draw)
     terms.push_back({draws_ns((gradients ? 4.0 : 2.0) * heads * double(seq_len) * dk),
                      hl + ", dk = " + std::to_string(dk), "drawing the inputs"});
@@ -413,8 +413,9 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
     if (p.softcap > 0.0)
       terms.push_back({passes * (analyse_rows_ns(p.heads, p.seq_len, false, true) -
                                  analyse_rows_ns(p.heads, p.seq_len, false, false)),
-                       lists + ", softcap, seqLen = " + std::to_string(p.seq_len),
-                       "the soft-capped Jacobian norms (Lanczos) of every row"});
+                       lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
+                       "the soft-capped Jacobian norms of " + format_number(passes * p.heads * p.seq_len) +
+                           " rows (Lanczos, up to min(seqLen, 160) steps each)"});
     check_cost(what, terms);
   }
 

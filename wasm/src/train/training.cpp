@@ -36,7 +36,7 @@ StepMetrics TrainingRun::step(int n) {
   // The work budget (cost.hpp) caps the steps of one call; one step always fits (a run's memory
   // budget bounds its size), so a run can always make progress.
   const int left = std::max(0, cfg_.steps - steps_done_);
-  const double step_ns = 3.0 * cost::kNsPerTrainMac *
+  const double step_ns = 3.0 * (cfg_.kernel == Kernel::Simd ? cost::kNsPerTrainMacSimd : cost::kNsPerTrainMac) *
                          train_forward_macs(cfg_.batch, cfg_.seq_len, cfg_.layers, cfg_.d_model, cfg_.mlp, cfg_.vocab);
   const int fit = static_cast<int>(std::max(1.0, std::floor(kBudgetSeconds * 1e9 / step_ns)));
   if (std::min(n, left) > fit)
