@@ -503,7 +503,7 @@ export const ACCUMULATE_MODES: readonly AccumulateMode[];
  * solve), normal draws, the precision lab's emulated softmaxes and training steps, in seconds on
  * the calibration machine (2 cores, Node 20). The budget, 8 s, accepts every request the page makes
  * within its own limits. A call above either budget throws a RangeError naming the parameters
- * that drive its cost and the estimate, e.g. "attentionStats: this call would take about 353 s of
+ * that drive its cost and the estimate, e.g. "attentionStats: this call would take about 310 s of
  * work (cost model), more than the 8 s budget; most of it is the per-row statistics of
  * 4294967296 attention weights (heads = 64, seqLen = 8192): lower heads or seqLen".
  * `trainingRun.step(n)` is capped by the same model (one step always fits).
