@@ -118,6 +118,7 @@ function wrapTrainingRun(handle, config, mod, bytes) {
     config,
     step(n = 1) {
       const what = 'trainingRun.step';
+      use('step');  // a disposed run says so before anything else
       if (typeof n !== 'number') throw new TypeError(`${what}: n must be a number, got ${typeName(n)}`);
       if (!Number.isInteger(n) || n < 1 || n > TRAINING_LIMITS.steps[1]) {
         throw new RangeError(`${what}: n = ${n} is outside 1..${TRAINING_LIMITS.steps[1]}`);
@@ -127,6 +128,7 @@ function wrapTrainingRun(handle, config, mod, bytes) {
     evaluate() { return checked(use('evaluate').evaluate()); },
     analysis(bins = 64) {
       const what = 'trainingRun.analysis';
+      use('analysis');
       if (typeof bins !== 'number') throw new TypeError(`${what}: bins must be a number, got ${typeName(bins)}`);
       if (!Number.isInteger(bins) || bins < 8 || bins > 200) throw new RangeError(`${what}: bins = ${bins} is outside 8..200`);
       return checked(use('analysis').analysis(bins));
