@@ -53,7 +53,7 @@ test('REGRESSION: refused calls do not leak their inputs (the params object stay
 test('REGRESSION: attentionStats with a huge but finite scale never returns NaN silently', () => {
   for (const scale of [1e39, 1e300]) {
     refusedOrFinite(() => core.attentionStats({ heads: 1, seqLen: 4, dk: 4, scale, perRow: false, heatmapSize: 4 }), 'scale');
-    refusedOrFinite(() => core.saturationSweep({ dks: [4], scales: [scale], heads: 1, seqLen: 4 }), 'scale');
+    refusedOrFinite(() => core.saturationSweep({ dks: [4], scales: [scale], heads: 1, seqLen: 4 }), 'scales');
   }
 });
 
@@ -80,7 +80,7 @@ test('bad input from a hostile caller: typed errors naming parameter and value, 
     [() => core.attentionStats({ dk: 4, perRow: 1 }), TypeError, /perRow/],
     [() => core.attentionStats({ dk: 4, extra: 1 }), TypeError, /unknown parameter 'extra'/],
     [() => core.scoreVariance({ dks: [4, , 8] }), TypeError, /dks\[1\]/],
-    [() => core.scoreVariance({ dks: new BigInt64Array([4n]) }), TypeError, /dks\[0\]/],
+    [() => core.scoreVariance({ dks: new BigInt64Array([4n]) }), TypeError, /dks must be an array of integers, got BigInt64Array/],
     [() => core.scoreVariance({ dks: Array(65).fill(4) }), RangeError, /dks.length = 65/],
     [() => core.softmaxJacobian([Infinity, -Infinity]), RangeError, /logits\[0\] = inf/],
     [() => core.softmaxJacobian([0, , 1]), TypeError, /logits\[1\]/],

@@ -275,9 +275,6 @@ Staging g_q, g_k, g_v, g_out, g_weights;
 val js_attention(val o) {
   return guarded([&] {
     AttentionParams p;
-    p.q = g_q.fill(o["q"]);
-    p.k = g_k.fill(o["k"]);
-    p.v = g_v.fill(o["v"]);
     p.heads = get_int(o, "heads");
     p.heads_kv = get_int(o, "headsKv");
     p.seq_len = get_int(o, "seqLen");
@@ -286,10 +283,14 @@ val js_attention(val o) {
     p.kernel = get_kernel(o);
     p.want_weights = get_bool(o, "weights");
     p.causal = get_bool(o, "causal");
-    const std::vector<float> mask = o["mask"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["mask"]);
-    p.mask = mask;
     p.softcap = get_num(o, "softcap");
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
+    check_attention_work(p);  // shape and budgets before any tensor is copied into the heap
+    p.q = g_q.fill(o["q"]);
+    p.k = g_k.fill(o["k"]);
+    p.v = g_v.fill(o["v"]);
+    const std::vector<float> mask = o["mask"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["mask"]);
+    p.mask = mask;
     // sized from the shape; attention_into refuses a bad shape before it writes anything
     const double n = static_cast<double>(p.heads) * p.seq_len * p.dk;
     const double nw = p.want_weights ? static_cast<double>(p.heads) * p.seq_len * p.seq_len : 0.0;
@@ -324,13 +325,7 @@ val js_simd_peak(val o) {
 
 val js_tensor_stats(val o) {
   return guarded([&] {
-    const std::vector<float> q = copy_typed_array<float>(o["q"]);
-    const std::vector<float> k = copy_typed_array<float>(o["k"]);
-    const std::vector<float> v = o["v"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["v"]);
     TensorStatsParams p;
-    p.q = q;
-    p.k = k;
-    p.v = v;
     p.heads = get_int(o, "heads");
     p.seq_len = get_int(o, "seqLen");
     p.dk = get_int(o, "dk");
@@ -339,6 +334,13 @@ val js_tensor_stats(val o) {
     p.threshold = get_num(o, "threshold");
     p.kernel = get_kernel(o);
     p.causal = get_bool(o, "causal");
+    check_tensor_stats_work(p);  // shape and budgets before any tensor is copied into the heap
+    const std::vector<float> q = copy_typed_array<float>(o["q"]);
+    const std::vector<float> k = copy_typed_array<float>(o["k"]);
+    const std::vector<float> v = o["v"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["v"]);
+    p.q = q;
+    p.k = k;
+    p.v = v;
     const TensorStatsResult r = tensor_stats(p);
     val out = val::object();
     out.set("qk", moments(r.qk));

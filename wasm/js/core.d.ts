@@ -184,7 +184,11 @@ export interface AttentionResult {
 }
 
 export interface TensorStatsParams {
-  /** [heads, seqLen, dk] each, finite; v optional (random N(0, 1) when absent) */
+  /**
+   * [heads, seqLen, dk] each, finite; v optional (random N(0, 1) when absent or null; a zero-length v
+   * is refused). Each must be a genuine Float32Array whose element count (byteLength / 4) matches the
+   * shape, checked before anything is copied (TypeError / RangeError naming the tensor).
+   */
   q: Float32Array; k: Float32Array; v?: Float32Array | null;
   heads: number; seqLen: number; dk: number;
   /** default 'inv_sqrt_dk' */ scale?: Scale;
@@ -214,7 +218,12 @@ export type MaskedRowRule = 'nan' | 'zero';
  */
 export type AccumulateMode = 'same' | 'float32';
 export interface PrecisionLabParams {
-  /** one explicit logit row (1..8192 values, −∞ allowed); when absent, random rows are used */ logits?: ArrayLike<number> | null;
+  /**
+   * one explicit logit row (1..8192 values, −∞ allowed): a plain array of numbers or a typed array;
+   * when absent, random rows are used. With logits, rows, seqLen, dk, heads, scale and seed are
+   * refused (TypeError): they describe random rows.
+   */
+  logits?: readonly number[] | Float64Array | Float32Array | null;
   /** random rows, 1..1024 (default 64) */ rows?: number;
   /** default 128 */ seqLen?: number;
   /** default 64 */ dk?: number;
@@ -391,10 +400,22 @@ export interface TrainingRunInfo {
   diverged: boolean;
   firstNonfiniteStep: number | null;
 }
-/** A training run: state in the wasm heap; call dispose() when done (a FinalizationRegistry is only a fallback). */
+/**
+ * A training run: state in the wasm heap; call dispose() when done, or create it with
+ * `using run = core.createTrainingRun(…)` where the language has explicit resource management
+ * (a FinalizationRegistry is only a fallback). The live runs of a loaded core may hold
+ * TRAINING_LIMITS.liveBytes together: createTrainingRun throws a RangeError naming dispose() and
+ * the live total beyond it. Every method of a disposed run throws a TypeError
+ * ("trainingRun.step: this run was disposed …").
+ */
 export interface TrainingRun {
   readonly config: ResolvedTrainingConfig;
-  /** Runs up to n more steps (1..20000, default 1); never throws for a diverging run. */
+  /**
+   * Runs up to n more steps (1..20000, default 1); never throws for a diverging run. The steps of
+   * one call are capped by the work budget (LIMITS.workSeconds, the core's cost model: 3 × the
+   * forward pass's multiply-adds per step): a RangeError naming n and how many steps of this config
+   * fit when more would be run. One step always fits.
+   */
   step(n?: number): TrainingStepResult;
   /** Held-out loss and accuracy of the current weights. */
   evaluate(): TrainingEvalResult;
@@ -402,7 +423,11 @@ export interface TrainingRun {
   analysis(bins?: number): TrainingAnalysis;
   info(): TrainingRunInfo;
   readonly disposed: boolean;
-  /** Frees the run; idempotent. Any later call throws. */
+  /**
+   * Frees the run; idempotent. Any later call throws a TypeError. Where the engine defines
+   * `Symbol.dispose`, the run's `[Symbol.dispose]()` does the same, so `using` disposes it (not
+   * declared here: the declarations keep to the ES2022 library).
+   */
   dispose(): void;
 }
 
@@ -411,6 +436,7 @@ export interface CoreInfo {
   /** the default kernel family of this core */ kernel: Kernel;
   /** true when the loaded artifact is the SIMD128 build */ simd: boolean;
   /** the artifact in use */ build: 'simd128' | 'baseline';
+  /** the wasm heap's current size in bytes: it grows with the largest call so far and never shrinks (at most 1 GiB) */ heapBytes: number;
 }
 
 export interface Core {
@@ -444,8 +470,18 @@ export type BuildChoice = 'auto' | 'simd128' | 'baseline';
 export interface LoadOptions {
   /** default 'auto' */ kernel?: KernelChoice;
   /** default 'auto': simd128 where the engine validates SIMD128, else baseline */ build?: BuildChoice;
-  /** the .wasm bytes (Node: read from disk); browsers fetch them next to the module */ wasmBinary?: ArrayBuffer | Uint8Array;
-  /** URL of the .wasm file to fetch instead of the default location */ wasmUrl?: string | URL;
+  /**
+   * the .wasm bytes (Node: read from disk); browsers fetch them next to the module. Memoised by
+   * content: the same bytes load once. Bytes that are not WebAssembly reject with a TypeError
+   * naming wasmBinary, before anything runs (nothing is printed).
+   */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * URL of the .wasm file instead of the default location. Browsers fetch it; Node reads file: URLs
+   * and paths and fetches http:, https: and data: URLs (other protocols and unreadable or non-wasm
+   * files reject with a TypeError naming wasmUrl).
+   */
+  wasmUrl?: string | URL;
 }
 
 /** True when this engine validates WebAssembly SIMD128 (wasm-feature-detect). */
@@ -466,7 +502,19 @@ export const LONG_CONTEXT_METHODS: readonly LongContextMethod[];
 export const MASKED_ROW_RULES: readonly MaskedRowRule[];
 /** The precision lab's accumulation modes: 'same', 'float32'. */
 export const ACCUMULATE_MODES: readonly AccumulateMode[];
-/** Parameter limits enforced by the core. */
+/**
+ * Parameter limits enforced by the core. Besides the ranges, every call has two budgets:
+ * `workBytes` of memory and `workSeconds` of work. The work is estimated by the core's cost model
+ * (wasm/src/cost.hpp, calibrated by `node scripts/calibrate-cost.mjs`): products (costed for the
+ * call's kernel), softmax, per-row statistics (entropy, Jacobian norms with the secular or Lanczos
+ * solve), normal draws, the precision lab's emulated softmaxes and training steps, in seconds on
+ * the calibration machine (2 cores, Node 20). The budget, 8 s, accepts every request the page makes
+ * within its own limits. A call above either budget throws a RangeError naming the parameters
+ * that drive its cost and the estimate, e.g. "attentionStats: this call would take about 310 s of
+ * work (cost model), more than the 8 s budget; most of it is the per-row statistics of
+ * 4294967296 attention weights (heads = 64, seqLen = 8192): lower heads or seqLen".
+ * `trainingRun.step(n)` is capped by the same model (one step always fits).
+ */
 export const LIMITS: {
   readonly dk: readonly [number, number];
   readonly seqLen: readonly [number, number];
@@ -476,8 +524,10 @@ export const LIMITS: {
   readonly bins: readonly [number, number];
   readonly heatmapSize: readonly [number, number];
   readonly logits: readonly [number, number];
+  /** memory one call may need, bytes (512 MiB) */
   readonly workBytes: number;
-  readonly workMacs: number;
+  /** work one call may need, seconds as estimated by the core's cost model (8) */
+  readonly workSeconds: number;
 };
 /** The attention variants of the training lab, in display order. */
 export const ATTENTION_VARIANTS: readonly AttentionVariant[];
@@ -494,7 +544,10 @@ export const TRAINING_LIMITS: {
   readonly batch: readonly [number, number];
   readonly steps: readonly [number, number];
   readonly evalSize: readonly [number, number];
+  /** bytes one run may need (64 MiB) */
   readonly memoryBytes: number;
+  /** bytes all live (not disposed) runs of a loaded core may hold together (384 MiB) */
+  readonly liveBytes: number;
 };
 /** The defaults of a training config (kernel: the core's). */
 export const TRAINING_DEFAULTS: Readonly<Omit<ResolvedTrainingConfig, 'kernel'>>;

@@ -25,7 +25,11 @@ export const LIMITS = Object.freeze({
   heatmapSize: Object.freeze([1, 512]),
   logits: Object.freeze([1, 4096]),
   workBytes: 512 * 1024 * 1024,
-  workMacs: 2 ** 33,
+  // The work budget of one call, in seconds estimated by the core's cost model for the machine it
+  // was calibrated on (wasm/src/cost.hpp, scripts/calibrate-cost.mjs): products (with the call's
+  // kernel), softmax, per-row statistics with their solvers, normal draws, emulated softmaxes and
+  // training steps. A call above it throws a RangeError naming the parameters driving its cost.
+  workSeconds: 8,
 });
 
 // ---- the training lab (createTrainingRun) ----
@@ -44,6 +48,9 @@ export const TRAINING_LIMITS = Object.freeze({
   steps: Object.freeze([1, 20000]),
   evalSize: Object.freeze([1, 4096]),
   memoryBytes: 64 * 1024 * 1024,
+  // The memory all live (not yet disposed) runs of one loaded core may hold together: six runs of
+  // the largest size (the page's six variants), leaving room in the 1 GiB heap for a 512 MiB call.
+  liveBytes: 6 * 64 * 1024 * 1024,
 });
 
 /** The default training config (the core's TrainConfig defaults; kernel: the core's). */
@@ -81,19 +88,37 @@ function checked(result) {
 
 // Frees the wasm-side state of runs the caller forgot to dispose() once their wrapper is collected.
 const runRegistry = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry((handle) => { try { handle.delete(); } catch { /* already gone */ } })
+  ? new FinalizationRegistry(({ handle, release }) => { release(); try { handle.delete(); } catch { /* already gone */ } })
   : null;
 
-function wrapTrainingRun(handle, config) {
+// The memory of the live runs of each loaded module (the budget TRAINING_LIMITS.liveBytes).
+const liveRuns = new WeakMap();  // embind module → { bytes, count }
+function liveOf(mod) {
+  if (!liveRuns.has(mod)) liveRuns.set(mod, { bytes: 0, count: 0 });
+  return liveRuns.get(mod);
+}
+const mib = (b) => (b / 1048576).toFixed(1);
+
+/** The error of a call on a disposed run (documented in core.d.ts: a TypeError, as for a revoked object). */
+function disposedError(method) {
+  return new TypeError(`trainingRun.${method}: this run was disposed (dispose() was called); create a new run`);
+}
+
+function wrapTrainingRun(handle, config, mod, bytes) {
   let live = true;
   const use = (method) => {
-    if (!live) throw new Error(`trainingRun.${method}: this run was disposed`);
+    if (!live) throw disposedError(method);
     return handle;
   };
+  const budget = liveOf(mod);
+  budget.bytes += bytes;
+  budget.count += 1;
+  const release = () => { budget.bytes -= bytes; budget.count -= 1; };
   const run = Object.freeze({
     config,
     step(n = 1) {
       const what = 'trainingRun.step';
+      use('step');  // a disposed run says so before anything else
       if (typeof n !== 'number') throw new TypeError(`${what}: n must be a number, got ${typeName(n)}`);
       if (!Number.isInteger(n) || n < 1 || n > TRAINING_LIMITS.steps[1]) {
         throw new RangeError(`${what}: n = ${n} is outside 1..${TRAINING_LIMITS.steps[1]}`);
@@ -103,6 +128,7 @@ function wrapTrainingRun(handle, config) {
     evaluate() { return checked(use('evaluate').evaluate()); },
     analysis(bins = 64) {
       const what = 'trainingRun.analysis';
+      use('analysis');
       if (typeof bins !== 'number') throw new TypeError(`${what}: bins must be a number, got ${typeName(bins)}`);
       if (!Number.isInteger(bins) || bins < 8 || bins > 200) throw new RangeError(`${what}: bins = ${bins} is outside 8..200`);
       return checked(use('analysis').analysis(bins));
@@ -113,10 +139,13 @@ function wrapTrainingRun(handle, config) {
       if (!live) return;
       live = false;
       runRegistry?.unregister(run);
+      release();
       handle.delete();
     },
+    // `using run = core.createTrainingRun(…)` disposes the run at the end of the block.
+    ...(typeof Symbol.dispose === 'symbol' ? { [Symbol.dispose]() { run.dispose(); } } : {}),
   });
-  runRegistry?.register(run, handle, run);
+  runRegistry?.register(run, { handle, release }, run);
   return run;
 }
 
@@ -190,19 +219,19 @@ function bool(what, name, v, fallback) {
   if (typeof v !== 'boolean') throw new TypeError(`${what}: ${name} must be a boolean, got ${typeName(v)}`);
   return v;
 }
-function scale(what, v, fallback = 'inv_sqrt_dk') {
+function scale(what, v, fallback = 'inv_sqrt_dk', name = 'scale') {
   if (v === undefined) return fallback;
   if (typeof v === 'number') {
-    if (!(v > 0) || !Number.isFinite(v) || v > 1e4) throw new RangeError(`${what}: scale = ${v} must be a positive number ≤ 10000`);
+    if (!(v > 0) || !Number.isFinite(v) || v > 1e4) throw new RangeError(`${what}: ${name} = ${v} must be a positive number ≤ 10000`);
     return v;
   }
   if (typeof v === 'string') {
     if (!SCALE_NAMES.includes(v)) {
-      throw new RangeError(`${what}: scale = '${v}' is not one of ${SCALE_NAMES.map((s) => `'${s}'`).join(', ')} or a positive number`);
+      throw new RangeError(`${what}: ${name} = '${v}' is not one of ${SCALE_NAMES.map((s) => `'${s}'`).join(', ')} or a positive number`);
     }
     return v;
   }
-  throw new TypeError(`${what}: scale must be a string or a number, got ${typeName(v)}`);
+  throw new TypeError(`${what}: ${name} must be a string or a number, got ${typeName(v)}`);
 }
 // Logit soft-capping: absent = off (0 for the core); otherwise a number in (0, 1e6].
 function softcap(what, v) {
@@ -213,23 +242,108 @@ function softcap(what, v) {
   }
   return v;
 }
-function intList(what, name, v) {
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) {
-    throw new TypeError(`${what}: ${name} must be an array of integers, got ${typeName(v)}`);
+/** A list of at most maxLength integers in lim (a plain array or a genuine typed array), each named `${name}[i]`. */
+function intList(what, name, v, maxLength, lim) {
+  const kind = typedArrayKind(v);
+  if (!Array.isArray(v) && !(kind in NUMBER_ARRAYS)) {
+    throw new TypeError(`${what}: ${name} must be an array of integers, got ${describe(v)}`);
   }
-  return Array.from(v, (x, i) => int(what, `${name}[${i}]`, x));
+  const list = kind !== undefined ? freshView(v, kind) : v;
+  if (list.length === 0) throw new RangeError(`${what}: ${name} is empty; give at least one value`);
+  if (list.length > maxLength) throw new RangeError(`${what}: ${name}.length = ${list.length} is outside 1..${maxLength}`);
+  return Array.from(list, (x, i) => {
+    const n = int(what, `${name}[${i}]`, x);
+    if (n < lim[0] || n > lim[1]) throw new RangeError(`${what}: ${name}[${i}] = ${n} is outside ${lim[0]}..${lim[1]}`);
+    return n;
+  });
+}
+/** A plain array of at most maxLength elements, each read by f(element, `${name}[i]`). */
+function list(what, name, v, maxLength, f) {
+  if (!Array.isArray(v)) throw new TypeError(`${what}: ${name} must be an array, got ${describe(v)}`);
+  if (v.length === 0) throw new RangeError(`${what}: ${name} is empty; give at least one value`);
+  if (v.length > maxLength) throw new RangeError(`${what}: ${name}.length = ${v.length} is outside 1..${maxLength}`);
+  return Array.from(v, (x, i) => f(x, `${name}[${i}]`));
+}
+// Genuine typed arrays, read through the intrinsic getters of %TypedArray%.prototype, so that an
+// own or subclassed `length`, `byteLength` or Symbol.toStringTag cannot lie about the data.
+const TypedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsic = (key) => Object.getOwnPropertyDescriptor(TypedArrayProto, key).get;
+const taTag = intrinsic(Symbol.toStringTag);
+const taByteLength = intrinsic('byteLength');
+const taByteOffset = intrinsic('byteOffset');
+const taBuffer = intrinsic('buffer');
+const NUMBER_ARRAYS = { Float64Array: 8, Float32Array: 4, Int32Array: 4, Uint32Array: 4, Int16Array: 2, Uint16Array: 2, Int8Array: 1, Uint8Array: 1, Uint8ClampedArray: 1 };
+/** The kind of a genuine typed array ('Float32Array', …), or undefined for anything else. */
+function typedArrayKind(v) {
+  return v !== null && typeof v === 'object' ? taTag.call(v) : undefined;
+}
+/** A fresh view of a genuine typed array over the same bytes, with its real element count. */
+function freshView(v, kind) {
+  const Ctor = globalThis[kind];
+  return new Ctor(taBuffer.call(v), taByteOffset.call(v), taByteLength.call(v) / Ctor.BYTES_PER_ELEMENT);
+}
+function describe(v) {
+  return typedArrayKind(v) ?? typeName(v);
+}
+/**
+ * A list of numbers: a genuine typed array of numbers or a plain array whose every element is a
+ * number. Its real element count is checked against lo..hi before anything is converted; returns
+ * a Float64Array copy.
+ */
+function numberList(what, name, v, lo, hi) {
+  const kind = typedArrayKind(v);
+  let count;
+  if (kind !== undefined) {
+    if (!(kind in NUMBER_ARRAYS)) throw new TypeError(`${what}: ${name} must be an array of numbers, got ${kind}`);
+    checkNotDetached(what, name, v, kind);
+    count = taByteLength.call(v) / NUMBER_ARRAYS[kind];
+  } else if (Array.isArray(v)) {
+    count = v.length;
+  } else {
+    throw new TypeError(`${what}: ${name} must be an array of numbers or a typed array, got ${typeName(v)}`);
+  }
+  if (count < lo || count > hi) throw new RangeError(`${what}: ${name}.length = ${count} is outside ${lo}..${hi}`);
+  if (kind !== undefined) return Float64Array.from(freshView(v, kind));
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; ++i) {
+    const x = v[i];
+    if (typeof x !== 'number') throw new TypeError(`${what}: ${name}[${i}] must be a number, got ${typeName(x)}`);
+    out[i] = x;
+  }
+  return out;
+}
+function checkNotDetached(what, name, v, kind) {
+  // A detached buffer (transferred to a worker) reads as length 0: say what happened.
+  if (taByteLength.call(v) === 0 && isDetached(taBuffer.call(v))) {
+    throw new TypeError(`${what}: ${name} is a ${kind} over a detached ArrayBuffer (it was transferred)`);
+  }
 }
 function isDetached(buffer) {
   if (typeof buffer.detached === 'boolean') return buffer.detached;
   try { new Uint8Array(buffer); return false; } catch { return true; }
 }
-function float32(what, name, v) {
-  if (!(v instanceof Float32Array)) throw new TypeError(`${what}: ${name} must be a Float32Array, got ${typeName(v)}`);
-  // A detached buffer (transferred to a worker) reads as length 0: say what happened.
-  if (v.length === 0 && v.buffer.byteLength === 0 && v.byteOffset === 0 && isDetached(v.buffer)) {
-    throw new TypeError(`${what}: ${name} is a Float32Array over a detached ArrayBuffer (it was transferred)`);
+/**
+ * A genuine Float32Array whose real element count (byteLength / 4, never a `length` property) is
+ * `expected` (shape: its formula, for the message); returns a fresh view of the same bytes, so the
+ * bindings copy exactly the checked elements. Checked before anything is copied into the heap.
+ */
+function float32(what, name, v, expected, shape) {
+  const kind = typedArrayKind(v);
+  if (kind !== 'Float32Array') throw new TypeError(`${what}: ${name} must be a Float32Array, got ${describe(v)}`);
+  checkNotDetached(what, name, v, kind);
+  const count = taByteLength.call(v) / 4;
+  if (count !== expected) {
+    throw new RangeError(`${what}: ${name}.length = ${count} does not match ${shape} = ${expected}`);
   }
-  return v;
+  return freshView(v, kind);
+}
+/** headsKv as the core reads it (0 = heads), checked here because k and v are sized by it. */
+function headsKvOf(what, heads, v) {
+  const hkv = int(what, 'headsKv', v, 0);
+  if (hkv === 0) return heads;
+  if (hkv < 1 || hkv > heads) throw new RangeError(`${what}: headsKv = ${hkv} is outside 1..${heads}`);
+  if (heads % hkv !== 0) throw new RangeError(`${what}: headsKv = ${hkv} does not divide heads = ${heads}`);
+  return hkv;
 }
 
 // ---- the core object ----
@@ -247,7 +361,7 @@ function makeCore(mod, build, defaultKernel) {
     scoreVariance(params) {
       const what = 'scoreVariance';
       checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins']);
-      const dks = intList(what, 'dks', params.dks);
+      const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
       return checked(mod.scoreVariance({
         dks,
         samples: int(what, 'samples', params.samples, 20000),
@@ -282,11 +396,13 @@ function makeCore(mod, build, defaultKernel) {
       checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap']);
       let scales = ['none', 'inv_sqrt_dk', 'inv_dk'];
       if (params.scales !== undefined) {
-        if (!Array.isArray(params.scales)) throw new TypeError(`${what}: scales must be an array, got ${typeName(params.scales)}`);
-        scales = params.scales.map((s) => scale(what, s));
+        scales = list(what, 'scales', params.scales, 8, (s, name) => {
+          if (s === undefined) throw new TypeError(`${what}: ${name} must be a string or a number, got undefined`);
+          return scale(what, s, undefined, name);
+        });
       }
       return checked(mod.saturationSweep({
-        dks: intList(what, 'dks', params.dks),
+        dks: intList(what, 'dks', params.dks, 64, LIMITS.dk),
         scales,
         heads: int(what, 'heads', params.heads, 4),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
@@ -301,32 +417,33 @@ function makeCore(mod, build, defaultKernel) {
     },
     softmaxJacobian(logits, options = {}) {
       const what = 'softmaxJacobian';
-      if (logits === null || typeof logits !== 'object' || !Number.isInteger(logits.length) || logits.length < 0) {
-        throw new TypeError(`${what}: logits must be an array of numbers, got ${typeName(logits)}`);
-      }
-      const x = Float64Array.from(logits, (v, i) => {
-        if (typeof v !== 'number') throw new TypeError(`${what}: logits[${i}] must be a number, got ${typeName(v)}`);
-        return v;
-      });
       checkObject(what, options, ['softcap']);
+      const x = numberList(what, 'logits', logits, 1, 4096);
       return checked(mod.softmaxJacobian(x, softcap(what, options.softcap)));
     },
     attention(params) {
       const what = 'attention';
       checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow']);
+      // The shape first, then every tensor's real length against it: nothing is copied into the
+      // wasm heap before the bindings' shape and budget checks (check_attention_work) pass.
+      const heads = int(what, 'heads', params.heads);
+      const seqLen = int(what, 'seqLen', params.seqLen);
+      const dk = int(what, 'dk', params.dk);
+      const headsKv = headsKvOf(what, heads, params.headsKv);
+      const n = heads * seqLen * dk, nkv = headsKv * seqLen * dk;
       return checked(mod.attention({
-        q: float32(what, 'q', params.q),
-        k: float32(what, 'k', params.k),
-        v: float32(what, 'v', params.v),
-        heads: int(what, 'heads', params.heads),
-        headsKv: int(what, 'headsKv', params.headsKv, 0),
-        seqLen: int(what, 'seqLen', params.seqLen),
-        dk: int(what, 'dk', params.dk),
+        q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
+        k: float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk'),
+        v: float32(what, 'v', params.v, nkv, 'headsKv · seqLen · dk'),
+        heads,
+        headsKv: params.headsKv === undefined ? 0 : headsKv,
+        seqLen,
+        dk,
         scale: scale(what, params.scale),
         kernel: kernelOf(what, params.kernel),
         weights: bool(what, 'weights', params.weights, true),
         causal: bool(what, 'causal', params.causal, false),
-        mask: params.mask === undefined || params.mask === null ? null : float32(what, 'mask', params.mask),
+        mask: params.mask === undefined || params.mask === null ? null : float32(what, 'mask', params.mask, seqLen * seqLen, 'seqLen · seqLen'),
         softcap: softcap(what, params.softcap),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'zero'),
       }));
@@ -340,13 +457,18 @@ function makeCore(mod, build, defaultKernel) {
     tensorStats(params) {
       const what = 'tensorStats';
       checkObject(what, params, ['q', 'k', 'v', 'heads', 'seqLen', 'dk', 'scale', 'seed', 'threshold', 'kernel', 'causal']);
+      const heads = int(what, 'heads', params.heads);
+      const seqLen = int(what, 'seqLen', params.seqLen);
+      const dk = int(what, 'dk', params.dk);
+      const n = heads * seqLen * dk;
+      // A zero-length v is refused (it is not "no v": leave v out, or pass null, to draw V).
       return checked(mod.tensorStats({
-        q: float32(what, 'q', params.q),
-        k: float32(what, 'k', params.k),
-        v: params.v === undefined || params.v === null ? null : float32(what, 'v', params.v),
-        heads: int(what, 'heads', params.heads),
-        seqLen: int(what, 'seqLen', params.seqLen),
-        dk: int(what, 'dk', params.dk),
+        q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
+        k: float32(what, 'k', params.k, n, 'heads · seqLen · dk'),
+        v: params.v === undefined || params.v === null ? null : float32(what, 'v', params.v, n, 'heads · seqLen · dk'),
+        heads,
+        seqLen,
+        dk,
         scale: scale(what, params.scale),
         seed: seed(what, params.seed),
         threshold: num(what, 'threshold', params.threshold, 0.99),
@@ -359,14 +481,15 @@ function makeCore(mod, build, defaultKernel) {
       checkObject(what, params, ['logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap']);
       let logits = null;
       if (params.logits !== undefined && params.logits !== null) {
-        if (typeof params.logits !== 'object' || typeof params.logits.length !== 'number') {
-          throw new TypeError(`${what}: logits must be an array of numbers, got ${typeName(params.logits)}`);
+        // Explicit logits are one row: the parameters of the random rows cannot go with them.
+        const clash = ['rows', 'seqLen', 'dk', 'heads', 'scale', 'seed'].filter((k) => params[k] !== undefined);
+        if (clash.length > 0) {
+          throw new TypeError(`${what}: ${clash.join(', ')} cannot go with logits (they describe random rows; explicit logits are one row): leave ${clash.length > 1 ? 'them' : 'it'} out, or leave logits out`);
         }
-        logits = Float64Array.from(params.logits, (v, i) => {
-          if (typeof v !== 'number') throw new TypeError(`${what}: logits[${i}] must be a number, got ${typeName(v)}`);
-          return v;
-        });
-        if (logits.length === 0) throw new RangeError(`${what}: logits is empty; give 1..8192 values or leave it out`);
+        if (Array.isArray(params.logits) && params.logits.length === 0) {
+          throw new RangeError(`${what}: logits is empty; give 1..8192 values or leave it out`);
+        }
+        logits = numberList(what, 'logits', params.logits, 1, 8192);
       }
       return checked(mod.precisionLab({
         logits,
@@ -387,15 +510,11 @@ function makeCore(mod, build, defaultKernel) {
       checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel']);
       let methods = [...LONG_CONTEXT_METHODS];
       if (params.methods !== undefined) {
-        if (!Array.isArray(params.methods)) throw new TypeError(`${what}: methods must be an array, got ${typeName(params.methods)}`);
-        methods = params.methods.map((m, i) => {
-          if (typeof m !== 'string') throw new TypeError(`${what}: methods[${i}] must be a string, got ${typeName(m)}`);
-          return m;
-        });
+        methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
       }
       return checked(mod.longContext({
         dk: int(what, 'dk', params.dk, 64),
-        seqLens: intList(what, 'seqLens', params.seqLens),
+        seqLens: intList(what, 'seqLens', params.seqLens, 16, [1, 16384]),
         trainLen: int(what, 'trainLen', params.trainLen, 512),
         queries: int(what, 'queries', params.queries, 64),
         methods,
@@ -434,30 +553,66 @@ function makeCore(mod, build, defaultKernel) {
         seed: seed(what, config.seed),
         kernel: kernelOf(what, config.kernel),
       });
+      const live = liveOf(mod);
+      const limit = TRAINING_LIMITS.liveBytes;
+      const overBudget = (need) => new RangeError(`${what}: the ${live.count} live training runs hold ${mib(live.bytes)} MiB; ` +
+        `${need === null ? 'no more fit' : `this one needs ${mib(need)} MiB more`} in the ${mib(limit)} MiB budget of live runs ` +
+        '(TRAINING_LIMITS.liveBytes): call dispose() on the runs you no longer need (or create them with `using`)');
+      if (live.bytes >= limit) throw overBudget(null);
       const handle = new mod.TrainingRun();
+      let bytes;
       try {
         checked(handle.init(cfg));  // range checks (RangeError naming the value), weights, held-out set
+        bytes = handle.info().memoryBytes;
+        if (live.bytes + bytes > limit) throw overBudget(bytes);
       } catch (e) {
         handle.delete();
         throw e;
       }
-      return wrapTrainingRun(handle, cfg);
+      return wrapTrainingRun(handle, cfg, mod, bytes);
     },
     info() {
       const b = mod.buildInfo();
-      return { version: b.version, kernel: defaultKernel, simd: b.simd, build };
+      // heapBytes: the wasm heap's current size (it grows with the largest call so far, never shrinks).
+      return { version: b.version, kernel: defaultKernel, simd: b.simd, build, heapBytes: mod.HEAP8.length };
     },
   });
 }
 
 const modules = new Map();  // build → Promise<embind module>, loaded once
 
-async function instantiate(build, options) {
+// The bytes of a wasm binary given as an ArrayBuffer or a genuine Uint8Array (a copy), or a TypeError.
+function binaryBytes(what, v) {
+  if (v instanceof ArrayBuffer) return new Uint8Array(v.slice(0));
+  if (typedArrayKind(v) === 'Uint8Array') return Uint8Array.from(freshView(v, 'Uint8Array'));
+  throw new TypeError(`${what}: wasmBinary must be an ArrayBuffer or a Uint8Array, got ${describe(v)}`);
+}
+function checkWasm(what, name, bytes) {
+  if (!WebAssembly.validate(bytes)) {
+    throw new TypeError(`${what}: ${name} is not a valid WebAssembly module (${bytes.length} bytes${bytes.length >= 4 ? `, starting ${Array.from(bytes.subarray(0, 4), (b) => b.toString(16).padStart(2, '0')).join(' ')}` : ''})`);
+  }
+  return bytes;
+}
+// FNV-1a of the bytes: custom binaries are memoised by their content.
+function fingerprint(bytes) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; ++i) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return `${bytes.length}:${(h >>> 0).toString(16)}`;
+}
+
+async function instantiate(build, options, bytes) {
+  const what = 'loadCore';
   const art = ARTIFACTS[build];
   const { default: factory } = await art.module();
-  const moduleArgs = {};
-  if (options.wasmBinary) {
-    moduleArgs.wasmBinary = options.wasmBinary;
+  // The module's own messages (an abort while loading) go into the rejection, not to stderr.
+  const messages = [];
+  let loading = true;
+  const moduleArgs = {
+    print: (t) => { if (loading) messages.push(String(t)); else console.log(t); },
+    printErr: (t) => { if (loading) messages.push(String(t)); else console.error(t); },
+  };
+  if (bytes) {
+    moduleArgs.wasmBinary = bytes;
   } else if (isNode) {
     // Emscripten 3.1.6's ES6 loader cannot read files in Node: hand it the bytes.
     const fsName = 'node:fs/promises';
@@ -467,7 +622,47 @@ async function instantiate(build, options) {
     const url = String(options.wasmUrl ?? art.wasm());
     moduleArgs.locateFile = (path) => (path.endsWith('.wasm') ? url : path);
   }
-  return factory(moduleArgs);
+  try {
+    const mod = await factory(moduleArgs);
+    loading = false;
+    return mod;
+  } catch (e) {
+    loading = false;
+    const detail = messages.filter((m) => m.trim() !== '').slice(-2).join('; ') || String(e?.message ?? e);
+    throw new TypeError(`${what}: the wasm module did not load (${bytes ? 'custom binary' : 'build'} '${build}'): ${detail}`);
+  }
+}
+
+// In Node, the bytes of options.wasmUrl (file:, http:, https: or data: URL, or a path), or null.
+async function nodeUrlBytes(what, wasmUrl) {
+  if (wasmUrl === undefined) return null;
+  if (typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL)) {
+    throw new TypeError(`${what}: wasmUrl must be a string or a URL, got ${typeName(wasmUrl)}`);
+  }
+  let url;
+  try {
+    url = new URL(String(wasmUrl), `file://${process.cwd()}/`);
+  } catch {
+    throw new TypeError(`${what}: wasmUrl = '${String(wasmUrl)}' is not a URL or a path`);
+  }
+  let data;
+  try {
+    if (url.protocol === 'file:') {
+      const fsName = 'node:fs/promises';
+      const { readFile } = await import(/* @vite-ignore */ fsName);
+      data = await readFile(url);
+    } else if (['http:', 'https:', 'data:'].includes(url.protocol)) {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      data = await res.arrayBuffer();
+    } else {
+      throw new TypeError(`${what}: wasmUrl = '${url.href}' has protocol ${url.protocol}; use file:, http:, https: or data:`);
+    }
+  } catch (e) {
+    if (e instanceof TypeError && e.message.startsWith(what)) throw e;
+    throw new TypeError(`${what}: wasmUrl = '${url.href}' could not be read: ${e?.message ?? e}`);
+  }
+  return { bytes: checkWasm(what, 'wasmUrl', new Uint8Array(data)), href: url.href };
 }
 
 /**
@@ -494,9 +689,22 @@ export async function loadCore(options = {}) {
   }
   const build = buildChoice === 'auto' ? (hasSimd ? 'simd128' : 'baseline') : buildChoice;
   const kernel = choice === 'auto' ? (build === 'simd128' ? 'simd' : 'scalar') : choice;
-  const key = options.wasmBinary || options.wasmUrl ? `${build}:custom` : build;
+  // A custom binary is memoised by its content (the bytes of wasmBinary, or those read from
+  // wasmUrl in Node), a browser wasmUrl by its address; bytes that are not wasm are refused here.
+  let bytes = null;
+  let key = build;
+  if (options.wasmBinary !== undefined) {
+    bytes = checkWasm(what, 'wasmBinary', binaryBytes(what, options.wasmBinary));
+    key = `${build}:bin:${fingerprint(bytes)}`;
+  } else if (options.wasmUrl !== undefined && isNode) {
+    const got = await nodeUrlBytes(what, options.wasmUrl);
+    bytes = got.bytes;
+    key = `${build}:bin:${fingerprint(bytes)}`;
+  } else if (options.wasmUrl !== undefined) {
+    key = `${build}:url:${String(options.wasmUrl)}`;
+  }
   if (!modules.has(key)) {
-    const p = instantiate(build, options);
+    const p = instantiate(build, options, bytes);
     modules.set(key, p);
     p.catch(() => modules.delete(key));  // a failed load may be retried
   }

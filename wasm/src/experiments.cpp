@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "cost.hpp"
 #include "precision.hpp"
 #include "rng.hpp"
 
@@ -107,8 +108,24 @@ double analyse_bytes(int heads, int seq_len, int dk, bool gradients = true) {
          + 2.0 * 4.0 * L * dk                          // dQ, packing scratch
          + 7.0 * 8.0 * heads * L * 2.0;                // per-row quantities and their summaries
 }
-double analyse_macs(int heads, int seq_len, int dk, bool gradients = true) {
-  return (gradients ? 3.0 : 1.0) * heads * double(seq_len) * seq_len * dk;
+
+// The cost-model terms of one analyse() pass (see cost.hpp); `prefix` names a sweep's lists.
+void analyse_terms(std::vector<CostTerm>& terms, double times, const std::string& times_drivers, int heads, int seq_len,
+                   int dk, bool gradients, bool softcap, bool draw, Kernel kernel) {
+  const std::string hl = "heads = " + std::to_string(heads) + ", seqLen = " + std::to_string(seq_len);
+  const std::string pre = times_drivers.empty() ? "" : times_drivers + ", ";
+  const double weights = times * heads * double(seq_len) * seq_len;
+  terms.push_back({times * analyse_products_ns(heads, seq_len, dk, gradients, kernel),
+                   pre + hl + ", dk = " + std::to_string(dk), "the products heads · seqLen² · dk"});
+  terms.push_back({times * analyse_rows_ns(heads, seq_len, gradients, false),
+                   pre + hl, "the per-row statistics of " + format_number(weights) + " attention weights"});
+  if (softcap)
+    terms.push_back({times * (analyse_rows_ns(heads, seq_len, false, true) - analyse_rows_ns(heads, seq_len, false, false)),
+                     pre + hl, "the soft-capped Jacobian norms of " + format_number(times * heads * seq_len) +
+                                   " rows (Lanczos, up to min(seqLen, 160) steps each)"});
+  if (draw)
+    terms.push_back({draws_ns((gradients ? 4.0 : 2.0) * heads * double(seq_len) * dk),
+                     hl + ", dk = " + std::to_string(dk), "drawing the inputs"});
 }
 
 struct PerRow {
@@ -277,10 +294,19 @@ ScoreVarianceResult score_variance(const ScoreVarianceParams& p) {
   check_int_range(what, "histDk", p.hist_dk, 1, kMaxDk);
   check_int_range(what, "bins", p.bins, 4, 400);
   check_variance(what, p.variance);
-  double normals = 2.0 * p.samples * p.hist_dk;
-  for (int dk : p.dks) normals += 2.0 * p.samples * dk;
-  check_work_macs(what, normals * 4.0);  // a normal costs about as much as four multiply-adds
-  check_work_bytes(what, 3.0 * 8.0 * p.samples);
+  {
+    double sum_dk = 0.0;
+    for (int dk : p.dks) sum_dk += dk;
+    std::vector<CostTerm> terms{{draws_ns(2.0 * p.samples * sum_dk),
+                                 "samples = " + std::to_string(p.samples) + ", dks = " + format_number(sum_dk) + " in sum",
+                                 "drawing samples · Σ dks pairs of normals"}};
+    if (std::find(p.dks.begin(), p.dks.end(), p.hist_dk) == p.dks.end())  // drawn apart only if not in dks
+      terms.push_back({draws_ns(2.0 * p.samples * p.hist_dk),
+                       "histDk = " + std::to_string(p.hist_dk) + ", samples = " + std::to_string(p.samples),
+                       "drawing the histogram's samples · histDk pairs of normals"});
+    check_cost(what, terms);
+  }
+  check_work_bytes(what, 3.0 * 8.0 * p.samples, "samples = " + std::to_string(p.samples));
 
   const double sigma = std::sqrt(p.variance);
   const double s4 = p.variance * p.variance;
@@ -321,8 +347,12 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   const double c = resolve_scale(p.scale, p.dk, p.heads);
   check_softcap(what, p.softcap);
   kernel_table(p.kernel);  // throws if the family is not in this build
-  check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk, p.gradients));
-  check_work_macs(what, analyse_macs(p.heads, p.seq_len, p.dk, p.gradients));
+  check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk, p.gradients), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
+  {
+    std::vector<CostTerm> terms;
+    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, p.gradients, p.softcap > 0.0, true, p.kernel);
+    check_cost(what, terms);
+  }
 
   const Inputs in = draw_inputs(p.seed, p.heads, heads_kv, p.seq_len, p.dk, p.variance, p.gradients);
   AttentionStatsResult r;
@@ -355,13 +385,40 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
   for (const Scale& s : p.scales) resolve_scale(s, 1, 1);  // validates explicit values
   check_softcap(what, p.softcap);
   kernel_table(p.kernel);
-  double macs = 0.0, bytes = 0.0;
+  double bytes = 0.0, sum_dk = 0.0, max_dk = 0.0;
   for (int dk : p.dks) {
-    macs += p.scales.size() * analyse_macs(p.heads, p.seq_len, dk, p.gradients);
     bytes = std::max(bytes, analyse_bytes(p.heads, p.seq_len, dk, p.gradients));
+    sum_dk += dk;
+    max_dk = std::max(max_dk, double(dk));
   }
-  check_work_bytes(what, bytes);
-  check_work_macs(what, macs);
+  check_work_bytes(what, bytes, "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dks = " + format_number(max_dk) + " at most");
+  {
+    // Every (d_k, scale) point is one analyse() pass; the inputs are drawn once per d_k.
+    const double passes = double(p.dks.size()) * p.scales.size();
+    const std::string lists = "dks.length = " + std::to_string(p.dks.size()) + ", scales.length = " +
+                              std::to_string(p.scales.size());
+    const double S = static_cast<double>(p.scales.size());
+    const double L = p.seq_len;
+    std::vector<CostTerm> terms{
+        {S * (p.gradients ? 3.0 : 1.0) * p.heads * L * L * sum_dk * ns_per_mac(p.kernel),
+         "scales.length = " + std::to_string(p.scales.size()) + ", dks = " + format_number(sum_dk) +
+             " in sum, heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
+         "the products scales · heads · seqLen² · Σ dks"},
+        {passes * analyse_rows_ns(p.heads, p.seq_len, p.gradients, false),
+         lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
+         "the per-row statistics of " + format_number(passes * p.heads * L * L) + " attention weights"},
+        {draws_ns((p.gradients ? 4.0 : 2.0) * p.heads * L * sum_dk),
+         "dks = " + format_number(sum_dk) + " in sum, heads = " + std::to_string(p.heads) + ", seqLen = " +
+             std::to_string(p.seq_len),
+         "drawing the inputs"}};
+    if (p.softcap > 0.0)
+      terms.push_back({passes * (analyse_rows_ns(p.heads, p.seq_len, false, true) -
+                                 analyse_rows_ns(p.heads, p.seq_len, false, false)),
+                       lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
+                       "the soft-capped Jacobian norms of " + format_number(passes * p.heads * p.seq_len) +
+                           " rows (Lanczos, up to min(seqLen, 160) steps each)"});
+    check_cost(what, terms);
+  }
 
   SaturationSweepResult r;
   r.log_seq_len = std::log(static_cast<double>(p.seq_len));
@@ -439,22 +496,36 @@ void check_tensor(const char* what, const char* name, std::span<const float> t, 
 }
 }  // namespace
 
-namespace {
-// Checks attention's parameters (throws std::invalid_argument naming the bad value); returns the
-// output size heads · seq_len · dk.
-size_t check_attention(const AttentionParams& p) {
+void check_attention_work(const AttentionParams& p) {
   constexpr const char* what = "attention";
   check_shape(what, p.heads, p.seq_len, p.dk);
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
   const double L = p.seq_len;
-  check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0));
-  check_work_macs(what, 2.0 * p.heads * L * L * p.dk);
+  check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
+  check_cost(what, {{2.0 * p.heads * L * L * p.dk * ns_per_mac(p.kernel),
+                     "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
+                         ", dk = " + std::to_string(p.dk),
+                     "the products heads · seqLen² · dk"},
+                    {p.heads * L * L * cost::kNsPerSoftmaxWeight,
+                     "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
+                     "the softmax of " + format_number(p.heads * L * L) + " attention weights"}});
+  check_softcap(what, p.softcap);
+}
+
+namespace {
+// Checks attention's parameters (throws std::invalid_argument naming the bad value): the shape and
+// budgets first (check_attention_work), then the tensors; returns the output size heads · seq_len · dk.
+size_t check_attention(const AttentionParams& p) {
+  constexpr const char* what = "attention";
+  check_attention_work(p);
+  const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
+  const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
+  const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
   check_tensor(what, "q", p.q, n, "heads · seqLen · dk");
   check_tensor(what, "k", p.k, nkv, "headsKv · seqLen · dk");
   check_tensor(what, "v", p.v, nkv, "headsKv · seqLen · dk");
-  check_softcap(what, p.softcap);
   const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
   if (!p.mask.empty()) {
     if (p.mask.size() != LL)
@@ -541,13 +612,27 @@ double attention_into(const AttentionParams& p, std::span<float> output, std::sp
   return run_attention(p, output.data(), weights.data());
 }
 
-TensorStatsResult tensor_stats(const TensorStatsParams& p) {
+void check_tensor_stats_work(const TensorStatsParams& p) {
   constexpr const char* what = "tensorStats";
   check_shape(what, p.heads, p.seq_len, p.dk);
   check_threshold(what, p.threshold);
+  check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
+  {
+    std::vector<CostTerm> terms;
+    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, true, false, false, p.kernel);
+    const double L = p.seq_len;
+    terms[0].ns *= 4.0 / 3.0;  // the raw q·k products once more, for their moments
+    terms.push_back({p.heads * L * L * cost::kNsPerPairMoment,
+                     "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
+                     "the moments of every q·k pair"});
+    check_cost(what, terms);
+  }
+}
+
+TensorStatsResult tensor_stats(const TensorStatsParams& p) {
+  constexpr const char* what = "tensorStats";
+  check_tensor_stats_work(p);
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
-  check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk));
-  check_work_macs(what, analyse_macs(p.heads, p.seq_len, p.dk) * 4.0 / 3.0);
   check_tensor(what, "q", p.q, n, "heads · seqLen · dk");
   check_tensor(what, "k", p.k, n, "heads · seqLen · dk");
   if (!p.v.empty()) check_tensor(what, "v", p.v, n, "heads · seqLen · dk");
@@ -606,8 +691,15 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
     check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
     check_int_range(what, "dk", p.dk, 1, kMaxDk);
     check_int_range(what, "heads", p.heads, 1, kMaxHeads);
-    check_work_macs(what, double(p.rows) * p.seq_len * (p.dk + 200.0));  // ~200 flops of emulated softmax per key
-    check_work_bytes(what, 8.0 * p.rows * p.seq_len * 3.0 + 8.0 * p.seq_len * p.dk);
+    check_cost(what, {{double(p.rows) * p.seq_len * p.dk * cost::kNsPerMac,
+                       "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len) +
+                           ", dk = " + std::to_string(p.dk),
+                       "the scores rows · seqLen · dk"},
+                      {double(p.rows) * p.seq_len * cost::kNsPerPrecisionLogit,
+                       "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len),
+                       "12 emulated softmaxes of rows · seqLen logits"}});
+    check_work_bytes(what, 8.0 * p.rows * p.seq_len * 3.0 + 8.0 * p.seq_len * p.dk,
+                     "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
     r.scale = resolve_scale(p.scale, p.dk, p.heads);
     Rng rng = Rng::stream(p.seed, 5);
     std::vector<double> keys(static_cast<size_t>(p.seq_len) * p.dk), q(p.dk);
@@ -748,8 +840,19 @@ LongContextResult long_context(const LongContextParams& p) {
     lmax = std::max(lmax, L);
     macs += double(p.queries) * L * p.dk * p.methods.size();
   }
-  check_work_bytes(what, 4.0 * (double(lmax) + p.queries) * p.dk + 8.0 * p.queries * lmax * 2.0);
-  check_work_macs(what, macs);
+  check_work_bytes(what, 4.0 * (double(lmax) + p.queries) * p.dk + 8.0 * p.queries * lmax * 2.0,
+                   "seqLens = " + std::to_string(lmax) + " at most, queries = " + std::to_string(p.queries) + ", dk = " + std::to_string(p.dk));
+  {
+    double sum_l = 0.0;
+    for (int L : p.seq_lens) sum_l += L;
+    const double M = static_cast<double>(p.methods.size());
+    const std::string drivers = "seqLens = " + format_number(sum_l) + " in sum, queries = " + std::to_string(p.queries) +
+                                ", methods.length = " + std::to_string(p.methods.size());
+    check_cost(what, {{macs * ns_per_mac(p.kernel), drivers + ", dk = " + std::to_string(p.dk),
+                       "the products methods · queries · Σ seqLens · dk"},
+                      {M * p.queries * sum_l * cost::kNsPerLongWeight, drivers,
+                       "the softmax and row statistics of methods · queries · Σ seqLens weights"}});
+  }
   const KernelTable& kt = kernel_table(p.kernel);
   const std::vector<float> K = draw_tensor(p.seed, 2, static_cast<size_t>(lmax) * p.dk, 1.0);
   const std::vector<float> Q = draw_tensor(p.seed, 1, static_cast<size_t>(p.queries) * p.dk, 1.0);

@@ -216,6 +216,9 @@ AttentionResult attention(const AttentionParams& p);
 // [heads, seq_len, seq_len] (empty unless want_weights); returns the scale factor. Throws
 // std::invalid_argument as attention() does, and when a buffer's size does not match.
 double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights);
+// The checks of attention() that do not read the tensors (shape, headsKv, softcap, memory and work
+// budgets), so that a caller can run them before copying tensors in; attention() runs them first.
+void check_attention_work(const AttentionParams& p);
 
 // ---------------------------------------------------------------------------------------------
 // tensorStats: the diagnostics of attentionStats on caller-supplied q, k (and optionally v)
@@ -242,6 +245,8 @@ struct TensorStatsResult {
   std::vector<double> entropy, max_weight, jac_fro;  // per row [heads, seq_len]
 };
 TensorStatsResult tensor_stats(const TensorStatsParams& p);
+// The checks of tensor_stats() that do not read the tensors (as check_attention_work).
+void check_tensor_stats_work(const TensorStatsParams& p);
 
 // ---------------------------------------------------------------------------------------------
 // precisionLab: softmax of the same rows in float64/float32/bfloat16/float16 (emulated, see

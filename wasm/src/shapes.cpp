@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 namespace sqrtdk {
 
@@ -20,19 +21,22 @@ void check_int_range(const char* what, const char* name, long long value, long l
   }
 }
 
-void check_work_bytes(const char* what, double bytes) {
+void check_work_bytes(const char* what, double bytes, const std::string& drivers) {
   if (bytes > kMaxWorkBytes) {
+    std::string names;  // "heads = 4, seqLen = 8192" → "heads or seqLen"
+    size_t pos = 0;
+    std::vector<std::string> list;
+    while (pos < drivers.size()) {
+      size_t end = drivers.find(", ", pos);
+      if (end == std::string::npos) end = drivers.size();
+      const std::string item = drivers.substr(pos, end - pos);
+      list.push_back(item.substr(0, item.find(" = ")));
+      pos = end + 2;
+    }
+    for (size_t i = 0; i < list.size(); ++i) names += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + list[i];
     throw std::invalid_argument(std::string(what) + ": this call would need " +
                                 format_number(std::ceil(bytes / 1048576.0)) +
-                                " MiB of memory, more than the 512 MiB limit; use a smaller size");
-  }
-}
-
-void check_work_macs(const char* what, double macs) {
-  if (macs > kMaxMacs) {
-    throw std::invalid_argument(std::string(what) + ": this call would need " + format_number(macs) +
-                                " multiply-adds, more than the limit of " + format_number(kMaxMacs) +
-                                "; use a smaller size");
+                                " MiB of memory, more than the 512 MiB limit (" + drivers + "): lower " + names);
   }
 }
 

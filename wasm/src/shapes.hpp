@@ -27,16 +27,14 @@ inline constexpr double kMaxScale = 1e4;
 inline constexpr double kMaxTensorEntry = 1e6;
 // Memory a single call may need, in bytes (512 MiB).
 inline constexpr double kMaxWorkBytes = 512.0 * 1024.0 * 1024.0;
-// Multiply-adds a single call may spend (2^33, a few seconds of wasm SIMD on one core).
-inline constexpr double kMaxMacs = 8589934592.0;
+// The work a call may spend is bounded by the cost model of cost.hpp (kBudgetSeconds).
 
 std::string format_number(double v);
 
 // Throws std::invalid_argument "<what>: <name> = <value> is outside <lo>..<hi>".
 void check_int_range(const char* what, const char* name, long long value, long long lo, long long hi);
-// Throws std::invalid_argument when `bytes` exceeds kMaxWorkBytes, naming what needs it.
-void check_work_bytes(const char* what, double bytes);
-// Throws std::invalid_argument when `macs` exceeds kMaxMacs.
-void check_work_macs(const char* what, double macs);
+// Throws std::invalid_argument when `bytes` exceeds kMaxWorkBytes, naming the parameters that
+// drive it: `drivers` like "heads = 4, seqLen = 8192" (the message ends "lower heads or seqLen").
+void check_work_bytes(const char* what, double bytes, const std::string& drivers);
 
 }  // namespace sqrtdk

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cost.hpp"
 #include "shapes.hpp"
 
 namespace sqrtdk::train {
@@ -32,6 +33,18 @@ TrainingRun::TrainingRun(const TrainConfig& c)
 
 StepMetrics TrainingRun::step(int n) {
   check_int_range("trainingRun.step", "n", n, 1, kMaxSteps);
+  // The work budget (cost.hpp) caps the steps of one call; one step always fits (a run's memory
+  // budget bounds its size), so a run can always make progress.
+  const int left = std::max(0, cfg_.steps - steps_done_);
+  const double step_ns = 3.0 * (cfg_.kernel == Kernel::Simd ? cost::kNsPerTrainMacSimd : cost::kNsPerTrainMac) *
+                         train_forward_macs(cfg_.batch, cfg_.seq_len, cfg_.layers, cfg_.d_model, cfg_.mlp, cfg_.vocab);
+  const int fit = static_cast<int>(std::max(1.0, std::floor(kBudgetSeconds * 1e9 / step_ns)));
+  if (std::min(n, left) > fit)
+    throw std::invalid_argument("trainingRun.step: n = " + std::to_string(n) + " steps would take about " +
+                                format_number(std::round(std::min(n, left) * step_ns / 1e8) / 10.0) +
+                                " s of work (cost model), more than the " +
+                                format_number(kBudgetSeconds) + " s budget; at most " + std::to_string(fit) +
+                                " steps of this config fit in one call: lower n");
   StepMetrics out;
   out.first_step = steps_done_;
   for (int i = 0; i < n && !finished(); ++i) one_step(out);

@@ -71,7 +71,9 @@ class TrainingRun {
   explicit TrainingRun(const TrainConfig& c);
 
   // Runs up to n more steps (n in 1..kMaxSteps), fewer when the run reaches config().steps or
-  // diverges. Returns the metrics of the steps it ran (none once finished).
+  // diverges. Returns the metrics of the steps it ran (none once finished). Throws
+  // std::invalid_argument naming n when the steps it would run exceed the work budget of one call
+  // (cost.hpp: 3 × the forward multiply-adds per step; one step always fits).
   StepMetrics step(int n);
   EvalResult evaluate();
   // On the first min(evalSize, 256, ⌊2¹⁸ / pairs per sequence⌋) held-out sequences; bins in 8..200.

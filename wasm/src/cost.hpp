@@ -1,0 +1,77 @@
+// The work budget of one call: a cost model of each experiment's real work (products, softmax,
+// per-row statistics with their solvers, normal draws, emulated softmaxes, training steps) in
+// nanoseconds of this project's wasm build run by Node on the machine the constants were measured
+// on. Everything but the float32 products is scalar code in both builds; the products are costed
+// for the kernel family the call uses (scalar or SIMD128). A call whose estimate exceeds kBudgetSeconds is refused with
+// std::invalid_argument naming the parameters that drive its cost and the estimate.
+//
+// Calibration: `node scripts/calibrate-cost.mjs` times each term alone through the public API
+// (CPU time of the process, median of 3) and prints the constants below; the per-row statistics
+// are timed in every regime of the secular solve for ‖J‖₂ (flat rows at d_k = 1 … saturated rows
+// without a scale) and the slowest regime is kept, so the model bounds rather than averages.
+// Measured 2026-11-30 on the project's build machine (2 cores, Node 20.20.2, Debian emscripten
+// 3.1.6, -O3, the simd128 artifact with kernel 'scalar'), while other builds ran; the measured
+// values (in brackets) rounded up by about 15 %. The per-row statistics' slowest regime was d_k = 2
+// without a scale (rows spread over a few keys, where the secular solve takes the most steps).
+// The SIMD kernel and native builds are faster, so the budget is at most about 2 s there.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels.hpp"
+
+namespace sqrtdk {
+
+// The budget of one call, in estimated seconds on the calibration machine. 8 s: the smallest round
+// value that accepts every request the page makes within its own limits (web/src/compute.ts and the
+// state schema's ranges) without soft-capping, with either kernel: the largest are the default
+// saturation sweep with kernel 'scalar' (13 d_k × 4 scales at h 4, L 128: estimated 7.1 s,
+// measured 5.9 s) and the sweep the page always requests at h 16, L 1024 (its first d_k: estimated
+// 5.5 s, measured 4.0 s). Every reproduction of issue 12 is estimated at 15 s or more.
+inline constexpr double kBudgetSeconds = 8.0;
+
+namespace cost {
+inline constexpr double kNsPerMac = 1.1;            // [0.92] float32 multiply-add of the scalar matmul
+inline constexpr double kNsPerMacSimd = 0.16;       // [0.13] the same with the SIMD128 kernel
+inline constexpr double kNsPerRowWeight = 72.0;     // [63.8] per attention weight: softmax, copies, entropy,
+                                                    // ‖J‖_F and the secular solve for ‖J‖₂ (slowest regime)
+inline constexpr double kNsPerGradWeight = 10.0;   // [9.05] per weight, backward pass: dP copy, J·dP, dS
+inline constexpr double kNsPerLanczosLS = 12.0;     // [10.4] soft-capped ‖J D‖₂ per row: L·S, S = min(L, 160) steps
+inline constexpr double kNsPerLanczosS2 = 12.0;     // [10.3] and per S² (Sturm bisection every 4 steps); the
+                                                    // worst case (cap 1: flat rows, every step) at L 128 and 1024
+inline constexpr double kNsPerSoftmaxWeight = 48.0; // [39.6] attention(): soft-cap, masks, softmax per weight
+inline constexpr double kNsPerNormal = 24.0;        // [20.8] one N(0, 1) draw (with its use in a dot product)
+inline constexpr double kNsPerLongWeight = 100.0;   // [89.2] longContext: softmax and row statistics per weight
+inline constexpr double kNsPerPrecisionLogit = 2100.0;  // [1830] precisionLab: 12 emulated softmaxes and checks per logit
+inline constexpr double kNsPerPairMoment = 5.0;    // [within the noise of the rest; kept] tensorStats: Welford moments of one q·k pair
+inline constexpr double kNsPerTrainMac = 0.8;       // [0.65 at dModel 320, 0.72 at 64] training: per multiply-add
+                                                    // of a step (3 × forward), scalar kernel
+inline constexpr double kNsPerTrainMacSimd = 0.18;  // [0.095 at dModel 320, 0.15 at 64] the same, SIMD128 kernel
+}  // namespace cost
+
+// One term of an estimate: its nanoseconds and what drives it ("heads · seqLen² · dk (products)")
+// with the values of those parameters.
+struct CostTerm {
+  double ns = 0.0;
+  std::string drivers;  // e.g. "heads = 64, seqLen = 8192"
+  std::string label;    // e.g. "per-row statistics of 4.3e9 attention weights"
+};
+
+// Throws std::invalid_argument when the terms add up to more than kBudgetSeconds:
+// "<what>: this call would take about <s> s of work (cost model), more than the
+//  2 s budget; most of it is <label> (<drivers>): lower <drivers' names>".
+void check_cost(const char* what, const std::vector<CostTerm>& terms);
+
+// Nanoseconds of the analysis of one attention pass (attentionStats, each point of a sweep,
+// tensorStats): heads · seqLen² · dk products (1 forward, 3 with gradients), the per-row statistics
+// of heads · seqLen² weights, the soft-cap's Lanczos solve, the normal draws of the inputs.
+double ns_per_mac(Kernel kernel);  // kNsPerMac or kNsPerMacSimd
+double analyse_products_ns(int heads, int seq_len, int dk, bool gradients, Kernel kernel);
+double analyse_rows_ns(int heads, int seq_len, bool gradients, bool softcap);
+double draws_ns(double normals);
+// A training step of a config: 3 × the forward pass's multiply-adds, per sequence
+// T·(layers·(4C² + 2CF + 2TC) + C·V).
+double train_forward_macs(int batch, int seq_len, int layers, int d_model, int mlp, int vocab);
+
+}  // namespace sqrtdk
