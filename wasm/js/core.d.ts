@@ -439,6 +439,7 @@ export interface LoadOptions {
   /** default 'auto': simd128 where the engine validates SIMD128, else baseline */ build?: BuildChoice;
   /** the .wasm bytes (Node: read from disk); browsers fetch them next to the module */ wasmBinary?: ArrayBuffer | Uint8Array;
   /** URL of the .wasm file to fetch instead of the default location */ wasmUrl?: string | URL;
+  /** the build's module, already compiled (WebAssembly.compileStreaming), instantiated here instead of fetching */ wasmModule?: WebAssembly.Module;
 }
 
 /** True when this engine validates WebAssembly SIMD128 (wasm-feature-detect). */

@@ -450,6 +450,19 @@ async function instantiate(build, options) {
   const art = ARTIFACTS[build];
   const { default: factory } = await art.module();
   const moduleArgs = {};
+  if (options.wasmModule) {
+    // a WebAssembly.Module compiled elsewhere (the page compiles once and posts it to each worker):
+    // Emscripten's instantiateWasm hook instantiates it with the loader's imports
+    const mod = options.wasmModule;
+    if (!(mod instanceof WebAssembly.Module)) throw new TypeError(`loadCore: wasmModule must be a WebAssembly.Module, not ${typeName(mod)}`);
+    let fail;
+    const failed = new Promise((_, reject) => { fail = reject; });
+    moduleArgs.instantiateWasm = (imports, receive) => {
+      WebAssembly.instantiate(mod, imports).then((instance) => receive(instance, mod), fail);
+      return {};
+    };
+    return Promise.race([factory(moduleArgs), failed]);
+  }
   if (options.wasmBinary) {
     moduleArgs.wasmBinary = options.wasmBinary;
   } else if (isNode) {
@@ -488,7 +501,7 @@ export async function loadCore(options = {}) {
   }
   const build = buildChoice === 'auto' ? (hasSimd ? 'simd128' : 'baseline') : buildChoice;
   const kernel = choice === 'auto' ? (build === 'simd128' ? 'simd' : 'scalar') : choice;
-  const key = options.wasmBinary || options.wasmUrl ? `${build}:custom` : build;
+  const key = options.wasmBinary || options.wasmUrl || options.wasmModule ? `${build}:custom` : build;
   if (!modules.has(key)) {
     const p = instantiate(build, options);
     modules.set(key, p);
