@@ -73,8 +73,9 @@ const renderHook: Plugin = {
   afterRender(chart) {
     const c = chart.canvas;
     c.dataset.renders = String(Number(c.dataset.renders ?? '0') + 1);
-    const w = window as unknown as { __sqrtdkPerf?: { chart: string; t: number }[] };
-    (w.__sqrtdkPerf ??= []).push({ chart: c.dataset.chart ?? '', t: performance.now() });
+    const w = window as unknown as { __sqrtdkPerf?: { chart: string; t: number; final: boolean }[] };
+    // final: drawn from full results (not a refining preview)
+    (w.__sqrtdkPerf ??= []).push({ chart: c.dataset.chart ?? '', t: performance.now(), final: c.dataset.refining !== 'true' });
     if (w.__sqrtdkPerf.length > 2000) w.__sqrtdkPerf.splice(0, 1000);
   },
 };
@@ -152,6 +153,7 @@ export class ChartBox {
       h('div', { class: 'chart-head' }, this.titleEl, tools),
       wrap,
       h('p', { class: 'chart-pending', text: t('common.computing') }),
+      h('p', { class: 'chart-refining', 'aria-hidden': 'true', title: t('common.refiningTitle'), text: t('common.refining') }),
       this.noteEl,
       this.summaryEl,
       this.tableBox);
@@ -202,10 +204,15 @@ export class ChartBox {
   }
   setNote(text: string): void { setText(this.noteEl, text); }
 
-  /** Shows a built chart: the first call creates it, later ones swap data and options. */
-  set(spec: ChartSpec): void {
+  /**
+   * Shows a built chart: the first call creates it, later ones swap data and options. `refining`:
+   * the spec is a first estimate from part of the work (a subtle mark shows until a final one).
+   */
+  set(spec: ChartSpec, refining = false): void {
     this.spec = spec;
     this.el.classList.remove('pending');
+    this.el.classList.toggle('refining', refining);
+    this.canvas.dataset.refining = String(refining);
     this.el.dataset.points = String(spec.points);
     setText(this.summaryEl, chartSummary(spec.csv, this.t));
     // an open data table follows the chart once a drag settles (a 2304-row table per step would stall it)

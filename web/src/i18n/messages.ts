@@ -3,6 +3,7 @@
 // Numbers quoted from ARTICLE.md are marked as the article's words; every other number on the
 // page comes from the core at run time.
 import { trainEn, trainZh } from '../training/messages.ts';
+import { speedEn, speedZh } from './speed.ts';
 
 export const en = {
   'app.title': '√dk Lab',
@@ -406,6 +407,8 @@ export const en = {
   'gqa.note.gemmaCap': 'Computed with the cap: a logit gap of {gap} becomes {capped} under 50 · tanh(s/50), and the softmax Jacobian norm with respect to the raw logits is {jc}, against {ju} without the cap.',
   // the training lab (web/src/training/messages.ts)
   ...trainEn,
+  // progressive charts (web/src/i18n/speed.ts)
+  ...speedEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -810,6 +813,7 @@ export const zhCN: Record<MessageKey, string> = {
   'prec.onlineSame': '在格式本身中累加时，在线算法是 Milakov 与 Gimelshein 的在线 softmax 按该格式舍入的结果——不是 FlashAttention，后者把运行最大值和运行和保存在 float32 中。',
   'gqa.note.gemmaCap': '按它的截断实际计算：logit 差 {gap} 经 50 · tanh(s/50) 变为 {capped}，softmax 对原始 logit 的 Jacobian 范数为 {jc}，不截断时为 {ju}。',
   ...trainZh,
+  ...speedZh,
 };
 
 export const CATALOGUES = { en, 'zh-CN': zhCN } as const;
