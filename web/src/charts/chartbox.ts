@@ -115,6 +115,33 @@ const observer = typeof IntersectionObserver === 'undefined' ? null : new Inters
   for (const e of entries) boxes.get(e.target)?.setVisible(e.isIntersecting);
 }, { rootMargin: '400px 0px' });
 
+/**
+ * Chart draws wait here and run one per task, in the order asked (a chart asked again keeps its
+ * place and draws its latest spec): a result that feeds three charts, or a first load that
+ * creates them, is three short tasks instead of one long one, and input between them is handled
+ * at once. A MessageChannel message is a task without setTimeout's 4 ms clamp.
+ */
+const drawQueue = new Set<ChartBox>();
+let drawPort: MessagePort | null = null;
+function drawNext(): void {
+  const box = drawQueue.values().next().value as ChartBox | undefined;
+  if (!box) return;
+  drawQueue.delete(box);
+  box.drawNow();
+  if (drawQueue.size > 0) drawPort!.postMessage(0);
+}
+function scheduleDraw(box: ChartBox): void {
+  if (typeof MessageChannel === 'undefined') { box.drawNow(); return; }
+  if (!drawPort) {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = drawNext;
+    drawPort = ch.port2;
+  }
+  const idle = drawQueue.size === 0;
+  drawQueue.add(box);
+  if (idle) drawPort.postMessage(0);
+}
+
 export class ChartBox {
   readonly el: HTMLElement;
   private readonly canvas: HTMLCanvasElement;
@@ -124,6 +151,7 @@ export class ChartBox {
   private spec: ChartSpec | null = null;
   private visible = observer === null;
   private dirty = false;
+  private destroyed = false;
 
   private readonly summaryEl: HTMLElement;
   private readonly tableBtn: HTMLButtonElement;
@@ -160,7 +188,7 @@ export class ChartBox {
     this.el.classList.add('pending');
     this.setToolLabels();
     // a change of the system colour scheme repaints the chart in the new colours
-    this.unsubscribeTheme = onThemeChange(() => { if (this.spec) { this.dirty = true; if (this.visible) this.draw(); } });
+    this.unsubscribeTheme = onThemeChange(() => { if (this.spec) { this.dirty = true; if (this.visible) scheduleDraw(this); } });
     boxes.set(this.el, this);
     observer?.observe(this.el);
   }
@@ -193,7 +221,7 @@ export class ChartBox {
 
   setVisible(v: boolean): void {
     this.visible = v;
-    if (v && this.dirty) this.draw();
+    if (v && this.dirty) scheduleDraw(this);
   }
 
   setTitle(title: string): void {
@@ -221,12 +249,13 @@ export class ChartBox {
       this.tableTimer = setTimeout(() => this.fillTable(), 300);
     }
     this.dirty = true;
-    if (this.visible) this.draw();
+    if (this.visible) scheduleDraw(this);
   }
 
-  private draw(): void {
+  /** Draws the latest spec now (the draw queue calls it, one chart per task). */
+  drawNow(): void {
     const spec = this.spec;
-    if (!spec) return;
+    if (!spec || !this.dirty || this.destroyed) return;
     this.dirty = false;
     const cfg = themed(spec.config as unknown as ChartConfiguration);
     if (!this.chart || (this.chart.config as { type?: string }).type !== spec.config.type) {
@@ -280,6 +309,8 @@ export class ChartBox {
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
   destroy(): void {
+    this.destroyed = true;
+    drawQueue.delete(this);
     clearTimeout(this.tableTimer);
     this.unsubscribeTheme();
     observer?.unobserve(this.el);

@@ -8,6 +8,7 @@ import type { Control } from '../controls.ts';
 import { DK_STEPS, SAMPLE_STEPS } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import { varianceSweepParams, variancePointParams } from './common.ts';
+import { PREVIEW_SAMPLES } from '../worker/plan.ts';
 import { fmt } from '../format.ts';
 import { CLAIMED, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
@@ -47,7 +48,7 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
 
   const drawLaw = () => {
     if (!sweep) return;
-    law.set(buildVarianceLaw(sweep, point, state, t), !sweepFinal || !pointFinal);
+    law.set(buildVarianceLaw(sweep, point, state, t, sweepFinal ? state.samples : PREVIEW_SAMPLES), !sweepFinal || !pointFinal);
     const dks = sweep.rows.map((r) => r.dk);
     law.setNote(dks[dks.length - 1] < 4096 ? t('common.sweepSkipped', { dk: dks[dks.length - 1] }) : '');
     if (!sweepFinal) return;  // the claims quote full results only
