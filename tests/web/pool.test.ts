@@ -9,7 +9,10 @@ import type { Core, SaturationSweepParams, ScoreVarianceParams, AttentionStatsPa
 import { run } from '../../web/src/worker/handler.ts';
 import type { WorkerLike, Kind, Calls } from '../../web/src/worker/protocol.ts';
 import { Compute, defaultPoolSize } from '../../web/src/compute.ts';
-import { plan } from '../../web/src/worker/plan.ts';
+import { plan, groups } from '../../web/src/worker/plan.ts';
+import { DK_STEPS } from '../../web/src/state/schema.js';
+
+const DK_STEPS_ALL = [...DK_STEPS];
 import { sweepParams, pointParams, varianceSweepParams, variancePointParams, articleParams, logitRuleParams } from '../../web/src/panels/common.ts';
 import { longParams, gqaStatsParams, METHODS } from '../../web/src/panels/params.ts';
 import { parseHash } from '../../web/src/state/state.ts';
@@ -89,26 +92,42 @@ describe('split by point and progressive: the final result is one full call, bit
         bitwise(got, want);
         results.push(got);
         // the plan really split or sliced the work where it could
-        expect(calls.length).toBe(plan(c.kind, c.params as never, true).reduce((n, s) => n + s.calls.length, 0));
+        expect(calls.length).toBe(plan(c.kind, c.params as never, true, size).reduce((n, s) => n + s.calls.length, 0));
       }
       bitwise(results[1], results[0]);
       bitwise(results[2], results[0]);
     });
   }
 
-  it('a sweep is split into one call per (d_k, scale) point', () => {
+  it('a sweep is split into one call per worker, by d_k (by scale when there are fewer d_k than workers)', () => {
     const p = { ...sweepParams(small), dks: [8, 64, 256] };
-    const steps = plan('saturationSweep', p, true);
+    expect(plan('saturationSweep', p, false, 1)).toHaveLength(1);
+    expect(plan('saturationSweep', p, false, 1)[0].calls).toEqual([{ kind: 'saturationSweep', params: p }]);  // one worker: the request itself
+    const steps = plan('saturationSweep', p, true, 2);
     expect(steps.map((s) => s.final)).toEqual([false, true]);
-    expect(steps[1].calls.length).toBe(3 * p.scales!.length);
+    expect(steps[1].calls.map((c) => (c.params as SaturationSweepParams).dks)).toEqual([[256], [8, 64]]);
+    expect(steps[1].calls.every((c) => (c.params as SaturationSweepParams).scales!.length === p.scales!.length)).toBe(true);
     expect(steps[0].calls.every((c) => (c.params as SaturationSweepParams).heads === 1)).toBe(true);
+    // the preview's 1/√d_model is the full request's factor 1/√(heads·d_k), one call per d_k
+    const dm = steps[0].calls.filter((c) => typeof (c.params as SaturationSweepParams).scales![0] === 'number');
+    expect(dm.map((c) => (c.params as SaturationSweepParams).scales![0])).toEqual(p.dks.map((dk) => 1 / Math.sqrt(p.heads! * dk)));
+    const art = plan('saturationSweep', articleParams(state), false, 4);
+    expect(art[0].calls.map((c) => (c.params as SaturationSweepParams).scales)).toEqual([['none'], ['inv_sqrt_dk'], ['inv_dk']]);
+  });
+
+  it('groups: at most n groups of about equal cost, heaviest first, every item once', () => {
+    expect(groups([1, 2, 4, 8, 16, 32], 2)).toEqual([[5], [0, 1, 2, 3, 4]]);
+    expect(groups([5, 5, 5, 5], 3)).toEqual([[0, 3], [1], [2]]);
+    expect(groups([3, 1], 8)).toEqual([[0], [1]]);
+    const g = groups(DK_STEPS_ALL, 3);
+    expect(g.flat().sort((a, b) => a - b)).toEqual(DK_STEPS_ALL.map((_, i) => i));
   });
 });
 
 describe('a preview is a prefix of the full draw', () => {
   it('attentionStats with one head gives head 0 of the full call (its heatmap, bit for bit)', () => {
     const full = { heads: 4, seqLen: 64, dk: 256, seed: 9, perRow: true, heatmapSize: 16 } satisfies AttentionStatsParams;
-    const [preview] = plan('attentionStats', full, true);
+    const [preview] = plan('attentionStats', full, true, 2);
     expect((preview.calls[0].params as AttentionStatsParams).heads).toBe(1);
     const a = direct('attentionStats', preview.calls[0].params as AttentionStatsParams);
     const b = direct('attentionStats', full);
@@ -119,7 +138,7 @@ describe('a preview is a prefix of the full draw', () => {
 
   it('a GQA preview is one K/V head with its query group: rows of the first group, bit for bit', () => {
     const full = { heads: 8, headsKv: 2, seqLen: 128, dk: 64, seed: 2, perRow: true, heatmapSize: 4 } satisfies AttentionStatsParams;
-    const [preview] = plan('attentionStats', full, true);
+    const [preview] = plan('attentionStats', full, true, 2);
     expect(preview.calls[0].params).toMatchObject({ heads: 4, headsKv: 1 });
     const a = direct('attentionStats', preview.calls[0].params as AttentionStatsParams);
     const b = direct('attentionStats', full);
@@ -129,7 +148,7 @@ describe('a preview is a prefix of the full draw', () => {
 
   it('scoreVariance with fewer samples: the histogram of the preview never holds more than the full one', () => {
     const full = { dks: [2048], samples: 3000, seed: 4, histDk: 2048, bins: 10 } satisfies ScoreVarianceParams;
-    const [preview, last] = plan('scoreVariance', full, true);
+    const [preview, last] = plan('scoreVariance', full, true, 2);
     expect(last.final).toBe(true);
     const a = direct('scoreVariance', preview.calls[0].params as ScoreVarianceParams);
     const b = direct('scoreVariance', full);
@@ -140,7 +159,7 @@ describe('a preview is a prefix of the full draw', () => {
 
   it('longContext with fewer queries: the preview of one query is the full call with one query', () => {
     const full = { dk: 64, seqLens: [128, 1024], queries: 16, methods: ['fixed'], seed: 0 } satisfies LongContextParams;
-    const [preview] = plan('longContext', full, true);
+    const [preview] = plan('longContext', full, true, 2);
     const one = direct('longContext', { ...full, queries: 2 });
     const merged = preview.merge(preview.calls.map((c) => direct('longContext', c.params as LongContextParams)));
     bitwise(merged, one);

@@ -159,7 +159,7 @@ export class Compute {
   }
 
   private async runJob(job: Job, worker: WorkerName, kind: Kind, params: unknown, channel: string | undefined, progressive: boolean): Promise<void> {
-    const steps = plan(kind, params as never, progressive);
+    const steps = plan(kind, params as never, progressive, this.pool.size);
     const base = worker === 'live' ? 0 : 2;
     try {
       for (let i = 0; i < steps.length; i++) {

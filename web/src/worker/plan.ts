@@ -50,68 +50,102 @@ function sliceScale(scale: Scale | undefined, heads: number, dk: number): Scale 
   return scale === 'inv_sqrt_d_model' ? 1 / Math.sqrt(heads * dk) : scale;
 }
 
+/**
+ * Splits items (with their costs) into at most `parts` groups of about equal cost (largest first,
+ * each to the lightest group); the groups come out heaviest first, so the pool starts the longest
+ * call first. Returns the item indices of each group, ascending within a group.
+ */
+export function groups(costs: number[], parts: number): number[][] {
+  const n = Math.max(1, Math.min(parts, costs.length));
+  const bins = Array.from({ length: n }, () => ({ load: 0, items: [] as number[] }));
+  costs.map((c, i) => ({ c, i })).sort((a, b) => b.c - a.c || a.i - b.i).forEach(({ c, i }) => {
+    const b = bins.reduce((m, x) => (x.load < m.load ? x : m), bins[0]);
+    b.load += c;
+    b.items.push(i);
+  });
+  return bins.filter((b) => b.items.length > 0).sort((a, b) => b.load - a.load).map((b) => b.items.sort((x, y) => x - y));
+}
+
 // ---- saturationSweep: points (scale, d_k) ----
-function sweepStep(p: SaturationSweepParams, final: boolean): Step {
+function sweepStep(p: SaturationSweepParams, parts: number, final: boolean): Step {
   const scales = p.scales ?? ['none', 'inv_sqrt_dk', 'inv_dk'];
   const heads = p.heads ?? 4;
   const sliceHeads = final ? heads : 1;
-  const calls: SubCall[] = [];
-  // the largest d_k first, so the pool is not left waiting on the last big point
-  const order = p.dks.map((dk, d) => ({ dk, d })).sort((a, b) => b.dk - a.dk);
-  for (const { dk } of order) {
-    for (const sc of scales) {
-      calls.push({ kind: 'saturationSweep', params: { ...p, dks: [dk], scales: [final ? sc : sliceScale(sc, heads, dk)!], heads: sliceHeads } });
+  const L = p.seqLen ?? 128;
+  const scaleOf = (sc: Scale, dk: number) => (final ? sc : sliceScale(sc, heads, dk)!);
+  /** each call: its d_k indices and scale indices (a product), and where its points go */
+  const parts2: { d: number[]; s: number[] }[] = [];
+  // a preview resolves a scale with the head count in it per d_k (sliceScale): one call per d_k for it
+  const perDk = final ? [] : scales.map((sc, i) => (sc === 'inv_sqrt_d_model' ? i : -1)).filter((i) => i >= 0);
+  const shared = scales.map((_, i) => i).filter((i) => !perDk.includes(i));
+  if (shared.length > 0) {
+    if (p.dks.length >= parts || shared.length === 1) {
+      for (const g of groups(p.dks.map((dk) => macs(heads, L, dk)), parts)) parts2.push({ d: g, s: shared });
+    } else {
+      // fewer d_k than workers (the article's check: one d_k, three scales): one call per (d_k, scale)
+      p.dks.forEach((_, d) => shared.forEach((si) => parts2.push({ d: [d], s: [si] })));
     }
   }
+  for (const si of perDk) p.dks.forEach((_, d) => parts2.push({ d: [d], s: [si] }));
+  const calls: SubCall[] = parts2.map(({ d, s }) => ({
+    kind: 'saturationSweep' as const,
+    params: { ...p, dks: d.map((i) => p.dks[i]), scales: s.map((si) => scaleOf(scales[si], p.dks[d[0]])), heads: sliceHeads },
+  }));
   return {
     calls, final,
     merge(results) {
       const rs = results as SaturationSweepResult[];
       const points = scales.map(() => new Array(p.dks.length));
-      order.forEach(({ d }, i) => { scales.forEach((_, s) => { points[s][d] = rs[i * scales.length + s].points[0][0]; }); });
+      parts2.forEach(({ d, s }, c) => { s.forEach((si, a) => { d.forEach((di, b) => { points[si][di] = rs[c].points[a][b]; }); }); });
       return { logSeqLen: rs[0].logSeqLen, points } satisfies SaturationSweepResult;
     },
   };
 }
 
-// ---- scoreVariance: one call per d_k; the histogram comes from the call at histDk ----
-function varianceStep(p: ScoreVarianceParams, samples: number, final: boolean): Step {
+// ---- scoreVariance: groups of d_k; the histogram comes from the call holding histDk ----
+function varianceStep(p: ScoreVarianceParams, samples: number, parts: number, final: boolean): Step {
   const histDk = p.histDk ?? p.dks[0];
   const histAt = Math.max(0, p.dks.indexOf(histDk));
-  const calls: SubCall[] = p.dks.map((dk, i) => ({
+  const gs = groups(p.dks, parts);
+  const histCall = gs.findIndex((g) => g.includes(histAt));
+  const calls: SubCall[] = gs.map((g, c) => ({
     kind: 'scoreVariance' as const,
-    params: { ...p, samples, dks: [dk], histDk: i === histAt ? histDk : dk },
+    params: { ...p, samples, dks: g.map((i) => p.dks[i]), histDk: c === histCall ? histDk : p.dks[g[0]] },
   }));
   return {
     calls, final,
     merge(results) {
       const rs = results as ScoreVarianceResult[];
-      const h = rs[histAt];
-      return { rows: rs.map((r) => r.rows[0]), histDk: h.histDk, histRaw: h.histRaw, histInvSqrtDk: h.histInvSqrtDk } satisfies ScoreVarianceResult;
+      const rows = new Array(p.dks.length);
+      gs.forEach((g, c) => g.forEach((i, k) => { rows[i] = rs[c].rows[k]; }));
+      const h = rs[histCall];
+      return { rows, histDk: h.histDk, histRaw: h.histRaw, histInvSqrtDk: h.histInvSqrtDk } satisfies ScoreVarianceResult;
     },
   };
 }
 
-// ---- longContext: one call per length ----
-function longStep(p: LongContextParams, queries: number, final: boolean): Step {
-  const calls: SubCall[] = [...p.seqLens].map((L) => ({ kind: 'longContext' as const, params: { ...p, queries, seqLens: [L] } }))
-    .reverse();  // the longest first
-  const n = p.seqLens.length;
+// ---- longContext: groups of lengths ----
+function longStep(p: LongContextParams, queries: number, parts: number, final: boolean): Step {
+  const gs = groups([...p.seqLens], parts);
+  const calls: SubCall[] = gs.map((g) => ({ kind: 'longContext' as const, params: { ...p, queries, seqLens: g.map((i) => p.seqLens[i]) } }));
   return {
     calls, final,
     merge(results) {
-      const rs = (results as LongContextResult[]).slice().reverse();
+      const rs = results as LongContextResult[];
       const methods = rs[0].points.length;
-      return { points: Array.from({ length: methods }, (_, m) => rs.map((r) => r.points[m][0])) } satisfies LongContextResult;
+      const points = Array.from({ length: methods }, () => new Array(p.seqLens.length));
+      gs.forEach((g, c) => g.forEach((i, k) => { for (let m = 0; m < methods; m++) points[m][i] = rs[c].points[m][k]; }));
+      return { points } satisfies LongContextResult;
     },
   };
 }
 
 /**
- * The steps of a request. `progressive` asks for a preview step before the full one where the
- * request is big enough to need one (PREVIEW_MIN_MACS).
+ * The steps of a request for a pool of `parts` workers: a sweep's points in at most `parts` calls
+ * (one call, the request itself, on one worker). `progressive` asks for a preview step before the
+ * full one where the request is big enough to need one (PREVIEW_MIN_MACS).
  */
-export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progressive: boolean): Step[] {
+export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progressive: boolean, parts = 1): Step[] {
   const single: Step[] = [{ calls: [{ kind, params }], merge: one, final: true }];
   switch (kind) {
     case 'saturationSweep': {
@@ -122,8 +156,8 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
       const scales = (p.scales ?? [0, 0, 0]).length;
       const work = p.dks.reduce((w, dk) => w + scales * macs(heads, L, dk), 0);
       const steps: Step[] = [];
-      if (progressive && heads > 1 && work > PREVIEW_MIN_MACS) steps.push(sweepStep(p, false));
-      steps.push(sweepStep(p, true));
+      if (progressive && heads > 1 && work > PREVIEW_MIN_MACS) steps.push(sweepStep(p, parts, false));
+      steps.push(parts > 1 ? sweepStep(p, parts, true) : { ...single[0] });
       return steps;
     }
     case 'scoreVariance': {
@@ -132,8 +166,8 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
       const samples = p.samples ?? 20000;
       const work = 4 * samples * p.dks.reduce((a, b) => a + b, 0);
       const steps: Step[] = [];
-      if (progressive && samples > 2 * PREVIEW_SAMPLES && work > PREVIEW_MIN_MACS) steps.push(varianceStep(p, PREVIEW_SAMPLES, false));
-      steps.push(p.dks.length > 1 ? varianceStep(p, samples, true) : { ...single[0] });
+      if (progressive && samples > 2 * PREVIEW_SAMPLES && work > PREVIEW_MIN_MACS) steps.push(varianceStep(p, PREVIEW_SAMPLES, parts, false));
+      steps.push(p.dks.length > 1 && parts > 1 ? varianceStep(p, samples, parts, true) : { ...single[0] });
       return steps;
     }
     case 'attentionStats': {
@@ -153,8 +187,8 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
       const queries = p.queries ?? 64;
       const steps: Step[] = [];
       const work = queries * (p.dk ?? 64) * p.seqLens.reduce((a, b) => a + b, 0) * (p.methods?.length ?? 4);
-      if (progressive && queries > 2 * PREVIEW_QUERIES && work > PREVIEW_MIN_MACS / 20) steps.push(longStep(p, PREVIEW_QUERIES, false));
-      steps.push(p.seqLens.length > 1 ? longStep(p, queries, true) : { ...single[0] });
+      if (progressive && queries > 2 * PREVIEW_QUERIES && work > PREVIEW_MIN_MACS / 20) steps.push(longStep(p, PREVIEW_QUERIES, parts, false));
+      steps.push(p.seqLens.length > 1 && parts > 1 ? longStep(p, queries, parts, true) : { ...single[0] });
       return steps;
     }
     default:
