@@ -19,7 +19,8 @@ import { launch, settled } from '../tests/e2e/browser.mjs';
 import { panelSettled } from '../tests/e2e/panel.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const dist = path.join(repo, 'dist');
+// BENCH_UI_DIST=path measures another build (e.g. an older checkout's dist/) with this same script
+const dist = process.env.BENCH_UI_DIST ? path.resolve(process.env.BENCH_UI_DIST) : path.join(repo, 'dist');
 const N = Number(process.env.BENCH_UI_CHANGES ?? 40);
 const COLD = Number(process.env.BENCH_UI_COLD ?? 7);
 // BENCH_UI_POOL=n runs the page with ?pool=n (the worker pool size; default: hardwareConcurrency − 1)
@@ -149,7 +150,7 @@ async function coldLoad(ctxOptions, throttle, loaded) {
     const firstOf = boxes.map((id) => perf.find((e) => e.chart === id && e.final !== false)?.t).filter((t) => t !== undefined);
     const all = Math.max(...firstOf);
     const lt = window.__longTasks.filter((e) => e.t <= all);
-    return { first, all, longest: lt.reduce((m, e) => Math.max(m, e.ms), 0), over50: lt.length, pool: window.__sqrtdkBench.stats().poolSize };
+    return { first, all, longest: lt.reduce((m, e) => Math.max(m, e.ms), 0), over50: lt.length, pool: window.__sqrtdkBench.stats?.().poolSize ?? 'two fixed workers (no pool)' };
   });
   return { page, ctx, ...t };
 }
@@ -304,13 +305,13 @@ try {
     size,
   };
   await mkdir(path.join(repo, 'bench-results'), { recursive: true });
-  await writeFile(path.join(repo, 'bench-results', 'ui.json'), JSON.stringify(out, null, 2) + '\n');
+  await writeFile(path.join(repo, 'bench-results', process.env.BENCH_UI_DIST ? 'ui-other.json' : 'ui.json'), JSON.stringify(out, null, 2) + '\n');
 
   const pad = (x, n) => String(x).padEnd(n);
   const lpad = (x, n) => String(x).padStart(n);
   const verdict = (ok) => (ok ? 'met' : 'MISSED');
   const T = TARGETS;
-  console.log(`\n√dk Lab UI benchmark — headless Chromium ${out.machine.chromium}, ${out.machine.cpus} cores, load average ${loadavgAtStart.join(' ')}; worker pool: ${poolSize} worker${poolSize === 1 ? '' : 's'}${POOL ? ' (set by BENCH_UI_POOL)' : ' (hardwareConcurrency − 1)'}`);
+  console.log(`\n√dk Lab UI benchmark — headless Chromium ${out.machine.chromium}, ${out.machine.cpus} cores, load average ${loadavgAtStart.join(' ')}; worker pool: ${typeof poolSize === 'number' ? `${poolSize} worker${poolSize === 1 ? '' : 's'}${POOL ? ' (set by BENCH_UI_POOL)' : ' (hardwareConcurrency − 1)'}` : poolSize}; build ${dist}`);
   console.log(`ms from control change (cache cleared): first visual update (goal p95 ≤ ${T.firstP95Ms}) and final redraw (goal p95 ≤ ${T.finalP95Ms})\n`);
   console.log(`${pad('panel', 11)}${pad('control', 42)}${lpad('n', 4)}${lpad('first p50', 11)}${lpad('first p95', 11)}${lpad('final p50', 11)}${lpad('final p95', 11)}  first · final`);
   for (const r of results) {
@@ -328,7 +329,7 @@ try {
   console.log(`\ntraining lab Cancel → stopped: p50 ${out.trainingCancelMs.p50} ms, max ${out.trainingCancelMs.max} ms over ${cancels.length} runs (goal ≤ ${T.cancelMs}: ${verdict(out.trainingCancelMs.max <= T.cancelMs)})`);
   console.log(`gzip of JS + wasm + CSS loaded by the first view: ${size.gzipLoadedKB} KB (goal ≤ ${T.gzipKB}: ${verdict(size.gzipLoadedKB <= T.gzipKB)}); ${size.gzipAllKB} KB shipped in dist/ (both builds, every panel's chunks)`);
   console.log(`worst final redraw p95 over the core-computing controls: ${allFinalP95} ms`);
-  console.log('wrote bench-results/ui.json');
+  console.log(`wrote bench-results/${process.env.BENCH_UI_DIST ? 'ui-other.json' : 'ui.json'}`);
 } finally {
   await browser.close();
   await srv.close();
