@@ -290,14 +290,3 @@ test('REGRESSION: a failed .wasm fetch does not leave the page without its core:
   assert.deepEqual(log.consoleErrors.filter((m) => !/Failed to load resource|ERR_CONNECTION_RESET/.test(m)), []);
   await ctx.close();
 });
-  const log = watch(ctx, srv.origin);
-  let n = 0;
-  await ctx.route(/\.wasm$/, (route) => (++n === 1 ? route.abort('connectionreset') : route.continue()));
-  const page = await ctx.newPage();
-  await page.goto(`${srv.url}#v=1&embed=1&exp=saturation`);
-  await page.waitForSelector('[data-notice="restart"]', { state: 'visible', timeout: 15000 });
-  await settled(page, 20000);
-  assert.equal(await page.getAttribute('[data-chart-box="saturation-heatmap"]', 'data-points'), String(48 * 48));
-  assert.deepEqual(log.consoleErrors, []);
-  await ctx.close();
-});
