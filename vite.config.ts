@@ -58,13 +58,33 @@ function katexWoff2Only(): Plugin {
   };
 }
 
+/**
+ * Preloads the SIMD128 core with the page (<link rel=preload as=fetch>), so its download starts
+ * with the HTML and the page's WebAssembly.compileStreaming (web/src/worker/boot.ts) finds it
+ * under way. Only the SIMD128 build: the baseline is fetched only where SIMD128 is missing.
+ */
+function preloadCore(): Plugin {
+  return {
+    name: 'sqrtdk-preload-core',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const wasm = Object.keys(ctx.bundle ?? {}).find((f) => /sqrtdk-simd[^/]*\.wasm$/.test(f));
+        if (!wasm) return [];
+        return [{ tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' }];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: './',
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), preloadCore(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },

@@ -32,7 +32,8 @@ export async function settled(page, timeout = 30000) {
   await page.waitForFunction(() => {
     const boxes = [...document.querySelectorAll('[data-chart-box]')];
     if (boxes.length === 0) return false;
-    const drawn = boxes.every((b) => !b.classList.contains('pending') && Number(b.dataset.points) > 0);
+    // drawn from full results: no chart still shows a first estimate (class refining)
+    const drawn = boxes.every((b) => !b.classList.contains('pending') && !b.classList.contains('refining') && Number(b.dataset.points) > 0);
     const ros = [...document.querySelectorAll('[data-readout]')];
     return drawn && ros.every((r) => r.textContent !== '–' && r.textContent !== '');
   }, null, { timeout, polling: 50 });

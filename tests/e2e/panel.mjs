@@ -9,7 +9,7 @@ export async function panelSettled(page, panel, timeout = 30000) {
     if (!root) return false;
     const boxes = [...root.querySelectorAll('[data-chart-box]')];
     if (boxes.length === 0) return false;
-    const drawn = boxes.every((b) => !b.classList.contains('pending') && Number(b.dataset.points) > 0);
+    const drawn = boxes.every((b) => !b.classList.contains('pending') && !b.classList.contains('refining') && Number(b.dataset.points) > 0);
     const ros = [...root.querySelectorAll('[data-readout]')];
     return drawn && ros.every((r) => r.textContent !== '–' && r.textContent !== '');
   }, panel, { timeout, polling: 50 });

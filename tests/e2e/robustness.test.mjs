@@ -215,7 +215,8 @@ test('a worker that crashes is restarted with a visible notice, and the charts s
   assert.match(await page.textContent('[data-notice="restart"]'), /crash/);
   await settled(page);
   assert.equal(await page.evaluate(() => window.__sqrtdkRestarts), 1, 'exactly one restart');
-  assert.ok(served >= 3, `a fresh worker was started (${served} worker scripts served)`);
+  const pool = await page.evaluate(() => window.__sqrtdkBench.stats().poolSize);
+  assert.ok(served >= pool + 1, `a fresh worker was started (${served} worker scripts served for a pool of ${pool})`);
   await page.waitForFunction(() => /SIMD/.test(document.querySelector('[data-status]').textContent));
 
   // the numbers drawn after the restart are the core's (one panel per view: visit each)
@@ -270,16 +271,22 @@ test('REGRESSION: a refusal shown beside a control stays while other requests of
   await ctx.close();
 });
 
-test('REGRESSION: a worker whose core fails to load (first .wasm fetch fails) is restarted with a notice and the charts are drawn', async () => {
+test('REGRESSION: a failed .wasm fetch does not leave the page without its core: the charts are drawn', async () => {
+  // The page compiles the core once and posts it to the workers (web/src/worker/boot.ts); a failed
+  // fetch there falls back to each worker fetching the core itself, and a worker whose core fails
+  // to load is restarted with a notice. Either way the charts come.
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   const log = watch(ctx, srv.origin);
   let n = 0;
   await ctx.route(/\.wasm$/, (route) => (++n === 1 ? route.abort('connectionreset') : route.continue()));
   const page = await ctx.newPage();
   await page.goto(`${srv.url}#v=1&embed=1&exp=saturation`);
-  await page.waitForSelector('[data-notice="restart"]', { state: 'visible', timeout: 15000 });
-  await settled(page, 20000);
+  await settled(page, 30000);
+  assert.ok(n >= 2, 'the core was fetched again after the failure');
   assert.equal(await page.getAttribute('[data-chart-box="saturation-heatmap"]', 'data-points'), String(48 * 48));
-  assert.deepEqual(log.consoleErrors, []);
+  const sat = core.attentionStats({ heads: 4, seqLen: 128, dk: 64, scale: 'inv_sqrt_dk', seed: 1, perRow: false, heatmapSize: 48 });
+  assert.equal((await readouts(page))['sat-entropy'], fmt(sat.summary.entropy.mean));
+  // the aborted request itself is the only error the browser may report
+  assert.deepEqual(log.consoleErrors.filter((m) => !/Failed to load resource|ERR_CONNECTION_RESET/.test(m)), []);
   await ctx.close();
 });

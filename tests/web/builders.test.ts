@@ -4,7 +4,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
 import type { Core } from '../../wasm/js/core.js';
 import {
-  buildVarianceLaw, buildHistogram, buildSaturationLine, buildHeatmap, buildGradientSweep, buildArticle,
+  buildVarianceLaw, varianceRelSE, buildHistogram, buildSaturationLine, buildHeatmap, buildGradientSweep, buildArticle,
   buildJacobianCurve, buildProbs, csvText, ALL_SCALES, ARTICLE_SCALES,
 } from '../../web/src/charts/builders.ts';
 import { defaultState } from '../../web/src/state/state.ts';
@@ -32,6 +32,33 @@ describe('chart builders', () => {
     const text = csvText(spec.csv);
     expect(text.split('\n')[0]).toBe('series,d_k,variance');
     expect(text).toContain(`Var(q·k) measured,16,${sweep.rows[2].raw.variance}`);
+  });
+
+  it('variance law with a sample count: ±2 SE bands that shrink with more samples, not exported', () => {
+    const state = { ...defaultState(), dk: 16 };
+    const sweep = core.scoreVariance({ dks: [1, 4, 16, 64], samples: 500, seed: 1 });
+    const few = buildVarianceLaw(sweep, null, state, t, 256);
+    const many = buildVarianceLaw(sweep, null, state, t, 2000);
+    const bands = (spec: typeof few) => spec.config.data.datasets.filter((d) => d.band);
+    expect(bands(few)).toHaveLength(6);
+    expect(few.csv).toEqual(buildVarianceLaw(sweep, null, state, t).csv);
+    expect(few.points).toBe(6 * 4);
+    const width = (spec: typeof few) => {
+      const [lo, hi] = bands(spec).slice(0, 2).map((d) => d.data as { y: number }[]);
+      return hi[1].y - lo[1].y;
+    };
+    expect(width(many)).toBeLessThan(width(few) / 2.5);
+    // the band at d_k = 4 from 256 samples: 4 × SE with SE/σ² = √(2/255 + 6/(4·256))
+    expect(width(few) / sweep.rows[1].raw.variance).toBeCloseTo(4 * Math.sqrt(2 / 255 + 6 / 1024), 12);
+  });
+
+  it('the standard error of a sample variance of q·k matches its spread over many seeds', () => {
+    // 200 independent estimates of Var(q·k) at d_k = 4 from 256 samples each
+    const vs = Array.from({ length: 200 }, (_, s) => core.scoreVariance({ dks: [4], samples: 256, seed: 1000 + s }).rows[0].raw.variance);
+    const m = vs.reduce((a, b) => a + b, 0) / vs.length;
+    const sd = Math.sqrt(vs.reduce((a, b) => a + (b - m) ** 2, 0) / (vs.length - 1));
+    expect(sd / 4).toBeGreaterThan(0.8 * varianceRelSE(256, 4));
+    expect(sd / 4).toBeLessThan(1.2 * varianceRelSE(256, 4));
   });
 
   it('histogram: a density that integrates to the share of samples inside the edges', () => {

@@ -11,7 +11,7 @@ import { DeviceHost } from '../../web/src/device/host.ts';
 import { runDevice } from '../../web/src/device/run.ts';
 import type { RunHooks } from '../../web/src/device/run.ts';
 import { buildDevice } from '../../web/src/device/chart.ts';
-import { workerPoolSize } from '../../web/src/device/pool.ts';
+import { defaultPoolSize } from '../../web/src/worker/pool.ts';
 import type { SliceResult } from '../../web/src/device/protocol.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
 import { defaultState, toHash, panelKeys, embedHash } from '../../web/src/state/state.ts';
@@ -67,8 +67,8 @@ describe('device benchmark: what is timed', () => {
     expect(() => summarise('js', 1, [0, 0, 1])).toThrow(/timer too coarse/);
   });
 
-  it('the pool size: one worker per logical core but one, at least one', () => {
-    expect([workerPoolSize(1), workerPoolSize(2), workerPoolSize(8), workerPoolSize(0), workerPoolSize(NaN)]).toEqual([1, 1, 7, 1, 1]);
+  it('the pool size: one worker per logical core but one, at least one, at most 8', () => {
+    expect([defaultPoolSize(1), defaultPoolSize(2), defaultPoolSize(8), defaultPoolSize(0), defaultPoolSize(NaN), defaultPoolSize(16)]).toEqual([1, 1, 7, 1, 1, 8]);
   });
 });
 

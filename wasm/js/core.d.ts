@@ -482,6 +482,11 @@ export interface LoadOptions {
    * files reject with a TypeError naming wasmUrl).
    */
   wasmUrl?: string | URL;
+  /**
+   * the build's module, already compiled (WebAssembly.compileStreaming), instantiated here instead of
+   * fetching; memoised per Module object
+   */
+  wasmModule?: WebAssembly.Module;
 }
 
 /** True when this engine validates WebAssembly SIMD128 (wasm-feature-detect). */

@@ -593,6 +593,14 @@ function checkWasm(what, name, bytes) {
   }
   return bytes;
 }
+// A number per WebAssembly.Module object: a compiled module is memoised by identity.
+const moduleIds = new WeakMap();
+let modulesSeen = 0;
+function moduleId(mod) {
+  if (!(mod instanceof WebAssembly.Module)) throw new TypeError(`loadCore: wasmModule must be a WebAssembly.Module, not ${describe(mod)}`);
+  if (!moduleIds.has(mod)) moduleIds.set(mod, ++modulesSeen);
+  return moduleIds.get(mod);
+}
 // FNV-1a of the bytes: custom binaries are memoised by their content.
 function fingerprint(bytes) {
   let h = 0x811c9dc5;
@@ -611,6 +619,23 @@ async function instantiate(build, options, bytes) {
     print: (t) => { if (loading) messages.push(String(t)); else console.log(t); },
     printErr: (t) => { if (loading) messages.push(String(t)); else console.error(t); },
   };
+  if (options.wasmModule) {
+    // a WebAssembly.Module compiled elsewhere (the page compiles once and posts it to each worker):
+    // Emscripten's instantiateWasm hook instantiates it with the loader's imports
+    const mod = options.wasmModule;
+    if (!(mod instanceof WebAssembly.Module)) throw new TypeError(`loadCore: wasmModule must be a WebAssembly.Module, not ${describe(mod)}`);
+    let fail;
+    const failed = new Promise((_, reject) => { fail = reject; });
+    moduleArgs.instantiateWasm = (imports, receive) => {
+      WebAssembly.instantiate(mod, imports).then((instance) => receive(instance, mod), fail);
+      return {};
+    };
+    try {
+      return await Promise.race([factory(moduleArgs), failed]);
+    } finally {
+      loading = false;
+    }
+  }
   if (bytes) {
     moduleArgs.wasmBinary = bytes;
   } else if (isNode) {
@@ -702,6 +727,8 @@ export async function loadCore(options = {}) {
     key = `${build}:bin:${fingerprint(bytes)}`;
   } else if (options.wasmUrl !== undefined) {
     key = `${build}:url:${String(options.wasmUrl)}`;
+  } else if (options.wasmModule !== undefined) {
+    key = `${build}:module:${moduleId(options.wasmModule)}`;
   }
   if (!modules.has(key)) {
     const p = instantiate(build, options, bytes);

@@ -1,12 +1,18 @@
-// The page's access to the core: two workers (a "live" one for the point at the chosen setting,
-// which must answer within a frame or two, and a "sweep" one for the d_k sweeps, which are cached
-// and do not depend on the chosen d_k), a small result cache, and the work budgets that keep
-// every request inside what the browser does in about a second.
-import { WorkerClient, CoreError } from './worker/protocol.ts';
+// The page's access to the core: a pool of workers (worker/pool.ts), a small result cache, and the
+// work budgets that keep every request inside what the browser does in about a second. A request
+// names a priority, "live" (the point at the chosen setting, which must answer within a frame or
+// two) or "sweep" (the d_k sweeps, cached, not depending on the chosen d_k); it is computed by the
+// plan of worker/plan.ts: split by point across the pool, and with a preview step first when the
+// caller draws steps. A request on a channel supersedes the channel's previous one: the previous
+// one's remaining calls are dropped before they are sent (latest wins, at most one computation
+// waiting per channel).
+import { CoreError } from './worker/protocol.ts';
 import type { Calls, Kind, WorkerLike } from './worker/protocol.ts';
+import { Pool, defaultPoolSize } from './worker/pool.ts';
+import { plan } from './worker/plan.ts';
 import { DK_STEPS } from './state/schema.js';
 
-export { CoreError };
+export { CoreError, defaultPoolSize };
 export type WorkerName = 'live' | 'sweep';
 
 /**
@@ -50,54 +56,172 @@ export function varianceDks(samples: number): number[] {
 }
 
 export interface ComputeOptions {
-  createWorker: () => WorkerLike;
+  /** a new worker of the pool (index 0..poolSize−1) */
+  createWorker: (index: number) => WorkerLike;
   onRestart: (reason: 'timeout' | 'crash') => void;
+  /** workers in the pool (default: defaultPoolSize(navigator.hardwareConcurrency)) */
+  poolSize?: number;
+}
+
+/** What a step callback is told: whether this result is the request's final one. */
+export interface StepInfo { final: false; step: number; steps: number }
+export type OnStep<R> = (result: R, info: StepInfo) => void;
+
+/** One requester of a job: its promise, its step callback, and whether its channel moved on. */
+interface Sub { channel?: string; onStep?: OnStep<unknown>; superseded: boolean; resolve: (v: unknown) => void; reject: (e: unknown) => void }
+/** One request being computed (or computed: done), shared by every requester of the same key. */
+interface Job { key: string; subs: Set<Sub>; done: boolean; result?: unknown; last?: { result: unknown; info: StepInfo }; started: boolean }
+
+const superseded = () => new CoreError('superseded by a newer request', 'superseded');
+/** The panel a channel belongs to: its prefix before ':' ('sat:point' → 'sat'). */
+const panelOf = (channel: string | undefined) => (channel === undefined ? '-' : channel.split(':')[0]);
+
+/** Counters of computations, for tests and bench:ui (window.__sqrtdkBench.stats()). */
+export interface ComputeStats {
+  poolSize: number;
+  /** jobs whose first call was sent to a worker, per panel (the channel's prefix) */
+  started: Record<string, number>;
+  /** the same, with the time each started (performance.now()), the last 200 */
+  log: { panel: string; channel: string; t: number }[];
+  /** core calls sent, and calls dropped before sending because their request went stale */
+  sent: number;
+  dropped: number;
+  /** calls waiting for a worker, workers busy */
+  waiting: number;
+  running: number;
 }
 
 export class Compute {
-  private readonly clients: Record<WorkerName, WorkerClient>;
-  private readonly cache = new Map<string, Promise<unknown>>();
+  private readonly pool: Pool;
+  private readonly cache = new Map<string, Job>();
+  private readonly channels = new Map<string, Sub>();
   private readonly maxEntries = 48;
+  private readonly started: Record<string, number> = {};
+  private readonly log: ComputeStats['log'] = [];
 
   constructor(opts: ComputeOptions) {
-    const make = () => new WorkerClient({
+    const size = opts.poolSize ?? defaultPoolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
+    this.pool = new Pool({
+      size,
       createWorker: opts.createWorker,
       onRestart: opts.onRestart,
       timeoutMs: (k) => (k === 'saturationSweep' || k === 'scoreVariance' || k === 'longContext' ? 30000 : 15000),
     });
-    this.clients = { live: make(), sweep: make() };
   }
+
+  /** Workers in the pool. */
+  get poolSize(): number { return this.pool.size; }
 
   /**
-   * One request, cached by (kind, params). With a channel, latest wins (see WorkerClient.call).
-   * A failed or superseded request leaves the cache.
+   * One request, cached by (kind, params); `cacheKey` replaces the params in the key (tensors are
+   * keyed by the caller, never stringified). With a channel, latest wins: the channel's previous
+   * request rejects with kind 'superseded' and its calls not yet sent are dropped. With onStep,
+   * the request is computed progressively (worker/plan.ts): onStep gets each preview step's result
+   * (final: false), and the promise resolves with the final result, which is bit for bit the
+   * result of one full call. A failed or superseded request leaves the cache.
    */
-  get<K extends Kind>(worker: WorkerName, kind: K, params: Calls[K]['params'], channel?: string, cacheKey?: string): Promise<Calls[K]['result']> {
-    // tensors (typed arrays) are keyed by the caller's cacheKey, never stringified
+  get<K extends Kind>(worker: WorkerName, kind: K, params: Calls[K]['params'], channel?: string, cacheKey?: string,
+    onStep?: OnStep<Calls[K]['result']>): Promise<Calls[K]['result']> {
     const key = `${kind}:${cacheKey ?? JSON.stringify(params)}`;
-    const hit = this.cache.get(key);
-    if (hit) {
-      this.cache.delete(key);
-      this.cache.set(key, hit);  // most recently used last
-      return hit as Promise<Calls[K]['result']>;
-    }
-    const p = this.clients[worker].call(kind, params, channel);
-    this.cache.set(key, p);
-    p.catch(() => { if (this.cache.get(key) === p) this.cache.delete(key); });
-    while (this.cache.size > this.maxEntries) {
-      const oldest = this.cache.keys().next().value as string;
-      this.cache.delete(oldest);
-    }
-    return p;
+    return new Promise((resolve, reject) => {
+      const sub: Sub = { channel, onStep: onStep as OnStep<unknown> | undefined, superseded: false, resolve: resolve as (v: unknown) => void, reject };
+      let job = this.cache.get(key);
+      if (channel !== undefined) {
+        const prev = this.channels.get(channel);
+        this.channels.set(channel, sub);
+        if (prev && !prev.superseded) { prev.superseded = true; prev.reject(superseded()); }
+      }
+      if (job) {
+        this.cache.delete(key);
+        this.cache.set(key, job);  // most recently used last
+        if (job.done) { resolve(job.result as Calls[K]['result']); this.pool.prune(); return; }
+        job.subs.add(sub);
+        const last = job.last;
+        if (last && onStep) queueMicrotask(() => { if (!sub.superseded) onStep(last.result as Calls[K]['result'], last.info); });
+      } else {
+        job = { key, subs: new Set([sub]), done: false, started: false };
+        this.cache.set(key, job);
+        while (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
+        void this.runJob(job, worker, kind, params, channel, onStep !== undefined);
+      }
+      this.pool.prune();  // the calls of the superseded request that are still waiting
+    });
   }
 
-  /** Uncached request (for the status line). */
+  /** A job is stale when every requester has moved on (a request without a channel never does). */
+  private stale(job: Job): boolean {
+    for (const s of job.subs) if (!s.superseded) return false;
+    return true;
+  }
+
+  private forget(job: Job): void {
+    if (this.cache.get(job.key) === job) this.cache.delete(job.key);
+  }
+
+  private async runJob(job: Job, worker: WorkerName, kind: Kind, params: unknown, channel: string | undefined, progressive: boolean): Promise<void> {
+    const steps = plan(kind, params as never, progressive, this.pool.size);
+    const base = worker === 'live' ? 0 : 2;
+    try {
+      for (let i = 0; i < steps.length; i++) {
+        // client-driven: the next step is only sent when the previous one is back and still wanted
+        if (this.stale(job)) { this.forget(job); return; }
+        const step = steps[i];
+        const priority = base + (step.final ? 1 : 0);
+        const results = await Promise.all(step.calls.map((c) => this.pool.run({
+          kind: c.kind, params: c.params, priority,
+          stale: () => this.stale(job),
+          onStart: () => {
+            if (job.started) return;
+            job.started = true;
+            const panel = panelOf(channel);
+            this.started[panel] = (this.started[panel] ?? 0) + 1;
+            this.log.push({ panel, channel: channel ?? '-', t: performance.now() });
+            if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
+          },
+        })));
+        const result = step.merge(results);
+        if (step.final) {
+          job.done = true;
+          job.result = result;
+          job.last = undefined;
+          for (const s of job.subs) if (!s.superseded) s.resolve(result);
+          job.subs.clear();
+          return;
+        }
+        const info: StepInfo = { final: false, step: i + 1, steps: steps.length };
+        job.last = { result, info };
+        for (const s of job.subs) if (!s.superseded) s.onStep?.(result, info);
+      }
+    } catch (e) {
+      // calls dropped as stale while a new requester of the same key arrived: start again
+      if (e instanceof CoreError && e.kind === 'superseded' && !this.stale(job) && this.cache.get(job.key) === job) {
+        void this.runJob(job, worker, kind, params, channel, progressive);
+        return;
+      }
+      this.forget(job);
+      const err = e instanceof CoreError && e.kind === 'superseded' ? superseded() : e;
+      for (const s of job.subs) if (!s.superseded) s.reject(err);
+      job.subs.clear();
+    }
+  }
+
+  /** Uncached request, never superseded (for the status line and the device panel). */
   call<K extends Kind>(worker: WorkerName, kind: K, params: Calls[K]['params']): Promise<Calls[K]['result']> {
-    return this.clients[worker].call(kind, params);
+    return this.pool.run({ kind, params, priority: worker === 'live' ? 0 : 2 }) as Promise<Calls[K]['result']>;
   }
 
   /** Forgets every cached result (bench:ui measures uncached requests). */
-  clearCache(): void { this.cache.clear(); }
+  clearCache(): void {
+    for (const [k, job] of this.cache) if (job.done) this.cache.delete(k);
+  }
 
-  get restarts(): number { return this.clients.live.restarts + this.clients.sweep.restarts; }
+  get restarts(): number { return this.pool.restarts; }
+
+  /** Counters of computations (tests, bench:ui). */
+  stats(): ComputeStats {
+    return {
+      poolSize: this.pool.size, started: { ...this.started }, log: this.log.slice(),
+      sent: this.pool.sent, dropped: this.pool.dropped, waiting: this.pool.waiting, running: this.pool.running,
+    };
+  }
 }

@@ -10,8 +10,9 @@ import { Store } from './state/store.ts';
 import { bindUrl } from './state/url.ts';
 import { translator } from './i18n/messages.ts';
 import type { T } from './i18n/messages.ts';
-import { Compute } from './compute.ts';
-import type { WorkerLike } from './worker/protocol.ts';
+import { Compute, defaultPoolSize } from './compute.ts';
+import { compileCore, coreWorker } from './worker/boot.ts';
+import { poolOverride } from './worker/pool.ts';
 import { h, setText } from './dom.ts';
 import { select } from './controls.ts';
 import type { Control } from './controls.ts';
@@ -48,16 +49,20 @@ const initial = checkLinkVersion(parseHash(location.hash, navLang));
 const store = new Store(initial.state);
 
 let restartNotice: HTMLElement | null = null;
+// the core's module is compiled once, here, and posted to every worker of the pool
+const coreInit = compileCore();
 const compute = new Compute({
-  createWorker: () => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module', name: 'sqrtdk-core' }) as unknown as WorkerLike,
+  poolSize: poolOverride(location.search) ?? defaultPoolSize(navigator.hardwareConcurrency),
+  createWorker: (i) => coreWorker(() => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module', name: `sqrtdk-core-${i}` }), coreInit),
   onRestart: (reason) => {
     const w = window as unknown as { __sqrtdkRestarts?: number };
     w.__sqrtdkRestarts = (w.__sqrtdkRestarts ?? 0) + 1;
     showRestart(reason);
   },
 });
-// bench:ui clears the result cache between measured changes, so each one is really computed
-(window as unknown as { __sqrtdkBench?: object }).__sqrtdkBench = { clearCache: () => compute.clearCache() };
+// bench:ui clears the result cache between measured changes, so each one is really computed;
+// tests and bench:ui read the pool size and the counters of computations per panel
+(window as unknown as { __sqrtdkBench?: object }).__sqrtdkBench = { clearCache: () => compute.clearCache(), stats: () => compute.stats() };
 let info: CoreInfo | null = null;
 let infoError = '';
 

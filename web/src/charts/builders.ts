@@ -96,7 +96,21 @@ export const dots = (label: string, colour: string, data: Point[], extra: Record
 // ---------- Panel 1: variance law ----------
 
 /** Var against d_k, log–log: measured raw / ÷√d_k / ÷d_k with their theory lines; the chosen d_k marked. */
-export function buildVarianceLaw(sweep: ScoreVarianceResult, point: ScoreVarianceResult | null, state: State, t: T): ChartSpec {
+/**
+ * Relative standard error of a sample variance of q·k from n samples at d_k: q·k is a sum of d_k
+ * products of two N(0, σ²), whose excess kurtosis is 6/d_k, so SE(s²)/σ² = √(2/(n−1) + 6/(d_k·n))
+ * (the variance of a sample variance, e.g. Casella & Berger, Statistical Inference, ex. 5.8).
+ */
+export function varianceRelSE(samples: number, dk: number): number {
+  return Math.sqrt(2 / (samples - 1) + 6 / (dk * samples));
+}
+
+/**
+ * The law of the variance against d_k; with `samples` (the samples per d_k of the sweep drawn), a
+ * band of ±2 standard errors around each measured series, which shrinks as a first estimate from a
+ * few hundred samples refines to the full count (the band is drawn, not exported).
+ */
+export function buildVarianceLaw(sweep: ScoreVarianceResult, point: ScoreVarianceResult | null, state: State, t: T, samples?: number): ChartSpec {
   const rows = sweep.rows;
   const datasets: Dataset[] = [
     dots(t('var.series.raw'), SCALE_COLOURS.none, rows.map((r) => ({ x: r.dk, y: r.raw.variance }))),
@@ -114,10 +128,29 @@ export function buildVarianceLaw(sweep: ScoreVarianceResult, point: ScoreVarianc
   }
   const x = axis(t('var.axis.dk'), 'logarithmic', pow2Ticks(1, 4096));
   const y = axis(t('var.axis.var'), 'logarithmic', { ticks: { callback: logTick } });
+  const csv = longCsv('d_k', 'variance', datasets);
+  const points = countPoints(datasets);
+  const drawn: Dataset[] = [...datasets];
+  if (samples !== undefined && samples > 1) {
+    const series: [keyof ScoreVarianceResult['rows'][number], string][] = [['raw', SCALE_COLOURS.none], ['invSqrtDk', SCALE_COLOURS.inv_sqrt_dk], ['invDk', SCALE_COLOURS.inv_dk]];
+    for (const [k, c] of series) {
+      const at = (sign: number) => rows.map((r) => ({ x: r.dk, y: Math.max((r[k] as { variance: number }).variance * (1 + sign * 2 * varianceRelSE(samples, r.dk)), 1e-12) }));
+      const low = drawn.length;
+      drawn.push({ ...line('', alpha(c, 0), at(-1), { borderWidth: 0, pointRadius: 0 }), band: true, order: 5 } as Dataset);
+      drawn.push({ ...line('', alpha(c, 0), at(1), { borderWidth: 0, pointRadius: 0, fill: low, backgroundColor: alpha(c, 0.14) }), band: true, order: 5 } as Dataset);
+    }
+  }
+  const legendFilter = (item: { datasetIndex?: number }, data: { datasets: { data: unknown[]; band?: boolean }[] }) => {
+    const d = data.datasets[item.datasetIndex ?? 0];
+    return !d?.band && (d?.data.length ?? 1) > 0;
+  };
   return {
-    config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { plugins: { vline: { x: state.dk } } }) },
-    csv: longCsv('d_k', 'variance', datasets),
-    points: countPoints(datasets),
+    config: {
+      type: 'line', data: { datasets: drawn },
+      options: baseOptions(x, y, { plugins: { vline: { x: state.dk }, legend: { position: 'bottom', labels: { boxWidth: 12, boxHeight: 12, font: { size: 11 }, filter: legendFilter } } } }),
+    },
+    csv,
+    points,
   };
 }
 

@@ -73,8 +73,9 @@ const renderHook: Plugin = {
   afterRender(chart) {
     const c = chart.canvas;
     c.dataset.renders = String(Number(c.dataset.renders ?? '0') + 1);
-    const w = window as unknown as { __sqrtdkPerf?: { chart: string; t: number }[] };
-    (w.__sqrtdkPerf ??= []).push({ chart: c.dataset.chart ?? '', t: performance.now() });
+    const w = window as unknown as { __sqrtdkPerf?: { chart: string; t: number; final: boolean }[] };
+    // final: drawn from full results (not a refining preview)
+    (w.__sqrtdkPerf ??= []).push({ chart: c.dataset.chart ?? '', t: performance.now(), final: c.dataset.refining !== 'true' });
     if (w.__sqrtdkPerf.length > 2000) w.__sqrtdkPerf.splice(0, 1000);
   },
 };
@@ -114,6 +115,37 @@ const observer = typeof IntersectionObserver === 'undefined' ? null : new Inters
   for (const e of entries) boxes.get(e.target)?.setVisible(e.isIntersecting);
 }, { rootMargin: '400px 0px' });
 
+/**
+ * Chart draws wait here and run in the order asked (a chart asked again keeps its place and draws
+ * its latest spec), in tasks of about DRAW_BUDGET_MS: quick updates of several charts share one
+ * task, while a result that feeds three slow charts, or a first load that creates them, becomes
+ * several shorter tasks, and input between them is handled at once. A MessageChannel message is a
+ * task without setTimeout's 4 ms clamp.
+ */
+const DRAW_BUDGET_MS = 12;
+const drawQueue = new Set<ChartBox>();
+let drawPort: MessagePort | null = null;
+function drawNext(): void {
+  const t0 = performance.now();
+  while (drawQueue.size > 0 && performance.now() - t0 < DRAW_BUDGET_MS) {
+    const box = drawQueue.values().next().value as ChartBox;
+    drawQueue.delete(box);
+    box.drawNow();
+  }
+  if (drawQueue.size > 0) drawPort!.postMessage(0);
+}
+function scheduleDraw(box: ChartBox): void {
+  if (typeof MessageChannel === 'undefined') { box.drawNow(); return; }
+  if (!drawPort) {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = drawNext;
+    drawPort = ch.port2;
+  }
+  const idle = drawQueue.size === 0;
+  drawQueue.add(box);
+  if (idle) drawPort.postMessage(0);
+}
+
 export class ChartBox {
   readonly el: HTMLElement;
   private readonly canvas: HTMLCanvasElement;
@@ -123,6 +155,7 @@ export class ChartBox {
   private spec: ChartSpec | null = null;
   private visible = observer === null;
   private dirty = false;
+  private destroyed = false;
 
   private readonly summaryEl: HTMLElement;
   private readonly tableBtn: HTMLButtonElement;
@@ -152,13 +185,14 @@ export class ChartBox {
       h('div', { class: 'chart-head' }, this.titleEl, tools),
       wrap,
       h('p', { class: 'chart-pending', text: t('common.computing') }),
+      h('p', { class: 'chart-refining', 'aria-hidden': 'true', title: t('common.refiningTitle'), text: t('common.refining') }),
       this.noteEl,
       this.summaryEl,
       this.tableBox);
     this.el.classList.add('pending');
     this.setToolLabels();
     // a change of the system colour scheme repaints the chart in the new colours
-    this.unsubscribeTheme = onThemeChange(() => { if (this.spec) { this.dirty = true; if (this.visible) this.draw(); } });
+    this.unsubscribeTheme = onThemeChange(() => { if (this.spec) { this.dirty = true; if (this.visible) scheduleDraw(this); } });
     boxes.set(this.el, this);
     observer?.observe(this.el);
   }
@@ -191,7 +225,7 @@ export class ChartBox {
 
   setVisible(v: boolean): void {
     this.visible = v;
-    if (v && this.dirty) this.draw();
+    if (v && this.dirty) scheduleDraw(this);
   }
 
   setTitle(title: string): void {
@@ -202,10 +236,15 @@ export class ChartBox {
   }
   setNote(text: string): void { setText(this.noteEl, text); }
 
-  /** Shows a built chart: the first call creates it, later ones swap data and options. */
-  set(spec: ChartSpec): void {
+  /**
+   * Shows a built chart: the first call creates it, later ones swap data and options. `refining`:
+   * the spec is a first estimate from part of the work (a subtle mark shows until a final one).
+   */
+  set(spec: ChartSpec, refining = false): void {
     this.spec = spec;
     this.el.classList.remove('pending');
+    this.el.classList.toggle('refining', refining);
+    this.canvas.dataset.refining = String(refining);
     this.el.dataset.points = String(spec.points);
     setText(this.summaryEl, chartSummary(spec.csv, this.t));
     // an open data table follows the chart once a drag settles (a 2304-row table per step would stall it)
@@ -214,12 +253,13 @@ export class ChartBox {
       this.tableTimer = setTimeout(() => this.fillTable(), 300);
     }
     this.dirty = true;
-    if (this.visible) this.draw();
+    if (this.visible) scheduleDraw(this);
   }
 
-  private draw(): void {
+  /** Draws the latest spec now (the draw queue calls it, one chart per task). */
+  drawNow(): void {
     const spec = this.spec;
-    if (!spec) return;
+    if (!spec || !this.dirty || this.destroyed) return;
     this.dirty = false;
     const cfg = themed(spec.config as unknown as ChartConfiguration);
     if (!this.chart || (this.chart.config as { type?: string }).type !== spec.config.type) {
@@ -273,6 +313,8 @@ export class ChartBox {
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
   destroy(): void {
+    this.destroyed = true;
+    drawQueue.delete(this);
     clearTimeout(this.tableTimer);
     this.unsubscribeTheme();
     observer?.unobserve(this.el);

@@ -7,6 +7,7 @@ import { tensorsEn, tensorsZh } from '../tensors/messages.ts';
 import { ivEn, ivZh } from '../interview/messages.ts';
 import { deviceEn, deviceZh } from '../device/messages.ts';
 import { drillEn, drillZh } from '../interview/messages-drill.ts';
+import { speedEn, speedZh } from './speed.ts';
 
 export const en = {
   'app.title': '√dk Lab',
@@ -417,6 +418,8 @@ export const en = {
   ...deviceEn,
   // the interview's drill and claim checker (web/src/interview/messages-drill.ts)
   ...drillEn,
+  // progressive charts (web/src/i18n/speed.ts)
+  ...speedEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -825,6 +828,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...ivZh,
   ...deviceZh,
   ...drillZh,
+  ...speedZh,
 };
 
 export const CATALOGUES = { en, 'zh-CN': zhCN } as const;

@@ -1,5 +1,6 @@
 // Panel 4, the article's own check (claim C4): q, k ~ randn(1, 8, 128, 512), the mean row
 // entropy for no scaling, ÷√d_k and ÷d_k beside ln 128, with the seed shown and re-rollable.
+import type { SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildArticle, ARTICLE_SCALES } from '../charts/builders.ts';
 import type { ArticleResult } from '../charts/builders.ts';
@@ -7,7 +8,6 @@ import { seedInput } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
 import { CLAIMED, CLAIMS, near } from '../claims.ts';
-import type { SaturationSweepResult } from '../../../wasm/js/core.js';
 import { h, setText } from '../dom.ts';
 import { shell, claimBox, track, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
@@ -36,10 +36,14 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
   let key = '';
   let state = store.state;
 
+  // false while the chart shows a first estimate from one head of eight (worker/plan.ts)
+  let final = true;
   const draw = () => {
     if (!results) return;
     chart.setTitle(t('art.chart', { seed: state.aseed }));
-    chart.set(buildArticle(results, t));
+    chart.set(buildArticle(results, t), !final);
+    s.readouts.classList.toggle('refining', !final);
+    if (!final) return;  // the table and the claim quote full results only
     results.forEach((r, i) => {
       const [, e, m, sh] = cells[i];
       setText(e, fmt(r.summary.entropy.mean));
@@ -63,12 +67,14 @@ export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
       const k = JSON.stringify(base);
       if (k !== key) {
         key = k;
-        track(s.el, 'art', compute.get('live', 'saturationSweep', base, 'art'), source, t, (sw) => {
+        const got = (isFinal: boolean) => (sw: SaturationSweepResult) => {
           if (k !== key) return;
           sweep = sw;
           results = sw.points.map((pts) => ({ summary: pts[0], logSeqLen: sw.logSeqLen }));
+          final = isFinal;
           draw();
-        });
+        };
+        track(s.el, 'art', compute.get('live', 'saturationSweep', base, 'art', undefined, got(false)), source, t, got(true));
       } else if (changed === null || changed.has('lang')) draw();
     },
     destroy() { chart.destroy(); },

@@ -13,7 +13,6 @@ import { BUDGET_MS, DEVICE_SHAPE, attentionFlops } from '../device/bench.ts';
 import type { DeviceResult, Measure } from '../device/bench.ts';
 import { buildDevice, deviceRows, measureLabel } from '../device/chart.ts';
 import { runDevice } from '../device/run.ts';
-import { workerPoolSize } from '../device/pool.ts';
 import type { DeviceReply, DeviceRequest } from '../device/protocol.ts';
 
 type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
@@ -51,11 +50,11 @@ class DeviceWorker {
   }
 }
 
-export function devicePanel({ t, store }: PanelCtx): PanelView {
+export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('device', 11, t('dev.title'), t('dev.lede'), [], t);
   s.formula.remove();
   const hc = typeof navigator !== 'undefined' && Number.isFinite(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : 0;
-  const pool = workerPoolSize(hc || 1);
+  const pool = compute.poolSize;  // the page's own pool (worker/pool.ts; ?pool=N overrides it)
 
   // Run / Cancel, progress
   const runBtn = h('button', { type: 'button', class: 'button', 'data-action': 'device-run', text: t('dev.run') }) as HTMLButtonElement;

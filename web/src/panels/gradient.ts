@@ -66,13 +66,17 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
   let pointRefused = false;  // the point of the current state was refused by the page's budget
   let state = store.state;
   const qName = () => t(state.gq === 'jac' ? 'grad.q.jac' : 'grad.q.grad');
+  // false while the chart shows a first estimate (worker/plan.ts) of the sweep or of the point
+  let sweepFinal = true;
+  let pointFinal = true;
 
   const drawSweep = () => {
     if (!sweep) return;
     sweepChart.setTitle(t('grad.chart.sweep', { q: qName() }));
-    sweepChart.set(buildGradientSweep(sweep, sweepDks, ALL_SCALES, point, state, t));
+    sweepChart.set(buildGradientSweep(sweep, sweepDks, ALL_SCALES, point, state, t), !sweepFinal || !pointFinal);
     const last = sweepDks[sweepDks.length - 1];
     sweepChart.setNote(last < 4096 ? t('common.sweepSkipped', { dk: last }) : '');
+    if (!sweepFinal) return;  // the comparison quotes full results only
     const field = state.gq === 'jac' ? 'jacFro' : 'gradQuery';
     const none = sweepAt(sweep, sweepDks, ALL_SCALES, 'none', state.dk);
     const sq = sweepAt(sweep, sweepDks, ALL_SCALES, 'inv_sqrt_dk', state.dk);
@@ -89,6 +93,8 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
   };
   const drawPoint = () => {
     if (!point) return;
+    s.readouts.classList.toggle('refining', !pointFinal);
+    if (!pointFinal) return;  // readouts show full results only
     const sm = point.summary[state.gq === 'jac' ? 'jacFro' : 'gradQuery'];
     setText(ro.median, fmt(sm.median));
     setText(ro.p10, fmt(sm.p10));
@@ -128,12 +134,14 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
       const sk = JSON.stringify(sp) + next.gq;
       if (sk !== sweepKey) {
         sweepKey = sk;
-        track(s.el, 'sat:sweep', compute.get('sweep', 'saturationSweep', sp, 'sat:sweep'), source, t, (r) => {
+        const got = (final: boolean) => (r: SaturationSweepResult) => {
           if (sk !== sweepKey) return;
           sweep = r;
           sweepDks = sp.dks;
+          sweepFinal = final;
           drawSweep();
-        });
+        };
+        track(s.el, 'sat:sweep', compute.get('sweep', 'saturationSweep', sp, 'sat:sweep', undefined, got(false)), source, t, got(true));
       }
       if (changed === null) {
         track(s.el, 'grad:curve', compute.get('live', 'jacobianCurve', { gaps: GAPS }), source, t, (r) => { curveR = r; drawExplorer(); });
@@ -161,12 +169,14 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
       if (pk !== pointKey || pointRefused) {
         pointKey = pk;
         pointRefused = false;
-        track(s.el, 'grad:point', compute.get('live', 'attentionStats', pp, 'grad:point'), source, t, (r) => {
+        const got = (final: boolean) => (r: AttentionStatsResult) => {
           if (pk !== pointKey) return;
           point = r;
+          pointFinal = final;
           drawSweep();
           drawPoint();
-        });
+        };
+        track(s.el, 'grad:point', compute.get('live', 'attentionStats', pp, 'grad:point', undefined, got(false)), source, t, got(true));
       }
     },
     destroy() { sweepChart.destroy(); curve.destroy(); probs.destroy(); },

@@ -42,6 +42,8 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
 
   const results: Partial<Record<LongContextMethod, LongContextResult>> = {};
   const keys: Partial<Record<LongContextMethod, string>> = {};
+  /** false while results[m] is a first estimate from fewer queries (worker/plan.ts) */
+  const final: Partial<Record<LongContextMethod, boolean>> = {};
   let state = store.state;
 
   const at = (m: LongContextMethod, L = QUOTE_L) => results[m]?.points[0].find((p) => p.seqLen === L) ?? null;
@@ -51,11 +53,14 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     if (have.length === 0) return;
     ent.setTitle(t('lc.chart.entropy', { dk: state.ldk, train: state.ltrain, queries: longQueries(state.ldk) }));
     const charts: [ChartBox, LongField][] = [[ent, 'entropy'], [ratio, 'entropyRatio'], [maxw, 'maxWeight']];
-    for (const [box, field] of charts) box.set(buildLongContext(results, have, field, state.ltrain, t));
+    const refining = have.some((m) => !final[m]);
+    for (const [box, field] of charts) box.set(buildLongContext(results, have, field, state.ltrain, t), refining);
     ent.setNote(t('lc.note', { train: state.ltrain }));
-    for (const m of METHODS) { const p = at(m); setText(ro[m], p ? fmt(p.entropy) : '–'); }
+    // readouts show full results only: a method still refining keeps its last full number
+    for (const m of METHODS) { const p = at(m); if (final[m] || !p) setText(ro[m], p && final[m] ? fmt(p.entropy) : '–'); }
+    s.readouts.classList.toggle('refining', refining);
     setText(roLn, fmt(Math.log(QUOTE_L)));
-    if (have.length < METHODS.length) return;
+    if (have.length < METHODS.length || refining) return;
     const [f, l, y, a] = METHODS.map((m) => at(m)!);
     const vars = {
       L: QUOTE_L, train: state.ltrain, dk: state.ldk, lnL: fmt(Math.log(QUOTE_L)),
@@ -84,11 +89,13 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
         if (k === keys[m]) continue;
         keys[m] = k;
         asked = true;
-        track(s.el, `lc:${m}`, compute.get(WORKER_OF[m], 'longContext', p, `lc:${m}`), source, t, (r) => {
+        const got = (isFinal: boolean) => (r: LongContextResult) => {
           if (k !== keys[m]) return;
           results[m] = r;
+          final[m] = isFinal;
           draw();
-        });
+        };
+        track(s.el, `lc:${m}`, compute.get(WORKER_OF[m], 'longContext', p, `lc:${m}`, undefined, got(false)), source, t, got(true));
       }
       if (!asked && (changed === null || changed.has('lang'))) draw();
     },

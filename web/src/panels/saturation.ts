@@ -86,14 +86,19 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   let pointKey = '';
   let pointRefused = false;  // the point of the current state was refused by the page's budget
   let state = store.state;
+  // false while the chart shows a first estimate (worker/plan.ts) of the sweep or of the point
+  let sweepFinal = true;
+  let pointFinal = true;
 
   const drawSweep = () => {
     if (!sweep) return;
+    const refining = !sweepFinal || !pointFinal;
     ent.setTitle(t('sat.chart.entropy', { heads: state.heads, seqLen: state.seqLen }));
-    ent.set(buildSaturationLine(sweep, sweepDks, ALL_SCALES, 'entropy', point, state, t));
-    maxw.set(buildSaturationLine(sweep, sweepDks, ALL_SCALES, 'maxWeight', point, state, t));
+    ent.set(buildSaturationLine(sweep, sweepDks, ALL_SCALES, 'entropy', point, state, t), refining);
+    maxw.set(buildSaturationLine(sweep, sweepDks, ALL_SCALES, 'maxWeight', point, state, t), refining);
     const last = sweepDks[sweepDks.length - 1];
     ent.setNote(last < 4096 ? t('common.sweepSkipped', { dk: last }) : '');
+    if (!sweepFinal) return;  // the comparison and the claims quote full results only
     const at = (sc: (typeof ALL_SCALES)[number]) => sweepAt(sweep!, sweepDks, ALL_SCALES, sc, state.dk);
     const none = at('none'), sq = at('inv_sqrt_dk'), inv = at('inv_dk'), bug = at('inv_sqrt_d_model');
     if (none && sq && inv && bug) {
@@ -114,8 +119,10 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     if (!point) return;
     const hm = buildHeatmap(point, HEATMAP_N, t);
     heat.setTitle(t('sat.chart.heatmap', { n: Math.min(HEATMAP_N, point.heatmapSize), scale: t(`scale.${state.scale}`), dk: state.dk }));
-    heat.set(hm);
+    heat.set(hm, !pointFinal);
     heat.setNote(t('sat.heatmapNote', { max: fmt(hm.max, 3) }));
+    s.readouts.classList.toggle('refining', !pointFinal);
+    if (!pointFinal) return;  // readouts show full results only
     const sm = point.summary;
     setText(ro.entropy, fmt(sm.entropy.mean));
     setText(ro.lnL, fmt(point.logSeqLen));
@@ -142,12 +149,14 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
       const sk = JSON.stringify(sp);
       if (sk !== sweepKey) {
         sweepKey = sk;
-        track(s.el, 'sat:sweep', compute.get('sweep', 'saturationSweep', sp, 'sat:sweep'), source, t, (r) => {
+        const got = (final: boolean) => (r: SaturationSweepResult) => {
           if (sk !== sweepKey) return;
           sweep = r;
           sweepDks = sp.dks;
+          sweepFinal = final;
           drawSweep();
-        });
+        };
+        track(s.el, 'sat:sweep', compute.get('sweep', 'saturationSweep', sp, 'sat:sweep', undefined, got(false)), source, t, got(true));
       }
       const big = pointTooBig(next);
       if (big) {
@@ -162,12 +171,14 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
       if (pk !== pointKey || pointRefused) {
         pointKey = pk;
         pointRefused = false;
-        track(s.el, 'sat:point', compute.get('live', 'attentionStats', pp, 'sat:point'), source, t, (r) => {
+        const got = (final: boolean) => (r: AttentionStatsResult) => {
           if (pk !== pointKey) return;
           point = r;
+          pointFinal = final;
           drawSweep();
           drawPoint();
-        });
+        };
+        track(s.el, 'sat:point', compute.get('live', 'attentionStats', pp, 'sat:point', undefined, got(false)), source, t, got(true));
       } else if (changed === null || changed.has('lang')) {
         drawSweep();
         drawPoint();

@@ -8,6 +8,7 @@ import type { Control } from '../controls.ts';
 import { DK_STEPS, SAMPLE_STEPS } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import { varianceSweepParams, variancePointParams } from './common.ts';
+import { PREVIEW_SAMPLES } from '../worker/plan.ts';
 import { fmt } from '../format.ts';
 import { CLAIMS } from '../claims.ts';
 import { h, setText } from '../dom.ts';
@@ -41,12 +42,16 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
   let sweepKey = '';
   let pointKey = '';
   let state = store.state;
+  // false while a chart shows a first estimate (worker/plan.ts: fewer samples) of the sweep or of the point
+  let sweepFinal = true;
+  let pointFinal = true;
 
   const drawLaw = () => {
     if (!sweep) return;
-    law.set(buildVarianceLaw(sweep, point, state, t));
+    law.set(buildVarianceLaw(sweep, point, state, t, sweepFinal ? state.samples : PREVIEW_SAMPLES), !sweepFinal || !pointFinal);
     const dks = sweep.rows.map((r) => r.dk);
     law.setNote(dks[dks.length - 1] < 4096 ? t('common.sweepSkipped', { dk: dks[dks.length - 1] }) : '');
+    if (!sweepFinal) return;  // the claims quote full results only
     const r512 = sweep.rows.find((r) => r.dk === 512);
     if (r512) {
       // the rules of web/src/claims.ts, on the same request the claim checker sends
@@ -60,8 +65,10 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
     const r = point.rows[0];
     histRaw.setTitle(t('var.chart.histRaw', { dk: r.dk }));
     histScaled.setTitle(t('var.chart.histScaled', { dk: r.dk }));
-    histRaw.set(buildHistogram(point.histRaw, r.theory.raw.std, SCALE_COLOURS.none, t));
-    histScaled.set(buildHistogram(point.histInvSqrtDk, r.theory.invSqrtDk.std, SCALE_COLOURS.inv_sqrt_dk, t));
+    histRaw.set(buildHistogram(point.histRaw, r.theory.raw.std, SCALE_COLOURS.none, t), !pointFinal);
+    histScaled.set(buildHistogram(point.histInvSqrtDk, r.theory.invSqrtDk.std, SCALE_COLOURS.inv_sqrt_dk, t), !pointFinal);
+    s.readouts.classList.toggle('refining', !pointFinal);
+    if (!pointFinal) return;  // readouts show full results only
     setText(ro.var, fmt(r.raw.variance));
     setText(ro.std, fmt(r.raw.std));
     setText(ro.sqrt, fmt(r.invSqrtDk.variance));
@@ -82,22 +89,26 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
       const sk = JSON.stringify(sp);
       if (sk !== sweepKey) {
         sweepKey = sk;
-        track(s.el, 'var:sweep', compute.get('sweep', 'scoreVariance', sp, 'var:sweep'), source, t, (r) => {
+        const got = (final: boolean) => (r: ScoreVarianceResult) => {
           if (sk !== sweepKey) return;
           sweep = r;
+          sweepFinal = final;
           drawLaw();
-        });
+        };
+        track(s.el, 'var:sweep', compute.get('sweep', 'scoreVariance', sp, 'var:sweep', undefined, got(false)), source, t, got(true));
       }
       const pp = variancePointParams(next);
       const pk = JSON.stringify(pp);
       if (pk !== pointKey) {
         pointKey = pk;
-        track(s.el, 'var:point', compute.get('live', 'scoreVariance', pp, 'var:point'), source, t, (r) => {
+        const got = (final: boolean) => (r: ScoreVarianceResult) => {
           if (pk !== pointKey) return;
           point = r;
+          pointFinal = final;
           drawLaw();
           drawPoint();
-        });
+        };
+        track(s.el, 'var:point', compute.get('live', 'scoreVariance', pp, 'var:point', undefined, got(false)), source, t, got(true));
       } else if (changed === null) {
         drawLaw();
         drawPoint();

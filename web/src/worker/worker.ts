@@ -1,15 +1,19 @@
-// The module Web Worker that owns the wasm core. It fetches the .wasm itself (Emscripten 3.1.6's
-// loader does not recognise a module worker, which has no importScripts) and hands the bytes to
-// loadCore; then it answers each request with run() (handler.ts).
+// The module Web Worker that owns one instance of the wasm core (one worker of the page's pool).
+// The page compiles the core's WebAssembly.Module once (boot.ts) and posts it here first as
+// { init: { module, build } }; the worker instantiates it. Without one ({ init: null }: the page
+// could not compile it) the worker fetches the .wasm itself (Emscripten 3.1.6's loader does not
+// recognise a module worker, which has no importScripts) and hands the bytes to loadCore. Then it
+// answers each request with run() (handler.ts), in the order they came.
 import { loadCore, simdSupported } from '../../../wasm/js/core.js';
 import type { Core } from '../../../wasm/js/core.js';
 import { run } from './handler.ts';
 import { transferables } from './protocol.ts';
+import type { CoreInit } from './boot.ts';
 
 const SIMD_WASM = new URL('../../../wasm/dist/sqrtdk-simd.wasm', import.meta.url);
 const BASE_WASM = new URL('../../../wasm/dist/sqrtdk-base.wasm', import.meta.url);
 
-async function boot(): Promise<Core> {
+async function fetchAndLoad(): Promise<Core> {
   const simd = await simdSupported();
   const res = await fetch(simd ? SIMD_WASM : BASE_WASM);
   if (!res.ok) throw new Error(`could not load the core (${res.status})`);
@@ -17,7 +21,11 @@ async function boot(): Promise<Core> {
   return loadCore({ build: simd ? 'simd128' : 'baseline', kernel: 'auto', wasmBinary });
 }
 
-const corePromise = boot();
+let gotInit: (init: CoreInit | null) => void = () => {};
+const initMessage = new Promise<CoreInit | null>((resolve) => { gotInit = resolve; });
+const corePromise = initMessage.then((init) => (init
+  ? loadCore({ build: init.build, kernel: 'auto', wasmModule: init.module })
+  : fetchAndLoad()));
 
 // A worker that cannot go on is a crashed worker: rethrowing outside any promise makes the error
 // reach the page's worker.onerror, which restarts the worker with a visible notice and re-sends
@@ -29,6 +37,12 @@ function crash(e: unknown): void {
 corePromise.catch(crash);
 
 self.onmessage = async (ev: MessageEvent) => {
+  const data = ev.data as { init?: CoreInit | null } | null;
+  if (data !== null && typeof data === 'object' && 'init' in data) {
+    const init = data.init;
+    gotInit(init && init.module instanceof WebAssembly.Module && (init.build === 'simd128' || init.build === 'baseline') ? init : null);
+    return;
+  }
   let core: Core;
   try {
     core = await corePromise;

@@ -1,0 +1,117 @@
+// Browser tests of the page's compute path (issue 9): the worker pool (one compiled module posted
+// to every worker: the .wasm is fetched once, the SIMD128 build only), identical numbers for pool
+// sizes 1, 2 and 4, and stale work dropped (a drag of 50 slider moves leaves at most one
+// computation per panel started after the last move, and ends on the numbers of a fresh load).
+// No timing is asserted: speed goals live in `npm run bench:ui`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { openSuite } from './browser.mjs';
+import { panelSettled, panelReadouts } from './panel.mjs';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const DK_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
+let suite;
+before(async () => {
+  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
+  suite = await openSuite(dist, '/speed/');
+});
+after(async () => { await suite?.close(); });
+
+async function open(query, hash) {
+  const page = await suite.context.newPage();
+  const wasm = [];
+  page.on('request', (r) => { if (/\.wasm$/.test(new URL(r.url()).pathname)) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
+  await page.goto(suite.srv.url + query + hash);
+  return { page, wasm };
+}
+const stats = (page) => page.evaluate(() => window.__sqrtdkBench.stats());
+/** Until no call waits for a worker and no worker is busy (every request of the view computed). */
+const idle = (page) => page.waitForFunction(() => {
+  const s = window.__sqrtdkBench.stats();
+  return s.waiting === 0 && s.running === 0;
+}, null, { timeout: 60000, polling: 100 });
+
+test('the page preloads the SIMD128 core and compiles it once for the whole pool', async () => {
+  const html = readFileSync(dist + 'index.html', 'utf8');
+  assert.match(html, /<link rel="preload" href="\.\/assets\/sqrtdk-simd-[^"]+\.wasm" as="fetch" type="application\/wasm" crossorigin/);
+  const { page, wasm } = await open('?pool=3', '#v=1&exp=saturation');
+  await panelSettled(page, 'saturation');
+  assert.equal((await stats(page)).poolSize, 3);
+  // three workers, but the SIMD128 build is fetched by the page alone (the preload, which
+  // compileStreaming reuses), never by a worker and never the baseline build
+  assert.ok(wasm.length >= 1 && wasm.length <= 2 && wasm.every((f) => /^sqrtdk-simd-/.test(f)), wasm.join(', '));
+  assert.match(await page.textContent('[data-status]'), /SIMD/);
+  await page.close();
+});
+
+test('pool sizes 1, 2 and 4 give the same numbers on every computing panel', async () => {
+  const panels = ['variance', 'saturation', 'gradient', 'article', 'longctx', 'gqa'];
+  const seen = {};
+  for (const n of [1, 2, 4]) {
+    const { page } = await open(`?pool=${n}`, '#v=1&exp=variance&dk=256&heads=6');
+    assert.equal((await stats(page)).poolSize, n);
+    for (const p of panels) {
+      if (p !== 'variance') await page.click(`[data-nav="${p}"]`);
+      await panelSettled(page, p);
+      await idle(page);
+      const ro = await panelReadouts(page, p);
+      const csv = await page.evaluate((p) => [...document.querySelectorAll(`[data-panel="${p}"] [data-chart-box]`)]
+        .map((b) => b.querySelector('[data-chart-summary]')?.textContent ?? '').join('|'), p);
+      if (seen[p]) {
+        assert.deepEqual(ro, seen[p].ro, `${p}: readouts with ${n} workers`);
+        assert.equal(csv, seen[p].csv, `${p}: chart summaries with ${n} workers`);
+      } else seen[p] = { ro, csv };
+    }
+    await page.close();
+  }
+});
+
+test('a drag of 50 moves starts at most one computation per panel after the last move, and ends on the right numbers', async () => {
+  for (const panel of ['saturation', 'variance']) {
+    const { page } = await open('', `#v=1&exp=${panel}`);
+    await idle(page);
+    await panelSettled(page, panel);
+    const before = await stats(page);
+    const tLast = await page.evaluate(async (panel) => {
+      const input = document.querySelector(`[data-panel="${panel}"] [data-key="dk"] input[type=range]`);
+      let last = 0;
+      for (let i = 0; i < 50; i++) {
+        const v = i === 49 ? 12 : [9, 11, 10, 8][i % 4];  // 4096 only at the last move (never cached before)
+        if (i === 49) last = performance.now();
+        input.value = String(v);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await new Promise((r) => setTimeout(r, 4));
+      }
+      return last;
+    }, panel);
+    await idle(page);
+    await panelSettled(page, panel, 60000);
+    const after = await stats(page);
+    const late = after.log.filter((e) => e.t >= tLast);
+    const perPanel = {};
+    for (const e of late) perPanel[e.panel] = (perPanel[e.panel] ?? 0) + 1;
+    for (const [p, n] of Object.entries(perPanel)) assert.ok(n <= 1, `${panel}: ${n} computations of ${p} started after the last move: ${JSON.stringify(late)}`);
+    assert.ok(late.length >= 1, `${panel}: the last value was computed: ${tLast} ${JSON.stringify({ ...after, log: after.log.slice(-4) })}`);
+    assert.equal(after.waiting, 0);
+    assert.equal(after.running, 0, `no worker is left busy: ${JSON.stringify({ ...after, log: after.log.slice(-6) })}`);
+    const started = Object.values(after.started).reduce((a, b) => a + b, 0) - Object.values(before.started).reduce((a, b) => a + b, 0);
+    assert.ok(started <= 50, `${started} computations for 50 moves`);
+    const dragged = await panelReadouts(page, panel);
+    await page.close();
+    // the same numbers as a fresh page opened at d_k = 4096
+    const fresh = await open('', `#v=1&exp=${panel}&dk=${DK_STEPS[12]}`);
+    await idle(fresh.page);
+    await panelSettled(fresh.page, panel, 60000);
+    assert.deepEqual(dragged, await panelReadouts(fresh.page, panel));
+    await fresh.page.close();
+  }
+});
+
+test('no console errors and no foreign requests', () => {
+  assert.deepEqual(suite.log.pageErrors, []);
+  assert.deepEqual(suite.log.consoleErrors, []);
+  assert.deepEqual(suite.log.foreign, []);
+});
+
