@@ -83,7 +83,8 @@ describe("the core's refusals of the panels' own requests land beside the contro
     ['saturation', 'heads (source elsewhere)', 'attentionStats', { ...pointParams(s), heads: 0 }, 'seed', 'heads'],
     ['saturation', 'softcap', 'attentionStats', { ...pointParams(s), softcap: -1 }, 'softcap', 'softcap'],
     ['saturation', 'a sweep d_k', 'saturationSweep', { ...sweepParams(s), dks: [1, 0] }, undefined, 'dk'],
-    ['saturation', 'memory (no parameter named)', 'attentionStats', { ...pointParams(s), heads: 64, seqLen: 8192, dk: 4096 }, 'dk', 'panel'],
+    // the memory refusal names heads, seqLen and dk: beside the one just moved
+    ['saturation', 'memory (heads, seqLen, dk named; d_k moved)', 'attentionStats', { ...pointParams(s), heads: 64, seqLen: 8192, dk: 4096 }, 'dk', 'dk'],
     ['saturation', 'kernel (a page-level control)', 'attentionStats', { ...pointParams(s), kernel: 'gpu' }, 'dk', 'panel'],
     ['variance', 'samples', 'scoreVariance', { ...variancePointParams(s), samples: 1 }, undefined, 'samples'],
     ['variance', 'histogram d_k', 'scoreVariance', { ...variancePointParams(s), histDk: 0 }, 'seed', 'dk'],
