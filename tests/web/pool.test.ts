@@ -5,7 +5,7 @@
 // draw, and a superseded request's remaining calls are never sent.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
-import type { Core, SaturationSweepParams, ScoreVarianceParams, AttentionStatsParams, LongContextParams } from '../../wasm/js/core.js';
+import type { Core, SaturationSweepParams, SaturationSweepResult, ScoreVarianceParams, AttentionStatsParams, LongContextParams } from '../../wasm/js/core.js';
 import { run } from '../../web/src/worker/handler.ts';
 import type { WorkerLike, Kind, Calls } from '../../web/src/worker/protocol.ts';
 import { Compute, defaultPoolSize } from '../../web/src/compute.ts';
@@ -113,6 +113,20 @@ describe('split by point and progressive: the final result is one full call, bit
     expect(dm.map((c) => (c.params as SaturationSweepParams).scales![0])).toEqual(p.dks.map((dk) => 1 / Math.sqrt(p.heads! * dk)));
     const art = plan('saturationSweep', articleParams(state), false, 4);
     expect(art[0].calls.map((c) => (c.params as SaturationSweepParams).scales)).toEqual([['none'], ['inv_sqrt_dk'], ['inv_dk']]);
+  });
+
+  it('a soft-capped sweep goes one d_k per call, so the page default with a cap fits the core budget (the whole sweep does not)', async () => {
+    const p = { ...sweepParams(state), ...logitRuleParams({ ...state, softcap: 50 }) };
+    expect(p.softcap).toBe(50);
+    expect(() => core.saturationSweep(p)).toThrow(/budget.*soft-capped Jacobian/s);
+    const steps = plan('saturationSweep', p, false, 1);
+    expect(steps).toHaveLength(1);
+    expect(steps[0].calls.map((c) => (c.params as SaturationSweepParams).dks)).toEqual(p.dks.map((dk) => [dk]).sort((a, b) => b[0] - a[0]));
+    // the merged result equals the points of one call per d_k (here two d_k, bit for bit)
+    const two = { ...p, dks: [p.dks[0], p.dks[1]] };
+    const merged = await compute(1).get('sweep', 'saturationSweep', two, 'p:cap');
+    const each = two.dks.map((dk) => direct('saturationSweep', { ...two, dks: [dk] }));
+    bitwise((merged as SaturationSweepResult).points, two.scales!.map((_, si) => each.map((r) => r.points[si][0])));
   });
 
   it('groups: at most n groups of about equal cost, heaviest first, every item once', () => {

@@ -157,7 +157,11 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
       const work = p.dks.reduce((w, dk) => w + scales * macs(heads, L, dk), 0);
       const steps: Step[] = [];
       if (progressive && heads > 1 && work > PREVIEW_MIN_MACS) steps.push(sweepStep(p, parts, false));
-      steps.push(parts > 1 ? sweepStep(p, parts, true) : { ...single[0] });
+      // A soft-capped sweep is dominated by the Lanczos solve of every row's ‖J‖₂ (about 20× the
+      // plain per-row statistics in the core's cost model), so it goes one d_k per call: each call
+      // stays inside the core's work budget (LIMITS.workSeconds) and the merged result is the same.
+      const callParts = p.softcap !== undefined && p.softcap > 0 ? Math.max(parts, p.dks.length) : parts;
+      steps.push(callParts > 1 ? sweepStep(p, callParts, true) : { ...single[0] });
       return steps;
     }
     case 'scoreVariance': {
