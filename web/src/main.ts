@@ -35,6 +35,7 @@ import { openEmbedDialog, closeEmbedDialog } from './embed/dialog.ts';
 import { reportHeight } from './embed/report.ts';
 import { focusPath, restoreFocus } from './focus.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
+import { copyText } from './copy.ts';
 import { checkLinkVersion } from './version.ts';
 import { startPwa } from './pwa.ts';
 
@@ -124,23 +125,6 @@ function showStatus(): void {
   if (s.title) chrome.status.title = s.title; else chrome.status.removeAttribute('title');
 }
 
-async function copy(text: string, button: HTMLButtonElement, fallback: HTMLTextAreaElement): Promise<void> {
-  const children = [...button.childNodes];
-  const label = button.getAttribute('aria-label');
-  let said: string;
-  try {
-    await navigator.clipboard.writeText(text);
-    said = t('app.copied');
-    fallback.hidden = true;
-  } catch {
-    said = t('app.copyFailed');
-    fallback.hidden = false;
-  }
-  button.replaceChildren(said);
-  button.setAttribute('aria-label', said);
-  fallback.value = text;
-  setTimeout(() => { button.replaceChildren(...children); if (label) button.setAttribute('aria-label', label); }, 1500);
-}
 
 /** The page's address with a hash: origin and path only (a query such as utm_source=… is not part of a link's state). */
 function pageUrl(hash: string): string {
@@ -168,7 +152,7 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   // on phones the buttons show a short word; the accessible name is the full label, which contains it
   const twoLabels = (long: string, short: string) => [h('span', { class: 'long', text: long }), h('span', { class: 'short', 'aria-hidden': 'true', text: short })];
   const linkBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-link', 'aria-label': t('app.copyLink') }, ...twoLabels(t('app.copyLink'), t('app.copyLinkShort'))) as HTMLButtonElement;
-  linkBtn.addEventListener('click', () => { url.flush(); void copy(pageUrl(toHash(store.state)), linkBtn, fallback); });
+  linkBtn.addEventListener('click', () => { url.flush(); void copyText(pageUrl(toHash(store.state)), linkBtn, fallback, t); });
   const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
   embedBtn.addEventListener('click', () => openEmbedDialog({
     state: store.state, t, pageUrl, returnFocus: embedBtn,

@@ -5,6 +5,7 @@
 // shown as <span data-live=id data-value=raw>; its "show me" link opens the panel that proves it
 // with the state of that same request.
 import '../interview/interview.css';
+import { copyText } from '../copy.ts';
 import { h, setText } from '../dom.ts';
 import type { State, StateKey, Panel } from '../state/state.ts';
 import { defaultState } from '../state/state.ts';
@@ -265,20 +266,8 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
 
   async function copyAnswer(button: HTMLButtonElement = copyBtn): Promise<void> {
     const text = markdown();
-    const label = button.textContent ?? '';
-    let said: string;
-    try {
-      await navigator.clipboard.writeText(text);
-      said = t('app.copied');
-      fallback.hidden = true;
-    } catch {
-      said = t('app.copyFailed');
-      fallback.hidden = false;
-    }
-    fallback.value = text;
     el.dataset.copied = text;
-    setText(button, said);
-    setTimeout(() => setText(button, label), 1500);
+    await copyText(text, button, fallback, t);
   }
 
   function ask(next: State): void {

@@ -4,28 +4,18 @@
 // could not compile it) the worker fetches the .wasm itself (Emscripten 3.1.6's loader does not
 // recognise a module worker, which has no importScripts) and hands the bytes to loadCore. Then it
 // answers each request with run() (handler.ts), in the order they came.
-import { loadCore, simdSupported } from '../../../wasm/js/core.js';
+import { loadCore } from '../../../wasm/js/core.js';
+import { fetchCore } from './fetch-core.ts';
 import type { Core } from '../../../wasm/js/core.js';
 import { run } from './handler.ts';
 import { transferables } from './protocol.ts';
 import type { CoreInit } from './boot.ts';
 
-const SIMD_WASM = new URL('../../../wasm/dist/sqrtdk-simd.wasm', import.meta.url);
-const BASE_WASM = new URL('../../../wasm/dist/sqrtdk-base.wasm', import.meta.url);
-
-async function fetchAndLoad(): Promise<Core> {
-  const simd = await simdSupported();
-  const res = await fetch(simd ? SIMD_WASM : BASE_WASM);
-  if (!res.ok) throw new Error(`could not load the core (${res.status})`);
-  const wasmBinary = await res.arrayBuffer();
-  return loadCore({ build: simd ? 'simd128' : 'baseline', kernel: 'auto', wasmBinary });
-}
-
 let gotInit: (init: CoreInit | null) => void = () => {};
 const initMessage = new Promise<CoreInit | null>((resolve) => { gotInit = resolve; });
 const corePromise = initMessage.then((init) => (init
   ? loadCore({ build: init.build, kernel: 'auto', wasmModule: init.module })
-  : fetchAndLoad()));
+  : fetchCore().then((r) => r.core)));
 
 // A worker that cannot go on is a crashed worker: rethrowing outside any promise makes the error
 // reach the page's worker.onerror, which restarts the worker with a visible notice and re-sends
