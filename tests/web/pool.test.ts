@@ -129,6 +129,30 @@ describe('split by point and progressive: the final result is one full call, bit
     bitwise((merged as SaturationSweepResult).points, two.scales!.map((_, si) => each.map((r) => r.points[si][0])));
   });
 
+  it('a preview the core refuses is skipped: the full request answers (its result, or its own refusal)', async () => {
+    // a worker whose core refuses every one-head call, as a budget that only the slice broke would
+    const refusing = (calls: { kind: string; params: unknown }[]): WorkerLike => {
+      const w = fakeWorker(calls);
+      const post = w.postMessage.bind(w);
+      w.postMessage = (m: unknown) => {
+        const msg = m as { id: number; params: { heads?: number } };
+        if (msg.params?.heads === 1) {
+          calls.push({ kind: 'refused', params: msg.params });
+          setTimeout(() => w.onmessage?.({ data: { id: msg.id, ok: false, error: { name: 'RangeError', message: 'heads = 1 refused' } } } as MessageEvent), 0);
+        } else post(m);
+      };
+      return w;
+    };
+    const calls: { kind: string; params: unknown }[] = [];
+    const c = new Compute({ createWorker: () => refusing(calls), onRestart: () => {}, poolSize: 1 });
+    const p = { ...pointParams(state), heads: 4, seqLen: 64, dk: 256 };
+    const steps: unknown[] = [];
+    const got = await c.get('live', 'attentionStats', p, 'p:r', undefined, (r) => steps.push(r));
+    expect(calls.map((x) => x.kind)).toEqual(['refused', 'attentionStats']);
+    expect(steps).toHaveLength(0);
+    bitwise(got, direct('attentionStats', p));
+  });
+
   it('groups: at most n groups of about equal cost, heaviest first, every item once', () => {
     expect(groups([1, 2, 4, 8, 16, 32], 2)).toEqual([[5], [0, 1, 2, 3, 4]]);
     expect(groups([5, 5, 5, 5], 3)).toEqual([[0, 3], [1], [2]]);

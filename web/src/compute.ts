@@ -167,7 +167,7 @@ export class Compute {
         if (this.stale(job)) { this.forget(job); return; }
         const step = steps[i];
         const priority = base + (step.final ? 1 : 0);
-        const results = await Promise.all(step.calls.map((c) => this.pool.run({
+        const running = Promise.all(step.calls.map((c) => this.pool.run({
           kind: c.kind, params: c.params, priority,
           stale: () => this.stale(job),
           onStart: () => {
@@ -179,6 +179,15 @@ export class Compute {
             if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
           },
         })));
+        let results: unknown[];
+        try {
+          results = await running;
+        } catch (e) {
+          // A preview refused by the core (its sliced parameters, e.g. heads = 1) is skipped: the
+          // full request's own answer, result or refusal naming the reader's values, follows.
+          if (!step.final && e instanceof CoreError && e.kind === 'core') continue;
+          throw e;
+        }
         const result = step.merge(results);
         if (step.final) {
           job.done = true;
