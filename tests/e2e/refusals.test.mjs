@@ -35,6 +35,7 @@ function fakeRefusals(rules) {
   window.__refusals = 0;
   const held = [];
   window.__release = () => { for (const f of held.splice(0)) f(); };
+  window.__held = () => held.length;
   const post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (m, transfer) {
     const rule = m && typeof m === 'object' && rules.find((r) => r.kind === m.kind
@@ -162,7 +163,8 @@ test('a refusal that arrives after the reader went back to a cached state is not
   await panelQuiet(page, 'saturation');
   const good = await panelReadouts(page, 'saturation');
   await press(page, 'saturation', 'seqLen', 'ArrowRight');  // 256: its point is held
-  await page.waitForFunction(() => Number(document.querySelector('[data-panel="saturation"]').dataset.pending) > 0);
+  // the point's call has reached the worker (with one worker it may first wait for the sweep's)
+  await page.waitForFunction(() => window.__held() > 0);
   await press(page, 'saturation', 'seqLen', 'ArrowLeft');  // back to 128: answered from the cache
   await page.waitForFunction(() => /seqLen=128/.test(location.hash));
   await page.evaluate(() => window.__release());
