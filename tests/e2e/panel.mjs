@@ -7,6 +7,10 @@ export async function panelSettled(page, panel, timeout = 30000) {
   await page.waitForFunction((panel) => {
     const root = document.querySelector(`[data-panel="${panel}"]`);
     if (!root) return false;
+    // the panel has taken the current state (its tab links to it) and has no work in flight
+    if (root.dataset.pending !== undefined && root.dataset.pending !== '0') return false;
+    const tab = document.querySelector(`[data-nav="${panel}"]`);
+    if (tab && !document.body.classList.contains('embed') && new URL(tab.href).hash !== location.hash) return false;
     const boxes = [...root.querySelectorAll('[data-chart-box]')];
     if (boxes.length === 0) return false;
     const drawn = boxes.every((b) => !b.classList.contains('pending') && !b.classList.contains('refining') && Number(b.dataset.points) > 0);
