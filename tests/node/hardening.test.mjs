@@ -192,6 +192,30 @@ test('loadCore with bytes that are not wasm rejects with a TypeError and prints 
   assert.deepEqual(writes, []);
 });
 
+test('loadCore with a WebAssembly.Module that is not this build rejects with a TypeError naming wasmModule, silently', async () => {
+  const writes = [];
+  const orig = [process.stderr.write, console.error, console.warn, console.log];
+  process.stderr.write = (chunk) => { writes.push(String(chunk)); return true; };
+  console.error = console.warn = console.log = (...a) => { writes.push(a.join(' ')); };
+  const simdBytes = await readFile(new URL('../../wasm/dist/sqrtdk-simd.wasm', import.meta.url));
+  const base = new WebAssembly.Module(await readFile(new URL('../../wasm/dist/sqrtdk-base.wasm', import.meta.url)));
+  const simd = new WebAssembly.Module(simdBytes);
+  const notOurs = (e) => e instanceof TypeError && /loadCore: wasmModule is not the '(simd128|baseline)' build of this core/.test(e.message);
+  try {
+    await assert.rejects(loadCore({ wasmModule: new WebAssembly.Module(Uint8Array.of(0, 0x61, 0x73, 0x6d, 1, 0, 0, 0)) }), notOurs);
+    await assert.rejects(loadCore({ wasmModule: base, build: 'simd128' }), notOurs);
+    await assert.rejects(loadCore({ wasmModule: simd, build: 'baseline', kernel: 'scalar' }), notOurs);
+    await assert.rejects(loadCore({ wasmModule: {} }), (e) => e instanceof TypeError && /wasmModule must be a WebAssembly.Module/.test(e.message));
+    await assert.rejects(loadCore({ wasmModule: simd, wasmBinary: simdBytes }), (e) => e instanceof TypeError && /wasmBinary and wasmModule cannot go together/.test(e.message));
+    const c = await loadCore({ wasmModule: simd });
+    assert.equal(c.info().build, 'simd128');
+    assert.deepEqual(c.softmaxJacobian([1, 0]).probs, core.softmaxJacobian([1, 0]).probs);
+  } finally {
+    [process.stderr.write, console.error, console.warn, console.log] = orig;
+  }
+  assert.deepEqual(writes, []);
+});
+
 test('custom wasm bytes are memoised by content; Node honours wasmUrl', async () => {
   const url = new URL('../../wasm/dist/sqrtdk-simd.wasm', import.meta.url);
   const bytes = await readFile(url);

@@ -608,7 +608,19 @@ function fingerprint(bytes) {
   return `${bytes.length}:${(h >>> 0).toString(16)}`;
 }
 
+// The module a load gave is this core's `build` (a custom binary or module of the other build, or of
+// another program, links without its bindings): else a TypeError naming the source.
 async function instantiate(build, options, bytes) {
+  const mod = await instantiateRaw(build, options, bytes);
+  const info = typeof mod.buildInfo === 'function' ? mod.buildInfo() : null;
+  if (!info || info.simd !== (build === 'simd128')) {
+    const source = ['wasmBinary', 'wasmUrl', 'wasmModule'].find((k) => options[k] !== undefined) ?? 'the build';
+    throw new TypeError(`loadCore: ${source} is not the '${build}' build of this core${info ? ` (it reports simd = ${info.simd})` : ' (it has no bindings of this core)'}`);
+  }
+  return mod;
+}
+
+async function instantiateRaw(build, options, bytes) {
   const what = 'loadCore';
   const art = ARTIFACTS[build];
   const { default: factory } = await art.module();
@@ -626,8 +638,13 @@ async function instantiate(build, options, bytes) {
     if (!(mod instanceof WebAssembly.Module)) throw new TypeError(`loadCore: wasmModule must be a WebAssembly.Module, not ${describe(mod)}`);
     let fail;
     const failed = new Promise((_, reject) => { fail = reject; });
+    // a Module that is not this build (another program, or the other build) fails to link or to
+    // start: a TypeError naming wasmModule, never an uncaught throw inside the loader
+    const refuse = (e) => fail(new TypeError(`${what}: wasmModule is not the '${build}' build of this core (${String(e?.message ?? e).slice(0, 200)})`));
     moduleArgs.instantiateWasm = (imports, receive) => {
-      WebAssembly.instantiate(mod, imports).then((instance) => receive(instance, mod), fail);
+      WebAssembly.instantiate(mod, imports).then((instance) => {
+        try { receive(instance, mod); } catch (e) { refuse(e); }
+      }, refuse);
       return {};
     };
     try {
@@ -713,6 +730,8 @@ export async function loadCore(options = {}) {
     throw new RangeError(`${what}: kernel = 'simd' needs the simd128 build, not 'baseline'`);
   }
   const build = buildChoice === 'auto' ? (hasSimd ? 'simd128' : 'baseline') : buildChoice;
+  const sources = ['wasmBinary', 'wasmUrl', 'wasmModule'].filter((k) => options[k] !== undefined);
+  if (sources.length > 1) throw new TypeError(`${what}: ${sources.join(' and ')} cannot go together: give one source of the core`);
   const kernel = choice === 'auto' ? (build === 'simd128' ? 'simd' : 'scalar') : choice;
   // A custom binary is memoised by its content (the bytes of wasmBinary, or those read from
   // wasmUrl in Node), a browser wasmUrl by its address; bytes that are not wasm are refused here.
