@@ -120,8 +120,16 @@ describe('progress in localStorage', () => {
     const st = new Mem();
     st.setItem(PROGRESS_KEY, '{not json');
     expect(summarise(readProgress(st))).toEqual({ answered: 0, score: 0 });
-    st.setItem(PROGRESS_KEY, JSON.stringify({ answered: { a: 1, b: 7, c: 0.5 } }));
+    st.setItem(PROGRESS_KEY, JSON.stringify({ answered: { 'std:1': 1, 'jac:2': 7, 'mqa:3': 0.5 } }));
     expect(summarise(readProgress(st))).toEqual({ answered: 2, score: 1.5 });
+  });
+  it('only question:seed keys of this drill count (200,000 foreign keys read as none)', () => {
+    const st = new Mem();
+    const answered: Record<string, number> = { 'std:0': 1, 'yarn:4294967295': 0.5 };
+    for (let i = 0; i < 200000; i++) answered[`k${i}`] = 1;
+    Object.assign(answered, { 'std:4294967296': 1, 'std:01': 1, 'nope:1': 1, 'std:-1': 1, '__proto__:1': 1 });
+    st.setItem(PROGRESS_KEY, JSON.stringify({ answered }));
+    expect(readProgress(st).answered).toEqual({ 'std:0': 1, 'yarn:4294967295': 0.5 });
   });
 });
 

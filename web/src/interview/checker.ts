@@ -100,7 +100,8 @@ export function mountClaimChecker(host: HTMLElement, { t, store, compute }: Pane
       setVerdict(id, 'pending');
       setText(row.live, '–');
       delete row.live.dataset.values;
-      Promise.all(reqs.map((r) => compute.get(r.worker, r.kind, r.params as never))).then((results) => {
+      // one channel per request of a row: a re-roll supersedes the previous seed's calls not yet sent
+      Promise.all(reqs.map((r, j) => compute.get(r.worker, r.kind, r.params as never, `interview:chk:${id}:${j}`))).then((results) => {
         if (my !== gen) return;
         const live = d.extract(results, at);
         row.live.dataset.values = JSON.stringify(live);

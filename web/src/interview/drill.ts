@@ -66,8 +66,9 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
   const ruleText = h('p', { class: 'drill-rule', 'data-drill-rule': '' });
   const err = h('p', { class: 'err', role: 'alert', 'data-drill-err': '' });
   const reveal = h('button', { type: 'submit', class: 'button', 'data-drill-reveal': '', text: t('drill.reveal') }) as HTMLButtonElement;
-  const form = h('form', { class: 'drill-form', 'data-drill-form': '', 'aria-labelledby': `drill-q-${uid}`, novalidate: true },
+  const form = h('form', { class: 'drill-form', 'data-drill-form': '', 'aria-labelledby': `drill-q-${uid}` },
     meta, qText, inputs, ruleText, h('div', { class: 'drill-actions' }, reveal), err);
+  form.setAttribute('novalidate', '');  // the page's own messages, in the reader's language, not the browser's
   // the reveal region exists from the start so screen readers announce what is written into it
   const result = h('div', { class: 'drill-result', 'data-drill-result': '', 'aria-live': 'polite', 'aria-atomic': 'true' });
   const linkA = h('a', { 'data-drill-link': '', text: t('drill.link') }) as HTMLAnchorElement;
@@ -168,7 +169,7 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
       reveal.disabled = false;
       setText(err, '');
       const r = qs.request;
-      answer = compute.get(r.worker, r.kind, r.params as never);
+      answer = compute.get(r.worker, r.kind, r.params as never, 'interview:drill');  // another question supersedes it
       answer.catch(() => {});
     }
   }

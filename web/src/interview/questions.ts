@@ -229,13 +229,19 @@ export const PROGRESS_KEY = 'sqrtdk-drill-v1';
 export interface Progress { answered: Record<string, number> }
 export interface StorageLike { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void }
 
+/** A progress key: a drill question id and a seed in the URL's range, `std:42`. */
+export function isProgressKey(k: string): boolean {
+  const m = /^([a-z0-9]+):(0|[1-9]\d{0,9})$/.exec(k);
+  return m !== null && (DRILL_QUESTIONS as readonly string[]).includes(m[1]) && Number(m[2]) <= 4294967295;
+}
 export function readProgress(store: StorageLike | null): Progress {
   try {
     const raw = store?.getItem(PROGRESS_KEY);
     const p = raw ? (JSON.parse(raw) as Progress) : null;
     if (p && typeof p.answered === 'object' && p.answered !== null) {
       const answered: Record<string, number> = {};
-      for (const [k, v] of Object.entries(p.answered)) if (v === 0 || v === 0.5 || v === 1) answered[k] = v;
+      // only `question:seed` keys of this drill count (a store filled by anything else reads as empty)
+      for (const [k, v] of Object.entries(p.answered)) if ((v === 0 || v === 0.5 || v === 1) && isProgressKey(k)) answered[k] = v;
       return { answered };
     }
   } catch { /* a broken or blocked store reads as empty */ }

@@ -290,7 +290,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
       renderNumbers();
     });
     for (const r of reqs) {
-      compute.get(r.worker, r.kind, r.params as never).then((res) => {
+      compute.get(r.worker, r.kind, r.params as never, `interview:${r.id}`).then((res) => {  // a new seed supersedes it
         if (key !== reqKey) return;
         results[r.id] = res;
         nums = liveNumbers(results);
