@@ -12,7 +12,7 @@ import { drillEn, drillZh } from '../../web/src/interview/messages-drill.ts';
 import { en, zhCN, translator } from '../../web/src/i18n/messages.ts';
 import type { MessageKey } from '../../web/src/i18n/messages.ts';
 import { defaultState, toHash, parseHash } from '../../web/src/state/state.ts';
-import { variancePointParams, sweepParams } from '../../web/src/panels/common.ts';
+import { variancePointParams, sweepParams } from '../../web/src/requests/attention.ts';
 import { SCHEMA } from '../../web/src/state/schema.js';
 
 describe('the score rule of a numeric prediction', () => {

@@ -17,8 +17,8 @@ import { run } from '../../web/src/worker/handler.ts';
 import type { Request } from '../../web/src/worker/protocol.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
-import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams } from '../../web/src/panels/common.ts';
-import { precisionParams, longParams, gqaStatsParams, headsKvOf, METHODS, GQA_SEQ_LEN } from '../../web/src/panels/params.ts';
+import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams } from '../../web/src/requests/attention.ts';
+import { precisionParams, longParams, gqaStatsParams, headsKvOf, METHODS, GQA_SEQ_LEN } from '../../web/src/requests/labs.ts';
 import { LAYOUTS } from '../../web/src/charts/labs.ts';
 import { trainingConfigs } from '../../web/src/training/config.ts';
 

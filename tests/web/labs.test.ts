@@ -9,7 +9,7 @@ import {
   buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, buildLongContext, buildGqaEntropy, buildKvCache,
   buildTensorJacobian, buildRowHistogram, quantile, FORMATS, ALGORITHMS, PROB_FLOOR, TENSOR_SCALES,
 } from '../../web/src/charts/labs.ts';
-import { precisionParams, precisionRows, cellText, longParams, longQueries, METHODS, parseLogitField } from '../../web/src/panels/params.ts';
+import { precisionParams, precisionRows, cellText, longParams, longQueries, METHODS, parseLogitField } from '../../web/src/requests/labs.ts';
 import { toHash, parseHash } from '../../web/src/state/state.ts';
 import { defaultState } from '../../web/src/state/state.ts';
 import { translator } from '../../web/src/i18n/messages.ts';

@@ -13,8 +13,8 @@ import { plan, groups } from '../../web/src/worker/plan.ts';
 import { DK_STEPS } from '../../web/src/state/schema.js';
 
 const DK_STEPS_ALL = [...DK_STEPS];
-import { sweepParams, pointParams, varianceSweepParams, variancePointParams, articleParams, logitRuleParams } from '../../web/src/panels/common.ts';
-import { longParams, gqaStatsParams, METHODS } from '../../web/src/panels/params.ts';
+import { sweepParams, pointParams, varianceSweepParams, variancePointParams, articleParams, logitRuleParams } from '../../web/src/requests/attention.ts';
+import { longParams, gqaStatsParams, METHODS } from '../../web/src/requests/labs.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 
 let core: Core;

@@ -7,8 +7,8 @@ import { loadCore } from '../../wasm/js/core.js';
 import type { Core } from '../../wasm/js/core.js';
 import { run } from '../../web/src/worker/handler.ts';
 import { namedParams, refusalSlot, slotOfMessage, PARAM_CONTROLS } from '../../web/src/panels/refusal.ts';
-import { pointParams, variancePointParams, sweepParams, articleParams } from '../../web/src/panels/common.ts';
-import { precisionParams, longParams, gqaStatsParams } from '../../web/src/panels/params.ts';
+import { pointParams, variancePointParams, sweepParams, articleParams } from '../../web/src/requests/attention.ts';
+import { precisionParams, longParams, gqaStatsParams } from '../../web/src/requests/labs.ts';
 import { defaultState, STATE_KEYS } from '../../web/src/state/state.ts';
 import type { Panel, StateKey } from '../../web/src/state/state.ts';
 

@@ -10,8 +10,8 @@ import type {
 import type { Calls, Kind, GroupedLogitsResult } from './worker/protocol.ts';
 import type { WorkerName } from './compute.ts';
 import type { Panel, State } from './state/state.ts';
-import { varianceSweepParams, sweepParams, logitRuleParams, articleParams } from './panels/common.ts';
-import { C11_SHAPE, longParams, WORKER_OF, QUOTE_L, gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from './panels/params.ts';
+import { varianceSweepParams, sweepParams, logitRuleParams, articleParams } from './requests/attention.ts';
+import { C11_SHAPE, longParams, WORKER_OF, QUOTE_L, gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from './requests/labs.ts';
 import { sweepAt, ALL_SCALES } from './charts/builders.ts';
 import { cellOf, FORMATS, LAYOUTS } from './charts/labs.ts';
 

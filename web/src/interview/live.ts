@@ -10,8 +10,8 @@ import type { KeySpec } from '../state/schema.js';
 import type { Kind, Calls } from '../worker/protocol.ts';
 import type { WorkerName } from '../compute.ts';
 import { LONG_SEQ_STEPS } from '../state/schema.js';
-import { pointParams, logitRuleParams, variancePointParams, articleParams } from '../panels/common.ts';
-import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../panels/params.ts';
+import { pointParams, logitRuleParams, variancePointParams, articleParams } from '../requests/attention.ts';
+import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../requests/labs.ts';
 import { trainingConfigs } from '../training/config.ts';
 import type { TrainingConfig } from '../../../wasm/js/core.js';
 

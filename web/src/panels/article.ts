@@ -11,7 +11,7 @@ import { CLAIMED, CLAIMS, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
 import { shell, claimBox, track, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { articleParams, ARTICLE_SHAPE } from './common.ts';
+import { articleParams, ARTICLE_SHAPE } from '../requests/attention.ts';
 
 export { ARTICLE_SHAPE };
 

@@ -16,7 +16,7 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, settle, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
-import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from './params.ts';
+import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from '../requests/labs.ts';
 import type { SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 
 function divisors(n: number): number[] {

@@ -13,7 +13,7 @@ import { CLAIMED, CLAIMS, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_GMAC } from './common.ts';
+import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_GMAC } from '../requests/attention.ts';
 
 const GAPS = Array.from({ length: 161 }, (_, i) => -20 + i * 0.25);
 

@@ -13,7 +13,7 @@ import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
 import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
-import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField } from './params.ts';
+import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField } from '../requests/labs.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 

@@ -17,7 +17,7 @@ import type { Tensor, TensorPair } from '../tensors/read.ts';
 import { EXAMPLE_PAIRS } from '../tensors/examples.js';
 import { shell, readout, track, busy } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { kernelParam } from './common.ts';
+import { kernelParam } from '../requests/attention.ts';
 
 type Slot = 'q' | 'k' | 'v';
 const SLOTS: readonly Slot[] = ['q', 'k', 'v'];

@@ -7,7 +7,7 @@ import { stepSlider, select, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SAMPLE_STEPS } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
-import { varianceSweepParams, variancePointParams } from './common.ts';
+import { varianceSweepParams, variancePointParams } from '../requests/attention.ts';
 import { PREVIEW_SAMPLES } from '../worker/plan.ts';
 import { fmt } from '../format.ts';
 import { CLAIMS } from '../claims.ts';

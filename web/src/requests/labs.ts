@@ -1,4 +1,4 @@
-// Request parameters and text helpers of the lab panels (precision, long context, GQA), with no
+// Request parameters (and text helpers) of the lab panels (precision, long context, GQA), with no
 // DOM and no Chart.js, so that unit tests import exactly what the panels send to the core.
 import type { PrecisionLabParams, PrecisionLabResult, LongContextMethod, LongContextParams, AttentionStatsParams } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
@@ -8,7 +8,7 @@ import { LONG_SEQ_STEPS, SCHEMA } from '../state/schema.js';
 import { parseNums } from '../state/state.ts';
 import { kvLayouts } from '../kvcache.ts';
 import { fmt, pct } from '../format.ts';
-import { kernelParam } from './common.ts';
+import { kernelParam } from './attention.ts';
 
 // ---- precision lab ----
 export const LOGIT_PRESETS: readonly (readonly number[])[] = [[100, 90, 80], [10, 0], [11, 11]];

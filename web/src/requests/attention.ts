@@ -1,4 +1,5 @@
-// Request parameters shared by panels, so that equal requests hit the same cache entry.
+// The requests the views send to the core (attention experiments), one definition read downward by the
+// panels, the claims, the interview and the planner, so that equal requests hit the same cache entry.
 import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
 import { sweepDks, attentionMacs, POINT_MAC_LIMIT, varianceDks } from '../compute.ts';
