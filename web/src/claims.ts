@@ -13,6 +13,7 @@ import type { Panel, State } from './state/state.ts';
 import { varianceSweepParams, sweepParams, logitRuleParams, articleParams } from './requests/attention.ts';
 import { C11_SHAPE, longParams, WORKER_OF, QUOTE_L, gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from './requests/labs.ts';
 import { sweepAt, ALL_SCALES } from './charts/builders.ts';
+import { mupSweepParams, MUP_SCALE } from './requests/science.ts';
 import { cellOf, FORMATS, LAYOUTS } from './charts/labs.ts';
 
 /** agree = the claim holds; partly = part of it holds; disagree = it does not hold. */
@@ -63,7 +64,7 @@ export interface ClaimDef {
   verdict(live: Live): Verdict | null;
 }
 
-export const CLAIM_IDS = ['C1', 'C2', 'C3a', 'C3b', 'C4', 'C5', 'C6', 'C7', 'C8', 'C8-online', 'C9', 'C10', 'C11'] as const;
+export const CLAIM_IDS = ['C1', 'C2', 'C3a', 'C3b', 'C3c', 'C4', 'C5', 'C6', 'C7', 'C8', 'C8-online', 'C9', 'C10', 'C11'] as const;
 export type ClaimId = (typeof CLAIM_IDS)[number];
 
 const SAT_PATCH = { heads: 4, seqLen: 128, causal: false, softcap: 0, scale: 'inv_sqrt_dk' } as const;
@@ -82,6 +83,32 @@ function varRow(r: ScoreVarianceResult, dk: number) {
   if (!row) throw new RangeError(`the variance sweep has no d_k = ${dk}`);
   return row;
 }
+/**
+ * How far the mean row entropy of one scale of the μP sweep moves from d_k = 64 to d_k = 1024, as a
+ * share of ln L (0 = flat across d_k: the scale keeps the softmax where it is as the head grows).
+ */
+export function mupDrift(r: SaturationSweepResult, s: State, scale: keyof typeof MUP_SCALE): number {
+  const dks = mupSweepParams(s).dks;
+  const i64 = dks.indexOf(64), i1024 = dks.indexOf(1024);
+  if (i64 < 0 || i1024 < 0) throw new RangeError('the μP sweep has no d_k = 64 or 1024');
+  const row = r.points[MUP_SCALE[scale]];
+  return Math.abs(row[i1024].entropy.mean - row[i64].entropy.mean) / r.logSeqLen;
+}
+/**
+ * C3's conclusion (÷√d_k is the right scale; ÷d_k over-corrects) at one correlation ρ: holds while the
+ * ÷√d_k entropy moves less than 5 % of ln L from d_k 64 to 1024; partly below 15 %; otherwise ÷√d_k lets
+ * the rows saturate as d_k grows, and 1/d_k (μP) is the scale that keeps them put.
+ */
+export function c3AtRho(sqrtDrift: number): Verdict {
+  return sqrtDrift < 0.05 ? 'agree' : sqrtDrift < 0.15 ? 'partly' : 'disagree';
+}
+/** The live numbers of C3 at the state's ρ from its μP sweep. */
+export function mupLive(r: SaturationSweepResult, s: State): Live {
+  return { rho: s.rho, sqrt: mupDrift(r, s, 'sqrt'), inv: mupDrift(r, s, 'inv') };
+}
+/** The ρ of the checker's correlated case (the μP view's default). */
+export const C3_RHO = 0.2;
+
 const satRequest = (s: State) => req('sweep', 'saturationSweep', { ...sweepParams(s), ...logitRuleParams(s) });
 
 const DEFS: ClaimDef[] = [
@@ -116,6 +143,17 @@ const DEFS: ClaimDef[] = [
     extract: ([r], s) => { const a = satAt(r as SaturationSweepResult, s, s.dk); return { dk: s.dk, inv: a.inv.entropy.mean, lnL: a.lnL, gap: a.lnL - a.inv.entropy.mean }; },
     // ÷d_k entropy within 5 % of ln L: holds; within 15 %: partly
     verdict: (l) => (l.gap < 0.05 * l.lnL ? 'agree' : l.gap < 0.15 * l.lnL ? 'partly' : 'disagree'),
+  },
+  {
+    id: 'C3c', claim: 'C3', panel: 'mup', main: 'rhoSqrt',
+    patch: (seed) => ({ exp: 'mup', seed, rho: C3_RHO, mpow: 0.75 }),
+    requests: (s) => [req('sweep', 'saturationSweep', mupSweepParams({ ...s, rho: 0 })), req('sweep', 'saturationSweep', mupSweepParams(s))],
+    extract: ([a, b], s) => {
+      const iid = mupLive(a as SaturationSweepResult, { ...s, rho: 0 }), cor = mupLive(b as SaturationSweepResult, s);
+      return { rho: s.rho, iidSqrt: iid.sqrt, iidInv: iid.inv, rhoSqrt: cor.sqrt, rhoInv: cor.inv };
+    },
+    // the ρ = 0 part and the ρ part each by c3AtRho: holds for iid, not for correlated q, k → partly
+    verdict: (l) => byParts(c3AtRho(l.iidSqrt) === 'agree', c3AtRho(l.rhoSqrt) === 'agree'),
   },
   {
     id: 'C4', claim: 'C4', panel: 'article', main: 'sqrt',

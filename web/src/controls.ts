@@ -57,14 +57,15 @@ export function intSlider(store: Store, panel: Panel, key: 'heads', label: strin
   };
 }
 
-export function numSlider(store: Store, panel: Panel, key: 'gap', label: string): Control {
+export function numSlider(store: Store, panel: Panel, key: 'gap' | 'rho' | 'mpow', label: string): Control {
   const spec = SCHEMA[key];
+  const places = Math.max(0, String(spec.step).split('.')[1]?.length ?? 0);
   const input = h('input', { type: 'range', min: spec.min, max: spec.max, step: spec.step }) as HTMLInputElement;
   const out = h('output', { class: 'value' });
-  input.addEventListener('input', () => store.set({ [key]: Number(Number(input.value).toFixed(1)), exp: panel } as Partial<State>, key));
+  input.addEventListener('input', () => store.set({ [key]: Number(Number(input.value).toFixed(places)), exp: panel } as Partial<State>, key));
   return {
     el: wrap(key, label, input, out),
-    sync(s) { const v = String(s[key]); if (Number(input.value) !== s[key]) input.value = v; setText(out, s[key].toFixed(1)); input.setAttribute('aria-valuetext', s[key].toFixed(1)); },
+    sync(s) { const v = String(s[key]); if (Number(input.value) !== s[key]) input.value = v; setText(out, s[key].toFixed(places)); input.setAttribute('aria-valuetext', s[key].toFixed(places)); },
   };
 }
 

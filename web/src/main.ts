@@ -29,6 +29,8 @@ import { gqaPanel } from './panels/gqa.ts';
 import { tensorsPanel } from './panels/tensors.ts';
 import { trainingPanel } from './panels/training.ts';
 import { devicePanel } from './panels/device.ts';
+import { mupPanel } from './panels/mup.ts';
+import { wildPanel } from './panels/wild.ts';
 import { panelTitle, panelTitleKey, numberedTitle } from './panels/titles.ts';
 import { applyTheme } from './theme.ts';
 import { openEmbedDialog, closeEmbedDialog } from './embed/dialog.ts';
@@ -41,7 +43,7 @@ import { startPwa } from './pwa.ts';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
   interview: interviewPanel, variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
-  precision: precisionPanel, longctx: longctxPanel, gqa: gqaPanel, tensors: tensorsPanel, training: trainingPanel, device: devicePanel,
+  precision: precisionPanel, longctx: longctxPanel, gqa: gqaPanel, tensors: tensorsPanel, training: trainingPanel, device: devicePanel, mup: mupPanel, wild: wildPanel,
 };
 
 const root = document.getElementById('app')!;

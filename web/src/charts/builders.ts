@@ -33,6 +33,8 @@ export const SCALE_COLOURS: Record<ScaleName, string> = {
   inv_sqrt_d_model: '#8e5cc2',
 };
 export const GREY = '#6b7280';
+/** An explicit numeric scale, or d_k^−p: neither of the named scales. */
+export const EXPLICIT_COLOUR = '#c77d14';
 
 export function alpha(hex: string, a: number): string {
   const n = parseInt(hex.slice(1), 16);
@@ -234,11 +236,17 @@ export function buildSaturationLine(
 ): ChartSpec {
   const datasets: Dataset[] = scales.map((s, si) => line(t(`scale.${s}`), SCALE_COLOURS[s],
     dks.map((dk, di) => ({ x: dk, y: sweep.points[si][di][field].mean })), { pointRadius: 2.5 }));
+  // an explicit scale (sscale) as a fifth series after the named ones
+  const extra = sweep.points[scales.length];
+  if (extra && state.sscale > 0) {
+    datasets.push(line(t('sat.series.explicit', { c: String(state.sscale) }), EXPLICIT_COLOUR,
+      dks.map((dk, di) => ({ x: dk, y: extra[di][field].mean })), { pointRadius: 2.5, borderDash: [2, 2] }));
+  }
   if (field === 'entropy') {
     datasets.push(line(t('sat.series.lnL'), GREY, [{ x: 1, y: sweep.logSeqLen }, { x: 4096, y: sweep.logSeqLen }], { borderDash: [4, 4], borderWidth: 1.5 }));
   }
   if (point) {
-    datasets.push(dots(`${t(`scale.${state.scale}`)}, d_k = ${state.dk}`, '#111827',
+    datasets.push(dots(`${state.sscale > 0 ? t('sat.series.explicit', { c: String(state.sscale) }) : t(`scale.${state.scale}`)}, d_k = ${state.dk}`, '#111827',
       [{ x: state.dk, y: point.summary[field].mean }],
       { pointRadius: 6, pointStyle: 'rectRot', backgroundColor: '#ffffff', borderWidth: 2 }));
   }

@@ -22,7 +22,9 @@ export const EMBED_HEIGHTS: Record<Panel, { all: number; charts: number }> = {
   gqa: { all: 1800, charts: 780 },
   tensors: { all: 1540, charts: 700 },
   training: { all: 1340, charts: 1000 },  // charts: the curves of a finished run, not the empty lab
-  device: { all: 900, charts: 260 },  // all: after a run (861 px at 720 px); charts alone have no Run button: the readouts
+  device: { all: 900, charts: 260 },
+  mup: { all: 1900, charts: 1100 },
+  wild: { all: 1900, charts: 1700 },  // all: after a run (861 px at 720 px); charts alone have no Run button: the readouts
 };
 
 export function fallbackHeight(state: State): number {

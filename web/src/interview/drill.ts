@@ -33,7 +33,7 @@ export function fromSlider(pos: number, [lo, hi]: [number, number]): number {
   return Number(Math.exp(Math.log(lo) + (pos / SLIDER_STEPS) * (Math.log(hi) - Math.log(lo))).toPrecision(3));
 }
 
-const PCT_FACTS = new Set(['share']);
+const PCT_FACTS = new Set(['share', 'sqrtDrift', 'invDrift']);
 const fmtFacts = (f: Record<string, number>) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, PCT_FACTS.has(k) ? `${(v * 100).toFixed(1)} %` : fmt(v)]));
 
 export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): { update(state: State, changed: Set<StateKey> | null): void; destroy(): void } {

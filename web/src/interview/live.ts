@@ -13,6 +13,7 @@ import { LONG_SEQ_STEPS } from '../state/schema.js';
 import { pointParams, logitRuleParams, variancePointParams, articleParams } from '../requests/attention.ts';
 import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../requests/labs.ts';
 import { trainingConfigs } from '../training/config.ts';
+import { mupSweepParams, mupVarianceParams } from '../requests/science.ts';
 import type { TrainingConfig } from '../../../wasm/js/core.js';
 
 /** σ² of the “components with variance σ² ≠ 1” follow-up (σ = 2, so σ⁴ = 16). */
@@ -49,6 +50,13 @@ export const LINKS = {
   trainSmall: { exp: 'training', trtask: 'copy', trlayers: 1, trdm: 32, trheads: 2, trmlp: 64, trlen: 16, trsteps: 150, trvar: ['inv_sqrt_dk'] },
   tensors: { exp: 'tensors' },
   followups: { exp: 'followups' },
+  /** the μP view: iid q, k with the third scale d_k^−0.33 (“why not ∛d_k?”) */
+  mupCbrt: { exp: 'mup', rho: 0, mpow: 0.33 },
+  /** the μP view at ρ = 1: the matched key is the query itself, q·q (W_q = W_k) */
+  mupSelf: { exp: 'mup', rho: 1, mpow: 0.75 },
+  /** the μP view at its default ρ = 0.2 (“why does μP divide by d?”) */
+  mup02: { exp: 'mup', rho: 0.2, mpow: 0.75 },
+  wild: { exp: 'wild' },
   interview: { exp: 'interview' },
 } as const satisfies Record<string, Partial<State>>;
 export type LinkId = keyof typeof LINKS;
@@ -80,6 +88,13 @@ export function shortHash(state: State, withLang = true): string {
   return '#' + parts.join('&');
 }
 
+/**
+ * σ² of q and k in the T5 follow-up: T5 draws W_q with std (d_model·d_kv)^−½ (Raffel et al. 2020; the
+ * Mesh TensorFlow initialisation), so q carries the 1/√d_kv itself; split evenly between q and k that is
+ * σ² = d_k^−½ each, here at d_k = 64: 1/8.
+ */
+export const T5_SIGMA2 = 0.125;
+
 export interface LiveRequest<K extends Kind = Kind> { id: string; link: LinkId; worker: WorkerName; kind: K; params: Calls[K]['params'] }
 
 /** The training run of the view: the training lab's configs for the trainSmall link (one variant, 1/√d_k). */
@@ -105,12 +120,20 @@ export function liveRequests(base: State): LiveRequest[] {
     { id: 'precNone', link: 'precNone', worker: 'live', kind: 'precisionLab', params: precisionParams(s('precNone')) },
     { id: 'precSqrt', link: 'precSqrt', worker: 'live', kind: 'precisionLab', params: precisionParams(s('precSqrt')) },
     ...(['fixed', 'logn', 'yarn'] as const).map((m): LiveRequest => ({ id: `lc-${m}`, link: 'longctx', worker: WORKER_OF[m], kind: 'longContext', params: longParams(s('longctx'), m) })),
+    { id: 'mupCbrt', link: 'mupCbrt', worker: 'sweep', kind: 'saturationSweep', params: mupSweepParams(s('mupCbrt')) },
+    { id: 'mupSelf', link: 'mupSelf', worker: 'sweep', kind: 'saturationSweep', params: mupSweepParams(s('mupSelf')) },
+    { id: 'mupSelfVar', link: 'mupSelf', worker: 'sweep', kind: 'scoreVariance', params: mupVarianceParams(s('mupSelf'), 1) },
+    { id: 'mup02', link: 'mup02', worker: 'sweep', kind: 'saturationSweep', params: mupSweepParams(s('mup02')) },
+    { id: 't5', link: 'wild', worker: 'live', kind: 'scoreVariance', params: { ...variancePointParams(s('var64')), variance: T5_SIGMA2 } },
     ...(['mha', 'gqa', 'mqa'] as const).map((l): LiveRequest => ({ id: `gqa-${l}`, link: 'gqa', worker: 'live', kind: 'attentionStats', params: gqaStatsParams(s('gqa'), l, s('gqa').gdk) })),
   ];
   return out;
 }
 
 const L_AT = LONG_SEQ_STEPS.indexOf(QUOTE_L);
+/** where d_k 64 and 1024 sit in the μP sweeps and the μP variance sweep */
+const M64 = mupSweepParams(defaultState()).dks.indexOf(64), M1024 = mupSweepParams(defaultState()).dks.indexOf(1024);
+const V64 = mupVarianceParams(defaultState(), 1).dks.indexOf(64);
 /** precision cells are format-major (float64, float32, bfloat16, float16) × (naive, safe, online) */
 const F32_SAFE = 1 * 3 + 1;
 
@@ -175,6 +198,23 @@ export const NUMBERS = {
   gqaMha: ['gqa-mha', 'summary.entropy.mean'],
   gqaGqa: ['gqa-gqa', 'summary.entropy.mean'],
   gqaMqa: ['gqa-mqa', 'summary.entropy.mean'],
+  cbrtPow64: ['mupCbrt', `points.2.${M64}.entropy.mean`],
+  cbrtPow1024: ['mupCbrt', `points.2.${M1024}.entropy.mean`],
+  cbrtSqrt64: ['mupCbrt', `points.0.${M64}.entropy.mean`],
+  cbrtSqrt1024: ['mupCbrt', `points.0.${M1024}.entropy.mean`],
+  cbrtLnL: ['mupCbrt', 'logSeqLen'],
+  cbrtInv64: ['mupCbrt', `points.1.${M64}.entropy.mean`],
+  cbrtInv1024: ['mupCbrt', `points.1.${M1024}.entropy.mean`],
+  selfMaxw64: ['mupSelf', `points.0.${M64}.maxWeight.mean`],
+  selfInvMaxw64: ['mupSelf', `points.1.${M64}.maxWeight.mean`],
+  selfMean64: ['mupSelfVar', `rows.${V64}.raw.mean`],
+  mupSqrt64: ['mup02', `points.0.${M64}.entropy.mean`],
+  mupSqrt1024: ['mup02', `points.0.${M1024}.entropy.mean`],
+  mupInv64: ['mup02', `points.1.${M64}.entropy.mean`],
+  mupInv1024: ['mup02', `points.1.${M1024}.entropy.mean`],
+  mupMaxw1024: ['mup02', `points.0.${M1024}.maxWeight.mean`],
+  t5Var: ['t5', 'rows.0.raw.variance'],
+  sqrtVar64: ['var64', 'rows.0.invSqrtDk.variance'],
   // the training run (web/src/training: the training lab's own worker and controller)
   trainVar: ['train', 'analysis.layers.0.logitMoments.variance'],
   trainIid: ['train', 'analysis.layers.0.iidQkVariance'],
@@ -220,5 +260,8 @@ export const READOUTS: Partial<Record<LinkId, Record<string, NumberId>>> = {
   precNone: { 'prec-jac64': 'precJac64None' },
   precSqrt: { 'prec-jac64': 'precJac64Sqrt' },
   longctx: { 'lc-fixed': 'lcFixed', 'lc-logn': 'lcLogn', 'lc-yarn': 'lcYarn' },
+  mupCbrt: { 'mup-power-64': 'cbrtPow64', 'mup-power-1024': 'cbrtPow1024', 'mup-sqrt-64': 'cbrtSqrt64', 'mup-sqrt-1024': 'cbrtSqrt1024' },
+  mupSelf: { 'mup-maxw-64': 'selfMaxw64', 'mup-mean-64': 'selfMean64' },
+  mup02: { 'mup-sqrt-64': 'mupSqrt64', 'mup-sqrt-1024': 'mupSqrt1024', 'mup-inv-64': 'mupInv64', 'mup-inv-1024': 'mupInv1024', 'mup-maxw-1024': 'mupMaxw1024' },
   gqa: { 'gqa-mha-entropy': 'gqaMha', 'gqa-gqa-entropy': 'gqaGqa', 'gqa-mqa-entropy': 'gqaMqa' },
 };

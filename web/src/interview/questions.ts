@@ -16,6 +16,8 @@ import { precisionParams, longParams, GQA_SEQ_LEN } from '../requests/labs.ts';
 import { sweepAt, ALL_SCALES } from '../charts/builders.ts';
 import { cellOf } from '../charts/labs.ts';
 import type { ClaimRequest } from '../claims.ts';
+import { mupDrift, c3AtRho } from '../claims.ts';
+import { mupVarianceParams, mupSweepParams } from '../requests/science.ts';
 
 /** mulberry32: a small, well-mixed 32-bit generator; the drill's parameters only (never the core's numbers). */
 export function rng(seed: number): () => number {
@@ -183,7 +185,32 @@ const QUESTIONS: Question[] = [
     correct: (r, p) => nearestInLog((r as GroupedLogitsResult).scaledVariance, [1 / p.hq, 1, p.hq]),
     facts: (r, p) => ({ hq: p.hq, d: p.d, v: (r as GroupedLogitsResult).scaledVariance }),
   },
+  {
+    // correlated q and k (μP): the mean of q·k over matched pairs is ρ·d_k
+    id: 'corr', kind: 'number', rule: { full: 1.2, half: 1.5 }, range: [0.1, 10000],
+    params: (seed) => { const r = rng(seed); return { dk: pick(r, [64, 256, 1024]), rho: pick(r, [0.1, 0.2, 0.3, 0.5]) }; },
+    patch: (p, seed) => ({ exp: 'mup', rho: p.rho, seed: coreSeed(seed) }),
+    request: (s) => req('sweep', 'scoreVariance', mupVarianceParams(s, s.rho)),
+    answer: (r, p) => rowOf(r, p.dk).raw.mean,
+    facts: (r, p) => ({ dk: p.dk, rho: p.rho, v: rowOf(r, p.dk).raw.variance, sd: rowOf(r, p.dk).raw.std }),
+  },
+  {
+    // which scale keeps the rows put from d_k 64 to 1024 at a correlation ρ (the rule of claims.ts)
+    id: 'mupflat', kind: 'choice', options: 3,
+    params: (seed) => { const r = rng(seed); return { rho: pick(r, [0, 0.2, 0.3, 0.5]) }; },
+    patch: (p, seed) => ({ exp: 'mup', rho: p.rho, mpow: 0.75, seed: coreSeed(seed) }),
+    request: (s) => req('sweep', 'saturationSweep', mupSweepParams(s)),
+    correct: (r, p) => { const f = mupFlat(r, p); return f.sqrtFlat && f.invFlat ? 2 : f.invFlat ? 1 : 0; },
+    facts: (r, p) => { const f = mupFlat(r, p); return { rho: p.rho, sqrtDrift: f.sqrt, invDrift: f.inv }; },
+  },
 ];
+
+/** Whether ÷√d_k and ÷d_k keep the entropy within 5 % of ln L from d_k 64 to 1024 at ρ (c3AtRho's rule). */
+function mupFlat(r: unknown, p: Params) {
+  const s = { rho: p.rho, mpow: 0.75, seed: 0 } as State;
+  const sqrt = mupDrift(r as SaturationSweepResult, s, 'sqrt'), inv = mupDrift(r as SaturationSweepResult, s, 'inv');
+  return { sqrt, inv, sqrtFlat: c3AtRho(sqrt) === 'agree', invFlat: c3AtRho(inv) === 'agree' };
+}
 
 function rowOf(r: unknown, dk: number) {
   const row = (r as ScoreVarianceResult).rows.find((x) => x.dk === dk);

@@ -61,6 +61,10 @@ export const FOLLOWUPS: Item[] = [
   { id: 'init', q: 'iv.fu.init.q', text: fixed('iv.fu.init.a'), link: 'trainSmall' },
   { id: 'tail', q: 'iv.fu.tail.q', text: fixed('iv.fu.tail.a'), link: 'gradqNone512' },
   { id: 'when', q: 'iv.fu.when.q', text: fixed('iv.fu.when.a'), link: 'jac10' },
+  { id: 'cbrt', q: 'iv.fu.cbrt.q', text: fixed('iv.fu.cbrt.a'), link: 'mupCbrt' },
+  { id: 'wqwk', q: 'iv.fu.wqwk.q', text: fixed('iv.fu.wqwk.a'), link: 'mupSelf' },
+  { id: 'mup', q: 'iv.fu.mup.q', text: fixed('iv.fu.mup.a'), link: 'mup02' },
+  { id: 't5', q: 'iv.fu.t5.q', text: fixed('iv.fu.t5.a'), link: 'wild' },
 ];
 export const WRONG: Item[] = [
   { id: 'overflow', q: 'iv.w.overflow.claim', text: fixed('iv.w.overflow.a'), link: 'precNone' },
@@ -69,6 +73,8 @@ export const WRONG: Item[] = [
   { id: 'dmodel', q: 'iv.w.dmodel.claim', text: fixed('iv.w.dmodel.a'), link: 'satModel64' },
   { id: 'trained', q: 'iv.w.trained.claim', text: fixed('iv.w.trained.a'), link: 'trainSmall' },
   { id: 'lnL', q: 'iv.w.lnL.claim', text: fixed('iv.w.lnL.a'), link: 'article' },
+  { id: 'mupalways', q: 'iv.w.mupalways.claim', text: fixed('iv.w.mupalways.a'), link: 'mupCbrt' },
+  { id: 'heads', q: 'iv.w.heads.claim', text: fixed('iv.w.heads.a'), link: 'satModel64' },
   { id: 'grad', q: 'iv.w.grad.claim', text: (n) => (n.gqMeanNone512 > n.gqMeanSqrt512 ? 'iv.w.grad.a.larger' : 'iv.w.grad.a.smaller'), link: 'gradqNone512' },
 ];
 

@@ -13,7 +13,7 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { sweepParams, pointParams, pointTooBig, logitRuleParams, POINT_LIMIT_GMAC, HEATMAP_N } from '../requests/attention.ts';
+import { sweepParams, pointParams, pointTooBig, logitRuleParams, explicitPointParams, explicitSweepParams, POINT_LIMIT_GMAC, HEATMAP_N } from '../requests/attention.ts';
 import type { T } from '../i18n/messages.ts';
 
 // The causal-mask toggle (a checkbox) and the soft-cap field of this panel, with the markup of the
@@ -29,23 +29,25 @@ function causalToggle(store: Store, t: T): Control {
     h('span', { class: 'err', 'data-err-for': 'causal', role: 'alert' }));
   return { el, sync(st) { input.checked = st.causal; } };
 }
-function softcapInput(store: Store, t: T): Control {
-  const spec = SCHEMA.softcap;
-  const id = `c-softcap-${Math.random().toString(36).slice(2, 8)}`;
+// A number field of this panel (the soft-cap, the explicit scale): 0 or empty = off.
+function numberInput(store: Store, t: T, key: 'softcap' | 'sscale'): Control {
+  const spec = SCHEMA[key];
+  const id = `c-${key}-${Math.random().toString(36).slice(2, 8)}`;
   const input = h('input', { type: 'number', id, min: spec.min, max: spec.max, step: spec.step, inputMode: 'decimal', class: 'seed' }) as HTMLInputElement;
-  const el = h('div', { class: 'control', 'data-key': 'softcap' },
-    h('label', { for: id, text: t('sat.softcap') }),
-    h('div', { class: 'control-row' }, input, h('span', { class: 'hint', text: t('sat.softcapHint') })),
-    h('span', { class: 'err', 'data-err-for': 'softcap', role: 'alert' }));
-  const err = el.querySelector<HTMLElement>('[data-err-for="softcap"]')!;
+  const el = h('div', { class: 'control', 'data-key': key },
+    h('label', { for: id, text: t(`sat.${key}`) }),
+    h('div', { class: 'control-row' }, input, h('span', { class: 'hint', text: t(`sat.${key}Hint`) })),
+    h('span', { class: 'err', 'data-err-for': key, role: 'alert' }));
+  const err = el.querySelector<HTMLElement>(`[data-err-for="${key}"]`)!;
+  const places = String(spec.step).split('.')[1]?.length ?? 0;
   input.addEventListener('change', () => {
     const raw = input.value.trim();
     const x = raw === '' ? 0 : Number(raw);
-    if (!Number.isFinite(x) || x < spec.min || x > spec.max) { setText(err, t('sat.softcapBad', { raw: raw.slice(0, 20), max: spec.max })); return; }
+    if (!Number.isFinite(x) || x < spec.min || x > spec.max) { setText(err, t(`sat.${key}Bad`, { raw: raw.slice(0, 20), max: spec.max })); return; }
     setText(err, '');
-    store.set({ softcap: Math.round(x / spec.step) * spec.step, exp: 'saturation' }, 'softcap');
+    store.set({ [key]: Number((Math.round(x / spec.step) * spec.step).toFixed(places)), exp: 'saturation' } as Partial<State>, key);
   });
-  return { el, sync(st) { const v = String(st.softcap); if (document.activeElement !== input && input.value !== v) input.value = v; } };
+  return { el, sync(st) { const v = String(st[key]); if (document.activeElement !== input && input.value !== v) input.value = v; } };
 }
 
 export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
@@ -57,7 +59,8 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     select(store, 'saturation', 'scale', t('common.scale'), SCALES.map((v) => ({ value: v, label: t(`scale.${v}`) }))),
     seedInput(store, 'saturation', 'seed', t('common.seed'), t('common.reroll')),
     causalToggle(store, t),
-    softcapInput(store, t),
+    numberInput(store, t, 'softcap'),
+    numberInput(store, t, 'sscale'),
   ];
   for (const c of controls) s.controls.append(c.el);
 
@@ -90,6 +93,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   let sweepFinal = true;
   let pointFinal = true;
 
+  const scaleName = () => (state.sscale > 0 ? t('sat.series.explicit', { c: fmt(state.sscale, 6) }) : t(`scale.${state.scale}`));
   const drawSweep = () => {
     if (!sweep) return;
     const refining = !sweepFinal || !pointFinal;
@@ -118,7 +122,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   const drawPoint = () => {
     if (!point) return;
     const hm = buildHeatmap(point, HEATMAP_N, t);
-    heat.setTitle(t('sat.chart.heatmap', { n: Math.min(HEATMAP_N, point.heatmapSize), scale: t(`scale.${state.scale}`), dk: state.dk }));
+    heat.setTitle(t('sat.chart.heatmap', { n: Math.min(HEATMAP_N, point.heatmapSize), scale: scaleName(), dk: state.dk }));
     heat.set(hm, !pointFinal);
     heat.setNote(t('sat.heatmapNote', { max: fmt(hm.max, 3) }));
     s.readouts.classList.toggle('refining', !pointFinal);
@@ -134,7 +138,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     const rule = [state.causal ? t('sat.textCausal', { ratio: fmt(sm.entropyRatio.mean) }) : '',
       state.softcap > 0 ? t('sat.textSoftcap', { cap: state.softcap, maxLogit: fmt(sm.maxAbsLogit) }) : ''].filter((x) => x !== '').join(' ');
     setText(s.text, `${t('sat.text', {
-      scale: t(`scale.${state.scale}`), dk: state.dk, heads: state.heads, seqLen: state.seqLen,
+      scale: scaleName(), dk: state.dk, heads: state.heads, seqLen: state.seqLen,
       entropy: fmt(sm.entropy.mean), lnL: fmt(point.logSeqLen), maxw: fmt(sm.maxWeight.mean), share: pct(sm.shareAbove),
     })}${rule ? ' ' + rule : ''}`);
   };
@@ -145,7 +149,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
-      const sp = { ...sweepParams(next), ...logitRuleParams(next) };
+      const sp = { ...sweepParams(next), ...explicitSweepParams(next), ...logitRuleParams(next) };
       const sk = JSON.stringify(sp);
       if (sk !== sweepKey) {
         sweepKey = sk;
@@ -165,7 +169,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
         pointRefused = true;
         return;
       }
-      const pp = { ...pointParams(next), ...logitRuleParams(next), gradients: false };  // the readouts need no backward pass
+      const pp = { ...pointParams(next), ...explicitPointParams(next), ...logitRuleParams(next), gradients: false };  // the readouts need no backward pass
       const pk = JSON.stringify(pp);
       // after a refusal even the last good state asks again (a cache hit), so its success clears it
       if (pk !== pointKey || pointRefused) {

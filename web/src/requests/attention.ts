@@ -1,6 +1,6 @@
 // The requests the views send to the core (attention experiments), one definition read downward by the
 // panels, the claims, the interview and the planner, so that equal requests hit the same cache entry.
-import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams } from '../../../wasm/js/core.js';
+import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams, Scale } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
 import { sweepDks, attentionMacs, POINT_MAC_LIMIT, varianceDks } from '../compute.ts';
 import { ALL_SCALES, ARTICLE_SCALES } from '../charts/builders.ts';
@@ -32,6 +32,18 @@ export function pointParams(state: State): AttentionStatsParams {
 /** The saturation panel's logit rule: the causal mask and the soft-cap, only when set (0 = off). */
 export function logitRuleParams(state: State): { causal?: boolean; softcap?: number } {
   return { ...(state.causal ? { causal: true } : {}), ...(state.softcap > 0 ? { softcap: state.softcap } : {}) };
+}
+
+/**
+ * The saturation panel's explicit scale (sscale > 0, e.g. a model's effective scale from "Scales in
+ * the wild"): the point uses it instead of the named scale, and the sweep draws it as a fifth series at
+ * the same d_k (so the four named series keep their cache entry and their order); none when 0.
+ */
+export function explicitPointParams(state: State): { scale?: number } {
+  return state.sscale > 0 ? { scale: state.sscale } : {};
+}
+export function explicitSweepParams(state: State): { scales?: Scale[] } {
+  return state.sscale > 0 ? { scales: [...ALL_SCALES, state.sscale] } : {};
 }
 
 /** The work of the point in GMAC when it is over the limit, else null. */

@@ -30,11 +30,11 @@ export const BLOCK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512,
 /** bytes per element of each KV-cache data type. */
 export const KV_DTYPE_BYTES = Object.freeze({ fp32: 4, bf16: 2, fp8: 1, int4: 0.5 });
 
-export const PANELS = /** @type {const} */ (['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device']);
+export const PANELS = /** @type {const} */ (['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild']);
 export const SECTIONS = /** @type {const} */ (['controls', 'charts', 'formula', 'text']);
 export const SCALES = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
 /** The interview drill's questions, in order (web/src/interview/questions.ts). */
-export const DRILL_QUESTIONS = /** @type {const} */ (['std', 'sigma', 'invdk', 'entropy', 'jac', 'double', 'yarn', 'gradmean', 'scale', 'uniform', 'fp64', 'mqa']);
+export const DRILL_QUESTIONS = /** @type {const} */ (['std', 'sigma', 'invdk', 'entropy', 'jac', 'double', 'yarn', 'gradmean', 'scale', 'uniform', 'fp64', 'mqa', 'corr', 'mupflat']);
 /** The training lab's attention variants, in display order (the core's ATTENTION_VARIANTS). */
 export const TRAIN_VARIANTS = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2']);
 
@@ -75,7 +75,7 @@ export const SCHEMA = Object.freeze({
     doc: 'Pairs (q, k) drawn per d_k.',
   }),
   seed: /** @type {IntSpec} */ ({
-    type: 'int', default: 1, min: 0, max: 4294967295, panels: 'variance, saturation, gradient',
+    type: 'int', default: 1, min: 0, max: 4294967295, panels: 'variance, saturation, gradient, mup',
     doc: 'Seed of the random q and k.',
   }),
   heads: /** @type {IntSpec} */ ({
@@ -98,6 +98,10 @@ export const SCHEMA = Object.freeze({
     type: 'num', default: 0, min: 0, max: 1000, step: 0.5, panels: 'saturation',
     doc: 'Logit soft-cap: s ↦ cap · tanh(s / cap) before the mask (Gemma 2 uses 50); 0 = off.',
   }),
+  sscale: /** @type {NumSpec} */ ({
+    type: 'num', default: 0, min: 0, max: 10, step: 0.000001, panels: 'saturation',
+    doc: 'Saturation: an explicit scale factor c (scores = c · q·k) for the heatmap and readouts, drawn as its own line in the sweep (a model’s effective scale, from “Scales in the wild”); 0 = off, scale decides.',
+  }),
   gq: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'jac', values: ['jac', 'grad'], panels: 'gradient',
     doc: 'Gradient quantity: jac = ‖J‖_F per row, grad = ‖∂loss/∂q‖ per row.',
@@ -116,7 +120,7 @@ export const SCHEMA = Object.freeze({
   }),
   dq: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'std', values: DRILL_QUESTIONS, panels: 'interview',
-    doc: 'Interview drill: the question shown (std, sigma, invdk, entropy, jac, double, yarn, gradmean, scale, uniform, fp64, mqa).',
+    doc: 'Interview drill: the question shown (std, sigma, invdk, entropy, jac, double, yarn, gradmean, scale, uniform, fp64, mqa, corr, mupflat).',
   }),
   dseed: /** @type {IntSpec} */ ({
     type: 'int', default: 1, min: 0, max: 4294967295, panels: 'interview',
@@ -274,6 +278,14 @@ export const SCHEMA = Object.freeze({
   trthr: /** @type {NumSpec} */ ({
     type: 'num', default: 0.01, min: 0.0001, max: 10, step: 0.0001, panels: 'training',
     doc: 'Training lab: the loss threshold of the “steps to reach” column.',
+  }),
+  rho: /** @type {NumSpec} */ ({
+    type: 'num', default: 0.2, min: -1, max: 1, step: 0.01, panels: 'mup',
+    doc: 'When is 1/d_k right?: the correlation ρ of a query with its matched key, k_i = ρ q_i + √(1 − ρ²) z_i (0 = the iid case).',
+  }),
+  mpow: /** @type {NumSpec} */ ({
+    type: 'num', default: 0.75, min: 0, max: 1.5, step: 0.01, panels: 'mup',
+    doc: 'When is 1/d_k right?: the exponent p of the third scale d_k^−p (0.5 = 1/√d_k, 1 = 1/d_k).',
   }),
   cv: /** @type {VersionSpec} */ ({
     type: 'version', default: CORE_VERSION, panels: 'all',

@@ -27,6 +27,7 @@ export interface State {
   scale: ScaleName;
   causal: boolean;
   softcap: number;
+  sscale: number;
   gq: 'jac' | 'grad';
   gap: number;
   aseed: number;
@@ -71,6 +72,8 @@ export interface State {
   trcap: number;
   trvar: TrainVariant[];
   trthr: number;
+  rho: number;
+  mpow: number;
   embed: boolean;
   show: Section[];
 }

@@ -8,7 +8,7 @@ import type {
   ScoreVarianceParams, ScoreVarianceResult, AttentionStatsParams, AttentionStatsResult,
   SaturationSweepParams, SaturationSweepResult, SoftmaxJacobianResult, CoreInfo,
   PrecisionLabParams, PrecisionLabResult, LongContextParams, LongContextResult,
-  TensorStatsParams, TensorStatsResult, Moments,
+  TensorStatsParams, TensorStatsResult, Moments, ModelScale,
 } from '../../../wasm/js/core.js';
 
 export interface JacobianCurveParams { gaps: number[] }
@@ -38,9 +38,10 @@ export interface Calls {
   longContext: { params: LongContextParams; result: LongContextResult };
   tensorStats: { params: TensorStatsParams; result: TensorStatsResult };
   groupedLogits: { params: GroupedLogitsParams; result: GroupedLogitsResult };
+  modelScales: { params: Record<string, never>; result: ModelScale[] };
 }
 export type Kind = keyof Calls;
-export const KINDS: readonly Kind[] = ['info', 'scoreVariance', 'attentionStats', 'saturationSweep', 'softmaxJacobian', 'jacobianCurve', 'precisionLab', 'longContext', 'tensorStats', 'groupedLogits'];
+export const KINDS: readonly Kind[] = ['info', 'scoreVariance', 'attentionStats', 'saturationSweep', 'softmaxJacobian', 'jacobianCurve', 'precisionLab', 'longContext', 'tensorStats', 'groupedLogits', 'modelScales'];
 
 export type Request = { [K in Kind]: { id: number; kind: K; params: Calls[K]['params'] } }[Kind];
 export interface ErrorInfo { name: string; message: string }

@@ -1,0 +1,170 @@
+// View "When is 1/d_k right?" (μP; claim C3 past the iid case): q and its matched key correlated
+// coordinate by coordinate with ρ. Var(q·k) and mean(q·k) against d_k for ρ = 0 and the chosen ρ with
+// the theory lines d_k(1 + ρ²) and ρ·d_k; the mean row entropy against d_k for 1/√d_k, 1/d_k and
+// d_k^−p at that ρ; a table at d_k 64, 256 and 1024; C3's verdict at ρ (web/src/claims.ts).
+import type { SaturationSweepResult, ScoreVarianceResult } from '../../../wasm/js/core.js';
+import { ChartBox } from '../charts/chartbox.ts';
+import { buildMupMoments, buildMupEntropy, powerLabel, rhoLabel } from '../charts/science.ts';
+import { numSlider, seedInput } from '../controls.ts';
+import type { Control } from '../controls.ts';
+import type { State, StateKey } from '../state/state.ts';
+import { fmt } from '../format.ts';
+import { h, setText } from '../dom.ts';
+import { shell, claimBox, track, scrollTable } from './shell.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SCALE, MUP_SHAPE } from '../requests/science.ts';
+import { mupLive, c3AtRho } from '../claims.ts';
+
+/** The columns of the table at d_k 64/256/1024, each a data-readout id prefix. */
+const COLS = ['var0', 'var', 'mean', 'sqrt', 'inv', 'power', 'maxw'] as const;
+
+export function mupPanel({ t, store, compute }: PanelCtx): PanelView {
+  const s = shell('mup', 12, t('mup.title'), t('mup.lede'), [], t);
+  s.readouts.remove();
+  const controls: Control[] = [
+    numSlider(store, 'mup', 'rho', t('mup.rho')),
+    numSlider(store, 'mup', 'mpow', t('mup.power')),
+    seedInput(store, 'mup', 'seed', t('common.seed'), t('common.reroll')),
+  ];
+  for (const c of controls) s.controls.append(c.el);
+
+  const varC = new ChartBox('mup-variance', t('mup.chart.var'), t, { height: 280 });
+  const meanC = new ChartBox('mup-mean', t('mup.chart.mean'), t, { height: 280 });
+  const entC = new ChartBox('mup-entropy', '', t, { height: 300 });
+  const table = h('table', { class: 'table mup-table', 'data-mup-table': '' });
+  const head = h('tr', {}, h('th', { scope: 'col', text: 'd_k' }));
+  const headCells = COLS.map((c) => h('th', { scope: 'col', 'data-col': c }));
+  head.append(...headCells);
+  const cells = new Map<string, HTMLElement>();
+  const body = h('tbody');
+  for (const dk of MUP_QUOTE_DKS) {
+    const tr = h('tr', {}, h('th', { scope: 'row', text: String(dk) }));
+    for (const c of COLS) {
+      const td = h('td', { 'data-readout': `mup-${c}-${dk}`, text: '–' });
+      cells.set(`${c}-${dk}`, td);
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+  table.append(h('thead', {}, head), body);
+  s.charts.append(h('div', { class: 'chart-pair' }, varC.el, meanC.el), entC.el, scrollTable(table, t('mup.table.label')));
+  const notes = h('div', { class: 'mup-notes' },
+    h('p', { class: 'explain', text: t('mup.mupNote') }),
+    h('p', { class: 'explain', text: t('mup.caveat') }));
+  s.text.after(notes);
+  const c3 = claimBox(s.claims, 'C3', t('mup.claim'), t);
+
+  let state = store.state;
+  let iid: ScoreVarianceResult | null = null;
+  let cor: ScoreVarianceResult | null = null;
+  let sweep: SaturationSweepResult | null = null;
+  let sweepDks: number[] = [];
+  let iidKey = '', corKey = '', sweepKey = '';
+  let varFinal = true, sweepFinal = true;
+
+  const colTitle = (c: (typeof COLS)[number]): string => {
+    switch (c) {
+      case 'var0': return t('mup.th.var', { rho: rhoLabel(0) });
+      case 'var': return t('mup.th.var', { rho: rhoLabel(state.rho) });
+      case 'mean': return t('mup.th.mean', { rho: rhoLabel(state.rho) });
+      case 'sqrt': return t('mup.th.entropy', { scale: t('scale.inv_sqrt_dk') });
+      case 'inv': return t('mup.th.entropy', { scale: t('scale.inv_dk') });
+      case 'power': return t('mup.th.entropy', { scale: `× ${powerLabel(state.mpow)}` });
+      case 'maxw': return t('mup.th.maxw', { scale: t('scale.inv_sqrt_dk') });
+    }
+  };
+  const corrOrIid = (): ScoreVarianceResult | null => (state.rho === 0 ? iid : cor);
+
+  const drawMoments = () => {
+    const c = corrOrIid();
+    if (!iid || !c) return;
+    const refining = !varFinal;
+    varC.set(buildMupMoments(iid, state.rho === 0 ? null : c, state.rho, 'variance', t), refining);
+    meanC.set(buildMupMoments(iid, state.rho === 0 ? null : c, state.rho, 'mean', t), refining);
+    if (refining) return;
+    for (const dk of MUP_QUOTE_DKS) {
+      const r0 = iid.rows.find((r) => r.dk === dk), r = c.rows.find((x) => x.dk === dk);
+      setText(cells.get(`var0-${dk}`)!, r0 ? fmt(r0.raw.variance) : '–');
+      setText(cells.get(`var-${dk}`)!, r ? fmt(r.raw.variance) : '–');
+      setText(cells.get(`mean-${dk}`)!, r ? fmt(r.raw.mean) : '–');
+    }
+    drawText();
+  };
+  const drawSweep = () => {
+    if (!sweep) return;
+    entC.setTitle(t('mup.chart.entropy', { rho: rhoLabel(state.rho), heads: MUP_SHAPE.heads, seqLen: MUP_SHAPE.seqLen }));
+    entC.set(buildMupEntropy(sweep, sweepDks, state.mpow, t), !sweepFinal);
+    if (!sweepFinal) return;
+    for (const dk of MUP_QUOTE_DKS) {
+      const i = sweepDks.indexOf(dk);
+      const get = (si: number, f: 'entropy' | 'maxWeight') => (i < 0 ? '–' : fmt(sweep!.points[si][i][f].mean));
+      setText(cells.get(`sqrt-${dk}`)!, get(MUP_SCALE.sqrt, 'entropy'));
+      setText(cells.get(`inv-${dk}`)!, get(MUP_SCALE.inv, 'entropy'));
+      setText(cells.get(`power-${dk}`)!, get(MUP_SCALE.power, 'entropy'));
+      setText(cells.get(`maxw-${dk}`)!, get(MUP_SCALE.sqrt, 'maxWeight'));
+    }
+    // the rule of web/src/claims.ts at this ρ
+    const live = mupLive(sweep, state);
+    const v = c3AtRho(live.sqrt);
+    c3.set(t('mup.live', { rho: fmt(state.rho, 2), sqrt: fmt(live.sqrt * 100, 3), inv: fmt(live.inv * 100, 3) }), v,
+      t(v === 'agree' ? 'mup.why.holds' : 'mup.why.breaks'), live);
+    drawText();
+  };
+  const drawText = () => {
+    for (let i = 0; i < COLS.length; i++) setText(headCells[i], colTitle(COLS[i]));
+    const c = corrOrIid();
+    if (!sweep || !c || !sweepFinal || !varFinal) return;
+    const at = (dk: number) => sweepDks.indexOf(dk);
+    const lo = at(64), hi = at(1024);
+    const r64 = c.rows.find((r) => r.dk === 64), r1024 = c.rows.find((r) => r.dk === 1024);
+    if (lo < 0 || hi < 0 || !r64 || !r1024) { setText(s.text, ''); return; }
+    const e = (si: number, i: number) => fmt(sweep!.points[si][i].entropy.mean);
+    setText(s.text, t('mup.text', {
+      rho: fmt(state.rho, 2), mean64: fmt(r64.raw.mean), mean1024: fmt(r1024.raw.mean), var64: fmt(r64.raw.variance), var1024: fmt(r1024.raw.variance),
+      sqrt64: e(MUP_SCALE.sqrt, lo), sqrt1024: e(MUP_SCALE.sqrt, hi), inv64: e(MUP_SCALE.inv, lo), inv1024: e(MUP_SCALE.inv, hi),
+      p: fmt(state.mpow, 2), pow64: e(MUP_SCALE.power, lo), pow1024: e(MUP_SCALE.power, hi), lnL: fmt(sweep.logSeqLen),
+    }));
+  };
+
+  return {
+    id: 'mup',
+    el: s.el,
+    update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
+      state = next;
+      for (const c of controls) c.sync(next);
+      const getVar = (which: 'iid' | 'cor', rho: number, key: string, setKey: (k: string) => void) => {
+        const p = mupVarianceParams(next, rho);
+        const k = JSON.stringify(p);
+        if (k === key) return false;
+        setKey(k);
+        const got = (final: boolean) => (r: ScoreVarianceResult) => {
+          if (k !== (which === 'iid' ? iidKey : corKey)) return;
+          if (which === 'iid') iid = r; else cor = r;
+          varFinal = final;
+          drawMoments();
+        };
+        track(s.el, `mup:${which}`, compute.get('sweep', 'scoreVariance', p, `mup:${which}`, undefined, got(false)), source, t, got(true));
+        return true;
+      };
+      const a = getVar('iid', 0, iidKey, (k) => { iidKey = k; });
+      const b = next.rho !== 0 && getVar('cor', next.rho, corKey, (k) => { corKey = k; });
+      const sp = mupSweepParams(next);
+      const sk = JSON.stringify(sp);
+      if (sk !== sweepKey) {
+        sweepKey = sk;
+        const got = (final: boolean) => (r: SaturationSweepResult) => {
+          if (sk !== sweepKey) return;
+          sweep = r;
+          sweepDks = sp.dks;
+          sweepFinal = final;
+          drawSweep();
+        };
+        track(s.el, 'mup:sweep', compute.get('sweep', 'saturationSweep', sp, 'mup:sweep', undefined, got(false)), source, t, got(true));
+      } else if (changed === null || changed.has('lang')) {
+        drawSweep();
+      }
+      if (!a && !b && (changed === null || changed.has('lang') || changed.has('rho'))) drawMoments();
+    },
+    destroy() { varC.destroy(); meanC.destroy(); entC.destroy(); },
+  };
+}

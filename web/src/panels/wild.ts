@@ -1,0 +1,185 @@
+// View "Scales in the wild": the scale factor real models compute (the core's modelScales(), each
+// number computed by the core from the entry's parameters), its ratio to 1/√d_head, the mean row
+// entropy it gives at L = 4096 on iid inputs beside 1/√d_head's, and a link opening the saturation
+// panel with that explicit scale. Below, the bug museum: wrong-scale bugs from public reports at the
+// shapes they hit, each with the entropy and max weight the core computes for the wrong and right scale.
+import type { AttentionStatsResult, ModelScale } from '../../../wasm/js/core.js';
+import type { State, StateKey } from '../state/state.ts';
+import { toHash, withPatch } from '../state/state.ts';
+import type { MessageKey } from '../i18n/messages.ts';
+import { fmt } from '../format.ts';
+import { h, setText } from '../dom.ts';
+import { shell, scrollTable, busy } from './shell.ts';
+import { ChartBox } from '../charts/chartbox.ts';
+import { buildWildEntropy } from '../charts/science.ts';
+import type { WildBar } from '../charts/science.ts';
+import type { PanelCtx, PanelView } from './shell.ts';
+import { CoreError } from '../compute.ts';
+import { BUGS, bugParams, wildModelParams, wildReferenceParams, WILD_SEQ_LEN, explicitScaleValue } from '../requests/science.ts';
+import type { Bug } from '../requests/science.ts';
+
+/** The state the row's link opens: saturation at the model's d_head (4 heads, 128 keys) with its scale and cap. */
+export function wildLinkPatch(m: ModelScale): Partial<State> {
+  return { exp: 'saturation', dk: m.dHead, heads: 4, seqLen: 128, sscale: explicitScaleValue(m.scale), softcap: m.softcap ?? 0, causal: false };
+}
+/** The state a bug row's link opens: saturation at the bug's shape (L at most the slider's 1024) with the wrong scale. */
+export function bugLinkPatch(b: Bug, wrongC: number): Partial<State> {
+  return { exp: 'saturation', dk: b.dk, heads: b.heads, seqLen: Math.min(b.seqLen, 1024), sscale: explicitScaleValue(wrongC), softcap: 0, causal: false };
+}
+
+/** A promise that settles when p does and never rejects (p's own handlers report its failure). */
+const settled = (p: Promise<unknown>): Promise<void> => p.then(() => undefined, () => undefined);
+
+const MODEL_COLS = ['model', 'dHead', 'formula', 'scale', 'ratio', 'entropy', 'refEntropy', 'notes', 'source', 'link'] as const;
+const BUG_COLS = ['bug', 'shape', 'wrong', 'right', 'entWrong', 'entRight', 'maxwWrong', 'maxwRight', 'source', 'link'] as const;
+
+function headRow(t: PanelCtx['t'], cols: readonly string[], prefix: string): HTMLElement {
+  return h('thead', {}, h('tr', {}, ...cols.map((c) => h('th', { scope: 'col', text: t(`${prefix}.${c}` as MessageKey, { L: WILD_SEQ_LEN }) }))));
+}
+
+export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
+  const s = shell('wild', 13, t('wild.title'), t('wild.lede'), [], t);
+  s.readouts.remove();
+  s.controls.remove();
+  setText(s.text, t('wild.text'));
+  const models = h('table', { class: 'table wild-table', 'data-wild-table': '' });
+  const mbody = h('tbody');
+  models.append(headRow(t, MODEL_COLS, 'wild.th'), mbody);
+  const status = h('p', { class: 'note', 'data-wild-status': '', role: 'status' });
+  const bugs = h('table', { class: 'table wild-table', 'data-bug-table': '' });
+  const bbody = h('tbody');
+  bugs.append(headRow(t, BUG_COLS, 'wild.bth'), bbody);
+  const chart = new ChartBox('wild-entropy', t('wild.chart', { L: WILD_SEQ_LEN }), t, { height: 420 });
+  s.charts.append(
+    h('h3', { text: t('wild.h.models') }),
+    chart.el,
+    h('p', { class: 'note', text: t('wild.modelsNote', { L: WILD_SEQ_LEN }) }),
+    scrollTable(models, t('wild.h.models')), status,
+    h('h3', { text: t('wild.h.bugs') }),
+    h('p', { class: 'note', text: t('wild.bugsNote') }),
+    scrollTable(bugs, t('wild.h.bugs')));
+
+  let state = store.state;
+  let catalogue: ModelScale[] | null = null;
+  let key = '';
+  let gen = 0;
+  const links: { a: HTMLAnchorElement; patch: () => Partial<State> | null }[] = [];
+  const setLinks = () => {
+    for (const { a, patch } of links) {
+      const p = patch();
+      if (p) a.href = toHash(withPatch({ ...state, embed: false }, p));
+      if (state.embed) { a.target = '_blank'; a.rel = 'noopener'; }
+    }
+  };
+  const failed = (e: unknown, td: HTMLElement) => {
+    if (e instanceof CoreError && e.kind === 'superseded') return;
+    setText(td, '!');
+    td.title = e instanceof Error ? e.message : String(e);
+  };
+
+  let bars: WildBar[] = [];
+  let lnL = Math.log(WILD_SEQ_LEN);
+  const drawChart = () => {
+    if (bars.length > 0 && bars.every((b) => Number.isFinite(b.own) && Number.isFinite(b.ref))) chart.set(buildWildEntropy(bars, lnL, t), false);
+  };
+  const fillModels = (my: number) => {
+    if (!catalogue) return;
+    mbody.replaceChildren();
+    bars = catalogue.map((m) => ({ model: m.model, own: NaN, ref: NaN }));
+    links.length = 0;
+    catalogue.forEach((m, i) => {
+      const cell = (c: string, text = '–') => h('td', { 'data-col': c, 'data-label': t(`wild.th.${c}` as MessageKey, { L: WILD_SEQ_LEN }), text });
+      const notes = [m.softcap ? t('wild.note.cap', { cap: m.softcap }) : '', m.qkNorm ? t('wild.note.qkNorm') : '', m.sinks ? t('wild.note.sinks') : '']
+        .filter((x) => x !== '').join(' · ');
+      const ratio = cell('ratio'), ent = cell('entropy'), ref = cell('refEntropy');
+      const a = h('a', { 'data-wild-link': String(i), text: t('wild.open') }) as HTMLAnchorElement;
+      links.push({ a, patch: () => wildLinkPatch(m) });
+      const tr = h('tr', { 'data-wild-row': m.model },
+        h('th', { scope: 'row', 'data-col': 'model', text: m.model }),
+        cell('dHead', String(m.dHead)), cell('formula', m.formula),
+        h('td', { 'data-col': 'scale', 'data-label': t('wild.th.scale'), 'data-readout': `wild-scale-${i}`, text: fmt(m.scale, 6) }),
+        ratio, ent, ref, cell('notes', notes || '–'),
+        h('td', { 'data-col': 'source', 'data-label': t('wild.th.source'), class: 'rule', text: m.source }),
+        h('td', { 'data-col': 'link', 'data-label': t('wild.th.link') }, a));
+      ent.dataset.readout = `wild-entropy-${i}`;
+      ref.dataset.readout = `wild-ref-${i}`;
+      mbody.append(tr);
+      const own = compute.get('sweep', 'attentionStats', wildModelParams(state, m), `wild:m:${i}`);
+      const base = compute.get('sweep', 'attentionStats', wildReferenceParams(state, m.dHead), `wild:ref:${i}`);
+      busy(s.el, settled(own));
+      busy(s.el, settled(base));
+      own.then((r: AttentionStatsResult) => { if (my === gen) { setText(ent, fmt(r.summary.entropy.mean)); bars[i].own = r.summary.entropy.mean; drawChart(); } }, (e) => failed(e, ent));
+      base.then((r: AttentionStatsResult) => { if (my === gen) { setText(ref, fmt(r.summary.entropy.mean)); bars[i].ref = r.summary.entropy.mean; lnL = r.logSeqLen; drawChart(); } }, (e) => failed(e, ref));
+      // the ratio of the entry's scale to the factor the core resolves for 1/√d_head
+      base.then((r: AttentionStatsResult) => { if (my === gen) setText(ratio, `${fmt(m.scale / r.summary.scale, 4)}×`); }, () => {});
+    });
+    setLinks();
+  };
+
+  const fillBugs = (my: number) => {
+    bbody.replaceChildren();
+    for (const b of BUGS) {
+      const cell = (c: string, text = '–') => h('td', { 'data-col': c, 'data-label': t(`wild.bth.${c}` as MessageKey), text });
+      const wrong = cell('wrong'), right = cell('right'), ew = cell('entWrong'), er = cell('entRight'), mw = cell('maxwWrong'), mr = cell('maxwRight');
+      ew.dataset.readout = `bug-ent-wrong-${b.id}`;
+      mw.dataset.readout = `bug-maxw-wrong-${b.id}`;
+      let wrongC: number | null = null;
+      const a = h('a', { 'data-bug-link': b.id, text: t('wild.open') }) as HTMLAnchorElement;
+      links.push({ a, patch: () => (wrongC === null ? null : bugLinkPatch(b, wrongC)) });
+      bbody.append(h('tr', { 'data-bug-row': b.id },
+        h('th', { scope: 'row', 'data-col': 'bug', text: t(`wild.bug.${b.id}` as MessageKey) }),
+        cell('shape', t('wild.shape', { heads: b.heads, dk: b.dk, seqLen: b.seqLen })),
+        wrong, right, ew, er, mw, mr,
+        h('td', { 'data-col': 'source', 'data-label': t('wild.bth.source'), class: 'rule', text: b.source }),
+        h('td', { 'data-col': 'link', 'data-label': t('wild.bth.link') }, a)));
+      const get = (which: 'wrong' | 'right') => {
+        const p = compute.get('live', 'attentionStats', bugParams(state, b, which), `wild:bug:${b.id}:${which}`);
+        busy(s.el, settled(p));
+        return p;
+      };
+      get('wrong').then((r: AttentionStatsResult) => {
+        if (my !== gen) return;
+        wrongC = r.summary.scale;
+        setText(wrong, fmt(r.summary.scale, 4)); setText(ew, fmt(r.summary.entropy.mean)); setText(mw, fmt(r.summary.maxWeight.mean));
+        setLinks();
+      }, (e) => failed(e, ew));
+      get('right').then((r: AttentionStatsResult) => {
+        if (my !== gen) return;
+        setText(right, fmt(r.summary.scale, 4)); setText(er, fmt(r.summary.entropy.mean)); setText(mr, fmt(r.summary.maxWeight.mean));
+      }, (e) => failed(e, er));
+    }
+  };
+
+  const run = () => {
+    const my = ++gen;
+    setText(status, t('wild.loading'));
+    links.length = 0;
+    fillBugs(my);
+    const cat = compute.get('live', 'modelScales', {}, 'wild:catalogue');
+    busy(s.el, settled(cat));
+    cat.then((r) => {
+      if (my !== gen) return;
+      catalogue = r;
+      setText(status, t('wild.count', { n: r.length }));
+      const bugLinks = links.splice(0);
+      fillModels(my);
+      links.push(...bugLinks);
+      setLinks();
+    }, (e: unknown) => {
+      if (my !== gen || (e instanceof CoreError && e.kind === 'superseded')) return;
+      setText(status, t('wild.failed', { message: e instanceof Error ? e.message : String(e) }));
+    });
+  };
+
+  return {
+    id: 'wild',
+    el: s.el,
+    update(next: State, changed: Set<StateKey> | null) {
+      state = next;
+      const k = next.kernel;
+      if (k !== key) { key = k; run(); return; }
+      if (changed === null || changed.has('lang') || changed.has('embed')) setLinks();
+    },
+    destroy() { gen++; chart.destroy(); },
+  };
+}

@@ -1,0 +1,103 @@
+// The requests of the two views past the iid argument — "When is 1/d_k right?" (μP: correlated q
+// and k, the scale exponent) and "Scales in the wild" (the catalogue of real models' scales and the
+// bug museum) — read downward by the panels, the claims and the interview, so that equal requests
+// hit the same cache entry. No DOM, no Chart.js.
+import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams, Scale, ModelScale } from '../../../wasm/js/core.js';
+import type { State } from '../state/state.ts';
+import { sweepDks, varianceDks } from '../compute.ts';
+import { kernelParam } from './attention.ts';
+
+// ---- When is 1/d_k right? (μP) ----
+/** The attention shape of the μP view's entropy sweep: the saturation panel's default, 4 heads of 128 keys. */
+export const MUP_SHAPE = { heads: 4, seqLen: 128 } as const;
+/** Pairs per d_k of the μP view's variance sweep. */
+export const MUP_SAMPLES = 2000;
+/** The d_k the μP view quotes in its table (and the interview's follow-ups). */
+export const MUP_QUOTE_DKS = [64, 256, 1024] as const;
+
+/** The three scales of the μP entropy sweep, in order: 1/√d_k, 1/d_k and d_k^−p. */
+export function mupScales(p: number): Scale[] {
+  return ['inv_sqrt_dk', 'inv_dk', { power: p }];
+}
+/** The index of each scale in mupScales(). */
+export const MUP_SCALE = { sqrt: 0, inv: 1, power: 2 } as const;
+
+/** The correlation key of a request: left out at ρ = 0, so the iid request is today's, bit for bit and cache entry for entry. */
+function corr(rho: number): { correlation?: number } {
+  return rho === 0 ? {} : { correlation: rho };
+}
+
+/**
+ * Var(q·k) and mean(q·k) of matched pairs against d_k at correlation ρ (k_i = ρ q_i + √(1 − ρ²) z_i):
+ * every d_k the variance budget allows for MUP_SAMPLES pairs. At ρ = 0 this is the variance panel's
+ * default sweep (same cache entry).
+ */
+export function mupVarianceParams(s: State, rho: number): ScoreVarianceParams & { dks: number[] } {
+  return { dks: varianceDks(MUP_SAMPLES), samples: MUP_SAMPLES, seed: s.seed, bins: 4, ...corr(rho) };
+}
+
+/** Mean entropy and max weight against d_k at the state's ρ for 1/√d_k, 1/d_k and d_k^−p; forward only. */
+export function mupSweepParams(s: State): SaturationSweepParams & { dks: number[] } {
+  return {
+    dks: sweepDks(MUP_SHAPE.heads, MUP_SHAPE.seqLen, 3), scales: mupScales(s.mpow),
+    heads: MUP_SHAPE.heads, seqLen: MUP_SHAPE.seqLen, seed: s.seed, gradients: false, ...corr(s.rho), ...kernelParam(s),
+  };
+}
+
+// ---- Scales in the wild ----
+/** The context length of the catalogue's entropy column, and its shape: one head of L queries on iid N(0, 1) inputs. */
+export const WILD_SEQ_LEN = 4096;
+
+/** The mean row entropy at L = 4096 on iid inputs under a scale (a model's effective one, or 1/√d_head), forward only. */
+export function wildStatsParams(s: State, dHead: number, scale: Scale, softcap = 0): AttentionStatsParams {
+  return {
+    heads: 1, seqLen: WILD_SEQ_LEN, dk: dHead, scale, seed: 0, perRow: false, heatmapSize: 1, gradients: false,
+    ...(softcap > 0 ? { softcap } : {}), ...kernelParam(s),
+  };
+}
+/** A catalogue entry's own request: its effective scale, with its soft-cap when it has one. */
+export function wildModelParams(s: State, m: ModelScale): AttentionStatsParams {
+  return wildStatsParams(s, m.dHead, m.scale, m.softcap ?? 0);
+}
+/** The reference of a row: 1/√d_head at the same d_head, no cap. */
+export function wildReferenceParams(s: State, dHead: number): AttentionStatsParams {
+  return wildStatsParams(s, dHead, 'inv_sqrt_dk');
+}
+
+/**
+ * The bug museum: real wrong-scale bugs at the shapes of the models they hit. `wrong` is the scale
+ * the buggy code applied, `right` the one it should have; the numbers come from the core at the shape.
+ */
+export interface Bug {
+  id: 'clip' | 'mlc' | 'dmodel' | 'twice';
+  heads: number; seqLen: number; dk: number;
+  /** the factor the bug applied; a number where it is not one of the core's named scales */
+  wrong: Scale;
+  /** the factor of the correct code */
+  right: Scale;
+  /** where the bug was reported (owner/repo#number) */
+  source: string;
+}
+export const BUGS: readonly Bug[] = [
+  // openai/clip-vit-base-patch32's vision tower: hidden 768, 12 heads of 64, 50 tokens (49 patches + CLS);
+  // the tutorial multiplied by 1/√num_heads = 1/√12 instead of 1/√64.
+  { id: 'clip', heads: 12, seqLen: 50, dk: 64, wrong: 1 / Math.sqrt(12), right: 'inv_sqrt_dk', source: 'tenstorrent/tt-metal#56789' },
+  // the fallback path called prefill with sm_scale = 1.0; BGE-base (BERT-base: 12 heads of 64) at 512 tokens.
+  { id: 'mlc', heads: 12, seqLen: 512, dk: 64, wrong: 'none', right: 'inv_sqrt_dk', source: 'mlc-ai/mlc-llm#3426' },
+  // C**-0.5 with C = n_embd = 384 instead of head_size 64 (6 heads, block size 256).
+  { id: 'dmodel', heads: 6, seqLen: 256, dk: 64, wrong: 'inv_sqrt_d_model', right: 'inv_sqrt_dk', source: 'karpathy/ng-video-lecture#6' },
+  // a query already multiplied by 1/√d_k handed to a kernel that scales again: 1/d_k in all (d_head 128, 8 heads, 512 tokens).
+  { id: 'twice', heads: 8, seqLen: 512, dk: 128, wrong: 'inv_dk', right: 'inv_sqrt_dk', source: 'F.scaled_dot_product_attention(q · d_k^−½, …)' },
+];
+
+/** One side of a bug row: entropy and max weight at the bug's shape under a scale, forward only. */
+export function bugParams(s: State, b: Bug, which: 'wrong' | 'right'): AttentionStatsParams {
+  return {
+    heads: b.heads, seqLen: b.seqLen, dk: b.dk, scale: b[which], seed: 0, perRow: false, heatmapSize: 1, gradients: false, ...kernelParam(s),
+  };
+}
+
+/** The saturation link of a scale: the catalogue's number as an explicit scale at the nearest d_k the heatmap takes. */
+export function explicitScaleValue(scale: number): number {
+  return Number(scale.toFixed(6));
+}
