@@ -75,6 +75,10 @@ export const scienceEn = {
   'sat.sscaleHint': 'scores = c · q·k for the heatmap and readouts; 0 = off (the scale above decides)',
   'sat.sscaleBad': '“{raw}” is not a number between 0 and {max}.',
   'sat.series.explicit': 'c = {c}',
+  'sat.sink': 'attention sink logit',
+  'sat.sinkOff': 'no sink',
+  'sat.ro.sink': 'sink mass',
+  'sat.textSink': 'A sink with logit S = {S} in every head takes a mean {mass} of each row’s mass (gpt-oss: e^S joins the softmax’s denominator and is dropped), so the keys share the rest: a head can put its attention nowhere. Max weight over the keys {maxw}.',
 
   'chk.C3c.claim': '÷√d_k is right and ÷d_k over-corrects — for iid q and k; what if training correlates a query with its key (ρ = 0.2)?',
   'chk.C3c.article': 'iid only',
@@ -178,6 +182,10 @@ export const scienceZh: Record<keyof typeof scienceEn, string> = {
   'sat.sscaleHint': '热力图和读数用 scores = c · q·k；0 = 关闭（由上面的缩放决定）',
   'sat.sscaleBad': '“{raw}”不是 0 到 {max} 之间的数。',
   'sat.series.explicit': 'c = {c}',
+  'sat.sink': '注意力 sink 的 logit',
+  'sat.sinkOff': '无 sink',
+  'sat.ro.sink': 'sink 占比',
+  'sat.textSink': '每个头都加一个 logit 为 S = {S} 的 sink，平均拿走每行 {mass} 的权重（gpt-oss：e^S 加进 softmax 的分母，之后丢弃），其余由各个键分享：一个头可以把注意力“放在哪儿都不放”。键上的最大权重 {maxw}。',
 
   'chk.C3c.claim': '÷√d_k 正确、÷d_k 矫枉过正——这是对独立的 q、k 而言；如果训练让查询和它的键相关（ρ = 0.2）呢？',
   'chk.C3c.article': '只考虑独立',

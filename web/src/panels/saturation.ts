@@ -13,7 +13,7 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { sweepParams, pointParams, pointTooBig, logitRuleParams, explicitPointParams, explicitSweepParams, POINT_LIMIT_GMAC, HEATMAP_N } from '../requests/attention.ts';
+import { sweepParams, pointParams, pointTooBig, logitRuleParams, explicitPointParams, explicitSweepParams, sinkParams, SINK_STEPS, POINT_LIMIT_GMAC, HEATMAP_N } from '../requests/attention.ts';
 import type { T } from '../i18n/messages.ts';
 
 // The causal-mask toggle (a checkbox) and the soft-cap field of this panel, with the markup of the
@@ -50,6 +50,30 @@ function numberInput(store: Store, t: T, key: 'softcap' | 'sscale'): Control {
   return { el, sync(st) { const v = String(st[key]); if (document.activeElement !== input && input.value !== v) input.value = v; } };
 }
 
+// The sink slider: off, then S = −8 … 8 (SINK_STEPS); the value shown is the state's.
+function sinkSlider(store: Store, t: T): Control {
+  const id = `c-sink-${Math.random().toString(36).slice(2, 8)}`;
+  const input = h('input', { type: 'range', id, min: 0, max: SINK_STEPS.length - 1, step: 1 }) as HTMLInputElement;
+  const out = h('output', { class: 'value' });
+  input.addEventListener('input', () => store.set({ sink: [SINK_STEPS[Number(input.value)]], exp: 'saturation' }, 'sink'));
+  const el = h('div', { class: 'control', 'data-key': 'sink' },
+    h('label', { for: id, text: t('sat.sink') }),
+    h('div', { class: 'control-row' }, input, out),
+    h('span', { class: 'err', 'data-err-for': 'sink', role: 'alert' }));
+  const show = (S: number) => (S === -Infinity ? t('sat.sinkOff') : `S = ${S}`);
+  return {
+    el,
+    sync(st) {
+      const S = st.sink[0] ?? -Infinity;
+      let best = 0;
+      SINK_STEPS.forEach((v, i) => { if (Math.abs(v - S) < Math.abs(SINK_STEPS[best] - S) || v === S) best = i; });
+      if (input.value !== String(best)) input.value = String(best);
+      setText(out, show(S));
+      input.setAttribute('aria-valuetext', show(S));
+    },
+  };
+}
+
 export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('saturation', 2, t('sat.title'), t('sat.lede'), ['saturation'], t);
   const controls: Control[] = [
@@ -61,6 +85,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     causalToggle(store, t),
     numberInput(store, t, 'softcap'),
     numberInput(store, t, 'sscale'),
+    sinkSlider(store, t),
   ];
   for (const c of controls) s.controls.append(c.el);
 
@@ -76,6 +101,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     share: readout(s.readouts, 'sat-share', t('sat.ro.share')),
     c: readout(s.readouts, 'sat-c', t('sat.ro.c')),
     maxLogit: readout(s.readouts, 'sat-maxlogit', t('sat.ro.maxLogit')),
+    sink: readout(s.readouts, 'sat-sink', t('sat.ro.sink')),
   };
   const compare = h('p', { class: 'explain' });
   s.text.after(compare);
@@ -135,8 +161,10 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     setText(ro.share, pct(sm.shareAbove));
     setText(ro.c, fmt(sm.scale));
     setText(ro.maxLogit, fmt(sm.maxAbsLogit));
+    setText(ro.sink, sm.sinkMass ? fmt(sm.sinkMass.mean) : t('sat.sinkOff'));
     const rule = [state.causal ? t('sat.textCausal', { ratio: fmt(sm.entropyRatio.mean) }) : '',
-      state.softcap > 0 ? t('sat.textSoftcap', { cap: state.softcap, maxLogit: fmt(sm.maxAbsLogit) }) : ''].filter((x) => x !== '').join(' ');
+      state.softcap > 0 ? t('sat.textSoftcap', { cap: state.softcap, maxLogit: fmt(sm.maxAbsLogit) }) : '',
+      sm.sinkMass ? t('sat.textSink', { S: state.sink[0], mass: fmt(sm.sinkMass.mean), maxw: fmt(sm.maxWeight.mean) }) : ''].filter((x) => x !== '').join(' ');
     setText(s.text, `${t('sat.text', {
       scale: scaleName(), dk: state.dk, heads: state.heads, seqLen: state.seqLen,
       entropy: fmt(sm.entropy.mean), lnL: fmt(point.logSeqLen), maxw: fmt(sm.maxWeight.mean), share: pct(sm.shareAbove),
@@ -149,7 +177,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
-      const sp = { ...sweepParams(next), ...explicitSweepParams(next), ...logitRuleParams(next) };
+      const sp = { ...sweepParams(next), ...explicitSweepParams(next), ...logitRuleParams(next), ...sinkParams(next) };
       const sk = JSON.stringify(sp);
       if (sk !== sweepKey) {
         sweepKey = sk;
@@ -169,7 +197,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
         pointRefused = true;
         return;
       }
-      const pp = { ...pointParams(next), ...explicitPointParams(next), ...logitRuleParams(next), gradients: false };  // the readouts need no backward pass
+      const pp = { ...pointParams(next), ...explicitPointParams(next), ...logitRuleParams(next), ...sinkParams(next), gradients: false };  // the readouts need no backward pass
       const pk = JSON.stringify(pp);
       // after a refusal even the last good state asks again (a cache hit), so its success clears it
       if (pk !== pointKey || pointRefused) {

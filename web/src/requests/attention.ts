@@ -46,6 +46,14 @@ export function explicitSweepParams(state: State): { scales?: Scale[] } {
   return state.sscale > 0 ? { scales: [...ALL_SCALES, state.sscale] } : {};
 }
 
+/** The saturation panel's attention sink: one logit S per head (gpt-oss semantics), none at −∞. */
+export function sinkParams(state: State): { sinks?: number[] } {
+  const S = state.sink[0];
+  return S === undefined || S === -Infinity ? {} : { sinks: new Array<number>(state.heads).fill(S) };
+}
+/** The positions of the sink slider: off (−∞), then S = −8 … 8 in steps of 0.5. */
+export const SINK_STEPS: readonly number[] = [-Infinity, ...Array.from({ length: 33 }, (_, i) => -8 + i * 0.5)];
+
 /** The work of the point in GMAC when it is over the limit, else null. */
 export function pointTooBig(state: State): string | null {
   const macs = attentionMacs(state.heads, state.seqLen, state.dk);

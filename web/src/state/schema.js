@@ -102,6 +102,10 @@ export const SCHEMA = Object.freeze({
     type: 'num', default: 0, min: 0, max: 10, step: 0.000001, panels: 'saturation',
     doc: 'Saturation: an explicit scale factor c (scores = c · q·k) for the heatmap and readouts, drawn as its own line in the sweep (a model’s effective scale, from “Scales in the wild”); 0 = off, scale decides.',
   }),
+  sink: /** @type {NumsSpec} */ ({
+    type: 'nums', default: [-Infinity], min: -100, max: 100, maxLength: 1, negInf: true, panels: 'saturation',
+    doc: 'Saturation: an attention-sink logit S for every head (gpt-oss): each row’s weights are e^{s_j} / (e^S + Σ e^{s_i}) and sum to 1 − sink mass; -inf = no sink.',
+  }),
   gq: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'jac', values: ['jac', 'grad'], panels: 'gradient',
     doc: 'Gradient quantity: jac = ‖J‖_F per row, grad = ‖∂loss/∂q‖ per row.',

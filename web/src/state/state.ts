@@ -28,6 +28,7 @@ export interface State {
   causal: boolean;
   softcap: number;
   sscale: number;
+  sink: number[];
   gq: 'jac' | 'grad';
   gap: number;
   aseed: number;
