@@ -8,7 +8,7 @@ import { panelSettled } from '../tests/e2e/panel.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const width = Number(process.argv[2] ?? 720);
-const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device'];
+const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild'];
 const server = await serve(`${root}dist`);
 const browser = await launch();
 const out = {};

@@ -11,7 +11,7 @@ import { panelSettled } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const axeSource = createRequire(import.meta.url)('axe-core').source;
-const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device'];
+const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild'];
 const CHARTLESS = new Set(['followups', 'training', 'device']);  // no chart before the reader acts
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -403,6 +403,42 @@ test('a link with thousands of unknown keys: a short notice (first keys named, t
   assert.ok(items.every((x) => x.length < 200), 'keys and values are cut short');
   assert.ok((await page.textContent('[data-notice="parse"]')).length < 2000);
   await page.waitForFunction(() => location.hash.startsWith('#v=1&exp=article&') && !location.hash.includes('k0'));
+  await ctx.close();
+});
+
+test('μP: ρ moves the charts and C3’s verdict; Scales in the wild: L moves the chart, a row opens saturation with its scale', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(`${srv.url}#v=1&exp=mup&rho=0&seed=1`);
+  await settle(page, 'mup');
+  const verdict = () => page.getAttribute('[data-panel="mup"] [data-claim="C3"]', 'data-verdict');
+  assert.equal(await verdict(), 'agree', 'iid: C3 holds');
+  const chart = () => page.textContent('[data-chart-box="mup-entropy"]');
+  const before = await chart();
+  await moveSlider(page, 'mup', 'rho', 0.3);
+  await page.waitForFunction(() => /[&]rho=0\.3(&|$)/.test(location.hash));
+  await settle(page, 'mup');
+  assert.notEqual(await chart(), before, 'the entropy chart follows ρ');
+  assert.equal(await verdict(), 'disagree', 'ρ = 0.3: C3 does not hold');
+  // the mean of q·k at d_k = 1024 is about ρ·d_k = 307
+  const mean = Number(await page.textContent('[data-readout="mup-mean-1024"]'));
+  assert.ok(Math.abs(mean - 307.2) < 10, `mean(q·k) at 1024: ${mean}`);
+
+  await page.goto(`${srv.url}#v=1&exp=wild&wlen=256`);
+  await settle(page, 'wild');
+  const rows = await page.$$eval('[data-wild-row]', (trs) => trs.map((tr) => tr.dataset.wildRow));
+  assert.ok(rows.length >= 12, `${rows.length} models`);
+  const w0 = await page.textContent('[data-chart-box="wild-entropy"]');
+  await moveSlider(page, 'wild', 'wlen', 1);
+  await page.waitForFunction(() => /[&]wlen=512(&|$)/.test(location.hash));
+  await settle(page, 'wild');
+  assert.notEqual(await page.textContent('[data-chart-box="wild-entropy"]'), w0, 'the chart follows L');
+  const scale = Number(await page.textContent('[data-readout="wild-scale-0"]'));
+  await page.click('a[data-wild-link="0"]');
+  await settle(page, 'saturation');
+  assert.match(await page.evaluate(() => location.hash), /[&]sscale=/);
+  const c = Number(await page.textContent('[data-readout="sat-c"]'));
+  assert.ok(Math.abs(c - scale) <= 1e-3 * scale, `saturation uses the row's scale: ${c} vs ${scale}`);
   await ctx.close();
 });
 

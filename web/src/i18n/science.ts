@@ -30,6 +30,7 @@ export const scienceEn = {
 
   'wild.title': 'Scales in the wild',
   'wild.lede': 'What real models multiply q·k by: the head dimension they use, extra factors from long-context schemes, soft-caps, sinks and QK-norm — each number computed by the core from the model’s own parameters.',
+  'wild.len': 'context length L of the entropy columns',
   'wild.h.models': 'The scale each model computes',
   'wild.chart': 'Mean row entropy at L = {L} on iid inputs: each model’s scale against 1/√d_head (nats)',
   'wild.series.own': 'the model’s scale',
@@ -137,6 +138,7 @@ export const scienceZh: Record<keyof typeof scienceEn, string> = {
 
   'wild.title': '真实模型的缩放',
   'wild.lede': '真实模型把 q·k 乘以什么：用的是哪个头维度、长上下文方案带来的额外因子、软截断、sink 和 QK-norm——每个数都由核心根据模型自己的参数算出。',
+  'wild.len': '熵这两列的上下文长度 L',
   'wild.h.models': '各模型实际使用的缩放',
   'wild.chart': 'iid 输入、L = {L} 时每行的平均熵：各模型的缩放对比 1/√d_head（nats）',
   'wild.series.own': '模型的缩放',

@@ -15,7 +15,9 @@ import { buildWildEntropy } from '../charts/science.ts';
 import type { WildBar } from '../charts/science.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { CoreError } from '../compute.ts';
-import { BUGS, bugParams, wildModelParams, wildReferenceParams, WILD_SEQ_LEN, explicitScaleValue } from '../requests/science.ts';
+import { BUGS, bugParams, wildModelParams, wildReferenceParams, explicitScaleValue } from '../requests/science.ts';
+import { stepSlider } from '../controls.ts';
+import { WILD_LEN_STEPS } from '../state/schema.js';
 import type { Bug } from '../requests/science.ts';
 
 /** The state the row's link opens: saturation at the model's d_head (4 heads, 128 keys) with its scale and cap. */
@@ -33,27 +35,30 @@ const settled = (p: Promise<unknown>): Promise<void> => p.then(() => undefined, 
 const MODEL_COLS = ['model', 'dHead', 'formula', 'scale', 'ratio', 'entropy', 'refEntropy', 'notes', 'source', 'link'] as const;
 const BUG_COLS = ['bug', 'shape', 'wrong', 'right', 'entWrong', 'entRight', 'maxwWrong', 'maxwRight', 'source', 'link'] as const;
 
-function headRow(t: PanelCtx['t'], cols: readonly string[], prefix: string): HTMLElement {
-  return h('thead', {}, h('tr', {}, ...cols.map((c) => h('th', { scope: 'col', text: t(`${prefix}.${c}` as MessageKey, { L: WILD_SEQ_LEN }) }))));
+function headRow(t: PanelCtx['t'], cols: readonly string[], prefix: string, L: number): HTMLElement {
+  return h('thead', {}, h('tr', {}, ...cols.map((c) => h('th', { scope: 'col', text: t(`${prefix}.${c}` as MessageKey, { L }) }))));
 }
 
 export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('wild', 13, t('wild.title'), t('wild.lede'), [], t);
   s.readouts.remove();
-  s.controls.remove();
+  const lenControl = stepSlider(store, 'wild', 'wlen', t('wild.len'), WILD_LEN_STEPS);
+  s.controls.append(lenControl.el);
   setText(s.text, t('wild.text'));
   const models = h('table', { class: 'table wild-table', 'data-wild-table': '' });
   const mbody = h('tbody');
-  models.append(headRow(t, MODEL_COLS, 'wild.th'), mbody);
+  const mhead = h('thead');
+  models.append(mhead, mbody);
   const status = h('p', { class: 'note', 'data-wild-status': '', role: 'status' });
   const bugs = h('table', { class: 'table wild-table', 'data-bug-table': '' });
   const bbody = h('tbody');
-  bugs.append(headRow(t, BUG_COLS, 'wild.bth'), bbody);
-  const chart = new ChartBox('wild-entropy', t('wild.chart', { L: WILD_SEQ_LEN }), t, { height: 420 });
+  bugs.append(headRow(t, BUG_COLS, 'wild.bth', 0), bbody);
+  const chart = new ChartBox('wild-entropy', '', t, { height: 420 });
+  const modelsNote = h('p', { class: 'note' });
   s.charts.append(
     h('h3', { text: t('wild.h.models') }),
     chart.el,
-    h('p', { class: 'note', text: t('wild.modelsNote', { L: WILD_SEQ_LEN }) }),
+    modelsNote,
     scrollTable(models, t('wild.h.models')), status,
     h('h3', { text: t('wild.h.bugs') }),
     h('p', { class: 'note', text: t('wild.bugsNote') }),
@@ -78,17 +83,21 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
   };
 
   let bars: WildBar[] = [];
-  let lnL = Math.log(WILD_SEQ_LEN);
+  let lnL = NaN;
   const drawChart = () => {
     if (bars.length > 0 && bars.every((b) => Number.isFinite(b.own) && Number.isFinite(b.ref))) chart.set(buildWildEntropy(bars, lnL, t), false);
   };
   const fillModels = (my: number) => {
     if (!catalogue) return;
+    const L = state.wlen;
+    chart.setTitle(t('wild.chart', { L }));
+    setText(modelsNote, t('wild.modelsNote', { L }));
+    mhead.replaceWith(headRow(t, MODEL_COLS, 'wild.th', L));
     mbody.replaceChildren();
     bars = catalogue.map((m) => ({ model: m.model, own: NaN, ref: NaN }));
     links.length = 0;
     catalogue.forEach((m, i) => {
-      const cell = (c: string, text = '–') => h('td', { 'data-col': c, 'data-label': t(`wild.th.${c}` as MessageKey, { L: WILD_SEQ_LEN }), text });
+      const cell = (c: string, text = '–') => h('td', { 'data-col': c, 'data-label': t(`wild.th.${c}` as MessageKey, { L }), text });
       const notes = [m.softcap ? t('wild.note.cap', { cap: m.softcap }) : '', m.qkNorm ? t('wild.note.qkNorm') : '', m.sinks ? t('wild.note.sinks') : '']
         .filter((x) => x !== '').join(' · ');
       const ratio = cell('ratio'), ent = cell('entropy'), ref = cell('refEntropy');
@@ -138,23 +147,30 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
         return p;
       };
       get('wrong').then((r: AttentionStatsResult) => {
-        if (my !== gen) return;
+        if (my !== bugGen) return;
         wrongC = r.summary.scale;
         setText(wrong, fmt(r.summary.scale, 4)); setText(ew, fmt(r.summary.entropy.mean)); setText(mw, fmt(r.summary.maxWeight.mean));
         setLinks();
       }, (e) => failed(e, ew));
       get('right').then((r: AttentionStatsResult) => {
-        if (my !== gen) return;
+        if (my !== bugGen) return;
         setText(right, fmt(r.summary.scale, 4)); setText(er, fmt(r.summary.entropy.mean)); setText(mr, fmt(r.summary.maxWeight.mean));
       }, (e) => failed(e, er));
     }
   };
 
-  const run = () => {
+  let bugGen = 0;
+  const run = (all: boolean) => {
     const my = ++gen;
+    if (all) { links.length = 0; bugGen = my; fillBugs(my); }
+    if (catalogue && !all) {
+      const bugLinks = links.filter((l) => l.a.dataset.bugLink !== undefined);
+      fillModels(my);
+      links.push(...bugLinks);
+      setLinks();
+      return;
+    }
     setText(status, t('wild.loading'));
-    links.length = 0;
-    fillBugs(my);
     const cat = compute.get('live', 'modelScales', {}, 'wild:catalogue');
     busy(s.el, settled(cat));
     cat.then((r) => {
@@ -176,8 +192,9 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
     el: s.el,
     update(next: State, changed: Set<StateKey> | null) {
       state = next;
-      const k = next.kernel;
-      if (k !== key) { key = k; run(); return; }
+      lenControl.sync(next);
+      const k = `${next.kernel}:${next.wlen}`;
+      if (k !== key) { const kernelChanged = key.split(':')[0] !== next.kernel; key = k; run(kernelChanged); return; }
       if (changed === null || changed.has('lang') || changed.has('embed')) setLinks();
     },
     destroy() { gen++; chart.destroy(); },

@@ -45,13 +45,13 @@ export function mupSweepParams(s: State): SaturationSweepParams & { dks: number[
 }
 
 // ---- Scales in the wild ----
-/** The context length of the catalogue's entropy column, and its shape: one head of L queries on iid N(0, 1) inputs. */
+/** The default context length of the catalogue's entropy columns (the state's wlen): one head of L queries on iid N(0, 1) inputs. */
 export const WILD_SEQ_LEN = 4096;
 
-/** The mean row entropy at L = 4096 on iid inputs under a scale (a model's effective one, or 1/√d_head), forward only. */
+/** The mean row entropy at L = wlen on iid inputs under a scale (a model's effective one, or 1/√d_head), forward only. */
 export function wildStatsParams(s: State, dHead: number, scale: Scale, softcap = 0): AttentionStatsParams {
   return {
-    heads: 1, seqLen: WILD_SEQ_LEN, dk: dHead, scale, seed: 0, perRow: false, heatmapSize: 1, gradients: false,
+    heads: 1, seqLen: s.wlen, dk: dHead, scale, seed: 0, perRow: false, heatmapSize: 1, gradients: false,
     ...(softcap > 0 ? { softcap } : {}), ...kernelParam(s),
   };
 }

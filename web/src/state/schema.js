@@ -25,6 +25,8 @@ export const HEAD_DIM_STEPS = Object.freeze([16, 32, 64, 128, 256]);
 export const HEADS_Q_STEPS = Object.freeze([1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 64]);
 /** context lengths of the KV-cache calculator. */
 export const CONTEXT_STEPS = Object.freeze([1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576]);
+/** context lengths of the Scales-in-the-wild entropy columns. */
+export const WILD_LEN_STEPS = Object.freeze([256, 512, 1024, 2048, 4096]);
 /** online-softmax block sizes of the precision lab. */
 export const BLOCK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
 /** bytes per element of each KV-cache data type. */
@@ -290,6 +292,10 @@ export const SCHEMA = Object.freeze({
   mpow: /** @type {NumSpec} */ ({
     type: 'num', default: 0.75, min: 0, max: 1.5, step: 0.01, panels: 'mup',
     doc: 'When is 1/d_k right?: the exponent p of the third scale d_k^−p (0.5 = 1/√d_k, 1 = 1/d_k).',
+  }),
+  wlen: /** @type {IntSpec} */ ({
+    type: 'int', default: 4096, min: 64, max: 4096, panels: 'wild',
+    doc: 'Scales in the wild: the context length L of the entropy columns (one head of L iid queries and keys per model).',
   }),
   cv: /** @type {VersionSpec} */ ({
     type: 'version', default: CORE_VERSION, panels: 'all',

@@ -75,6 +75,7 @@ export interface State {
   trthr: number;
   rho: number;
   mpow: number;
+  wlen: number;
   embed: boolean;
   show: Section[];
 }
