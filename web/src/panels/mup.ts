@@ -14,6 +14,7 @@ import { shell, claimBox, track, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SCALE, MUP_SHAPE } from '../requests/science.ts';
 import { mupLive, c3AtRho } from '../claims.ts';
+import './science.css';
 
 /** The columns of the table at d_k 64/256/1024, each a data-readout id prefix. */
 const COLS = ['var0', 'var', 'mean', 'sqrt', 'inv', 'power', 'maxw'] as const;

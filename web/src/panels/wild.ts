@@ -19,6 +19,7 @@ import { BUGS, bugParams, wildModelParams, wildReferenceParams, explicitScaleVal
 import { stepSlider } from '../controls.ts';
 import { WILD_LEN_STEPS } from '../state/schema.js';
 import type { Bug } from '../requests/science.ts';
+import './science.css';
 
 /** The state the row's link opens: saturation at the model's d_head (4 heads, 128 keys) with its scale and cap. */
 export function wildLinkPatch(m: ModelScale): Partial<State> {
@@ -59,10 +60,10 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
     h('h3', { text: t('wild.h.models') }),
     chart.el,
     modelsNote,
-    scrollTable(models, t('wild.h.models')), status,
+    scrollTable(models, t('wild.h.models'), { class: 'table-wrap wild-wrap' }), status,
     h('h3', { text: t('wild.h.bugs') }),
     h('p', { class: 'note', text: t('wild.bugsNote') }),
-    scrollTable(bugs, t('wild.h.bugs')));
+    scrollTable(bugs, t('wild.h.bugs'), { class: 'table-wrap wild-wrap' }));
 
   let state = store.state;
   let catalogue: ModelScale[] | null = null;
