@@ -231,7 +231,44 @@ function scale(what, v, fallback = 'inv_sqrt_dk', name = 'scale') {
     }
     return v;
   }
-  throw new TypeError(`${what}: ${name} must be a string or a number, got ${typeName(v)}`);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    // { power: p }: c = d_k^−p, p in 0..2 (½ is 1/√d_k, 1 is 1/d_k)
+    const keys = Object.keys(v);
+    if (keys.length !== 1 || keys[0] !== 'power') {
+      throw new TypeError(`${what}: ${name} as an object must be { power: p }, got keys ${keys.length ? keys.join(', ') : '(none)'}`);
+    }
+    const p = v.power;
+    if (typeof p !== 'number') throw new TypeError(`${what}: ${name}.power must be a number, got ${typeName(p)}`);
+    if (!(p >= 0 && p <= 2)) throw new RangeError(`${what}: ${name}.power = ${p} must be a number in 0..2 (c = d_k^-power)`);
+    return { power: p };
+  }
+  throw new TypeError(`${what}: ${name} must be a string or a number, got ${typeName(v)} (or { power: p })`);
+}
+// Attention sinks: absent or null = none; else one logit per head (a plain array of numbers or a
+// numeric typed array of length heads), each finite with |S| ≤ 1e6 or −∞ (no sink for that head).
+// Returns a Float64Array copy, or null.
+function sinks(what, v, heads) {
+  if (v === undefined || v === null) return null;
+  const kind = typedArrayKind(v);
+  const count = kind !== undefined && kind in NUMBER_ARRAYS ? taByteLength.call(v) / NUMBER_ARRAYS[kind] : Array.isArray(v) ? v.length : -1;
+  if (count >= 0 && count !== heads) {
+    throw new RangeError(`${what}: sinks.length = ${count} does not match heads = ${heads} (one sink logit per head)`);
+  }
+  const out = numberList(what, 'sinks', v, heads, heads);
+  out.forEach((x, i) => {
+    if (x === -Infinity) return;
+    if (!Number.isFinite(x) || Math.abs(x) > 1e6) {
+      throw new RangeError(`${what}: sinks[${i}] = ${x} must be a finite number of magnitude ≤ 1e6, or -Infinity (no sink)`);
+    }
+  });
+  return out;
+}
+// ρ, the correlation of each key with its matching query: absent = 0 (independent); a number in −1..1.
+function correlation(what, v) {
+  if (v === undefined) return 0;
+  if (typeof v !== 'number') throw new TypeError(`${what}: correlation must be a number, got ${typeName(v)}`);
+  if (!(v >= -1 && v <= 1)) throw new RangeError(`${what}: correlation = ${v} must be a number in -1..1`);
+  return v;
 }
 // Logit soft-capping: absent = off (0 for the core); otherwise a number in (0, 1e6].
 function softcap(what, v) {
@@ -360,7 +397,7 @@ function makeCore(mod, build, defaultKernel) {
   return Object.freeze({
     scoreVariance(params) {
       const what = 'scoreVariance';
-      checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins']);
+      checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins', 'correlation']);
       const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
       return checked(mod.scoreVariance({
         dks,
@@ -369,13 +406,15 @@ function makeCore(mod, build, defaultKernel) {
         variance: num(what, 'variance', params.variance, 1),
         histDk: int(what, 'histDk', params.histDk, dks.length > 0 ? dks[0] : 64),
         bins: int(what, 'bins', params.bins, 60),
+        correlation: correlation(what, params.correlation),
       }));
     },
     attentionStats(params) {
       const what = 'attentionStats';
-      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap']);
+      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap', 'correlation', 'sinks']);
+      const heads = int(what, 'heads', params.heads, 8);
       return checked(mod.attentionStats({
-        heads: int(what, 'heads', params.heads, 8),
+        heads,
         headsKv: int(what, 'headsKv', params.headsKv, 0),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
         dk: int(what, 'dk', params.dk),
@@ -389,11 +428,13 @@ function makeCore(mod, build, defaultKernel) {
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
         softcap: softcap(what, params.softcap),
+        correlation: correlation(what, params.correlation),
+        sinks: sinks(what, params.sinks, heads),
       }));
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
-      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap']);
+      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap', 'correlation', 'sinks']);
       let scales = ['none', 'inv_sqrt_dk', 'inv_dk'];
       if (params.scales !== undefined) {
         scales = list(what, 'scales', params.scales, 8, (s, name) => {
@@ -401,10 +442,12 @@ function makeCore(mod, build, defaultKernel) {
           return scale(what, s, undefined, name);
         });
       }
+      const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
+      const heads = int(what, 'heads', params.heads, 4);
       return checked(mod.saturationSweep({
-        dks: intList(what, 'dks', params.dks, 64, LIMITS.dk),
+        dks,
         scales,
-        heads: int(what, 'heads', params.heads, 4),
+        heads,
         seqLen: int(what, 'seqLen', params.seqLen, 128),
         seed: seed(what, params.seed),
         variance: num(what, 'variance', params.variance, 1),
@@ -413,6 +456,8 @@ function makeCore(mod, build, defaultKernel) {
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
         softcap: softcap(what, params.softcap),
+        correlation: correlation(what, params.correlation),
+        sinks: sinks(what, params.sinks, heads),
       }));
     },
     softmaxJacobian(logits, options = {}) {
@@ -423,7 +468,7 @@ function makeCore(mod, build, defaultKernel) {
     },
     attention(params) {
       const what = 'attention';
-      checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow']);
+      checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks']);
       // The shape first, then every tensor's real length against it: nothing is copied into the
       // wasm heap before the bindings' shape and budget checks (check_attention_work) pass.
       const heads = int(what, 'heads', params.heads);
@@ -446,6 +491,7 @@ function makeCore(mod, build, defaultKernel) {
         mask: params.mask === undefined || params.mask === null ? null : float32(what, 'mask', params.mask, seqLen * seqLen, 'seqLen · seqLen'),
         softcap: softcap(what, params.softcap),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'zero'),
+        sinks: sinks(what, params.sinks, heads),
       }));
     },
     simdPeak(params = {}) {
