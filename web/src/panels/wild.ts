@@ -3,7 +3,8 @@
 // entropy it gives at L = 4096 on iid inputs beside 1/√d_head's, and a link opening the saturation
 // panel with that explicit scale. Below, the bug museum: wrong-scale bugs from public reports at the
 // shapes they hit, each with the entropy and max weight the core computes for the wrong and right scale.
-import type { AttentionStatsResult, ModelScale } from '../../../wasm/js/core.js';
+import type { AttentionStatsResult } from '../../../wasm/js/core.js';
+import type { ModelScale } from '../requests/science.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { toHash, withPatch } from '../state/state.ts';
 import type { MessageKey } from '../i18n/messages.ts';
@@ -15,20 +16,10 @@ import { buildWildEntropy } from '../charts/science.ts';
 import type { WildBar } from '../charts/science.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { CoreError } from '../compute.ts';
-import { BUGS, bugParams, wildModelParams, wildReferenceParams, explicitScaleValue } from '../requests/science.ts';
+import { BUGS, bugParams, wildModelParams, wildReferenceParams, wildLinkPatch, bugLinkPatch } from '../requests/science.ts';
 import { stepSlider } from '../controls.ts';
 import { WILD_LEN_STEPS } from '../state/schema.js';
-import type { Bug } from '../requests/science.ts';
 import './science.css';
-
-/** The state the row's link opens: saturation at the model's d_head (4 heads, 128 keys) with its scale and cap. */
-export function wildLinkPatch(m: ModelScale): Partial<State> {
-  return { exp: 'saturation', dk: m.dHead, heads: 4, seqLen: 128, sscale: explicitScaleValue(m.scale), softcap: m.softcap ?? 0, causal: false };
-}
-/** The state a bug row's link opens: saturation at the bug's shape (L at most the slider's 1024) with the wrong scale. */
-export function bugLinkPatch(b: Bug, wrongC: number): Partial<State> {
-  return { exp: 'saturation', dk: b.dk, heads: b.heads, seqLen: Math.min(b.seqLen, 1024), sscale: explicitScaleValue(wrongC), softcap: 0, causal: false };
-}
 
 /** A promise that settles when p does and never rejects (p's own handlers report its failure). */
 const settled = (p: Promise<unknown>): Promise<void> => p.then(() => undefined, () => undefined);

@@ -2,10 +2,14 @@
 // and k, the scale exponent) and "Scales in the wild" (the catalogue of real models' scales and the
 // bug museum) — read downward by the panels, the claims and the interview, so that equal requests
 // hit the same cache entry. No DOM, no Chart.js.
-import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams, Scale, ModelScale } from '../../../wasm/js/core.js';
+import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams, Scale } from '../../../wasm/js/core.js';
+
+/** One entry of the core's modelScales() catalogue (issue 19). TEMPORARY until core.d.ts has it. */
+export interface ModelScale { model: string; dHead: number; formula: string; scale: number; softcap: number | null; sinks: boolean; qkNorm: boolean; source: string }
 import type { State } from '../state/state.ts';
 import { sweepDks, varianceDks } from '../compute.ts';
 import { kernelParam } from './attention.ts';
+import { SCHEMA } from '../state/schema.js';
 
 // ---- When is 1/d_k right? (μP) ----
 /** The attention shape of the μP view's entropy sweep: the saturation panel's default, 4 heads of 128 keys. */
@@ -45,8 +49,12 @@ export function mupSweepParams(s: State): SaturationSweepParams & { dks: number[
 }
 
 // ---- Scales in the wild ----
-/** The default context length of the catalogue's entropy columns (the state's wlen): one head of L queries on iid N(0, 1) inputs. */
-export const WILD_SEQ_LEN = 4096;
+/**
+ * The default context length of the catalogue's entropy columns (the state's wlen): one head of L queries
+ * on iid N(0, 1) inputs. 1024, not 4096: at 4096 the per-row statistics cost about 2 s of wasm work per
+ * model, and a soft-capped model's Jacobian norms exceed the core's 8 s budget; the slider reaches 4096.
+ */
+export const WILD_SEQ_LEN: number = SCHEMA.wlen.default;
 
 /** The mean row entropy at L = wlen on iid inputs under a scale (a model's effective one, or 1/√d_head), forward only. */
 export function wildStatsParams(s: State, dHead: number, scale: Scale, softcap = 0): AttentionStatsParams {
@@ -100,4 +108,13 @@ export function bugParams(s: State, b: Bug, which: 'wrong' | 'right'): Attention
 /** The saturation link of a scale: the catalogue's number as an explicit scale at the nearest d_k the heatmap takes. */
 export function explicitScaleValue(scale: number): number {
   return Number(scale.toFixed(6));
+}
+
+/** The state the row's link opens: saturation at the model's d_head (4 heads, 128 keys) with its scale and cap. */
+export function wildLinkPatch(m: ModelScale): Partial<State> {
+  return { exp: 'saturation', dk: m.dHead, heads: 4, seqLen: 128, sscale: explicitScaleValue(m.scale), softcap: m.softcap ?? 0, causal: false, sink: [-Infinity] };
+}
+/** The state a bug row's link opens: saturation at the bug's shape (L at most the slider's 1024) with the wrong scale. */
+export function bugLinkPatch(b: Bug, wrongC: number): Partial<State> {
+  return { exp: 'saturation', dk: b.dk, heads: b.heads, seqLen: Math.min(b.seqLen, 1024), sscale: explicitScaleValue(wrongC), softcap: 0, causal: false, sink: [-Infinity] };
 }
