@@ -7,10 +7,12 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "experiments.hpp"
+#include "models.hpp"
 #include "rng.hpp"
 #include "test_util.hpp"
 
@@ -493,6 +495,106 @@ TEST(Sinks, SweepPointsEqualAttentionStatsAndTheSinkTakesMoreAsLogitsShrink) {
   EXPECT_LT(r.points[0][1].sink_mass.mean, 1e-3);
 }
 
+// ---- modelScales ------------------------------------------------------------------------------
+
+const ModelScale& model(const std::vector<ModelScale>& all, const std::string& name) {
+  for (const auto& m : all)
+    if (m.model == name) return m;
+  throw std::runtime_error("no model " + name);
+}
+
+TEST(ModelScales, TheIssuesNumbersComputedFromEachModelsParameters) {
+  const std::vector<ModelScale> all = model_scales();
+  ASSERT_GE(all.size(), 13u);
+  EXPECT_DOUBLE_EQ(model(all, "GPT-2 (124M)").scale, 0.125);
+  EXPECT_EQ(model(all, "GPT-2 (124M)").d_head, 64);
+  EXPECT_NEAR(model(all, "Llama 3 8B").scale, 0.0883883, 1e-7);
+  EXPECT_FALSE(model(all, "Qwen2.5 7B").qk_norm);
+  EXPECT_TRUE(model(all, "Qwen3 8B").qk_norm);
+  EXPECT_DOUBLE_EQ(model(all, "Gemma 2 9B").scale, 0.0625);
+  EXPECT_EQ(model(all, "Gemma 2 9B").softcap, 50.0);
+  EXPECT_NEAR(model(all, "Gemma 2 27B").scale, 1.0 / 12.0, 1e-15);
+  EXPECT_EQ(model(all, "Gemma 2 27B").d_head, 128);
+  const ModelScale& g3 = model(all, "Gemma 3 27B");
+  EXPECT_NEAR(g3.scale, 0.077152, 5e-7);  // 1/√168, not 1/√128 = 0.088388
+  EXPECT_NEAR(g3.inv_sqrt_d_head, 0.088388, 5e-7);
+  EXPECT_TRUE(g3.qk_norm);
+  EXPECT_EQ(g3.softcap, 0.0);
+  const ModelScale& ds = model(all, "DeepSeek-V3");
+  EXPECT_EQ(ds.d_head, 192);
+  EXPECT_NEAR(std::pow(yarn_get_mscale(40.0, 1.0), 2.0), 1.873854, 5e-7);
+  EXPECT_NEAR(ds.scale, 0.135234, 5e-7);
+  const ModelScale& oss = model(all, "gpt-oss-120b / 20b");
+  EXPECT_NEAR(std::pow(yarn_get_mscale(32.0, 1.0), 2.0), 1.8133, 5e-5);
+  EXPECT_NEAR(oss.scale, 0.125 * 1.81326, 5e-6);  // ≈ 0.2267
+  EXPECT_TRUE(oss.sinks);
+  EXPECT_EQ(model(all, "Grok-1").softcap, 30.0);
+  EXPECT_NEAR(model(all, "Grok-1").scale, 0.0883883, 1e-7);
+  EXPECT_EQ(model(all, "Granite 3.0 8B").scale, 1.0 / 128.0);
+  EXPECT_EQ(model(all, "T5-base").scale, 1.0);
+  EXPECT_NEAR(model(all, "T5-base").params.back().value, 1.0 / std::sqrt(768.0 * 64.0), 1e-15);
+  const ModelScale& l4 = model(all, "Llama 4 Scout");
+  EXPECT_NEAR(l4.params.back().value, 1.28332, 5e-6);
+  EXPECT_DOUBLE_EQ(model(all, "μP attention (microsoft/mup)").scale, 0.125);
+  for (const auto& m : all) {
+    EXPECT_NO_THROW(scale_value(m.scale)) << m.model;  // every entry is usable as an explicit scale
+    EXPECT_FALSE(m.source.empty()) << m.model;
+    EXPECT_FALSE(m.formula.empty()) << m.model;
+    EXPECT_DOUBLE_EQ(m.inv_sqrt_d_head, 1.0 / std::sqrt(double(m.d_head))) << m.model;
+  }
+}
+
+// ---- long context: Llama 4, SSMax, YaRN's m-scales ---------------------------------------------
+
+TEST(LongContextTemperatures, Llama4SsmaxAndYarnMscaleValues) {
+  EXPECT_NEAR(llama4_temperature(131072, 8192, 0.1), 1.28332, 5e-6);  // 1 + 0.1 ln 17
+  EXPECT_EQ(llama4_temperature(8191, 8192, 0.1), 1.0);
+  EXPECT_NEAR(llama4_temperature(8192, 8192, 0.1), 1.0 + 0.1 * std::log(2.0), 1e-15);
+  // SSMax, the paper's check: n = 1000 logits, all −2 but one +3, s = 0.43
+  std::vector<double> z(1000, -2.0), p(1000);
+  z[0] = 3.0;
+  f64_softmax__reference(z.data(), p.data(), 1000);
+  EXPECT_NEAR(p[0], 0.12935, 5e-6);
+  const double m = ssmax_multiplier(1000, 0.43);
+  for (double& x : z) x *= m;
+  f64_softmax__reference(z.data(), p.data(), 1000);
+  EXPECT_NEAR(p[0], 0.99965, 5e-6);
+  EXPECT_DOUBLE_EQ(long_context_multiplier("ssmax", 1000, 512), m);
+  // YaRN: the defaults are Peng et al.'s (0.1 ln s + 1)², bit for bit; DeepSeek's form with both m-scales
+  EXPECT_EQ(long_context_multiplier("yarn", 4096, 512), std::pow(0.1 * std::log(8.0) + 1.0, 2.0));
+  LongContextOptions o;
+  o.mscale = o.mscale_all_dim = 1.0;
+  EXPECT_NEAR(long_context_multiplier("yarn", 40 * 512, 512, o), 1.873854, 5e-7);
+  o.mscale = o.mscale_all_dim = 0.707;  // equal m-scales: (0.1 · mscale · ln s + 1)²
+  EXPECT_NEAR(yarn_multiplier(40.0, 0.707, 0.707), std::pow(0.1 * 0.707 * std::log(40.0) + 1.0, 2.0), 1e-14);
+  // in general the ratio of the two m-scales squared, times DeepSeek's softmax factor
+  EXPECT_NEAR(yarn_multiplier(16.0, 1.0, 0.5),
+              std::pow(yarn_get_mscale(16, 1.0) / yarn_get_mscale(16, 0.5), 2.0) * std::pow(yarn_get_mscale(16, 0.5), 2.0),
+              1e-14);
+  EXPECT_EQ(yarn_multiplier(0.5, 1.0, 1.0), 1.0);  // s ≤ 1: no change
+}
+
+TEST(LongContextTemperatures, TheNewMethodsInLongContext) {
+  LongContextParams p;
+  p.dk = 16;
+  p.seq_lens = {64, 1024, 4096};
+  p.train_len = 256;
+  p.queries = 16;
+  p.methods = {"fixed", "llama4", "ssmax"};
+  p.options.floor_scale = 512;  // so that the temperature moves within these lengths
+  const LongContextResult r = long_context(p);
+  EXPECT_EQ(r.points[1][0].multiplier, 1.0);
+  EXPECT_NEAR(r.points[1][2].multiplier, 1.0 + 0.1 * std::log(9.0), 1e-15);
+  EXPECT_NEAR(r.points[2][1].multiplier, 0.43 * std::log(1024.0), 1e-15);
+  // SSMax keeps the entropy ratio from creeping up with L as the fixed scale's does: sharper rows
+  EXPECT_LT(r.points[2][2].entropy, r.points[0][2].entropy);
+  EXPECT_LT(r.points[2][2].max_weight - r.points[2][0].max_weight, 1.0);
+  // the fixed method is unchanged by the new options
+  LongContextParams q = p;
+  q.options = {};
+  EXPECT_EQ(long_context(q).points[0][2].entropy, r.points[0][2].entropy);
+}
+
 // ---- errors -----------------------------------------------------------------------------------
 
 void expect_message(const std::function<void()>& f, const std::string& needle) {
@@ -526,6 +628,29 @@ TEST(ScienceErrors, NewParametersNameTheBadValue) {
     p.correlation = -2;
     saturation_sweep(p);
   }, "correlation = -2");
+}
+
+TEST(ScienceErrors, LongContextOptionsNameTheBadValue) {
+  LongContextParams p;
+  p.seq_lens = {64};
+  p.methods = {"llama4"};
+  p.options.floor_scale = 0.5;
+  expect_message([&] { long_context(p); }, "floorScale = 0.5");
+  p.options = {};
+  p.options.attn_scale = -1;
+  expect_message([&] { long_context(p); }, "attnScale = -1");
+  p.options = {};
+  p.options.ssmax_s = 0;
+  expect_message([&] { long_context(p); }, "s = 0 must be");
+  p.options = {};
+  p.options.mscale = std::nan("");
+  expect_message([&] { long_context(p); }, "mscale = NaN");
+  p.options = {};
+  p.options.mscale_all_dim = -3;
+  expect_message([&] { long_context(p); }, "mscaleAllDim = -3");
+  p.options = {};
+  p.methods = {"temperature"};
+  expect_message([&] { long_context(p); }, "'llama4', 'ssmax'");
 }
 
 TEST(ScienceErrors, SinksNameTheBadValue) {

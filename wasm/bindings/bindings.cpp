@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "experiments.hpp"
+#include "models.hpp"
 #include "peak.hpp"
 #include "train/training.hpp"
 
@@ -438,6 +439,11 @@ val js_long_context(val o) {
     p.methods = emscripten::vecFromJSArray<std::string>(o["methods"]);
     p.seed = get_seed(o);
     p.kernel = get_kernel(o);
+    p.options.floor_scale = get_num(o, "floorScale");
+    p.options.attn_scale = get_num(o, "attnScale");
+    p.options.ssmax_s = get_num(o, "s");
+    p.options.mscale = get_num(o, "mscale");
+    p.options.mscale_all_dim = get_num(o, "mscaleAllDim");
     const LongContextResult r = long_context(p);
     val series = val::array();
     for (const auto& per_method : r.points) {
@@ -455,6 +461,35 @@ val js_long_context(val o) {
     }
     val out = val::object();
     out.set("points", series);
+    return out;
+  });
+}
+
+val js_model_scales() {
+  return guarded([&] {
+    val out = val::array();
+    for (const ModelScale& m : model_scales()) {
+      val x = val::object();
+      x.set("model", m.model);
+      x.set("dHead", m.d_head);
+      x.set("formula", m.formula);
+      x.set("scale", m.scale);
+      x.set("invSqrtDHead", m.inv_sqrt_d_head);
+      x.set("softcap", m.softcap > 0.0 ? val(m.softcap) : val::null());
+      x.set("sinks", m.sinks);
+      x.set("qkNorm", m.qk_norm);
+      val params = val::array();
+      for (const ModelParam& q : m.params) {
+        val y = val::object();
+        y.set("name", q.name);
+        y.set("value", q.value);
+        params.call<void>("push", y);
+      }
+      x.set("params", params);
+      x.set("note", m.note);
+      x.set("source", m.source);
+      out.call<void>("push", x);
+    }
     return out;
   });
 }
@@ -588,6 +623,7 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("tensorStats", &js_tensor_stats);
   emscripten::function("precisionLab", &js_precision_lab);
   emscripten::function("longContext", &js_long_context);
+  emscripten::function("modelScales", &js_model_scales);
   emscripten::function("buildInfo", &js_build_info);
   emscripten::class_<JsTrainingRun>("TrainingRun")
       .constructor<>()

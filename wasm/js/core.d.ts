@@ -326,15 +326,34 @@ export interface PrecisionLabResult {
   /** max |online − safe| per format, in the order above */ onlineVsSafe: Float64Array;
 }
 
-export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article';
+/**
+ * Logit multipliers on q·k/√d_k at length L (s = L / trainLen; each query is the newest token, position L − 1,
+ * seeing all L keys):
+ * 'fixed' 1; 'logn' max(1, ln L / ln L_train) (Chiang & Cholak 2022 §5; Su 2021; Qwen);
+ * 'yarn' for s > 1: a² · yarn_get_mscale(s, mscaleAllDim)², a = yarn_get_mscale(s, mscale) / yarn_get_mscale(s, mscaleAllDim),
+ *   yarn_get_mscale(s, m) = 0.1 · m · ln s + 1 (HF modeling_deepseek.py; DeepSeek-V3 inference/model.py): with
+ *   mscaleAllDim absent (0) a = yarn_get_mscale(s, mscale) alone, so the defaults give Peng et al. 2023's (0.1 ln s + 1)²;
+ *   with mscaleAllDim = mscale it is (0.1 · mscale · ln s + 1)² (DeepSeek-V3: factor 40 → 1.873854);
+ * 'article' √(L / L_train), the article's T = √d_k · (L_train / L)^0.5 (C8), not a published method;
+ * 'llama4' t = 1 + attnScale · ln(⌊L / floorScale⌋ + 1), Llama 4's query temperature at pos + 1 = L
+ *   (meta-llama/llama-models models/llama4/model.py; HF modeling_llama4.py: floor_scale, attn_scale; 1.28332 at 131072);
+ * 'ssmax' s · ln L, Scalable-Softmax (Nakanishi 2025, arXiv 2501.19399): all logits −2 but one +3, s = 0.43, n = 1000 keys:
+ *   max weight 0.12935 with softmax, 0.99965 with SSMax.
+ */
+export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article' | 'llama4' | 'ssmax';
 export interface LongContextParams {
   /** default 64 */ dk?: number;
   /** each 1..16384, at most 16 */ seqLens: number[];
   /** L_train, 2..16384 (default 512) */ trainLen?: number;
   /** queries per length, 1..1024 (default 64) */ queries?: number;
-  /** default all four */ methods?: LongContextMethod[];
+  /** default all six (LONG_CONTEXT_METHODS) */ methods?: LongContextMethod[];
   seed?: number;
   kernel?: Kernel;
+  /** 'llama4': floor_scale, in [1, 1e9] (default 8192, Meta's) */ floorScale?: number;
+  /** 'llama4': attn_scale, in [0, 10] (default 0.1, Meta's) */ attnScale?: number;
+  /** 'ssmax': the scaling parameter s, in (0, 10] (default 0.43, the paper's check) */ s?: number;
+  /** 'yarn': mscale, in (0, 100] (default 1) */ mscale?: number;
+  /** 'yarn': mscale_all_dim, 0 = absent (the default) or in (0, 100] */ mscaleAllDim?: number;
 }
 export interface LongContextPoint {
   seqLen: number;
@@ -345,6 +364,26 @@ export interface LongContextPoint {
 }
 export interface LongContextResult {
   /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
+}
+
+/** One configuration value a model's scale is computed from. */
+export interface ModelParam { name: string; value: number }
+/**
+ * The attention scale factor a real model computes, computed by the core from the model's configuration values
+ * (`params`) by `formula`, with the code and configuration it follows (`source`, "owner/repo: path (symbol)").
+ */
+export interface ModelScale {
+  model: string;
+  /** the q·k dimension of a head (DeepSeek-V3's MLA: 128 + 64 = 192) */ dHead: number;
+  /** how the model computes c, in its parameters' names */ formula: string;
+  /** c on q·k of one head, in (0, 1e4]: pass it as an explicit scale to reproduce the model */ scale: number;
+  /** 1/√dHead, for the ratio scale / invSqrtDHead */ invSqrtDHead: number;
+  /** the attention-logit soft-cap cap · tanh(s / cap) after the scale, or null */ softcap: number | null;
+  /** a learned sink logit per head (gpt-oss) */ sinks: boolean;
+  /** q and k normalised per head before the product */ qkNorm: boolean;
+  params: ModelParam[];
+  /** what the number leaves out, or why the model chose it */ note: string;
+  source: string;
 }
 
 // ---- the training lab ----------------------------------------------------------------------
@@ -510,8 +549,13 @@ export interface Core {
   tensorStats(params: TensorStatsParams): TensorStatsResult;
   /** softmax in float64/float32/bfloat16/float16 with the naive, safe and online algorithms */
   precisionLab(params: PrecisionLabParams): PrecisionLabResult;
-  /** entropy against sequence length for fixed, log-n, YaRN and the article's temperature */
+  /** entropy against sequence length for fixed, log-n, YaRN, the article's temperature, Llama 4's and SSMax */
   longContext(params: LongContextParams): LongContextResult;
+  /**
+   * The catalogue of scales real models compute (GPT-2, Llama 3, Qwen2.5, Qwen3, Gemma 2 9B/27B, Gemma 3 27B,
+   * DeepSeek-V3, gpt-oss, Grok-1, Granite 3.0, T5, Llama 4 Scout, μP), each scale computed from its parameters.
+   */
+  modelScales(): ModelScale[];
   /** A Transformer training run of the training lab (RangeError naming the value when a size does not fit). */
   createTrainingRun(config?: TrainingConfig): TrainingRun;
   info(): CoreInfo;

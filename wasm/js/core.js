@@ -8,7 +8,7 @@ export { CORE_VERSION } from './version.js';
 
 export const SCALE_NAMES = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
 
-export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article']);
+export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax']);
 
 /** How a row with a zero normaliser (every key masked, or every exp underflowed) comes out: 'nan' (its formula) or 'zero' (fused kernels). */
 export const MASKED_ROW_RULES = Object.freeze(['nan', 'zero']);
@@ -553,7 +553,7 @@ function makeCore(mod, build, defaultKernel) {
     },
     longContext(params) {
       const what = 'longContext';
-      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel']);
+      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim']);
       let methods = [...LONG_CONTEXT_METHODS];
       if (params.methods !== undefined) {
         methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
@@ -566,7 +566,16 @@ function makeCore(mod, build, defaultKernel) {
         methods,
         seed: seed(what, params.seed),
         kernel: kernelOf(what, params.kernel),
+        // Llama 4's temperature, Scalable-Softmax's s and YaRN's m-scales (the core checks their ranges)
+        floorScale: num(what, 'floorScale', params.floorScale, 8192),
+        attnScale: num(what, 'attnScale', params.attnScale, 0.1),
+        s: num(what, 's', params.s, 0.43),
+        mscale: num(what, 'mscale', params.mscale, 1),
+        mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, 0),
       }));
+    },
+    modelScales() {
+      return checked(mod.modelScales());
     },
     createTrainingRun(config = {}) {
       const what = 'createTrainingRun';
