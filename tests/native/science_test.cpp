@@ -285,8 +285,11 @@ TEST(Sinks, AttentionAgainstTheReferenceWithMasksAndFullyMaskedRows) {
         }
         EXPECT_NEAR(r.weights[i], w[i], 1e-6) << i;
       }
-      for (size_t i = 0; i < out.size(); ++i)
-        if (!std::isnan(out[i])) EXPECT_NEAR(r.output[i], out[i], 1e-5) << i;
+      for (size_t i = 0; i < out.size(); ++i) {
+        if (!std::isnan(out[i])) {
+          EXPECT_NEAR(r.output[i], out[i], 1e-5) << i;
+        }
+      }
       for (size_t i = 0; i < sw.size(); ++i) EXPECT_NEAR(r.sink_weights[i], sw[i], 1e-6) << i;
       // A fully masked row: zeros and sink weight 1 where the head has a sink, under either rule;
       // head 1 (−∞: no sink) follows the rule (NaN or zeros).
@@ -595,6 +598,138 @@ TEST(LongContextTemperatures, TheNewMethodsInLongContext) {
   EXPECT_EQ(long_context(q).points[0][2].entropy, r.points[0][2].entropy);
 }
 
+// ---- the precision lab: q·kᵀ in the format, row sums ------------------------------------------
+
+// d_k 128, one query 24·𝟏, keys 24·𝟏, 12·𝟏 and 0.
+PrecisionLabParams overflow_case(ScaleAt at, Scale scale) {
+  PrecisionLabParams p;
+  p.dk = 128;
+  p.q.assign(128, 24.0f);
+  p.k.assign(3 * 128, 0.0f);
+  for (int d = 0; d < 128; ++d) {
+    p.k[d] = 24.0f;
+    p.k[128 + d] = 12.0f;
+  }
+  p.scale = scale;
+  p.scale_at = at;
+  return p;
+}
+
+const PrecisionCell& cell(const PrecisionLabResult& r, const std::string& format, const std::string& algorithm) {
+  for (const auto& c : r.cells)
+    if (c.format == format && c.algorithm == algorithm) return c;
+  throw std::runtime_error("no cell " + format + " " + algorithm);
+}
+
+TEST(PrecisionQk, Float16ProductsOverflowBeforeTheScaleUnlessQIsScaledFirst) {
+  // Raw products in float16: 24·24·128 = 73728 > 65504 → ∞; 12·24·128 = 36864; 0.
+  const auto raw = precision_qk_logits(overflow_case(ScaleAt::Scores, parse_scale("none")), Format::Float16);
+  EXPECT_EQ(raw[0][0], std::numeric_limits<double>::infinity());
+  EXPECT_EQ(raw[0][1], 36864.0);
+  EXPECT_EQ(raw[0][2], 0.0);
+  // With c = 1/√128 at the scores the row is [∞, 3258.3, 0]: NaN in every algorithm, cause input overflow.
+  const PrecisionLabResult at_scores = precision_lab(overflow_case(ScaleAt::Scores, parse_scale("inv_sqrt_dk")));
+  for (const char* a : {"naive", "safe", "online"}) {
+    const PrecisionCell& c = cell(at_scores, "float16", a);
+    EXPECT_EQ(c.share_nan, 1.0) << a;
+    EXPECT_EQ(c.causes.input_overflow, 1.0) << a;
+    EXPECT_TRUE(std::isnan(c.probs[0])) << a;
+  }
+  EXPECT_EQ(cell(at_scores, "float32", "safe").share_nonfinite, 0.0);  // float32 holds 73728
+  // Scaling q first: 24/√128 = 2.1213 in float16, logits [6516.6, 3258.3, 0] with float32 accumulation (to
+  // float16's spacing 4 and 2 at those sizes); summed in float16 itself the rounding drifts them to [6532, 3266, 0].
+  PrecisionLabParams f32acc = overflow_case(ScaleAt::Query, parse_scale("inv_sqrt_dk"));
+  f32acc.accumulate = Accumulate::Float32;
+  const auto q_first = precision_qk_logits(f32acc, Format::Float16);
+  EXPECT_NEAR(q_first[0][0], 6516.6, 4.0);
+  EXPECT_NEAR(q_first[0][1], 3258.3, 2.0);
+  EXPECT_EQ(q_first[0][2], 0.0);
+  const auto q_same = precision_qk_logits(overflow_case(ScaleAt::Query, parse_scale("inv_sqrt_dk")), Format::Float16);
+  EXPECT_EQ(q_same[0][0], 6532.0);
+  EXPECT_EQ(q_same[0][1], 3266.0);
+  const PrecisionLabResult at_query = precision_lab(overflow_case(ScaleAt::Query, parse_scale("inv_sqrt_dk")));
+  const PrecisionCell& safe = cell(at_query, "float16", "safe");
+  EXPECT_EQ(safe.share_nonfinite, 0.0);
+  EXPECT_EQ(safe.probs, (std::vector<double>{1.0, 0.0, 0.0}));
+  EXPECT_EQ(safe.causes.input_overflow, 0.0);
+  // float64 is the reference in both modes: [1, 0, 0] to within e^{−3258}
+  EXPECT_EQ(at_scores.reference, at_query.reference);
+  EXPECT_NEAR(at_scores.reference[0], 1.0, 1e-300);
+  EXPECT_EQ(at_scores.rows, 1);
+  EXPECT_EQ(at_scores.seq_len, 3);
+  EXPECT_NEAR(at_scores.max_abs_logit, 24.0 * 24.0 * 128.0 / std::sqrt(128.0), 1e-9);
+}
+
+TEST(PrecisionQk, Float32ProductsMatchTheDoubleProductsToRounding) {
+  PrecisionLabParams p;
+  p.dk = 16;
+  p.q = test::randn(4 * 16, 3);
+  p.k = test::randn(9 * 16, 4);
+  const auto f32 = precision_qk_logits(p, Format::Float32);
+  const auto f64 = precision_qk_logits(p, Format::Float64);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 9; ++j) EXPECT_NEAR(f32[i][j], f64[i][j], 1e-5 * (1.0 + std::fabs(f64[i][j])));
+  const PrecisionLabResult r = precision_lab(p);
+  EXPECT_EQ(r.rows, 4);
+  EXPECT_EQ(r.seq_len, 9);
+  EXPECT_LT(cell(r, "float32", "safe").max_abs_error, 1e-6);
+  EXPECT_NEAR(cell(r, "float32", "safe").row_sum.min, 1.0, 1e-6);
+}
+
+TEST(PrecisionRowSums, Float16SumOf4096ZerosStallsAt2048) {
+  PrecisionLabParams p;
+  p.logits.assign(4096, 0.0);
+  p.row_sums = true;
+  const PrecisionLabResult r = precision_lab(p);
+  for (const char* a : {"naive", "safe", "online"}) {
+    const PrecisionCell& c = cell(r, "float16", a);
+    EXPECT_EQ(c.probs[0], 1.0 / 2048.0) << a;  // 2048 + 1 rounds to 2048 in float16
+    EXPECT_EQ(c.row_sum.min, 2.0) << a;
+    EXPECT_EQ(c.row_sum.max, 2.0) << a;
+    EXPECT_EQ(c.causes.sum_stall, 1.0) << a;
+    EXPECT_EQ(c.share_nonfinite, 0.0) << a;
+    EXPECT_NEAR(c.max_abs_error, 1.0 / 2048 - 1.0 / 4096, 1e-12) << a;  // the 2.4e-4 that looked harmless
+    const PrecisionCell& b = cell(r, "bfloat16", a);  // 8 significant bits: 256 + 1 rounds to 256
+    EXPECT_EQ(b.row_sum.max, 16.0) << a;
+    EXPECT_EQ(b.causes.sum_stall, 1.0) << a;
+    EXPECT_EQ(cell(r, "float32", a).causes.sum_stall, 0.0) << a;
+    EXPECT_NEAR(cell(r, "float32", a).row_sum.max, 1.0, 1e-6) << a;
+  }
+  // Accumulated in float32, as kernels do: no stall.
+  p.accumulate = Accumulate::Float32;
+  const PrecisionLabResult f = precision_lab(p);
+  EXPECT_EQ(cell(f, "float16", "safe").causes.sum_stall, 0.0);
+  EXPECT_NEAR(cell(f, "float16", "safe").row_sum.max, 1.0, 1e-3);
+}
+
+TEST(PrecisionRowSums, OffByDefaultAndNothingElseChanges) {
+  PrecisionLabParams p;
+  p.rows = 32;
+  p.seq_len = 512;
+  p.dk = 64;
+  p.seed = 9;
+  const PrecisionLabResult off = precision_lab(p);
+  p.row_sums = true;
+  const PrecisionLabResult on = precision_lab(p);
+  ASSERT_EQ(off.cells.size(), on.cells.size());
+  for (size_t i = 0; i < off.cells.size(); ++i) {
+    EXPECT_EQ(off.cells[i].causes.sum_stall, 0.0);
+    EXPECT_EQ(off.cells[i].share_nonfinite, on.cells[i].share_nonfinite);
+    EXPECT_EQ(off.cells[i].causes.underflow, on.cells[i].causes.underflow);
+    EXPECT_EQ(off.cells[i].max_abs_error, on.cells[i].max_abs_error);
+    EXPECT_EQ(off.cells[i].probs, on.cells[i].probs);
+  }
+  // A fully masked row under the zero rule sums to 0 like its reference: not a stall.
+  PrecisionLabParams m;
+  m.logits.assign(8, -std::numeric_limits<double>::infinity());
+  m.masked_row = MaskedRow::Zero;
+  m.row_sums = true;
+  for (const auto& c : precision_lab(m).cells) {
+    EXPECT_EQ(c.causes.sum_stall, 0.0) << c.format << " " << c.algorithm;
+    EXPECT_EQ(c.row_sum.max, 0.0);
+  }
+}
+
 // ---- errors -----------------------------------------------------------------------------------
 
 void expect_message(const std::function<void()>& f, const std::string& needle) {
@@ -651,6 +786,22 @@ TEST(ScienceErrors, LongContextOptionsNameTheBadValue) {
   p.options = {};
   p.methods = {"temperature"};
   expect_message([&] { long_context(p); }, "'llama4', 'ssmax'");
+}
+
+TEST(ScienceErrors, PrecisionQkNamesTheBadValue) {
+  PrecisionLabParams p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.k.pop_back();
+  expect_message([&] { precision_lab(p); }, "k.length = 383 is not keys · dk for dk = 128");
+  p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.q[5] = std::numeric_limits<float>::quiet_NaN();
+  expect_message([&] { precision_lab(p); }, "q[5] = NaN");
+  p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.logits = {1, 2};
+  expect_message([&] { precision_lab(p); }, "logits cannot go with q and k");
+  p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.k.clear();
+  expect_message([&] { precision_lab(p); }, "k.length = 0");
+  expect_message([] { parse_scale_at("keys"); }, "scaleAt = 'keys'");
 }
 
 TEST(ScienceErrors, SinksNameTheBadValue) {

@@ -281,7 +281,7 @@ export interface PrecisionLabParams {
   /** default 128 */ seqLen?: number;
   /** default 64 */ dk?: number;
   /** only to resolve 'inv_sqrt_d_model' (default 1) */ heads?: number;
-  /** default 'inv_sqrt_dk' */ scale?: Scale;
+  /** default 'inv_sqrt_dk' (with q and k: the scale of the products, resolved with dk and heads) */ scale?: Scale;
   seed?: number;
   /** key block of the online softmax, 1..8192 (default 32) */ blockSize?: number;
   /**
@@ -292,7 +292,31 @@ export interface PrecisionLabParams {
   /** default 'nan': each cell computes what its formula gives; 'zero': the fused-kernel convention. The float64 reference follows the same rule */
   maskedRow?: MaskedRowRule;
   /** soft-cap the logits in double before each format rounds them; −∞ stays −∞ (default: off) */ softcap?: Softcap;
+  /**
+   * q [queries, dk] (queries 1..1024) and k [keys, dk] (keys 1..8192), float32, finite with |x| ≤ 1e6, given together
+   * with dk (required) and a scale (default 'inv_sqrt_dk'): one row per query, one logit per key. In each format q and
+   * k are rounded to it, each product and partial sum to the accumulation format (the format, or float32 for
+   * float16/bfloat16 under accumulate 'float32'), the dot product stored in the format, then the scale applied at
+   * scaleAt; a product or logit that overflows counts as inputOverflow. The float64 reference and cells use the
+   * products in double. Refused with logits, rows, seqLen or seed (TypeError). Every cell then carries rowSum and
+   * causes.sumStall. d_k 128, q = 24·𝟏, keys 24·𝟏, 12·𝟏, 0 in float16: at the scores the products are
+   * [∞, 36864, 0] and the row NaN; at the query the logits are [6516.6, 3258.3, 0] and the weights [1, 0, 0].
+   */
+  q?: Float32Array | null;
+  k?: Float32Array | null;
+  /**
+   * with q and k: 'scores' (default) computes c · (q·k), what softmax(q kᵀ · c) does; 'query' scales q first,
+   * (c · q)·k, as kernels that fold the scale into q do. Refused without q and k.
+   */
+  scaleAt?: ScaleAt;
+  /**
+   * check every row's sum Σ_j p_j (default false; always on with q and k): each cell then carries rowSum and
+   * causes.sumStall. Off by default so that a call without it returns exactly what it returned before.
+   */
+  rowSums?: boolean;
 }
+/** Where the precision lab with q and k applies the scale: 'scores' (c · (q·k)) or 'query' ((c · q)·k). */
+export type ScaleAt = 'scores' | 'query';
 /**
  * The cause of each broken row, as a share of the rows. A row counts under the first cause that happened in it, in
  * this order, so the shares partition the broken rows.
@@ -303,6 +327,13 @@ export interface PrecisionCauses {
   /** every term fit but their sum overflowed (the weights come out e/∞ = 0) */ sumOverflow: number;
   /** NaN without an overflow: 0/0 of a fully masked or fully underflowed row, −∞ − (−∞) */ nan: number;
   /** a weight came out 0 where float64 has it positive, with no overflow or NaN */ underflow: number;
+  /**
+   * only with rowSums or q/k: every weight finite, but Σ_j p_j is off the float64 row's sum by more than the format's
+   * rounding allows, u (2 + 2√n) + n · (smallest subnormal), u = 2^−(mantissa bits + 1) (2u for the outputs' own
+   * rounding and twice the √n·u that independent roundings of n terms typically leave; Higham 2002 §4.2). A float16
+   * row of 4096 zero logits summed in float16 stalls at 2048: every weight 1/2048, Σ = 2.0.
+   */
+  sumStall?: number;
 }
 export interface PrecisionCell {
   format: FloatFormat;
@@ -314,6 +345,8 @@ export interface PrecisionCell {
   meanAbsError: number;
   /** median ‖J‖_F of the finite rows */ jacFroMedian: number;
   /** the first row's weights [seqLen] */ probs: Float64Array;
+  /** only with rowSums or q/k: min and max of Σ_j p_j over the rows whose sum is not NaN (NaN if none) */
+  rowSum?: { min: number; max: number };
 }
 export interface PrecisionLabResult {
   rows: number;
@@ -604,6 +637,8 @@ export const LONG_CONTEXT_METHODS: readonly LongContextMethod[];
 export const MASKED_ROW_RULES: readonly MaskedRowRule[];
 /** The precision lab's accumulation modes: 'same', 'float32'. */
 export const ACCUMULATE_MODES: readonly AccumulateMode[];
+/** Where the precision lab with q and k applies the scale: 'scores', 'query'. */
+export const SCALE_AT: readonly ScaleAt[];
 /**
  * Parameter limits enforced by the core. Besides the ranges, every call has two budgets:
  * `workBytes` of memory and `workSeconds` of work. The work is estimated by the core's cost model
