@@ -31,16 +31,22 @@ std::vector<float> stream_tensor(uint32_t seed, uint64_t stream, size_t n) {
 
 // ---- correlation ------------------------------------------------------------------------------
 
+// scoreVariance at one d_k (histogrammed too) with a correlation.
+ScoreVarianceParams one_dk(int dk, int samples, uint32_t seed, double rho) {
+  ScoreVarianceParams p;
+  p.dks = {dk};
+  p.samples = samples;
+  p.seed = seed;
+  p.hist_dk = dk;
+  p.correlation = rho;
+  return p;
+}
+
 TEST(Correlation, MatchedPairMeanAndVarianceAtDk128) {
   // ρ = 0.1, d_k = 128: E[q·k] = ρ d_k = 12.8, Var(q·k) = d_k (1 + ρ²) = 129.28. With N = 100000
   // pairs the sample mean has std √(129.28 / N) = 0.036 (tolerance 5 of those, 0.18); the sample
   // variance has relative std √((κ − 1) / N) with kurtosis κ ≈ 3 (+ O(1/d_k)): 5 · √(3 / N) ≈ 2.7 %.
-  ScoreVarianceParams p;
-  p.dks = {128};
-  p.samples = 100000;
-  p.seed = 5;
-  p.hist_dk = 128;
-  p.correlation = 0.1;
+  const ScoreVarianceParams p = one_dk(128, 100000, 5, 0.1);
   const ScoreVarianceResult r = score_variance(p);
   const auto& row = r.rows[0];
   EXPECT_NEAR(row.theory_raw.mean, 12.8, 1e-12);
@@ -60,11 +66,7 @@ TEST(Correlation, MatchedPairMeanAndVarianceAtDk128) {
 
 TEST(Correlation, NegativeAndFullCorrelation) {
   // ρ = 1: k = q, q·k = |q|², mean d_k, variance 2 d_k (a χ²_{d_k}); ρ = −0.5: mean −d_k/2.
-  ScoreVarianceParams p;
-  p.dks = {32};
-  p.samples = 40000;
-  p.hist_dk = 32;
-  p.correlation = 1.0;
+  ScoreVarianceParams p = one_dk(32, 40000, 0, 1.0);
   const ScoreVarianceResult a = score_variance(p);
   EXPECT_NEAR(a.rows[0].theory_raw.variance, 64.0, 1e-12);
   EXPECT_NEAR(a.rows[0].raw.mean, 32.0, 5.0 * std::sqrt(64.0 / p.samples));
@@ -79,13 +81,7 @@ TEST(Correlation, NegativeAndFullCorrelation) {
 TEST(Correlation, ZeroIsTodaysDrawsBitForBit) {
   // ρ = 0 draws exactly what the independent sampler drew: q then z from stream (seed, d_k),
   // pair after pair, summed in the same order.
-  ScoreVarianceParams p;
-  p.dks = {16};
-  p.samples = 500;
-  p.seed = 21;
-  p.hist_dk = 16;
-  p.correlation = 0.0;
-  const ScoreVarianceResult r = score_variance(p);
+  const ScoreVarianceResult r = score_variance(one_dk(16, 500, 21, 0.0));
   Rng rng = Rng::stream(21, 16);
   MomentAccumulator acc;
   std::vector<double> q(16);
