@@ -7,10 +7,12 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "experiments.hpp"
+#include "models.hpp"
 #include "rng.hpp"
 #include "test_util.hpp"
 
@@ -29,16 +31,22 @@ std::vector<float> stream_tensor(uint32_t seed, uint64_t stream, size_t n) {
 
 // ---- correlation ------------------------------------------------------------------------------
 
+// scoreVariance at one d_k (histogrammed too) with a correlation.
+ScoreVarianceParams one_dk(int dk, int samples, uint32_t seed, double rho) {
+  ScoreVarianceParams p;
+  p.dks = {dk};
+  p.samples = samples;
+  p.seed = seed;
+  p.hist_dk = dk;
+  p.correlation = rho;
+  return p;
+}
+
 TEST(Correlation, MatchedPairMeanAndVarianceAtDk128) {
   // ρ = 0.1, d_k = 128: E[q·k] = ρ d_k = 12.8, Var(q·k) = d_k (1 + ρ²) = 129.28. With N = 100000
   // pairs the sample mean has std √(129.28 / N) = 0.036 (tolerance 5 of those, 0.18); the sample
   // variance has relative std √((κ − 1) / N) with kurtosis κ ≈ 3 (+ O(1/d_k)): 5 · √(3 / N) ≈ 2.7 %.
-  ScoreVarianceParams p;
-  p.dks = {128};
-  p.samples = 100000;
-  p.seed = 5;
-  p.hist_dk = 128;
-  p.correlation = 0.1;
+  const ScoreVarianceParams p = one_dk(128, 100000, 5, 0.1);
   const ScoreVarianceResult r = score_variance(p);
   const auto& row = r.rows[0];
   EXPECT_NEAR(row.theory_raw.mean, 12.8, 1e-12);
@@ -58,11 +66,7 @@ TEST(Correlation, MatchedPairMeanAndVarianceAtDk128) {
 
 TEST(Correlation, NegativeAndFullCorrelation) {
   // ρ = 1: k = q, q·k = |q|², mean d_k, variance 2 d_k (a χ²_{d_k}); ρ = −0.5: mean −d_k/2.
-  ScoreVarianceParams p;
-  p.dks = {32};
-  p.samples = 40000;
-  p.hist_dk = 32;
-  p.correlation = 1.0;
+  ScoreVarianceParams p = one_dk(32, 40000, 0, 1.0);
   const ScoreVarianceResult a = score_variance(p);
   EXPECT_NEAR(a.rows[0].theory_raw.variance, 64.0, 1e-12);
   EXPECT_NEAR(a.rows[0].raw.mean, 32.0, 5.0 * std::sqrt(64.0 / p.samples));
@@ -77,13 +81,7 @@ TEST(Correlation, NegativeAndFullCorrelation) {
 TEST(Correlation, ZeroIsTodaysDrawsBitForBit) {
   // ρ = 0 draws exactly what the independent sampler drew: q then z from stream (seed, d_k),
   // pair after pair, summed in the same order.
-  ScoreVarianceParams p;
-  p.dks = {16};
-  p.samples = 500;
-  p.seed = 21;
-  p.hist_dk = 16;
-  p.correlation = 0.0;
-  const ScoreVarianceResult r = score_variance(p);
+  const ScoreVarianceResult r = score_variance(one_dk(16, 500, 21, 0.0));
   Rng rng = Rng::stream(21, 16);
   MomentAccumulator acc;
   std::vector<double> q(16);
@@ -283,8 +281,11 @@ TEST(Sinks, AttentionAgainstTheReferenceWithMasksAndFullyMaskedRows) {
         }
         EXPECT_NEAR(r.weights[i], w[i], 1e-6) << i;
       }
-      for (size_t i = 0; i < out.size(); ++i)
-        if (!std::isnan(out[i])) EXPECT_NEAR(r.output[i], out[i], 1e-5) << i;
+      for (size_t i = 0; i < out.size(); ++i) {
+        if (!std::isnan(out[i])) {
+          EXPECT_NEAR(r.output[i], out[i], 1e-5) << i;
+        }
+      }
       for (size_t i = 0; i < sw.size(); ++i) EXPECT_NEAR(r.sink_weights[i], sw[i], 1e-6) << i;
       // A fully masked row: zeros and sink weight 1 where the head has a sink, under either rule;
       // head 1 (−∞: no sink) follows the rule (NaN or zeros).
@@ -493,6 +494,238 @@ TEST(Sinks, SweepPointsEqualAttentionStatsAndTheSinkTakesMoreAsLogitsShrink) {
   EXPECT_LT(r.points[0][1].sink_mass.mean, 1e-3);
 }
 
+// ---- modelScales ------------------------------------------------------------------------------
+
+const ModelScale& model(const std::vector<ModelScale>& all, const std::string& name) {
+  for (const auto& m : all)
+    if (m.model == name) return m;
+  throw std::runtime_error("no model " + name);
+}
+
+TEST(ModelScales, TheIssuesNumbersComputedFromEachModelsParameters) {
+  const std::vector<ModelScale> all = model_scales();
+  ASSERT_GE(all.size(), 13u);
+  EXPECT_DOUBLE_EQ(model(all, "GPT-2 (124M)").scale, 0.125);
+  EXPECT_EQ(model(all, "GPT-2 (124M)").d_head, 64);
+  EXPECT_NEAR(model(all, "Llama 3 8B").scale, 0.0883883, 1e-7);
+  EXPECT_FALSE(model(all, "Qwen2.5 7B").qk_norm);
+  EXPECT_TRUE(model(all, "Qwen3 8B").qk_norm);
+  EXPECT_DOUBLE_EQ(model(all, "Gemma 2 9B").scale, 0.0625);
+  EXPECT_EQ(model(all, "Gemma 2 9B").softcap, 50.0);
+  EXPECT_NEAR(model(all, "Gemma 2 27B").scale, 1.0 / 12.0, 1e-15);
+  EXPECT_EQ(model(all, "Gemma 2 27B").d_head, 128);
+  const ModelScale& g3 = model(all, "Gemma 3 27B");
+  EXPECT_NEAR(g3.scale, 0.077152, 5e-7);  // 1/√168, not 1/√128 = 0.088388
+  EXPECT_NEAR(g3.inv_sqrt_d_head, 0.088388, 5e-7);
+  EXPECT_TRUE(g3.qk_norm);
+  EXPECT_EQ(g3.softcap, 0.0);
+  const ModelScale& ds = model(all, "DeepSeek-V3");
+  EXPECT_EQ(ds.d_head, 192);
+  EXPECT_NEAR(std::pow(yarn_get_mscale(40.0, 1.0), 2.0), 1.873854, 5e-7);
+  EXPECT_NEAR(ds.scale, 0.135234, 5e-7);
+  const ModelScale& oss = model(all, "gpt-oss-120b / 20b");
+  EXPECT_NEAR(std::pow(yarn_get_mscale(32.0, 1.0), 2.0), 1.8133, 5e-5);
+  EXPECT_NEAR(oss.scale, 0.125 * 1.81326, 5e-6);  // ≈ 0.2267
+  EXPECT_TRUE(oss.sinks);
+  EXPECT_EQ(model(all, "Grok-1").softcap, 30.0);
+  EXPECT_NEAR(model(all, "Grok-1").scale, 0.0883883, 1e-7);
+  EXPECT_EQ(model(all, "Granite 3.0 8B").scale, 1.0 / 128.0);
+  EXPECT_EQ(model(all, "T5-base").scale, 1.0);
+  EXPECT_NEAR(model(all, "T5-base").params.back().value, 1.0 / std::sqrt(768.0 * 64.0), 1e-15);
+  const ModelScale& l4 = model(all, "Llama 4 Scout");
+  EXPECT_NEAR(l4.params.back().value, 1.28332, 5e-6);
+  EXPECT_DOUBLE_EQ(model(all, "μP attention (microsoft/mup)").scale, 0.125);
+  for (const auto& m : all) {
+    EXPECT_NO_THROW(scale_value(m.scale)) << m.model;  // every entry is usable as an explicit scale
+    EXPECT_FALSE(m.source.empty()) << m.model;
+    EXPECT_FALSE(m.formula.empty()) << m.model;
+    EXPECT_DOUBLE_EQ(m.inv_sqrt_d_head, 1.0 / std::sqrt(double(m.d_head))) << m.model;
+  }
+}
+
+// ---- long context: Llama 4, SSMax, YaRN's m-scales ---------------------------------------------
+
+TEST(LongContextTemperatures, Llama4SsmaxAndYarnMscaleValues) {
+  EXPECT_NEAR(llama4_temperature(131072, 8192, 0.1), 1.28332, 5e-6);  // 1 + 0.1 ln 17
+  EXPECT_EQ(llama4_temperature(8191, 8192, 0.1), 1.0);
+  EXPECT_NEAR(llama4_temperature(8192, 8192, 0.1), 1.0 + 0.1 * std::log(2.0), 1e-15);
+  // SSMax, the paper's check: n = 1000 logits, all −2 but one +3, s = 0.43
+  std::vector<double> z(1000, -2.0), p(1000);
+  z[0] = 3.0;
+  f64_softmax__reference(z.data(), p.data(), 1000);
+  EXPECT_NEAR(p[0], 0.12935, 5e-6);
+  const double m = ssmax_multiplier(1000, 0.43);
+  for (double& x : z) x *= m;
+  f64_softmax__reference(z.data(), p.data(), 1000);
+  EXPECT_NEAR(p[0], 0.99965, 5e-6);
+  EXPECT_DOUBLE_EQ(long_context_multiplier("ssmax", 1000, 512), m);
+  // YaRN: the defaults are Peng et al.'s (0.1 ln s + 1)², bit for bit; DeepSeek's form with both m-scales
+  EXPECT_EQ(long_context_multiplier("yarn", 4096, 512), std::pow(0.1 * std::log(8.0) + 1.0, 2.0));
+  LongContextOptions o;
+  o.mscale = o.mscale_all_dim = 1.0;
+  EXPECT_NEAR(long_context_multiplier("yarn", 40 * 512, 512, o), 1.873854, 5e-7);
+  o.mscale = o.mscale_all_dim = 0.707;  // equal m-scales: (0.1 · mscale · ln s + 1)²
+  EXPECT_NEAR(yarn_multiplier(40.0, 0.707, 0.707), std::pow(0.1 * 0.707 * std::log(40.0) + 1.0, 2.0), 1e-14);
+  // in general the ratio of the two m-scales squared, times DeepSeek's softmax factor
+  EXPECT_NEAR(yarn_multiplier(16.0, 1.0, 0.5),
+              std::pow(yarn_get_mscale(16, 1.0) / yarn_get_mscale(16, 0.5), 2.0) * std::pow(yarn_get_mscale(16, 0.5), 2.0),
+              1e-14);
+  EXPECT_EQ(yarn_multiplier(0.5, 1.0, 1.0), 1.0);  // s ≤ 1: no change
+}
+
+TEST(LongContextTemperatures, TheNewMethodsInLongContext) {
+  LongContextParams p;
+  p.dk = 16;
+  p.seq_lens = {64, 1024, 4096};
+  p.train_len = 256;
+  p.queries = 16;
+  p.methods = {"fixed", "llama4", "ssmax"};
+  p.options.floor_scale = 512;  // so that the temperature moves within these lengths
+  const LongContextResult r = long_context(p);
+  EXPECT_EQ(r.points[1][0].multiplier, 1.0);
+  EXPECT_NEAR(r.points[1][2].multiplier, 1.0 + 0.1 * std::log(9.0), 1e-15);
+  EXPECT_NEAR(r.points[2][1].multiplier, 0.43 * std::log(1024.0), 1e-15);
+  // SSMax keeps the entropy ratio from creeping up with L as the fixed scale's does: sharper rows
+  EXPECT_LT(r.points[2][2].entropy, r.points[0][2].entropy);
+  EXPECT_LT(r.points[2][2].max_weight - r.points[2][0].max_weight, 1.0);
+  // the fixed method is unchanged by the new options
+  LongContextParams q = p;
+  q.options = {};
+  EXPECT_EQ(long_context(q).points[0][2].entropy, r.points[0][2].entropy);
+}
+
+// ---- the precision lab: q·kᵀ in the format, row sums ------------------------------------------
+
+// d_k 128, one query 24·𝟏, keys 24·𝟏, 12·𝟏 and 0.
+PrecisionLabParams overflow_case(ScaleAt at, Scale scale) {
+  PrecisionLabParams p;
+  p.dk = 128;
+  p.q.assign(128, 24.0f);
+  p.k.assign(3 * 128, 0.0f);
+  for (int d = 0; d < 128; ++d) {
+    p.k[d] = 24.0f;
+    p.k[128 + d] = 12.0f;
+  }
+  p.scale = scale;
+  p.scale_at = at;
+  return p;
+}
+
+const PrecisionCell& cell(const PrecisionLabResult& r, const std::string& format, const std::string& algorithm) {
+  for (const auto& c : r.cells)
+    if (c.format == format && c.algorithm == algorithm) return c;
+  throw std::runtime_error("no cell " + format + " " + algorithm);
+}
+
+TEST(PrecisionQk, Float16ProductsOverflowBeforeTheScaleUnlessQIsScaledFirst) {
+  // Raw products in float16: 24·24·128 = 73728 > 65504 → ∞; 12·24·128 = 36864; 0.
+  const auto raw = precision_qk_logits(overflow_case(ScaleAt::Scores, parse_scale("none")), Format::Float16);
+  EXPECT_EQ(raw[0][0], std::numeric_limits<double>::infinity());
+  EXPECT_EQ(raw[0][1], 36864.0);
+  EXPECT_EQ(raw[0][2], 0.0);
+  // With c = 1/√128 at the scores the row is [∞, 3258.3, 0]: NaN in every algorithm, cause input overflow.
+  const PrecisionLabResult at_scores = precision_lab(overflow_case(ScaleAt::Scores, parse_scale("inv_sqrt_dk")));
+  for (const char* a : {"naive", "safe", "online"}) {
+    const PrecisionCell& c = cell(at_scores, "float16", a);
+    EXPECT_EQ(c.share_nan, 1.0) << a;
+    EXPECT_EQ(c.causes.input_overflow, 1.0) << a;
+    EXPECT_TRUE(std::isnan(c.probs[0])) << a;
+  }
+  EXPECT_EQ(cell(at_scores, "float32", "safe").share_nonfinite, 0.0);  // float32 holds 73728
+  // Scaling q first: 24/√128 = 2.1213 in float16, logits [6516.6, 3258.3, 0] with float32 accumulation (to
+  // float16's spacing 4 and 2 at those sizes); summed in float16 itself the rounding drifts them to [6532, 3266, 0].
+  PrecisionLabParams f32acc = overflow_case(ScaleAt::Query, parse_scale("inv_sqrt_dk"));
+  f32acc.accumulate = Accumulate::Float32;
+  const auto q_first = precision_qk_logits(f32acc, Format::Float16);
+  EXPECT_NEAR(q_first[0][0], 6516.6, 4.0);
+  EXPECT_NEAR(q_first[0][1], 3258.3, 2.0);
+  EXPECT_EQ(q_first[0][2], 0.0);
+  const auto q_same = precision_qk_logits(overflow_case(ScaleAt::Query, parse_scale("inv_sqrt_dk")), Format::Float16);
+  EXPECT_EQ(q_same[0][0], 6532.0);
+  EXPECT_EQ(q_same[0][1], 3266.0);
+  const PrecisionLabResult at_query = precision_lab(overflow_case(ScaleAt::Query, parse_scale("inv_sqrt_dk")));
+  const PrecisionCell& safe = cell(at_query, "float16", "safe");
+  EXPECT_EQ(safe.share_nonfinite, 0.0);
+  EXPECT_EQ(safe.probs, (std::vector<double>{1.0, 0.0, 0.0}));
+  EXPECT_EQ(safe.causes.input_overflow, 0.0);
+  // float64 is the reference in both modes: [1, 0, 0] to within e^{−3258}
+  EXPECT_EQ(at_scores.reference, at_query.reference);
+  EXPECT_NEAR(at_scores.reference[0], 1.0, 1e-300);
+  EXPECT_EQ(at_scores.rows, 1);
+  EXPECT_EQ(at_scores.seq_len, 3);
+  EXPECT_NEAR(at_scores.max_abs_logit, 24.0 * 24.0 * 128.0 / std::sqrt(128.0), 1e-9);
+}
+
+TEST(PrecisionQk, Float32ProductsMatchTheDoubleProductsToRounding) {
+  PrecisionLabParams p;
+  p.dk = 16;
+  p.q = test::randn(4 * 16, 3);
+  p.k = test::randn(9 * 16, 4);
+  const auto f32 = precision_qk_logits(p, Format::Float32);
+  const auto f64 = precision_qk_logits(p, Format::Float64);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 9; ++j) EXPECT_NEAR(f32[i][j], f64[i][j], 1e-5 * (1.0 + std::fabs(f64[i][j])));
+  const PrecisionLabResult r = precision_lab(p);
+  EXPECT_EQ(r.rows, 4);
+  EXPECT_EQ(r.seq_len, 9);
+  EXPECT_LT(cell(r, "float32", "safe").max_abs_error, 1e-6);
+  EXPECT_NEAR(cell(r, "float32", "safe").row_sum.min, 1.0, 1e-6);
+}
+
+TEST(PrecisionRowSums, Float16SumOf4096ZerosStallsAt2048) {
+  PrecisionLabParams p;
+  p.logits.assign(4096, 0.0);
+  p.row_sums = true;
+  const PrecisionLabResult r = precision_lab(p);
+  for (const char* a : {"naive", "safe", "online"}) {
+    const PrecisionCell& c = cell(r, "float16", a);
+    EXPECT_EQ(c.probs[0], 1.0 / 2048.0) << a;  // 2048 + 1 rounds to 2048 in float16
+    EXPECT_EQ(c.row_sum.min, 2.0) << a;
+    EXPECT_EQ(c.row_sum.max, 2.0) << a;
+    EXPECT_EQ(c.causes.sum_stall, 1.0) << a;
+    EXPECT_EQ(c.share_nonfinite, 0.0) << a;
+    EXPECT_NEAR(c.max_abs_error, 1.0 / 2048 - 1.0 / 4096, 1e-12) << a;  // the 2.4e-4 that looked harmless
+    const PrecisionCell& b = cell(r, "bfloat16", a);  // 8 significant bits: 256 + 1 rounds to 256
+    EXPECT_EQ(b.row_sum.max, 16.0) << a;
+    EXPECT_EQ(b.causes.sum_stall, 1.0) << a;
+    EXPECT_EQ(cell(r, "float32", a).causes.sum_stall, 0.0) << a;
+    EXPECT_NEAR(cell(r, "float32", a).row_sum.max, 1.0, 1e-6) << a;
+  }
+  // Accumulated in float32, as kernels do: no stall.
+  p.accumulate = Accumulate::Float32;
+  const PrecisionLabResult f = precision_lab(p);
+  EXPECT_EQ(cell(f, "float16", "safe").causes.sum_stall, 0.0);
+  EXPECT_NEAR(cell(f, "float16", "safe").row_sum.max, 1.0, 1e-3);
+}
+
+TEST(PrecisionRowSums, OffByDefaultAndNothingElseChanges) {
+  PrecisionLabParams p;
+  p.rows = 32;
+  p.seq_len = 512;
+  p.dk = 64;
+  p.seed = 9;
+  const PrecisionLabResult off = precision_lab(p);
+  p.row_sums = true;
+  const PrecisionLabResult on = precision_lab(p);
+  ASSERT_EQ(off.cells.size(), on.cells.size());
+  for (size_t i = 0; i < off.cells.size(); ++i) {
+    EXPECT_EQ(off.cells[i].causes.sum_stall, 0.0);
+    EXPECT_EQ(off.cells[i].share_nonfinite, on.cells[i].share_nonfinite);
+    EXPECT_EQ(off.cells[i].causes.underflow, on.cells[i].causes.underflow);
+    EXPECT_EQ(off.cells[i].max_abs_error, on.cells[i].max_abs_error);
+    EXPECT_EQ(off.cells[i].probs, on.cells[i].probs);
+  }
+  // A fully masked row under the zero rule sums to 0 like its reference: not a stall.
+  PrecisionLabParams m;
+  m.logits.assign(8, -std::numeric_limits<double>::infinity());
+  m.masked_row = MaskedRow::Zero;
+  m.row_sums = true;
+  for (const auto& c : precision_lab(m).cells) {
+    EXPECT_EQ(c.causes.sum_stall, 0.0) << c.format << " " << c.algorithm;
+    EXPECT_EQ(c.row_sum.max, 0.0);
+  }
+}
+
 // ---- errors -----------------------------------------------------------------------------------
 
 void expect_message(const std::function<void()>& f, const std::string& needle) {
@@ -526,6 +759,45 @@ TEST(ScienceErrors, NewParametersNameTheBadValue) {
     p.correlation = -2;
     saturation_sweep(p);
   }, "correlation = -2");
+}
+
+TEST(ScienceErrors, LongContextOptionsNameTheBadValue) {
+  LongContextParams p;
+  p.seq_lens = {64};
+  p.methods = {"llama4"};
+  p.options.floor_scale = 0.5;
+  expect_message([&] { long_context(p); }, "floorScale = 0.5");
+  p.options = {};
+  p.options.attn_scale = -1;
+  expect_message([&] { long_context(p); }, "attnScale = -1");
+  p.options = {};
+  p.options.ssmax_s = 0;
+  expect_message([&] { long_context(p); }, "s = 0 must be");
+  p.options = {};
+  p.options.mscale = std::nan("");
+  expect_message([&] { long_context(p); }, "mscale = NaN");
+  p.options = {};
+  p.options.mscale_all_dim = -3;
+  expect_message([&] { long_context(p); }, "mscaleAllDim = -3");
+  p.options = {};
+  p.methods = {"temperature"};
+  expect_message([&] { long_context(p); }, "'llama4', 'ssmax'");
+}
+
+TEST(ScienceErrors, PrecisionQkNamesTheBadValue) {
+  PrecisionLabParams p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.k.pop_back();
+  expect_message([&] { precision_lab(p); }, "k.length = 383 is not keys · dk for dk = 128");
+  p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.q[5] = std::numeric_limits<float>::quiet_NaN();
+  expect_message([&] { precision_lab(p); }, "q[5] = NaN");
+  p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.logits = {1, 2};
+  expect_message([&] { precision_lab(p); }, "logits cannot go with q and k");
+  p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.k.clear();
+  expect_message([&] { precision_lab(p); }, "k.length = 0");
+  expect_message([] { parse_scale_at("keys"); }, "scaleAt = 'keys'");
 }
 
 TEST(ScienceErrors, SinksNameTheBadValue) {

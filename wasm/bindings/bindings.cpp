@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "experiments.hpp"
+#include "models.hpp"
 #include "peak.hpp"
 #include "train/training.hpp"
 
@@ -394,7 +395,12 @@ val js_precision_lab(val o) {
     p.accumulate = parse_accumulate(o["accumulate"].as<std::string>());
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
     p.softcap = get_num(o, "softcap");
+    p.scale_at = parse_scale_at(o["scaleAt"].as<std::string>());
+    p.row_sums = get_bool(o, "rowSums");
+    if (!o["q"].isNull()) p.q = copy_typed_array<float>(o["q"]);
+    if (!o["k"].isNull()) p.k = copy_typed_array<float>(o["k"]);
     const PrecisionLabResult r = precision_lab(p);
+    const bool row_sums = p.row_sums || !p.q.empty();  // only then: results without them are unchanged
     val cells = val::array();
     for (const auto& c : r.cells) {
       val x = val::object();
@@ -408,7 +414,14 @@ val js_precision_lab(val o) {
       causes.set("sumOverflow", c.causes.sum_overflow);
       causes.set("nan", c.causes.nan);
       causes.set("underflow", c.causes.underflow);
+      if (row_sums) causes.set("sumStall", c.causes.sum_stall);
       x.set("causes", causes);
+      if (row_sums) {
+        val rs = val::object();
+        rs.set("min", c.row_sum.min);
+        rs.set("max", c.row_sum.max);
+        x.set("rowSum", rs);
+      }
       x.set("maxAbsError", c.max_abs_error);
       x.set("meanAbsError", c.mean_abs_error);
       x.set("jacFroMedian", c.jac_fro_median);
@@ -438,6 +451,11 @@ val js_long_context(val o) {
     p.methods = emscripten::vecFromJSArray<std::string>(o["methods"]);
     p.seed = get_seed(o);
     p.kernel = get_kernel(o);
+    p.options.floor_scale = get_num(o, "floorScale");
+    p.options.attn_scale = get_num(o, "attnScale");
+    p.options.ssmax_s = get_num(o, "s");
+    p.options.mscale = get_num(o, "mscale");
+    p.options.mscale_all_dim = get_num(o, "mscaleAllDim");
     const LongContextResult r = long_context(p);
     val series = val::array();
     for (const auto& per_method : r.points) {
@@ -455,6 +473,35 @@ val js_long_context(val o) {
     }
     val out = val::object();
     out.set("points", series);
+    return out;
+  });
+}
+
+val js_model_scales() {
+  return guarded([&] {
+    val out = val::array();
+    for (const ModelScale& m : model_scales()) {
+      val x = val::object();
+      x.set("model", m.model);
+      x.set("dHead", m.d_head);
+      x.set("formula", m.formula);
+      x.set("scale", m.scale);
+      x.set("invSqrtDHead", m.inv_sqrt_d_head);
+      x.set("softcap", m.softcap > 0.0 ? val(m.softcap) : val::null());
+      x.set("sinks", m.sinks);
+      x.set("qkNorm", m.qk_norm);
+      val params = val::array();
+      for (const ModelParam& q : m.params) {
+        val y = val::object();
+        y.set("name", q.name);
+        y.set("value", q.value);
+        params.call<void>("push", y);
+      }
+      x.set("params", params);
+      x.set("note", m.note);
+      x.set("source", m.source);
+      out.call<void>("push", x);
+    }
     return out;
   });
 }
@@ -588,6 +635,7 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("tensorStats", &js_tensor_stats);
   emscripten::function("precisionLab", &js_precision_lab);
   emscripten::function("longContext", &js_long_context);
+  emscripten::function("modelScales", &js_model_scales);
   emscripten::function("buildInfo", &js_build_info);
   emscripten::class_<JsTrainingRun>("TrainingRun")
       .constructor<>()

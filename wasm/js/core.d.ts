@@ -281,7 +281,7 @@ export interface PrecisionLabParams {
   /** default 128 */ seqLen?: number;
   /** default 64 */ dk?: number;
   /** only to resolve 'inv_sqrt_d_model' (default 1) */ heads?: number;
-  /** default 'inv_sqrt_dk' */ scale?: Scale;
+  /** default 'inv_sqrt_dk' (with q and k: the scale of the products, resolved with dk and heads) */ scale?: Scale;
   seed?: number;
   /** key block of the online softmax, 1..8192 (default 32) */ blockSize?: number;
   /**
@@ -292,7 +292,31 @@ export interface PrecisionLabParams {
   /** default 'nan': each cell computes what its formula gives; 'zero': the fused-kernel convention. The float64 reference follows the same rule */
   maskedRow?: MaskedRowRule;
   /** soft-cap the logits in double before each format rounds them; −∞ stays −∞ (default: off) */ softcap?: Softcap;
+  /**
+   * q [queries, dk] (queries 1..1024) and k [keys, dk] (keys 1..8192), float32, finite with |x| ≤ 1e6, given together
+   * with dk (required) and a scale (default 'inv_sqrt_dk'): one row per query, one logit per key. In each format q and
+   * k are rounded to it, each product and partial sum to the accumulation format (the format, or float32 for
+   * float16/bfloat16 under accumulate 'float32'), the dot product stored in the format, then the scale applied at
+   * scaleAt; a product or logit that overflows counts as inputOverflow. The float64 reference and cells use the
+   * products in double. Refused with logits, rows, seqLen or seed (TypeError). Every cell then carries rowSum and
+   * causes.sumStall. d_k 128, q = 24·𝟏, keys 24·𝟏, 12·𝟏, 0 in float16: at the scores the products are
+   * [∞, 36864, 0] and the row NaN; at the query the logits are [6516.6, 3258.3, 0] and the weights [1, 0, 0].
+   */
+  q?: Float32Array | null;
+  k?: Float32Array | null;
+  /**
+   * with q and k: 'scores' (default) computes c · (q·k), what softmax(q kᵀ · c) does; 'query' scales q first,
+   * (c · q)·k, as kernels that fold the scale into q do. Refused without q and k.
+   */
+  scaleAt?: ScaleAt;
+  /**
+   * check every row's sum Σ_j p_j (default false; always on with q and k): each cell then carries rowSum and
+   * causes.sumStall. Off by default so that a call without it returns exactly what it returned before.
+   */
+  rowSums?: boolean;
 }
+/** Where the precision lab with q and k applies the scale: 'scores' (c · (q·k)) or 'query' ((c · q)·k). */
+export type ScaleAt = 'scores' | 'query';
 /**
  * The cause of each broken row, as a share of the rows. A row counts under the first cause that happened in it, in
  * this order, so the shares partition the broken rows.
@@ -303,6 +327,13 @@ export interface PrecisionCauses {
   /** every term fit but their sum overflowed (the weights come out e/∞ = 0) */ sumOverflow: number;
   /** NaN without an overflow: 0/0 of a fully masked or fully underflowed row, −∞ − (−∞) */ nan: number;
   /** a weight came out 0 where float64 has it positive, with no overflow or NaN */ underflow: number;
+  /**
+   * only with rowSums or q/k: every weight finite, but Σ_j p_j is off the float64 row's sum by more than the format's
+   * rounding allows, u (2 + 2√n) + n · (smallest subnormal), u = 2^−(mantissa bits + 1) (2u for the outputs' own
+   * rounding and twice the √n·u that independent roundings of n terms typically leave; Higham 2002 §4.2). A float16
+   * row of 4096 zero logits summed in float16 stalls at 2048: every weight 1/2048, Σ = 2.0.
+   */
+  sumStall?: number;
 }
 export interface PrecisionCell {
   format: FloatFormat;
@@ -314,6 +345,8 @@ export interface PrecisionCell {
   meanAbsError: number;
   /** median ‖J‖_F of the finite rows */ jacFroMedian: number;
   /** the first row's weights [seqLen] */ probs: Float64Array;
+  /** only with rowSums or q/k: min and max of Σ_j p_j over the rows whose sum is not NaN (NaN if none) */
+  rowSum?: { min: number; max: number };
 }
 export interface PrecisionLabResult {
   rows: number;
@@ -326,15 +359,34 @@ export interface PrecisionLabResult {
   /** max |online − safe| per format, in the order above */ onlineVsSafe: Float64Array;
 }
 
-export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article';
+/**
+ * Logit multipliers on q·k/√d_k at length L (s = L / trainLen; each query is the newest token, position L − 1,
+ * seeing all L keys):
+ * 'fixed' 1; 'logn' max(1, ln L / ln L_train) (Chiang & Cholak 2022 §5; Su 2021; Qwen);
+ * 'yarn' for s > 1: a² · yarn_get_mscale(s, mscaleAllDim)², a = yarn_get_mscale(s, mscale) / yarn_get_mscale(s, mscaleAllDim),
+ *   yarn_get_mscale(s, m) = 0.1 · m · ln s + 1 (HF modeling_deepseek.py; DeepSeek-V3 inference/model.py): with
+ *   mscaleAllDim absent (0) a = yarn_get_mscale(s, mscale) alone, so the defaults give Peng et al. 2023's (0.1 ln s + 1)²;
+ *   with mscaleAllDim = mscale it is (0.1 · mscale · ln s + 1)² (DeepSeek-V3: factor 40 → 1.873854);
+ * 'article' √(L / L_train), the article's T = √d_k · (L_train / L)^0.5 (C8), not a published method;
+ * 'llama4' t = 1 + attnScale · ln(⌊L / floorScale⌋ + 1), Llama 4's query temperature at pos + 1 = L
+ *   (meta-llama/llama-models models/llama4/model.py; HF modeling_llama4.py: floor_scale, attn_scale; 1.28332 at 131072);
+ * 'ssmax' s · ln L, Scalable-Softmax (Nakanishi 2025, arXiv 2501.19399): all logits −2 but one +3, s = 0.43, n = 1000 keys:
+ *   max weight 0.12935 with softmax, 0.99965 with SSMax.
+ */
+export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article' | 'llama4' | 'ssmax';
 export interface LongContextParams {
   /** default 64 */ dk?: number;
   /** each 1..16384, at most 16 */ seqLens: number[];
   /** L_train, 2..16384 (default 512) */ trainLen?: number;
   /** queries per length, 1..1024 (default 64) */ queries?: number;
-  /** default all four */ methods?: LongContextMethod[];
+  /** default all six (LONG_CONTEXT_METHODS) */ methods?: LongContextMethod[];
   seed?: number;
   kernel?: Kernel;
+  /** 'llama4': floor_scale, in [1, 1e9] (default 8192, Meta's) */ floorScale?: number;
+  /** 'llama4': attn_scale, in [0, 10] (default 0.1, Meta's) */ attnScale?: number;
+  /** 'ssmax': the scaling parameter s, in (0, 10] (default 0.43, the paper's check) */ s?: number;
+  /** 'yarn': mscale, in (0, 100] (default 1) */ mscale?: number;
+  /** 'yarn': mscale_all_dim, 0 = absent (the default) or in (0, 100] */ mscaleAllDim?: number;
 }
 export interface LongContextPoint {
   seqLen: number;
@@ -345,6 +397,26 @@ export interface LongContextPoint {
 }
 export interface LongContextResult {
   /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
+}
+
+/** One configuration value a model's scale is computed from. */
+export interface ModelParam { name: string; value: number }
+/**
+ * The attention scale factor a real model computes, computed by the core from the model's configuration values
+ * (`params`) by `formula`, with the code and configuration it follows (`source`, "owner/repo: path (symbol)").
+ */
+export interface ModelScale {
+  model: string;
+  /** the q·k dimension of a head (DeepSeek-V3's MLA: 128 + 64 = 192) */ dHead: number;
+  /** how the model computes c, in its parameters' names */ formula: string;
+  /** c on q·k of one head, in (0, 1e4]: pass it as an explicit scale to reproduce the model */ scale: number;
+  /** 1/√dHead, for the ratio scale / invSqrtDHead */ invSqrtDHead: number;
+  /** the attention-logit soft-cap cap · tanh(s / cap) after the scale, or null */ softcap: number | null;
+  /** a learned sink logit per head (gpt-oss) */ sinks: boolean;
+  /** q and k normalised per head before the product */ qkNorm: boolean;
+  params: ModelParam[];
+  /** what the number leaves out, or why the model chose it */ note: string;
+  source: string;
 }
 
 // ---- the training lab ----------------------------------------------------------------------
@@ -510,8 +582,13 @@ export interface Core {
   tensorStats(params: TensorStatsParams): TensorStatsResult;
   /** softmax in float64/float32/bfloat16/float16 with the naive, safe and online algorithms */
   precisionLab(params: PrecisionLabParams): PrecisionLabResult;
-  /** entropy against sequence length for fixed, log-n, YaRN and the article's temperature */
+  /** entropy against sequence length for fixed, log-n, YaRN, the article's temperature, Llama 4's and SSMax */
   longContext(params: LongContextParams): LongContextResult;
+  /**
+   * The catalogue of scales real models compute (GPT-2, Llama 3, Qwen2.5, Qwen3, Gemma 2 9B/27B, Gemma 3 27B,
+   * DeepSeek-V3, gpt-oss, Grok-1, Granite 3.0, T5, Llama 4 Scout, μP), each scale computed from its parameters.
+   */
+  modelScales(): ModelScale[];
   /** A Transformer training run of the training lab (RangeError naming the value when a size does not fit). */
   createTrainingRun(config?: TrainingConfig): TrainingRun;
   info(): CoreInfo;
@@ -560,6 +637,8 @@ export const LONG_CONTEXT_METHODS: readonly LongContextMethod[];
 export const MASKED_ROW_RULES: readonly MaskedRowRule[];
 /** The precision lab's accumulation modes: 'same', 'float32'. */
 export const ACCUMULATE_MODES: readonly AccumulateMode[];
+/** Where the precision lab with q and k applies the scale: 'scores', 'query'. */
+export const SCALE_AT: readonly ScaleAt[];
 /**
  * Parameter limits enforced by the core. Besides the ranges, every call has two budgets:
  * `workBytes` of memory and `workSeconds` of work. The work is estimated by the core's cost model

@@ -8,12 +8,14 @@ export { CORE_VERSION } from './version.js';
 
 export const SCALE_NAMES = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
 
-export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article']);
+export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax']);
 
 /** How a row with a zero normaliser (every key masked, or every exp underflowed) comes out: 'nan' (its formula) or 'zero' (fused kernels). */
 export const MASKED_ROW_RULES = Object.freeze(['nan', 'zero']);
 /** Where the precision lab's half-precision softmax accumulates: 'same' (the storage format) or 'float32'. */
 export const ACCUMULATE_MODES = Object.freeze(['same', 'float32']);
+/** Where the precision lab with q and k applies the scale: to the products ('scores') or to q first ('query'). */
+export const SCALE_AT = Object.freeze(['scores', 'query']);
 
 export const LIMITS = Object.freeze({
   dk: Object.freeze([1, 16384]),
@@ -374,6 +376,19 @@ function float32(what, name, v, expected, shape) {
   }
   return freshView(v, kind);
 }
+/**
+ * A genuine Float32Array of rows × dk elements, rows in 1..maxRows (named `rowsName` in messages);
+ * returns a fresh view of the same bytes. Checked before anything is copied into the heap.
+ */
+function float32Rows(what, name, v, dk, maxRows, rowsName) {
+  const kind = typedArrayKind(v);
+  if (kind !== 'Float32Array') throw new TypeError(`${what}: ${name} must be a Float32Array [${rowsName}, dk], got ${describe(v)}`);
+  checkNotDetached(what, name, v, kind);
+  const count = taByteLength.call(v) / 4;
+  if (count === 0 || count % dk !== 0) throw new RangeError(`${what}: ${name}.length = ${count} is not ${rowsName} · dk for dk = ${dk}`);
+  if (count / dk > maxRows) throw new RangeError(`${what}: ${name} holds ${count / dk} ${rowsName}, more than ${maxRows}`);
+  return freshView(v, kind);
+}
 /** headsKv as the core reads it (0 = heads), checked here because k and v are sized by it. */
 function headsKvOf(what, heads, v) {
   const hkv = int(what, 'headsKv', v, 0);
@@ -524,8 +539,24 @@ function makeCore(mod, build, defaultKernel) {
     },
     precisionLab(params) {
       const what = 'precisionLab';
-      checkObject(what, params, ['logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap']);
+      checkObject(what, params, ['logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'q', 'k', 'scaleAt', 'rowSums']);
       let logits = null;
+      let q = null, k = null;
+      const hasQ = params.q !== undefined && params.q !== null, hasK = params.k !== undefined && params.k !== null;
+      if (hasQ || hasK) {
+        // q [queries, dk] and k [keys, dk]: the products are formed in each format
+        if (!hasQ || !hasK) throw new TypeError(`${what}: q and k go together: give both (q [queries, dk], k [keys, dk]) or neither`);
+        if (params.logits !== undefined && params.logits !== null) throw new TypeError(`${what}: logits cannot go with q and k: give one of them`);
+        const clash = ['rows', 'seqLen', 'seed'].filter((key) => params[key] !== undefined);
+        if (clash.length > 0) {
+          throw new TypeError(`${what}: ${clash.join(', ')} cannot go with q and k (they describe random rows; q and k give the rows and keys): leave ${clash.length > 1 ? 'them' : 'it'} out`);
+        }
+        const dk = int(what, 'dk', params.dk);
+        q = float32Rows(what, 'q', params.q, dk, 1024, 'queries');
+        k = float32Rows(what, 'k', params.k, dk, 8192, 'keys');
+      } else if (params.scaleAt !== undefined) {
+        throw new TypeError(`${what}: scaleAt goes with q and k (it says where the scale meets the products): give q and k, or leave scaleAt out`);
+      }
       if (params.logits !== undefined && params.logits !== null) {
         // Explicit logits are one row: the parameters of the random rows cannot go with them.
         const clash = ['rows', 'seqLen', 'dk', 'heads', 'scale', 'seed'].filter((k) => params[k] !== undefined);
@@ -549,11 +580,15 @@ function makeCore(mod, build, defaultKernel) {
         accumulate: choice(what, 'accumulate', params.accumulate, ACCUMULATE_MODES, 'same'),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'nan'),
         softcap: softcap(what, params.softcap),
+        q,
+        k,
+        scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, 'scores'),
+        rowSums: bool(what, 'rowSums', params.rowSums, false),
       }));
     },
     longContext(params) {
       const what = 'longContext';
-      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel']);
+      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim']);
       let methods = [...LONG_CONTEXT_METHODS];
       if (params.methods !== undefined) {
         methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
@@ -566,7 +601,16 @@ function makeCore(mod, build, defaultKernel) {
         methods,
         seed: seed(what, params.seed),
         kernel: kernelOf(what, params.kernel),
+        // Llama 4's temperature, Scalable-Softmax's s and YaRN's m-scales (the core checks their ranges)
+        floorScale: num(what, 'floorScale', params.floorScale, 8192),
+        attnScale: num(what, 'attnScale', params.attnScale, 0.1),
+        s: num(what, 's', params.s, 0.43),
+        mscale: num(what, 'mscale', params.mscale, 1),
+        mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, 0),
       }));
+    },
+    modelScales() {
+      return checked(mod.modelScales());
     },
     createTrainingRun(config = {}) {
       const what = 'createTrainingRun';
