@@ -3,8 +3,7 @@
 // view writes. The numbers come from the real core.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
-import type { Core, SaturationSweepResult } from '../../wasm/js/core.js';
-import type { ModelScale } from '../../web/src/requests/science.ts';
+import type { Core, SaturationSweepResult, ModelScale } from '../../wasm/js/core.js';
 import { defaultState, withPatch, parseHash, toHash } from '../../web/src/state/state.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
 import {
@@ -125,7 +124,7 @@ describe('saturation: explicit scale and sink', () => {
 
 describe('Scales in the wild', () => {
   it('every catalogue entry: a request at L = 4096 with its scale (and cap), a reference at 1/√d_head, a saturation link', () => {
-    const cat = (core as unknown as { modelScales(): ModelScale[] }).modelScales();
+    const cat: ModelScale[] = core.modelScales();
     expect(cat.length).toBeGreaterThanOrEqual(12);
     const s = defaultState();
     for (const m of cat) {

@@ -33,6 +33,8 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     logn: readout(s.readouts, 'lc-logn', t('lc.ro.at', { method: t('lc.method.logn'), L: QUOTE_L })),
     yarn: readout(s.readouts, 'lc-yarn', t('lc.ro.at', { method: t('lc.method.yarn'), L: QUOTE_L })),
     article: readout(s.readouts, 'lc-article', t('lc.ro.at', { method: t('lc.method.article'), L: QUOTE_L })),
+    llama4: readout(s.readouts, 'lc-llama4', t('lc.ro.at', { method: t('lc.method.llama4'), L: QUOTE_L })),
+    ssmax: readout(s.readouts, 'lc-ssmax', t('lc.ro.at', { method: t('lc.method.ssmax'), L: QUOTE_L })),
   };
   const roLn = readout(s.readouts, 'lc-lnL', `ln ${QUOTE_L}`);
   const methodsText = h('ul', { class: 'explain methods' },
@@ -61,7 +63,7 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     s.readouts.classList.toggle('refining', refining);
     setText(roLn, fmt(Math.log(QUOTE_L)));
     if (have.length < METHODS.length || refining) return;
-    const [f, l, y, a] = METHODS.map((m) => at(m)!);
+    const [f, l, y, a, l4, ss] = METHODS.map((m) => at(m)!);
     const vars = {
       L: QUOTE_L, train: state.ltrain, dk: state.ldk, lnL: fmt(Math.log(QUOTE_L)),
       fixed: fmt(f.entropy), fixedR: fmt(f.entropyRatio, 3), fixedMax: fmt(f.maxWeight, 3),
@@ -69,7 +71,10 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
       yarn: fmt(y.entropy), yarnM: fmt(y.multiplier, 3), yarnMax: fmt(y.maxWeight, 3),
       article: fmt(a.entropy), articleM: fmt(a.multiplier, 3), articleMax: fmt(a.maxWeight, 3), articleR: fmt(a.entropyRatio, 3),
     };
-    setText(s.text, t('lc.text', vars));
+    setText(s.text, `${t('lc.text', vars)} ${t('lc.text2', {
+      L: QUOTE_L, llama4: fmt(l4.entropy), llama4M: fmt(l4.multiplier, 4), llama4Max: fmt(l4.maxWeight, 3),
+      ssmax: fmt(ss.entropy), ssmaxM: fmt(ss.multiplier, 3), ssmaxMax: fmt(ss.maxWeight, 3),
+    })}`);
     // the article's temperature against the published ones at L = 8192: a far larger factor
     const strongest = Math.max(l.multiplier, y.multiplier);
     const l8 = CLAIMS.C8.extract([results.logn, results.yarn, results.article], state);  // the rule of web/src/claims.ts

@@ -3,8 +3,7 @@
 // entropy it gives at L = 4096 on iid inputs beside 1/√d_head's, and a link opening the saturation
 // panel with that explicit scale. Below, the bug museum: wrong-scale bugs from public reports at the
 // shapes they hit, each with the entropy and max weight the core computes for the wrong and right scale.
-import type { AttentionStatsResult } from '../../../wasm/js/core.js';
-import type { ModelScale } from '../requests/science.ts';
+import type { AttentionStatsResult, ModelScale } from '../../../wasm/js/core.js';
 import type { State, StateKey } from '../state/state.ts';
 import { toHash, withPatch } from '../state/state.ts';
 import type { MessageKey } from '../i18n/messages.ts';
@@ -92,14 +91,14 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
       const cell = (c: string, text = '–') => h('td', { 'data-col': c, 'data-label': t(`wild.th.${c}` as MessageKey, { L }), text });
       const notes = [m.softcap ? t('wild.note.cap', { cap: m.softcap }) : '', m.qkNorm ? t('wild.note.qkNorm') : '', m.sinks ? t('wild.note.sinks') : '']
         .filter((x) => x !== '').join(' · ');
-      const ratio = cell('ratio'), ent = cell('entropy'), ref = cell('refEntropy');
+      const ratio = cell('ratio', `${fmt(m.scale / m.invSqrtDHead, 4)}×`), ent = cell('entropy'), ref = cell('refEntropy');
       const a = h('a', { 'data-wild-link': String(i), text: t('wild.open') }) as HTMLAnchorElement;
       links.push({ a, patch: () => wildLinkPatch(m) });
       const tr = h('tr', { 'data-wild-row': m.model },
         h('th', { scope: 'row', 'data-col': 'model', text: m.model }),
         cell('dHead', String(m.dHead)), cell('formula', m.formula),
         h('td', { 'data-col': 'scale', 'data-label': t('wild.th.scale'), 'data-readout': `wild-scale-${i}`, text: fmt(m.scale, 6) }),
-        ratio, ent, ref, cell('notes', notes || '–'),
+        ratio, ent, ref, h('td', { 'data-col': 'notes', 'data-label': t('wild.th.notes') }, ...(notes ? [h('strong', { text: notes }), ' '] : []), m.note),
         h('td', { 'data-col': 'source', 'data-label': t('wild.th.source'), class: 'rule', text: m.source }),
         h('td', { 'data-col': 'link', 'data-label': t('wild.th.link') }, a));
       ent.dataset.readout = `wild-entropy-${i}`;
@@ -111,8 +110,6 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
       busy(s.el, settled(base));
       own.then((r: AttentionStatsResult) => { if (my === gen) { setText(ent, fmt(r.summary.entropy.mean)); bars[i].own = r.summary.entropy.mean; drawChart(); } }, (e) => failed(e, ent));
       base.then((r: AttentionStatsResult) => { if (my === gen) { setText(ref, fmt(r.summary.entropy.mean)); bars[i].ref = r.summary.entropy.mean; lnL = r.logSeqLen; drawChart(); } }, (e) => failed(e, ref));
-      // the ratio of the entry's scale to the factor the core resolves for 1/√d_head
-      base.then((r: AttentionStatsResult) => { if (my === gen) setText(ratio, `${fmt(m.scale / r.summary.scale, 4)}×`); }, () => {});
     });
     setLinks();
   };

@@ -60,8 +60,10 @@ export function cellText(c: PrecisionLabResult['cells'][number]): string {
 }
 
 // ---- long context ----
-export const METHODS: readonly LongContextMethod[] = ['fixed', 'logn', 'yarn', 'article'];
-export const WORKER_OF: Record<LongContextMethod, WorkerName> = { fixed: 'live', logn: 'live', yarn: 'sweep', article: 'sweep' };
+export const METHODS: readonly LongContextMethod[] = ['fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax'];
+export const WORKER_OF: Record<LongContextMethod, WorkerName> = { fixed: 'live', logn: 'live', yarn: 'sweep', article: 'sweep', llama4: 'live', ssmax: 'sweep' };
+/** The methods whose factor does not depend on L_train (Llama 4's floor_scale and SSMax's s are their own). */
+const NO_TRAIN_LEN: ReadonlySet<LongContextMethod> = new Set(['fixed', 'llama4', 'ssmax']);
 /** The length the text and readouts quote. */
 export const QUOTE_L = 8192;
 
@@ -73,8 +75,8 @@ export function longQueries(dk: number): number {
 export function longParams(s: State, method: LongContextMethod): LongContextParams {
   return {
     dk: s.ldk, seqLens: [...LONG_SEQ_STEPS], queries: longQueries(s.ldk), methods: [method], seed: 0,
-    // the fixed scale ignores L_train: one cache entry for every L_train
-    trainLen: method === 'fixed' ? 512 : s.ltrain,
+    // the fixed scale, Llama 4 and SSMax ignore L_train: one cache entry for every L_train
+    trainLen: NO_TRAIN_LEN.has(method) ? 512 : s.ltrain,
     ...kernelParam(s),
   };
 }

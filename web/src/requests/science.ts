@@ -2,10 +2,7 @@
 // and k, the scale exponent) and "Scales in the wild" (the catalogue of real models' scales and the
 // bug museum) — read downward by the panels, the claims and the interview, so that equal requests
 // hit the same cache entry. No DOM, no Chart.js.
-import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams, Scale } from '../../../wasm/js/core.js';
-
-/** One entry of the core's modelScales() catalogue (issue 19). TEMPORARY until core.d.ts has it. */
-export interface ModelScale { model: string; dHead: number; formula: string; scale: number; softcap: number | null; sinks: boolean; qkNorm: boolean; source: string }
+import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams, Scale, ModelScale } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
 import { sweepDks, varianceDks } from '../compute.ts';
 import { kernelParam } from './attention.ts';

@@ -49,7 +49,7 @@ export function run(core: Core, msg: unknown): Response {
       case 'longContext': result = core.longContext(msg.params); break;
       case 'tensorStats': result = core.tensorStats(msg.params); break;
       case 'groupedLogits': result = groupedLogits(core, msg.params); break;
-      case 'modelScales': result = (core as unknown as { modelScales(): unknown }).modelScales(); break;
+      case 'modelScales': result = core.modelScales(); break;
     }
     return { id, ok: true, result, ms: performance.now() - t0 };
   } catch (e) {

@@ -8,9 +8,8 @@ import type {
   ScoreVarianceParams, ScoreVarianceResult, AttentionStatsParams, AttentionStatsResult,
   SaturationSweepParams, SaturationSweepResult, SoftmaxJacobianResult, CoreInfo,
   PrecisionLabParams, PrecisionLabResult, LongContextParams, LongContextResult,
-  TensorStatsParams, TensorStatsResult, Moments,
+  TensorStatsParams, TensorStatsResult, Moments, ModelScale,
 } from '../../../wasm/js/core.js';
-import type { ModelScale } from '../requests/science.ts';
 
 export interface JacobianCurveParams { gaps: number[] }
 export interface JacobianCurveResult { gaps: Float64Array; frobenius: Float64Array; spectral: Float64Array }
