@@ -21,6 +21,7 @@ import { varianceSweepParams, variancePointParams, sweepParams, pointParams, art
 import { precisionParams, longParams, gqaStatsParams, headsKvOf, METHODS, GQA_SEQ_LEN } from '../../web/src/requests/labs.ts';
 import { LAYOUTS } from '../../web/src/charts/labs.ts';
 import { trainingConfigs } from '../../web/src/training/config.ts';
+import { mupVarianceParams, mupSweepParams, BUGS, bugParams } from '../../web/src/requests/science.ts';
 
 const GOLDEN_PATH = new URL('./golden-links.json', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -46,6 +47,17 @@ function requestsOf(s: State): Call[] {
         { label: `stats-${l}`, kind: 'attentionStats' as const, params: gqaStatsParams(s, l, s.gdk) },
         { label: `var-${l}`, kind: 'groupedLogits' as const, params: { heads: s.hq, headsKv: headsKvOf(l, s), seqLen: GQA_SEQ_LEN, dk: s.gdk, seed: 0 } },
       ]);
+    case 'mup':
+      return [
+        { label: 'iid', kind: 'scoreVariance', params: mupVarianceParams(s, 0) },
+        { label: 'corr', kind: 'scoreVariance', params: mupVarianceParams(s, s.rho) },
+        { label: 'sweep', kind: 'saturationSweep', params: mupSweepParams(s) },
+      ];
+    case 'wild':
+      return [
+        { label: 'catalogue', kind: 'modelScales', params: {} },
+        ...BUGS.flatMap((b) => (['wrong', 'right'] as const).map((w) => ({ label: `bug-${b.id}-${w}`, kind: 'attentionStats' as const, params: bugParams(s, b, w) }))),
+      ];
     default:
       throw new Error(`no requests for panel ${s.exp}`);
   }
@@ -61,6 +73,8 @@ const LINKS = [
   '#v=1&exp=precision&pmode=logits&plogits=100,90,80&pblock=2',
   '#v=1&exp=longctx&ldk=32&ltrain=256',
   '#v=1&exp=gqa&hq=8&hkv=2&gdk=32',
+  '#v=1&exp=mup&rho=0.3&mpow=0.33&seed=2',
+  '#v=1&exp=wild',
   '#v=1&exp=training&trsteps=25&trlen=8&trdm=32&trheads=2&trmlp=32&trlayers=1&trseed=2&trvar=none,inv_sqrt_dk,qk_layernorm',
 ] as const;
 

@@ -15,7 +15,7 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
-import { METHODS, WORKER_OF, QUOTE_L, longQueries, longParams } from '../requests/labs.ts';
+import { PANEL_METHODS as METHODS, WORKER_OF, QUOTE_L, longQueries, longParams } from '../requests/labs.ts';
 
 export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('longctx', 7, t('lc.title'), t('lc.lede'), ['longctx'], t);

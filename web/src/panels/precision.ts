@@ -7,13 +7,14 @@ import { buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, cellOf, FORM
 import { csvText } from '../charts/builders.ts';
 import { stepSlider, select, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
-import { DK_STEPS, SEQ_STEPS, BLOCK_STEPS, SCALES } from '../state/schema.js';
+import { DK_STEPS, SEQ_STEPS, BLOCK_STEPS, SCALES, SCHEMA } from '../state/schema.js';
+import { parseNums } from '../state/state.ts';
 import type { State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
 import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
-import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField } from '../requests/labs.ts';
+import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField, rowSumText, QK_PRESET } from '../requests/labs.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 
@@ -39,9 +40,43 @@ function logitsInput(store: Store, label: string, errorText: (raw: string) => st
   };
 }
 
+// A number field of the q/k mode (pq), and the key list (pk): a bad value is shown beside the field and kept out of the state.
+function numField(store: Store, key: 'pq', label: string, bad: string): Control {
+  const spec = SCHEMA[key];
+  const id = `c-${key}-${Math.random().toString(36).slice(2, 8)}`;
+  const input = h('input', { type: 'number', id, min: spec.min, max: spec.max, step: spec.step, inputMode: 'decimal', class: 'seed' }) as HTMLInputElement;
+  const err = h('span', { class: 'err', 'data-err-for': key, role: 'alert' });
+  input.addEventListener('change', () => {
+    const x = Number(input.value.trim());
+    if (input.value.trim() === '' || !Number.isFinite(x) || x < spec.min || x > spec.max) { setText(err, bad); return; }
+    setText(err, '');
+    store.set({ [key]: Math.round(x / spec.step) * spec.step, exp: 'precision' } as Partial<State>, key);
+  });
+  return {
+    el: h('div', { class: 'control', 'data-key': key }, h('label', { for: id, text: label }), h('div', { class: 'control-row' }, input), err),
+    sync(st) { const v = String(st[key]); if (document.activeElement !== input && input.value !== v) input.value = v; },
+  };
+}
+function numsField(store: Store, key: 'pk', label: string, bad: string): Control {
+  const spec = SCHEMA[key];
+  const id = `c-${key}-${Math.random().toString(36).slice(2, 8)}`;
+  const input = h('input', { type: 'text', id, inputMode: 'decimal', spellcheck: false, autocomplete: 'off' }) as HTMLInputElement;
+  const err = h('span', { class: 'err', 'data-err-for': key, role: 'alert' });
+  input.addEventListener('change', () => {
+    const xs = parseNums(input.value.replace(/[[\]]+/g, ' ').trim(), false, /[\s,;]+/);
+    if (xs === null || xs.length === 0 || xs.length > spec.maxLength || xs.some((x) => x < spec.min || x > spec.max)) { setText(err, bad); return; }
+    setText(err, '');
+    store.set({ [key]: xs, exp: 'precision' } as Partial<State>, key);
+  });
+  return {
+    el: h('div', { class: 'control', 'data-key': key }, h('label', { for: id, text: label }), h('div', { class: 'control-row' }, input), err),
+    sync(st) { const v = st[key].join(', '); if (document.activeElement !== input && input.value !== v) input.value = v; },
+  };
+}
+
 export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('precision', 6, t('prec.title'), t('prec.lede'), ['precision'], t);
-  const mode = select(store, 'precision', 'pmode', t('prec.mode'), [{ value: 'logits', label: t('prec.mode.logits') }, { value: 'random', label: t('prec.mode.random') }]);
+  const mode = select(store, 'precision', 'pmode', t('prec.mode'), [{ value: 'logits', label: t('prec.mode.logits') }, { value: 'random', label: t('prec.mode.random') }, { value: 'qk', label: t('prec.mode.qk') }]);
   const logits = logitsInput(store, t('prec.logits'), (raw) => t('prec.logitsBad', { raw: raw.slice(0, 40) }));
   const presets = h('div', { class: 'presets', 'data-key': 'plogits-presets' },
     ...LOGIT_PRESETS.map((p) => h('button', { type: 'button', class: 'mini', 'data-preset': p.join(','), text: `[${p.join(', ')}]`,
@@ -56,19 +91,30 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
   const block = stepSlider(store, 'precision', 'pblock', t('prec.block'), BLOCK_STEPS);
   const acc = select(store, 'precision', 'pacc', t('prec.acc'), (['same', 'float32'] as const).map((v) => ({ value: v, label: t(`prec.acc.${v}`) })));
   const masked = select(store, 'precision', 'pmasked', t('prec.masked'), (['nan', 'zero'] as const).map((v) => ({ value: v, label: t(`prec.masked.${v}`) })));
-  const controls: Control[] = [mode, logits, ...randomControls, block, acc, masked];
+  // q/k mode: d_k (the random rows' slider), q = pq·𝟏, keys pk_j·𝟏, the scale and where it is applied
+  const qkControls: Control[] = [
+    numField(store, 'pq', t('prec.pq'), t('prec.pqBad')),
+    numsField(store, 'pk', t('prec.pk'), t('prec.pkBad')),
+    select(store, 'precision', 'pscaleat', t('prec.scaleAt'), (['scores', 'query'] as const).map((v) => ({ value: v, label: t(`prec.scaleAt.${v}`) }))),
+  ];
+  const qkPreset = h('button', { type: 'button', class: 'mini', 'data-preset': 'qk-fp16', text: t('prec.qkPreset'),
+    onclick: () => store.set({ ...QK_PRESET, pk: [...QK_PRESET.pk], exp: 'precision' }, 'pmode') });
+  qkControls[0].el.querySelector('.control-row')?.append(qkPreset);
+  const controls: Control[] = [mode, logits, ...randomControls, ...qkControls, block, acc, masked];
   for (const c of controls) s.controls.append(c.el);
 
   // the table: formats × algorithms, each cell a readout
   const table = h('table', { class: 'table prec-table' });
   const cells = new Map<string, HTMLElement>();
-  table.append(h('thead', {}, h('tr', {}, h('th', { text: t('prec.th.format') }), ...ALGORITHMS.map((a) => h('th', { text: t(`prec.alg.${a}`) })), h('th', { text: t('prec.th.ovs') }))));
+  table.append(h('thead', {}, h('tr', {}, h('th', { text: t('prec.th.format') }), ...ALGORITHMS.map((a) => h('th', { text: t(`prec.alg.${a}`) })), h('th', { text: t('prec.th.ovs') }), h('th', { text: t('prec.th.rowSum') }))));
   const tbody = h('tbody');
   for (const f of FORMATS) {
     const tds = ALGORITHMS.map((a) => { const td = h('td', { 'data-readout': `prec-${f}-${a}`, text: '–' }); cells.set(`${f}-${a}`, td); return td; });
     const ovs = h('td', { 'data-readout': `prec-ovs-${f}`, text: '–' });
     cells.set(`ovs-${f}`, ovs);
-    tbody.append(h('tr', {}, h('th', { scope: 'row', text: f }), ...tds, ovs));
+    const sum = h('td', { 'data-readout': `prec-rowsum-${f}`, text: '–' });
+    cells.set(`sum-${f}`, sum);
+    tbody.append(h('tr', {}, h('th', { scope: 'row', text: f }), ...tds, ovs, sum));
   }
   table.append(tbody);
   const tableCsv = h('button', { type: 'button', class: 'mini', 'data-export': 'csv', text: t('common.csv') }) as HTMLButtonElement;
@@ -107,7 +153,9 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
 
   const syncVisibility = (next: State) => {
     logits.el.hidden = next.pmode !== 'logits';
-    for (const c of randomControls) c.el.hidden = next.pmode !== 'random';
+    // d_k and the scale serve both the random rows and q/k; seqLen and the seed only the random rows
+    randomControls.forEach((c, i) => { c.el.hidden = !(next.pmode === 'random' || (next.pmode === 'qk' && (i === 0 || i === 2))); });
+    for (const c of qkControls) c.el.hidden = next.pmode !== 'qk';
   };
 
   const draw = () => {
@@ -121,10 +169,13 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
         td.dataset.status = !cellBroken(c) ? 'ok' : c.causes.underflow > 0 && c.shareNonfinite === 0 ? 'underflow' : 'overflow';
       }
       setText(cells.get(`ovs-${f}`)!, fmt(r.onlineVsSafe[FORMATS.indexOf(f)], 2));
+      setText(cells.get(`sum-${f}`)!, rowSumText(cellOf(r, f, 'safe')));
     }
     setText(tableBox.querySelector<HTMLElement>('[data-online-note]')!, t(state.pacc === 'float32' ? 'prec.onlineFA' : 'prec.onlineSame'));
-    const input = state.pmode === 'logits' ? `[${state.plogits.map(showLogit).join(', ')}]` : t('prec.inputRandom', { rows: r.rows, seqLen: r.seqLen, dk: state.pdk, scale: t(`scale.${state.pscale}`) });
-    probs.setTitle(t('prec.chart.probs', { input: state.pmode === 'logits' ? input : t('prec.firstRow') }));
+    const input = state.pmode === 'logits' ? `[${state.plogits.map(showLogit).join(', ')}]`
+      : state.pmode === 'qk' ? t('prec.inputQk', { dk: state.pdk, q: state.pq, keys: state.pk.join(', '), scale: t(`scale.${state.pscale}`), at: t(`prec.scaleAt.${state.pscaleat}`) })
+        : t('prec.inputRandom', { rows: r.rows, seqLen: r.seqLen, dk: state.pdk, scale: t(`scale.${state.pscale}`) });
+    probs.setTitle(t('prec.chart.probs', { input: state.pmode === 'random' ? t('prec.firstRow') : input }));
     probs.set(buildPrecisionProbs(r, t));
     probs.setNote(t('prec.probsNote'));
     jac.set(buildPrecisionJacobian(r, t));
@@ -167,7 +218,8 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
       for (const c of controls) c.sync(next);
       syncVisibility(next);
       if (!claimsAsked || changed === null) { claimsAsked = true; askClaims(); }
-      const p = precisionParams(next);
+      // the Σp column needs the row sums (q/k has them always): the same numbers otherwise
+      const p = { ...precisionParams(next), rowSums: true };
       const k = JSON.stringify(p);
       if (k !== key) {
         key = k;

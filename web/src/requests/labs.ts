@@ -19,8 +19,22 @@ export function precisionRows(seqLen: number): number {
 /** The setting of the C11 check: the article's d_k = 512 and L = 128, random rows. */
 export const C11_SHAPE = { rows: 32, seqLen: 128, dk: 512, seed: 0, blockSize: 32 } as const;
 
+/** The q/k mode's tensors: q = pq·𝟏 [1, d_k] and keys k_j = pk_j·𝟏 [keys, d_k], float32. */
+export function precisionQk(s: State): { q: Float32Array; k: Float32Array } {
+  const k = new Float32Array(s.pk.length * s.pdk);
+  s.pk.forEach((x, j) => k.fill(x, j * s.pdk, (j + 1) * s.pdk));
+  return { q: new Float32Array(s.pdk).fill(s.pq), k };
+}
+/** The d_k the q/k mode starts at: the issue's fp16 case (q = 24·𝟏 against 24·𝟏, 12·𝟏, 0 at d_k 128). */
+export const QK_PRESET = { pmode: 'qk', pdk: 128, pq: 24, pk: [24, 12, 0], pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
+
+/**
+ * The precision lab's request. The panel adds rowSums (the Σp column) in every mode; q/k always has it.
+ * Without it, as here, a logits or random request is the one of the golden links, number for number.
+ */
 export function precisionParams(s: State): PrecisionLabParams {
   const rule = { accumulate: s.pacc, maskedRow: s.pmasked } as const;
+  if (s.pmode === 'qk') return { ...precisionQk(s), dk: s.pdk, scale: s.pscale, scaleAt: s.pscaleat, blockSize: s.pblock, ...rule };
   return s.pmode === 'logits'
     ? { logits: [...s.plogits], blockSize: s.pblock, ...rule }
     : { rows: precisionRows(s.pseqLen), seqLen: s.pseqLen, dk: s.pdk, scale: s.pscale, seed: s.pseed, blockSize: s.pblock, ...rule };
@@ -37,12 +51,12 @@ export function parseLogitField(raw: string): number[] | null {
 }
 /** The signs of the causes, in their order (the legend explains them; the same in every language). */
 export const CAUSE_SIGNS = [
-  ['inputOverflow', 'in→∞'], ['expOverflow', 'exp→∞'], ['sumOverflow', 'Σ→∞'], ['nan', '0/0'], ['underflow', '0↓'],
+  ['inputOverflow', 'in→∞'], ['expOverflow', 'exp→∞'], ['sumOverflow', 'Σ→∞'], ['nan', '0/0'], ['underflow', '0↓'], ['sumStall', 'Σp≠1'],
 ] as const;
 
 /** True when some row of the cell broke (a non-finite weight or any cause). */
 export function cellBroken(c: PrecisionLabResult['cells'][number]): boolean {
-  return c.shareNonfinite > 0 || CAUSE_SIGNS.some(([k]) => c.causes[k] > 0);
+  return c.shareNonfinite > 0 || CAUSE_SIGNS.some(([k]) => (c.causes[k] ?? 0) > 0);
 }
 
 /**
@@ -53,14 +67,24 @@ export function cellText(c: PrecisionLabResult['cells'][number]): string {
   const parts: string[] = [];
   if (c.shareNan > 0) parts.push(`NaN ${pct(c.shareNan)}`);
   if (c.shareNonfinite > c.shareNan) parts.push(`±∞ ${pct(c.shareNonfinite - c.shareNan)}`);
-  for (const [k, sign] of CAUSE_SIGNS) if (c.causes[k] > 0) parts.push(`${sign} ${pct(c.causes[k])}`);
+  for (const [k, sign] of CAUSE_SIGNS) if ((c.causes[k] ?? 0) > 0) parts.push(`${sign} ${pct(c.causes[k] ?? 0)}`);
   if (Number.isFinite(c.maxAbsError)) parts.push(`Δ ${fmt(c.maxAbsError, 2)}`);
   if (!cellBroken(c)) parts.unshift('✓');
   return parts.join(' · ');
 }
 
+/** The Σp column of a format: the min and max row sum of its safe cell ("–" without rowSums). */
+export function rowSumText(c: PrecisionLabResult['cells'][number]): string {
+  const r = c.rowSum;
+  if (!r || !Number.isFinite(r.min)) return '–';
+  return r.min === r.max ? fmt(r.min, 5) : `${fmt(r.min, 5)} … ${fmt(r.max, 5)}`;
+}
+
 // ---- long context ----
-export const METHODS: readonly LongContextMethod[] = ['fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax'];
+/** The methods of C8 and of the golden links (tests/web/golden-links.test.ts), in their order. */
+export const METHODS: readonly LongContextMethod[] = ['fixed', 'logn', 'yarn', 'article'];
+/** Every method the long-context panel draws: METHODS, then Llama 4's query temperature and SSMax (issue 19). */
+export const PANEL_METHODS: readonly LongContextMethod[] = [...METHODS, 'llama4', 'ssmax'];
 export const WORKER_OF: Record<LongContextMethod, WorkerName> = { fixed: 'live', logn: 'live', yarn: 'sweep', article: 'sweep', llama4: 'live', ssmax: 'sweep' };
 /** The methods whose factor does not depend on L_train (Llama 4's floor_scale and SSMax's s are their own). */
 const NO_TRAIN_LEN: ReadonlySet<LongContextMethod> = new Set(['fixed', 'llama4', 'ssmax']);

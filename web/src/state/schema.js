@@ -141,8 +141,8 @@ export const SCHEMA = Object.freeze({
     doc: 'Precision lab: the typed-in logit vector (comma-separated; -inf is a masked key), used when pmode=logits.',
   }),
   pmode: /** @type {EnumSpec} */ ({
-    type: 'enum', default: 'logits', values: ['logits', 'random'], panels: 'precision',
-    doc: 'Precision lab input: logits (the typed-in vector) or random (rows of c·q·k with q, k ~ N(0, 1)).',
+    type: 'enum', default: 'logits', values: ['logits', 'random', 'qk'], panels: 'precision',
+    doc: 'Precision lab input: logits (the typed-in vector), random (rows of c·q·k with q, k ~ N(0, 1)) or qk (one query pq·𝟏 against keys pk_j·𝟏 of d_k = pdk components: the products are formed in each format, then scaled at pscaleat).',
   }),
   pdk: /** @type {IntSpec} */ ({
     type: 'int', default: 512, min: 1, max: 4096, panels: 'precision',
@@ -155,6 +155,18 @@ export const SCHEMA = Object.freeze({
   pscale: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'none', values: SCALES, panels: 'precision',
     doc: 'Precision lab, random rows: scale of q·k (none, inv_sqrt_dk, inv_dk, inv_sqrt_d_model with h = 1).',
+  }),
+  pq: /** @type {NumSpec} */ ({
+    type: 'num', default: 24, min: -1000, max: 1000, step: 0.5, panels: 'precision',
+    doc: 'Precision lab, q/k mode: every component of the query q (q = pq·𝟏).',
+  }),
+  pk: /** @type {NumsSpec} */ ({
+    type: 'nums', default: [24, 12, 0], min: -1000, max: 1000, maxLength: 16, panels: 'precision',
+    doc: 'Precision lab, q/k mode: one number per key, every component of key j (k_j = pk_j·𝟏), comma-separated.',
+  }),
+  pscaleat: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'scores', values: ['scores', 'query'], panels: 'precision',
+    doc: 'Precision lab, q/k mode: apply the scale to the stored products q·k (scores) or to q before the products (query).',
   }),
   pblock: /** @type {IntSpec} */ ({
     type: 'int', default: 32, min: 1, max: 1024, panels: 'precision',

@@ -37,10 +37,13 @@ export interface State {
   dseed: number;
   cseed: number;
   plogits: number[];
-  pmode: 'logits' | 'random';
+  pmode: 'logits' | 'random' | 'qk';
   pdk: number;
   pseqLen: number;
   pscale: ScaleName;
+  pq: number;
+  pk: number[];
+  pscaleat: 'scores' | 'query';
   pblock: number;
   pacc: 'same' | 'float32';
   pmasked: 'nan' | 'zero';
