@@ -13,6 +13,7 @@ import {
 import { varianceSweepParams, sinkParams, explicitPointParams, explicitSweepParams, sweepParams } from '../../web/src/requests/attention.ts';
 import { buildMupMoments, buildMupEntropy, buildWildEntropy } from '../../web/src/charts/science.ts';
 import { buildSaturationLine, ALL_SCALES } from '../../web/src/charts/builders.ts';
+import { MLA_ENTRY } from '../../web/src/interview/live.ts';
 import { CLAIMS, c3AtRho, mupDrift, mupLive } from '../../web/src/claims.ts';
 
 let core: Core;
@@ -94,7 +95,7 @@ describe('μP builders and C3 at ρ', () => {
     const live = mupLive(results[1] as SaturationSweepResult, s);
     expect(live.sqrt).toBe(l.rhoSqrt);
     expect(mupDrift(results[0] as SaturationSweepResult, { ...s, rho: 0 }, 'sqrt')).toBe(l.iidSqrt);
-  });
+  }, 60_000);
 });
 
 describe('saturation: explicit scale and sink', () => {
@@ -138,6 +139,9 @@ describe('Scales in the wild', () => {
       // the link survives the URL
       expect(parseHash(toHash(link), 'en').state.sscale).toBe(link.sscale);
     }
+    // the interview's MLA follow-up reads entry MLA_ENTRY
+    expect(cat[MLA_ENTRY].model).toMatch(/^DeepSeek-V3/);
+    expect(cat[MLA_ENTRY].dHead).toBe(192);
   });
   it('the wild chart: two bars per model, CSV = the drawn numbers, and none counted until both are in', () => {
     const rows = [{ model: 'A', own: 4.1, ref: 7.8 }, { model: 'B', own: NaN, ref: 7.7 }];
@@ -164,5 +168,5 @@ describe('Scales in the wild', () => {
     expect(mlc.maxWeight.mean).toBeGreaterThan(0.5);
     const twice = core.attentionStats(bugParams(s, BUGS.find((b) => b.id === 'twice')!, 'wrong'));
     expect(twice.summary.entropy.mean).toBeGreaterThan(0.98 * twice.logSeqLen);
-  });
+  }, 60_000);
 });

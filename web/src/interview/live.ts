@@ -10,7 +10,7 @@ import type { KeySpec } from '../state/schema.js';
 import type { Kind, Calls } from '../worker/protocol.ts';
 import type { WorkerName } from '../compute.ts';
 import { LONG_SEQ_STEPS } from '../state/schema.js';
-import { pointParams, logitRuleParams, variancePointParams, articleParams } from '../requests/attention.ts';
+import { pointParams, saturationPointParams, variancePointParams, articleParams } from '../requests/attention.ts';
 import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../requests/labs.ts';
 import { trainingConfigs } from '../training/config.ts';
 import { mupSweepParams, mupVarianceParams } from '../requests/science.ts';
@@ -57,6 +57,8 @@ export const LINKS = {
   /** the μP view at its default ρ = 0.2 (“why does μP divide by d?”) */
   mup02: { exp: 'mup', rho: 0.2, mpow: 0.75 },
   wild: { exp: 'wild' },
+  /** the saturation panel at d_k 64 with a sink of logit 2 in every head (gpt-oss semantics) */
+  satSink64: { exp: 'saturation', dk: 64, heads: 4, seqLen: 128, scale: 'inv_sqrt_dk', causal: false, softcap: 0, sink: [2] },
   interview: { exp: 'interview' },
 } as const satisfies Record<string, Partial<State>>;
 export type LinkId = keyof typeof LINKS;
@@ -105,12 +107,14 @@ export function trainingRequest(base: State): { link: LinkId; configs: TrainingC
 /** Every request of the view (the same list the browser test replays in Node). */
 export function liveRequests(base: State): LiveRequest[] {
   const s = (id: LinkId) => linkState(base, id);
-  const sat = (id: LinkId): LiveRequest => ({ id, link: id, worker: 'live', kind: 'attentionStats', params: { ...pointParams(s(id)), ...logitRuleParams(s(id)), gradients: false } });
+  const sat = (id: LinkId): LiveRequest => ({ id, link: id, worker: 'live', kind: 'attentionStats', params: saturationPointParams(s(id)) });
   const out: LiveRequest[] = [
     { id: 'var512', link: 'var512', worker: 'live', kind: 'scoreVariance', params: variancePointParams(s('var512')) },
     { id: 'var1024', link: 'var1024', worker: 'live', kind: 'scoreVariance', params: variancePointParams(s('var1024')) },
     { id: 'var64', link: 'var64', worker: 'live', kind: 'scoreVariance', params: variancePointParams(s('var64')) },
     { id: 'varSigma', link: 'var64', worker: 'live', kind: 'scoreVariance', params: { ...variancePointParams(s('var64')), variance: SIGMA2 } },
+    sat('satSink64'),
+    { id: 'wildCat', link: 'wild', worker: 'live', kind: 'modelScales', params: {} },
     sat('satNone512'), sat('satSqrt512'), sat('satInv512'), sat('satModel64'), sat('satSqrt64h8'), sat('satSqrt64'), sat('satCausal64'), sat('satCap512'),
     { id: 'gradNone512', link: 'gradNone512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradNone512')) },
     { id: 'gradSqrt512', link: 'gradSqrt512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradSqrt512')) },
@@ -131,6 +135,8 @@ export function liveRequests(base: State): LiveRequest[] {
 }
 
 const L_AT = LONG_SEQ_STEPS.indexOf(QUOTE_L);
+/** DeepSeek-V3's place in modelScales() */
+export const MLA_ENTRY = 7;
 /** where d_k 64 and 1024 sit in the μP sweeps and the μP variance sweep */
 const M64 = mupSweepParams(defaultState()).dks.indexOf(64), M1024 = mupSweepParams(defaultState()).dks.indexOf(1024);
 const V64 = mupVarianceParams(defaultState(), 1).dks.indexOf(64);
@@ -214,6 +220,13 @@ export const NUMBERS = {
   mupInv1024: ['mup02', `points.1.${M1024}.entropy.mean`],
   mupMaxw1024: ['mup02', `points.0.${M1024}.maxWeight.mean`],
   t5Var: ['t5', 'rows.0.raw.variance'],
+  sinkMass64: ['satSink64', 'summary.sinkMass.mean'],
+  sinkMaxw64: ['satSink64', 'summary.maxWeight.mean'],
+  sinkEnt64: ['satSink64', 'summary.entropy.mean'],
+  maxwSqrt64: ['satSqrt64', 'summary.maxWeight.mean'],
+  // DeepSeek-V3, entry 7 of the core's catalogue (a unit test holds the index to the name)
+  mlaScale: ['wildCat', `${MLA_ENTRY}.scale`],
+  mlaInv: ['wildCat', `${MLA_ENTRY}.invSqrtDHead`],
   sqrtVar64: ['var64', 'rows.0.invSqrtDk.variance'],
   // the training run (web/src/training: the training lab's own worker and controller)
   trainVar: ['train', 'analysis.layers.0.logitMoments.variance'],
@@ -260,6 +273,8 @@ export const READOUTS: Partial<Record<LinkId, Record<string, NumberId>>> = {
   precNone: { 'prec-jac64': 'precJac64None' },
   precSqrt: { 'prec-jac64': 'precJac64Sqrt' },
   longctx: { 'lc-fixed': 'lcFixed', 'lc-logn': 'lcLogn', 'lc-yarn': 'lcYarn' },
+  satSink64: { 'sat-sink': 'sinkMass64', 'sat-maxw': 'sinkMaxw64', 'sat-entropy': 'sinkEnt64' },
+  wild: { [`wild-scale-${MLA_ENTRY}`]: 'mlaScale' },
   mupCbrt: { 'mup-power-64': 'cbrtPow64', 'mup-power-1024': 'cbrtPow1024', 'mup-sqrt-64': 'cbrtSqrt64', 'mup-sqrt-1024': 'cbrtSqrt1024' },
   mupSelf: { 'mup-maxw-64': 'selfMaxw64', 'mup-mean-64': 'selfMean64' },
   mup02: { 'mup-sqrt-64': 'mupSqrt64', 'mup-sqrt-1024': 'mupSqrt1024', 'mup-inv-64': 'mupInv64', 'mup-inv-1024': 'mupInv1024', 'mup-maxw-1024': 'mupMaxw1024' },

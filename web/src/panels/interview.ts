@@ -26,7 +26,7 @@ import type { LinkId, NumberId } from '../interview/live.ts';
 /** Numbers shown as a share (per cent); the rest with fmt(). */
 const SHARES: ReadonlySet<string> = new Set(['precBad32None']);
 /** Numbers that need more digits than fmt's 4 to be told from 1 (p₁ of [10, 0] is 0.99995). */
-const DIGITS: Partial<Record<string, number>> = { p10: 6 };
+const DIGITS: Partial<Record<string, number>> = { p10: 6, mlaScale: 6, mlaInv: 6 };
 export function formatLive(id: NumberId, x: number): string {
   return SHARES.has(id) ? pct(x) : fmt(x, DIGITS[id] ?? 4);
 }
@@ -65,6 +65,8 @@ export const FOLLOWUPS: Item[] = [
   { id: 'wqwk', q: 'iv.fu.wqwk.q', text: fixed('iv.fu.wqwk.a'), link: 'mupSelf' },
   { id: 'mup', q: 'iv.fu.mup.q', text: fixed('iv.fu.mup.a'), link: 'mup02' },
   { id: 't5', q: 'iv.fu.t5.q', text: fixed('iv.fu.t5.a'), link: 'wild' },
+  { id: 'sink', q: 'iv.fu.sink.q', text: fixed('iv.fu.sink.a'), link: 'satSink64' },
+  { id: 'mla', q: 'iv.fu.mla.q', text: fixed('iv.fu.mla.a'), link: 'wild' },
 ];
 export const WRONG: Item[] = [
   { id: 'overflow', q: 'iv.w.overflow.claim', text: fixed('iv.w.overflow.a'), link: 'precNone' },

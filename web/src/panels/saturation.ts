@@ -13,7 +13,7 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { sweepParams, pointParams, pointTooBig, logitRuleParams, explicitPointParams, explicitSweepParams, sinkParams, SINK_STEPS, POINT_LIMIT_GMAC, HEATMAP_N } from '../requests/attention.ts';
+import { sweepParams, pointTooBig, logitRuleParams, saturationPointParams, explicitSweepParams, sinkParams, SINK_STEPS, POINT_LIMIT_GMAC, HEATMAP_N } from '../requests/attention.ts';
 import type { T } from '../i18n/messages.ts';
 
 // The causal-mask toggle (a checkbox) and the soft-cap field of this panel, with the markup of the
@@ -197,7 +197,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
         pointRefused = true;
         return;
       }
-      const pp = { ...pointParams(next), ...explicitPointParams(next), ...logitRuleParams(next), ...sinkParams(next), gradients: false };  // the readouts need no backward pass
+      const pp = saturationPointParams(next);
       const pk = JSON.stringify(pp);
       // after a refusal even the last good state asks again (a cache hit), so its success clears it
       if (pk !== pointKey || pointRefused) {

@@ -54,6 +54,14 @@ export function sinkParams(state: State): { sinks?: number[] } {
 /** The positions of the sink slider: off (−∞), then S = −8 … 8 in steps of 0.5. */
 export const SINK_STEPS: readonly number[] = [-Infinity, ...Array.from({ length: 33 }, (_, i) => -8 + i * 0.5)];
 
+/**
+ * The saturation panel's point, as the panel sends it (and the interview's links to it): the state's
+ * scale or explicit scale, causal mask, soft-cap and sink; forward only (the readouts need no backward pass).
+ */
+export function saturationPointParams(state: State): AttentionStatsParams {
+  return { ...pointParams(state), ...explicitPointParams(state), ...logitRuleParams(state), ...sinkParams(state), gradients: false };
+}
+
 /** The work of the point in GMAC when it is over the limit, else null. */
 export function pointTooBig(state: State): string | null {
   const macs = attentionMacs(state.heads, state.seqLen, state.dk);
