@@ -98,8 +98,11 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
         h('th', { scope: 'row', 'data-col': 'model', text: m.model }),
         cell('dHead', String(m.dHead)), cell('formula', m.formula),
         h('td', { 'data-col': 'scale', 'data-label': t('wild.th.scale'), 'data-readout': `wild-scale-${i}`, text: fmt(m.scale, 6) }),
-        ratio, ent, ref, h('td', { 'data-col': 'notes', 'data-label': t('wild.th.notes') }, ...(notes ? [h('strong', { text: notes }), ' '] : []), m.note),
-        h('td', { 'data-col': 'source', 'data-label': t('wild.th.source'), class: 'rule', text: m.source }),
+        ratio, ent, ref, cell('notes', notes || '–'),
+        // the core's note and source are English (code paths and config names): folded, and marked as English
+        h('td', { 'data-col': 'source', 'data-label': t('wild.th.source'), class: 'rule' },
+          h('details', {}, h('summary', { text: t('wild.sourceSummary') }),
+            h('p', { lang: 'en', text: m.note }), h('p', { lang: 'en', class: 'src', text: m.source }))),
         h('td', { 'data-col': 'link', 'data-label': t('wild.th.link') }, a));
       ent.dataset.readout = `wild-entropy-${i}`;
       ref.dataset.readout = `wild-ref-${i}`;
