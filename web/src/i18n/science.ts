@@ -3,6 +3,16 @@
 // merged into the one catalogue of web/src/i18n/messages.ts. Every number in them is a placeholder
 // filled from the core at run time, except the published constants named with their source.
 export const scienceEn = {
+  'fu.q8': 'Why does μP divide by d_k?',
+  'fu.a8': 'When is 1/d_k right? at ρ = 0.2: once a query is correlated with its key, ÷√d_k saturates as d_k grows and ÷d_k stays flat.',
+  'fu.q9': 'Why √d_k and not ∛d_k?',
+  'fu.a9': 'When is 1/d_k right? at ρ = 0 with d_k^−0.33: for iid q, k only the exponent ½ keeps the entropy flat across d_k.',
+  'fu.q10': 'What scale do real models use?',
+  'fu.a10': 'Scales in the wild: GPT-2 to DeepSeek-V3, gpt-oss, Gemma, Grok, Granite and T5, each factor computed from its config, and a museum of wrong-scale bugs.',
+  'fu.q11': 'What does an attention sink do?',
+  'fu.a11': 'Saturation with a sink logit of 2 in every head (gpt-oss): the sink takes part of every row, the keys share the rest.',
+  'fu.q12': 'Can q·kᵀ overflow in float16 before the scale?',
+  'fu.a12': 'Precision lab, q/k mode at d_k = 128 with q = 24·𝟏: the products overflow at the scores; scaling the query first keeps them finite.',
   'mup.title': 'When is 1/d_k right?',
   'mup.lede': 'The √d_k argument assumes q and k independent. Training correlates a query with the key it should match; then q·k grows like d_k, not √d_k — and 1/d_k, μP’s scale, is the one that keeps the logits put.',
   'mup.rho': 'correlation ρ of q and its key',
@@ -120,6 +130,16 @@ export const scienceEn = {
 } as const;
 
 export const scienceZh: Record<keyof typeof scienceEn, string> = {
+  'fu.q8': '为什么 μP 除以 d_k？',
+  'fu.a8': '“什么时候 1/d_k 才对？”，ρ = 0.2：查询与其键相关后，÷√d_k 随 d_k 增大而饱和，÷d_k 保持平稳。',
+  'fu.q9': '为什么是 √d_k 而不是 ∛d_k？',
+  'fu.a9': '“什么时候 1/d_k 才对？”，ρ = 0、d_k^−0.33：对独立的 q、k，只有指数 ½ 能让熵随 d_k 保持平稳。',
+  'fu.q10': '真实模型用什么缩放？',
+  'fu.a10': '“真实模型的缩放”：从 GPT-2 到 DeepSeek-V3、gpt-oss、Gemma、Grok、Granite 和 T5，每个因子都由其配置算出，外加缩放错误博物馆。',
+  'fu.q11': '注意力 sink 有什么用？',
+  'fu.a11': '饱和面板，每个头加一个 logit 为 2 的 sink（gpt-oss）：sink 拿走每行的一部分，其余由各键分享。',
+  'fu.q12': 'float16 下 q·kᵀ 会在缩放之前上溢吗？',
+  'fu.a12': '精度实验 q/k 模式，d_k = 128、q = 24·𝟏：在得分处缩放时乘积上溢；先缩放查询则保持有限。',
   'mup.title': '什么时候 1/d_k 才对？',
   'mup.lede': '√d_k 的论证假设 q、k 相互独立。训练会让查询和它该匹配的键相关；这时 q·k 随 d_k 增长，而不是 √d_k——能让 logit 保持稳定的是 1/d_k，也就是 μP 的缩放。',
   'mup.rho': 'q 与其键的相关系数 ρ',

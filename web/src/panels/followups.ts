@@ -5,6 +5,7 @@ import { toHash, withPatch } from '../state/state.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { h } from '../dom.ts';
 import { shell } from './shell.ts';
+import { QK_PRESET } from '../requests/labs.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 
 export const PRESETS: { id: string; q: MessageKey; a: MessageKey; patch: Partial<State> }[] = [
@@ -15,6 +16,11 @@ export const PRESETS: { id: string; q: MessageKey; a: MessageKey; patch: Partial
   { id: 'gqa', q: 'fu.q5', a: 'fu.a5', patch: { exp: 'gqa', hq: 32, hkv: 8, gdk: 128 } },
   { id: 'overflow', q: 'fu.q6', a: 'fu.a6', patch: { exp: 'precision', pmode: 'random', pdk: 512, pseqLen: 128, pscale: 'none' } },
   { id: 'causal', q: 'fu.q7', a: 'fu.a7', patch: { exp: 'saturation', dk: 64, scale: 'inv_sqrt_dk', heads: 4, seqLen: 128, causal: true, softcap: 0 } },
+  { id: 'mup', q: 'fu.q8', a: 'fu.a8', patch: { exp: 'mup', rho: 0.2, mpow: 0.75 } },
+  { id: 'cbrt', q: 'fu.q9', a: 'fu.a9', patch: { exp: 'mup', rho: 0, mpow: 0.33 } },
+  { id: 'wild', q: 'fu.q10', a: 'fu.a10', patch: { exp: 'wild' } },
+  { id: 'sink', q: 'fu.q11', a: 'fu.a11', patch: { exp: 'saturation', dk: 64, scale: 'inv_sqrt_dk', heads: 4, seqLen: 128, causal: false, softcap: 0, sscale: 0, sink: [2] } },
+  { id: 'qk16', q: 'fu.q12', a: 'fu.a12', patch: { ...QK_PRESET, pk: [...QK_PRESET.pk] } },
 ];
 
 export function followupsPanel({ t, store }: PanelCtx): PanelView {
