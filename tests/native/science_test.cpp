@@ -798,6 +798,13 @@ TEST(ScienceErrors, PrecisionQkNamesTheBadValue) {
   p.k.clear();
   expect_message([&] { precision_lab(p); }, "k.length = 0");
   expect_message([] { parse_scale_at("keys"); }, "scaleAt = 'keys'");
+  // the cost model counts the emulated products: refused before any tensor is read
+  PrecisionLabParams big;
+  big.dk = 64;
+  big.q.assign(1024 * 64, 0.0f);
+  big.k.assign(8192 * 64, 0.0f);
+  expect_message([&] { precision_lab(big); }, "the products queries · keys · dk emulated in float32, bfloat16 and float16 "
+                                              "(queries = 1024, keys = 8192, dk = 64): lower queries, keys or dk");
 }
 
 TEST(ScienceErrors, SinksNameTheBadValue) {

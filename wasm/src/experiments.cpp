@@ -777,7 +777,7 @@ TensorStatsResult tensor_stats(const TensorStatsParams& p) {
   }
   r.qk = qk.moments();
   PerRow rows;
-  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, 0.0}, rows, 0,
+  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, 0.0, {}}, rows, 0,
                       nullptr);
   r.entropy = std::move(rows.entropy);
   r.max_weight = std::move(rows.max_weight);
@@ -867,8 +867,8 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
     keys = static_cast<int>(p.k.size() / dk);
     const std::string drivers = "queries = " + std::to_string(queries) + ", keys = " + std::to_string(keys) +
                                 ", dk = " + std::to_string(p.dk);
-    check_cost(what, {{4.0 * queries * double(keys) * p.dk * cost::kNsPerEmulatedMac, drivers,
-                       "the products queries · keys · dk emulated in each format"},
+    check_cost(what, {{3.0 * queries * double(keys) * p.dk * cost::kNsPerEmulatedMac, drivers,
+                       "the products queries · keys · dk emulated in float32, bfloat16 and float16"},
                       {double(queries) * keys * cost::kNsPerPrecisionLogit,
                        "queries = " + std::to_string(queries) + ", keys = " + std::to_string(keys),
                        "12 emulated softmaxes of queries · keys logits"}});
