@@ -29,6 +29,16 @@ std::vector<float> stream_tensor(uint32_t seed, uint64_t stream, size_t n) {
   return t;
 }
 
+// Expects f to throw std::invalid_argument whose message holds needle.
+void expect_message(const std::function<void()>& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected one naming " << needle;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
 // ---- correlation ------------------------------------------------------------------------------
 
 // scoreVariance at one d_k (histogrammed too) with a correlation.
@@ -594,6 +604,59 @@ TEST(LongContextTemperatures, TheNewMethodsInLongContext) {
   EXPECT_EQ(long_context(q).points[0][2].entropy, r.points[0][2].entropy);
 }
 
+TEST(LongContextTemperatures, ASinkOnEveryRowAgainstTheDoubleReference) {
+  LongContextParams p;
+  p.dk = 8;
+  p.seq_lens = {5, 40};
+  p.train_len = 4;
+  p.queries = 3;
+  p.methods = {"fixed", "ssmax"};
+  p.seed = 6;
+  for (Kernel kf : families()) {
+    p.kernel = kf;
+    p.sink = std::numeric_limits<double>::quiet_NaN();
+    const LongContextResult none = long_context(p);
+    p.sink = kNegInf;  // no sink, bit for bit
+    const LongContextResult minf = long_context(p);
+    EXPECT_EQ(minf.points[1][1].entropy, none.points[1][1].entropy);
+    EXPECT_EQ(minf.points[0][0].max_weight, none.points[0][0].max_weight);
+    EXPECT_EQ(minf.points[0][0].sink_mass, 0.0);
+    p.sink = 1.5;
+    const LongContextResult r = long_context(p);
+    // the reference: Q (stream 1) and the first L keys (stream 2), logits m · q·k / √d_k, then the sink
+    const std::vector<float> K = stream_tensor(6, 2, 40 * 8), Q = stream_tensor(6, 1, 3 * 8);
+    for (size_t m = 0; m < 2; ++m)
+      for (size_t li = 0; li < 2; ++li) {
+        const int L = p.seq_lens[li];
+        const double mult = long_context_multiplier(p.methods[m], L, p.train_len);
+        double mass = 0.0, H = 0.0, mw = 0.0;
+        for (int i = 0; i < 3; ++i) {
+          std::vector<double> z(L), w(L);
+          for (int j = 0; j < L; ++j) {
+            double dot = 0.0;
+            for (int d = 0; d < 8; ++d) dot += double(Q[i * 8 + d]) * K[j * 8 + d];
+            z[j] = mult / std::sqrt(8.0) * dot;
+          }
+          const double ws = f64_softmax_sink__reference(z.data(), 1.5, w.data(), L);
+          mass += ws / 3;
+          double h = -ws * std::log(ws), top = 0.0;
+          for (double x : w) {
+            h -= x * std::log(x);
+            top = std::max(top, x);
+          }
+          H += h / 3;
+          mw += top / 3;
+        }
+        EXPECT_NEAR(r.points[m][li].sink_mass, mass, 1e-6) << kernel_name(kf);
+        EXPECT_NEAR(r.points[m][li].entropy, H, 1e-5) << kernel_name(kf);
+        EXPECT_NEAR(r.points[m][li].max_weight, mw, 1e-6) << kernel_name(kf);
+        EXPECT_NEAR(r.points[m][li].entropy_ratio, H / std::log(L + 1.0), 1e-5);
+      }
+  }
+  p.sink = std::numeric_limits<double>::infinity();
+  expect_message([&] { long_context(p); }, "sink = inf");
+}
+
 // ---- the precision lab: q·kᵀ in the format, row sums ------------------------------------------
 
 // d_k 128, one query 24·𝟏, keys 24·𝟏, 12·𝟏 and 0.
@@ -727,15 +790,6 @@ TEST(PrecisionRowSums, OffByDefaultAndNothingElseChanges) {
 }
 
 // ---- errors -----------------------------------------------------------------------------------
-
-void expect_message(const std::function<void()>& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception; expected one naming " << needle;
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
 
 TEST(ScienceErrors, NewParametersNameTheBadValue) {
   expect_message([] { scale_power(2.5); }, "scale.power = 2.5");

@@ -189,8 +189,8 @@ test(`precisionLab (${RUNS} calls)`, () => {
 test(`longContext (${RUNS} calls)`, () => {
   const methods = fc.oneof({ weight: 4, arbitrary: fc.array(mix(pick('fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax', 'alibi')), { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constantFrom([], 'fixed', { length: 2 ** 32 }, Array(17).fill('fixed')) });
   run(params({ dk: mix(pick(1, 8, 64)), seqLens: intList(pick(1, 16, 64, 256)), trainLen: mix(pick(2, 64, 512)), queries: mix(pick(1, 4, 16)), methods, seed: mix(pick(0, 1)), kernel: kernelArb,
-    floorScale: optional(pick(16, 8192, 0.5)), attnScale: optional(pick(0, 0.1, 11)), s: optional(pick(0.43, 1, 0)), mscale: optional(pick(1, 0.707, 0)), mscaleAllDim: optional(pick(0, 1, -1)) }), (p) => {
-    outcome('longContext', ['params', 'dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim', 'bogusKey', 'seqLen'], () => core.longContext(p));
+    floorScale: optional(pick(16, 8192, 0.5)), attnScale: optional(pick(0, 0.1, 11)), s: optional(pick(0.43, 1, 0)), mscale: optional(pick(1, 0.707, 0)), mscaleAllDim: optional(pick(0, 1, -1)), sink: optional(pick(1, -Infinity, Infinity, 2e6)) }), (p) => {
+    outcome('longContext', ['params', 'dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim', 'sink', 'bogusKey', 'seqLen'], () => core.longContext(p));
   });
 });
 

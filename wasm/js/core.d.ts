@@ -389,13 +389,20 @@ export interface LongContextParams {
   /** 'ssmax': the scaling parameter s, in (0, 10] (default 0.43, the paper's check) */ s?: number;
   /** 'yarn': mscale, in (0, 100] (default 1) */ mscale?: number;
   /** 'yarn': mscale_all_dim, 0 = absent (the default) or in (0, 100] */ mscaleAllDim?: number;
+  /**
+   * one sink logit appended to every row (gpt-oss semantics, see Sinks; default: none; −Infinity = none, bit for bit):
+   * the entropy is then that of the L + 1 outcomes and entropyRatio divides by ln(L + 1); maxWeight is over the keys;
+   * every point carries sinkMass
+   */
+  sink?: number | null;
 }
 export interface LongContextPoint {
   seqLen: number;
   /** on q·k/√d_k */ multiplier: number;
   /** mean over queries, nats */ entropy: number;
-  /** entropy / ln L */ entropyRatio: number;
+  /** entropy / ln L (ln(L + 1) with a finite sink) */ entropyRatio: number;
   maxWeight: number;
+  /** only with a sink: the mean sink weight p_sink over the queries */ sinkMass?: number;
 }
 export interface LongContextResult {
   /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
