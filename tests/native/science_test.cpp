@@ -29,6 +29,17 @@ std::vector<float> stream_tensor(uint32_t seed, uint64_t stream, size_t n) {
   return t;
 }
 
+// attentionStats at a shape, seed and kernel family (the rest at its defaults).
+AttentionStatsParams stats_params(int heads, int L, int dk, uint32_t seed, Kernel kf = Kernel::Scalar) {
+  AttentionStatsParams a;
+  a.heads = heads;
+  a.seq_len = L;
+  a.dk = dk;
+  a.seed = seed;
+  a.kernel = kf;
+  return a;
+}
+
 // Expects f to throw std::invalid_argument whose message holds needle.
 void expect_message(const std::function<void()>& f, const std::string& needle) {
   try {
@@ -117,12 +128,7 @@ TEST(Correlation, AttentionKeysAreTheDocumentedMixOfTheSameDraws) {
     for (size_t i = 0; i < n; ++i)
       K[i] = rho == 0.0 ? Z[i] : static_cast<float>(rho * Q[i] + std::sqrt(1.0 - rho * rho) * Z[i]);
     for (Kernel kf : families()) {
-      AttentionStatsParams a;
-      a.heads = heads;
-      a.seq_len = L;
-      a.dk = dk;
-      a.seed = 8;
-      a.kernel = kf;
+      AttentionStatsParams a = stats_params(heads, L, dk, 8, kf);
       a.correlation = rho;
       const AttentionStatsResult got = attention_stats(a);
       TensorStatsParams t;
@@ -350,12 +356,7 @@ TEST(Sinks, AttentionWithEverySinkMinusInfinityIsTheSinkFreePassBitForBit) {
 
 TEST(Sinks, AttentionStatsWithMinusInfinityIsTodayBitForBit) {
   for (Kernel kf : families()) {
-    AttentionStatsParams a;
-    a.heads = 3;
-    a.seq_len = 20;
-    a.dk = 16;
-    a.seed = 6;
-    a.kernel = kf;
+    AttentionStatsParams a = stats_params(3, 20, 16, 6, kf);
     a.causal = true;
     a.softcap = 5.0;
     const AttentionStatsResult x = attention_stats(a);
@@ -402,13 +403,8 @@ TEST(Sinks, GradientsAndJacobianNormsAgreeWithFiniteDifferences) {
   const int L = 10, dk = 6;
   const double sink = 1.25, c = 1.0 / std::sqrt(double(dk));
   for (Kernel kf : families()) {
-    AttentionStatsParams a;
-    a.heads = 1;
-    a.seq_len = L;
-    a.dk = dk;
-    a.seed = 12;
+    AttentionStatsParams a = stats_params(1, L, dk, 12, kf);
     a.variance = 2.0;
-    a.kernel = kf;
     a.sinks = {sink};
     const AttentionStatsResult r = attention_stats(a);
     const size_t n = static_cast<size_t>(L) * dk;
@@ -488,11 +484,7 @@ TEST(Sinks, SweepPointsEqualAttentionStatsAndTheSinkTakesMoreAsLogitsShrink) {
   s.gradients = false;
   s.sinks = {2.0, 2.0};
   const SaturationSweepResult r = saturation_sweep(s);
-  AttentionStatsParams a;
-  a.heads = 2;
-  a.seq_len = 32;
-  a.dk = 256;
-  a.seed = 2;
+  AttentionStatsParams a = stats_params(2, 32, 256, 2);
   a.gradients = false;
   a.scale = parse_scale("inv_dk");
   a.sinks = s.sinks;
