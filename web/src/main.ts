@@ -39,6 +39,7 @@ import type { CoreInfo } from '../../wasm/js/core.js';
 import { copyText } from './copy.ts';
 import { checkLinkVersion } from './version.ts';
 import { startPwa } from './pwa.ts';
+import { simd } from 'wasm-feature-detect';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
   interview: interviewPanel, variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
@@ -266,6 +267,7 @@ function showPanel(state: State, focusHeading: boolean): void {
   const main = viewHost!;
   const notice = noticeBox(pendingIssues);
   main.replaceChildren(...(notice ? [notice] : []), view.el, pager(state));
+  showKernelNotice();
   showStartNotice();
   view.update(state, null);
   setMeta(state);
@@ -313,6 +315,7 @@ function mount(): void {
     viewHost.append(h('h1', { class: 'sr-only', text: t('app.title') }), ...(notice ? [notice] : []), view.el,
       h('p', { class: 'embed-foot' }, h('a', { href: toHash({ ...state, embed: false }), target: '_blank', rel: 'noopener', text: `${t('app.title')} · ${t('app.openFull')}` })));
     root.append(viewHost);
+    showKernelNotice();
     showStartNotice();
     view.update(state, null);
     setMeta(state);
@@ -347,7 +350,31 @@ function markNav(state: State): void {
   if (chrome.menu.value !== state.exp) chrome.menu.value = state.exp;
 }
 
+// A link with kernel=simd on an engine without WebAssembly SIMD128 (the baseline build, which has
+// no SIMD kernel): the scalar kernel is used, with a notice — its numbers are the same, bit for
+// bit (the two families compute identical products) — instead of refusing every request.
+let simdOk: boolean | null = null;
+let kernelNotice: HTMLElement | null = null;
+function checkKernel(): void {
+  if (simdOk !== false || store.state.kernel !== 'simd') return;
+  kernelFellBack = true;
+  store.set({ kernel: 'scalar' }, 'kernel');
+  showKernelNotice();
+}
+let kernelFellBack = false;
+function showKernelNotice(): void {
+  kernelNotice?.remove();
+  kernelNotice = null;
+  if (!kernelFellBack || !viewHost) return;
+  kernelNotice = h('div', { class: 'notice', role: 'status', 'data-notice': 'kernel-fallback' },
+    h('p', { text: t('notice.noSimd') }),
+    h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => { kernelFellBack = false; showKernelNotice(); } }));
+  viewHost.prepend(kernelNotice);
+}
+void simd().then((ok) => { simdOk = ok; checkKernel(); }, () => {});
+
 store.subscribe((state, changed, source) => {
+  if (changed.has('kernel') && state.kernel === 'simd' && simdOk === false) { checkKernel(); return; }
   if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
     closeEmbedDialog();
     const keep = focusPath(root);
