@@ -52,6 +52,8 @@ export function fillFormulas(box: HTMLElement, keys: FormulaKey[], lang: 'en' | 
   }, () => {
     box.removeAttribute('aria-busy');
     box.replaceChildren(staleNotice());
+    // offline (a first visit, before the precache): tried again once the browser is back online
+    window.addEventListener('online', () => { if (box.isConnected) fillFormulas(box, keys, lang); }, { once: true });
   });
 }
 
