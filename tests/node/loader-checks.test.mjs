@@ -34,8 +34,8 @@ test('a core that reports another version is refused with a TypeError naming the
 
 test('an empty wasm module and detached inputs give named TypeErrors, not engine errors', async () => {
   const empty = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
-  await assert.rejects(loadCore({ wasmModule: new WebAssembly.Module(empty) }), { name: 'TypeError', message: /^loadCore: wasmModule exports no memory/ });
-  await assert.rejects(loadCore({ wasmBinary: empty }), { name: 'TypeError', message: /^loadCore: wasmBinary exports no memory/ });
+  await assert.rejects(loadCore({ wasmModule: new WebAssembly.Module(empty) }), { name: 'TypeError', message: /^loadCore: wasmModule is not the 'simd128' build of this core \(it exports no memory: an empty or foreign WebAssembly module\)$/ });
+  await assert.rejects(loadCore({ wasmBinary: empty }), { name: 'TypeError', message: /^loadCore: the wasm module did not load \(custom binary 'simd128'\): wasmBinary exports no memory/ });
   const detach = (buffer) => structuredClone(buffer, { transfer: [buffer] });
   const ab = new ArrayBuffer(8);
   detach(ab);

@@ -670,7 +670,7 @@ async function instantiateRaw(build, options, bytes) {
     const mod = options.wasmModule;
     if (!(mod instanceof WebAssembly.Module)) throw new TypeError(`loadCore: wasmModule must be a WebAssembly.Module, not ${describe(mod)}`);
     if (!WebAssembly.Module.exports(mod).some((e) => e.kind === 'memory')) {
-      throw new TypeError(`${what}: wasmModule exports no memory (an empty or foreign WebAssembly module): it is not the '${build}' build of this core`);
+      throw new TypeError(`${what}: wasmModule is not the '${build}' build of this core (it exports no memory: an empty or foreign WebAssembly module)`);
     }
     let fail;
     const failed = new Promise((_, reject) => { fail = reject; });
@@ -694,7 +694,7 @@ async function instantiateRaw(build, options, bytes) {
     try { compiled = new WebAssembly.Module(bytes); } catch { /* the loader says why below */ }
     if (compiled && !WebAssembly.Module.exports(compiled).some((e) => e.kind === 'memory')) {
       const source = options.wasmUrl !== undefined ? 'wasmUrl' : 'wasmBinary';
-      throw new TypeError(`${what}: ${source} exports no memory (an empty or foreign WebAssembly module): it is not the '${build}' build of this core`);
+      throw new TypeError(`${what}: the wasm module did not load (custom binary '${build}'): ${source} exports no memory (an empty or foreign WebAssembly module), so it is not this core`);
     }
     moduleArgs.wasmBinary = bytes;
   } else if (isNode) {
