@@ -24,10 +24,12 @@ export function startPwa(tr: () => T): void {
   let clicked = false;
   // The update was taken in another tab: the new service worker controls this page too, but this
   // page keeps running its own version (its files are kept: web/public/sw-keep.js) — say so.
-  const hadController = navigator.serviceWorker.controller !== null;
+  let controlled = navigator.serviceWorker.controller !== null;
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (clicked) { if (!reloading) { reloading = true; location.reload(); } return; }
-    if (!hadController) return;  // a first visit's service worker taking control: nothing changed
+    const was = controlled;
+    controlled = true;
+    if (!was) return;  // a first visit's service worker taking control: nothing changed
     showNotice('notice.updated');
   });
   function showNotice(key: 'notice.update' | 'notice.updated'): void {
