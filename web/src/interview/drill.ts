@@ -7,6 +7,7 @@
 import type { State, StateKey } from '../state/state.ts';
 import { toHash, panelHash, withPatch } from '../state/state.ts';
 import type { PanelCtx } from '../panels/shell.ts';
+import { workerFailure } from '../panels/shell.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { h, setText } from '../dom.ts';
 import { fmt } from '../format.ts';
@@ -271,7 +272,7 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
       if (e instanceof CoreError && e.kind === 'superseded') return;
       revealed = false;
       reveal.disabled = false;
-      result.replaceChildren(h('p', { class: 'err', text: t('drill.failed', { message: e instanceof Error ? e.message : String(e) }) }));
+      result.replaceChildren(h('p', { class: 'err', text: workerFailure(e, t) ?? t('drill.failed', { message: e instanceof Error ? e.message : String(e) }) }));
     });
   });
 

@@ -162,12 +162,20 @@ export function track<R>(root: HTMLElement, owner: string, p: Promise<R>, source
     const panel = (root.dataset.panel ?? '') as Panel;
     // a crash, a timeout or a core that could not load is not a refusal of the reader's values:
     // said as what it is, in the page's language, beside the panel (no parameter is to blame)
-    if (e instanceof CoreError && e.kind !== 'core') {
-      showError(root, 'panel', t(`common.failed.${e.kind as 'crash' | 'timeout' | 'unavailable'}`), owner);
-      return;
-    }
+    const failed = workerFailure(e, t);
+    if (failed !== null) { showError(root, 'panel', failed, owner); return; }
     showError(root, slotOfMessage(panel, msg, source, (k) => controlVisible(root, k), slotOf(root, owner)), t('common.refused', { message: msg }), owner);
   }));
+}
+
+/**
+ * What the reader is told of a request that failed without the core refusing it — a crash, a
+ * timeout, a core that could not be loaded — in the page's language; null for a refusal (and a
+ * superseded request), whose message names the parameter.
+ */
+export function workerFailure(e: unknown, t: T): string | null {
+  if (!(e instanceof CoreError) || e.kind === 'core' || e.kind === 'superseded') return null;
+  return t(`common.failed.${e.kind}`);
 }
 
 /**
