@@ -3,7 +3,9 @@
 // binary), and vite-plugin-pwa (Workbox generateSW) with a service worker that precaches the
 // app shell, both wasm builds, the KaTeX woff2 fonts and the example tensors. Everything is
 // relative to the page, so dist/ keeps working from any sub-path of a static host, and nothing
-// is fetched from another host (Workbox's runtime is emitted beside sw.js).
+// is fetched from another host (Workbox's runtime is emitted beside sw.js). Every install
+// fetches every entry again (Workbox), so a bad cached .wasm is replaced at the next update; the
+// page itself evicts one that does not compile or is not its core (web/src/worker/boot.ts).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -101,6 +103,14 @@ export function pwaPlugins(): PluginOption[] {
         globIgnores: ['**/*.woff', '**/*.ttf'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         navigateFallback: 'index.html',
+        // deploy-safe: a tab of the previous version keeps loading its own files after an update
+        // (web/public/sw-keep.js copies them aside on install; this route serves them when the new
+        // precache, matched first, no longer has them; anything else under assets/ is fetched)
+        importScripts: ['sw-keep.js'],
+        runtimeCaching: [{
+          urlPattern: ({ url, sameOrigin }: { url: URL; sameOrigin: boolean }) => sameOrigin && url.pathname.includes('/assets/'),
+          handler: async ({ request }: { request: Request }) => (await caches.match(request, { cacheName: 'sqrtdk-previous-version' })) ?? fetch(request),
+        }],
         cleanupOutdatedCaches: true,
         clientsClaim: true,
         skipWaiting: false,

@@ -104,6 +104,8 @@ test('an option question; progress survives a reload and the reset clears it', a
   await page.waitForSelector('[data-drill-progress][data-answered]');
   assert.deepEqual(await progress(page), { answered: 2, score: 1 });
   await page.click('[data-drill-reset]');
+  assert.deepEqual(await progress(page), { answered: 2, score: 1 }, 'the reset asks first');
+  await page.click('[data-drill-reset-yes]');
   assert.deepEqual(await progress(page), { answered: 0, score: 0 });
   await page.reload();
   await page.waitForSelector('[data-drill-progress][data-answered]');

@@ -55,6 +55,8 @@ test('REGRESSION: embed.js loaded after the embed has settled still sizes it (it
     assert.equal(await blog.getAttribute('iframe[data-sqrtdk-embed]', 'data-sqrtdk-sized'), null, 'no script yet: the fixed height');
     await blog.evaluate((src) => { const s = document.createElement('script'); s.src = src; document.body.append(s); }, script);
     await blog.waitForFunction(() => document.querySelector('iframe[data-sqrtdk-embed]').hasAttribute('data-sqrtdk-sized'));
+    // the frame follows its content (a first answer may come before the 400 px column's relayout)
+    await frame.waitForFunction(() => document.documentElement.scrollHeight <= innerHeight, null, { timeout: 10000 }).catch(() => {});
     const m = await frame.evaluate(() => ({ content: document.documentElement.scrollHeight, inner: innerHeight }));
     assert.ok(m.content <= m.inner, `content ${m.content} px in a ${m.inner} px frame`);
   } finally {

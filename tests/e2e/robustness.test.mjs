@@ -198,13 +198,15 @@ test('a worker that crashes is restarted with a visible notice, and the charts s
   const MARK = 'sqrtdk-injected-crash';
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   const log = watch(ctx, srv.origin);
-  // the first worker script served throws on its first message, as a crashing core would
+  // the first worker script served dies on its first request, as a crashing core would
   let served = 0;
   await ctx.route(/\/assets\/worker-[^/]*\.js(\?.*)?$/, async (route) => {
     const n = ++served;  // before any await: both workers' scripts are requested at once
     const res = await route.fetch();
     if (n > 1) { await route.fulfill({ response: res }); return; }
-    const body = `self.addEventListener('message', (ev) => { ev.stopImmediatePropagation(); throw new Error('${MARK}'); }, { once: true });\n`
+    // while computing its first request: instead of the answer, an uncaught error (after the core
+    // loaded — a failure before that is a start failure, retried with a backoff)
+    const body = `{ const post = self.postMessage.bind(self); let crashed = false; self.postMessage = (m, t) => { if (!crashed && m && typeof m.id === 'number') { crashed = true; setTimeout(() => { throw new Error('${MARK}'); }); return; } post(m, t); }; }\n`
       + await res.text();
     await route.fulfill({ response: res, body });
   });

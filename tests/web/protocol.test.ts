@@ -163,3 +163,98 @@ describe('timeouts of queued requests', () => {
     expect(restarts).toEqual([]);
   });
 });
+
+describe('start failures (workers that announce when their core loaded)', () => {
+  const ready = (w: FakeWorker) => w.onmessage?.({ data: { ready: true } } as MessageEvent);
+  const notReady = (w: FakeWorker, message: string) => w.onmessage?.({ data: { ready: false, error: { name: 'Error', message } } } as MessageEvent);
+
+  it('a request is not timed while the core loads: a slow download is no timeout', async () => {
+    FakeWorker.all = [];
+    const timers = fakeTimers();
+    const client = new WorkerClient({ createWorker: () => new FakeWorker(), announcesReady: true, ...timers });
+    const p = client.call('info', {});
+    expect(timers.count).toBe(0);
+    const w = FakeWorker.all[0];
+    ready(w);
+    expect(timers.count).toBe(1);
+    w.reply(w.sent[0].id, 'ok');
+    await expect(p).resolves.toBe('ok');
+  });
+
+  it('a core that cannot load is a start failure: no restart, the request held and sent to the revived worker', async () => {
+    FakeWorker.all = [];
+    const failures: string[] = [];
+    const restarts: string[] = [];
+    const client = new WorkerClient({ createWorker: () => new FakeWorker(), announcesReady: true, onStartFailure: (m) => failures.push(m), onRestart: (r) => restarts.push(r) });
+    const p = client.call('info', {});
+    notReady(FakeWorker.all[0], 'HTTP 404');
+    expect(failures).toEqual(['HTTP 404']);
+    expect(restarts).toEqual([]);
+    expect(FakeWorker.all).toHaveLength(1);
+    expect(FakeWorker.all[0].terminated).toBe(true);
+    expect(client.down).toBe(true);
+    // an error event before ready (a worker script that did not load) is one too
+    client.revive();
+    const w2 = FakeWorker.all[1];
+    expect(w2.sent.map((r) => r.kind)).toEqual(['info']);
+    w2.crash();
+    expect(failures).toHaveLength(2);
+    expect(restarts).toEqual([]);
+    client.revive();
+    const w3 = FakeWorker.all[2];
+    ready(w3);
+    w3.reply(w3.sent[0].id, 'finally');
+    await expect(p).resolves.toBe('finally');
+    // once started, a crash is a crash: restarted at once, the request re-sent once
+    const q = client.call('info', {});
+    w3.crash();
+    expect(restarts).toEqual(['crash']);
+    const w4 = FakeWorker.all[3];
+    ready(w4);
+    w4.reply(w4.sent[0].id, 'again');
+    await expect(q).resolves.toBe('again');
+  });
+});
+
+describe('Pool: bounded start', () => {
+  it('backs off between attempts, then gives up with every request rejected and no further worker; retry() starts again', async () => {
+    const { Pool } = await import('../../web/src/worker/pool.ts');
+    FakeWorker.all = [];
+    const timers = fakeTimers();
+    const states: string[] = [];
+    const delays: number[] = [];
+    const pool = new Pool({
+      size: 2, createWorker: () => new FakeWorker(), announcesReady: true, backoffMs: [10, 20],
+      onStartState: (s) => { states.push(s.state); if (s.state === 'retrying') delays.push(s.inMs); },
+      setTimer: timers.setTimer, clearTimer: timers.clearTimer,
+    });
+    const fail = () => { for (const w of FakeWorker.all) if (!w.terminated) w.onmessage?.({ data: { ready: false, error: { name: 'Error', message: 'HTTP 404' } } } as MessageEvent); };
+    const p = pool.run({ kind: 'info', params: {}, priority: 0 });
+    fail();  // both workers of the first attempt: one round
+    expect(states).toEqual(['retrying']);
+    expect(FakeWorker.all).toHaveLength(2);
+    timers.fireAll();  // after 10 ms: both start again
+    expect(FakeWorker.all).toHaveLength(4);
+    fail();
+    timers.fireAll();
+    expect(FakeWorker.all).toHaveLength(6);
+    fail();  // the third attempt failed: given up
+    expect(states).toEqual(['retrying', 'retrying', 'unavailable']);
+    expect(delays).toEqual([10, 20]);
+    const e = await p.catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CoreError);
+    expect((e as CoreError).kind).toBe('unavailable');
+    expect(timers.count).toBe(0);
+    // nothing more is asked until retry()
+    await expect(pool.run({ kind: 'info', params: {}, priority: 0 })).rejects.toMatchObject({ kind: 'unavailable' });
+    expect(FakeWorker.all).toHaveLength(6);
+    pool.retry();
+    expect(FakeWorker.all).toHaveLength(8);
+    const q = pool.run({ kind: 'info', params: {}, priority: 0 });
+    const w = FakeWorker.all.find((x) => !x.terminated && x.sent.length > 0)!;
+    w.onmessage?.({ data: { ready: true } } as MessageEvent);
+    expect(states[states.length - 1]).toBe('ready');
+    w.reply(w.sent[0].id, 'up');
+    await expect(q).resolves.toBe('up');
+  });
+});

@@ -9,7 +9,7 @@ import { SCHEMA, TRAIN_VARIANTS } from '../../web/src/state/schema.js';
 import { translator } from '../../web/src/i18n/messages.ts';
 import { trainingConfigs, refusals, readNumber, runKey } from '../../web/src/training/config.ts';
 import { TrainingHost } from '../../web/src/training/host.ts';
-import { TrainingController } from '../../web/src/training/controller.ts';
+import { TrainingController, TrainingWorkerError } from '../../web/src/training/controller.ts';
 import type { RunListener } from '../../web/src/training/controller.ts';
 import { emptySeries, appendStep, stepsToReach, finalLoss } from '../../web/src/training/series.ts';
 import type { RunSeries } from '../../web/src/training/series.ts';
@@ -333,5 +333,41 @@ describe('training builders on a real run', () => {
     expect(area).toBeCloseTo(inside, 9);
     const acc = buildTrainAccuracy([s], t);
     expect(acc.csv.rows).toEqual([['inv_sqrt_dk', s.evaluation.tokenAccuracy, s.evaluation.sequenceAccuracy, s.evaluation.loss]]);
+  });
+});
+
+describe('training controller: a worker that hangs or dies', () => {
+  const cfg: TrainingConfig = { ...TINY, attention: 'inv_sqrt_dk', steps: 30, layers: 1 };
+  it('a step that never answers times out as a TrainingWorkerError; the next run starts a fresh worker and finishes', async () => {
+    const workers: FakeWorker[] = [];
+    // the first worker answers create, then never a step (a silent death); the second works
+    const c = new TrainingController({
+      createWorker: () => {
+        const w = new FakeWorker([Array(30).fill(1)], 0);
+        if (workers.length === 0) { const post = w.postMessage.bind(w); w.postMessage = (m) => { if (m.kind !== 'step') post(m); }; }
+        workers.push(w);
+        return w;
+      },
+      requestTimeoutMs: 50,
+    });
+    let cause: unknown = null;
+    const l = { ...listen(), error(_m: string, _r: RunSeries[], e?: unknown) { cause = e; } };
+    await c.start([cfg], l);
+    expect(cause).toBeInstanceOf(TrainingWorkerError);
+    expect((cause as TrainingWorkerError).kind).toBe('timeout');
+    expect(workers[0].terminated).toBe(true);
+    expect(c.running).toBe(false);
+    const l2 = listen();
+    await c.start([cfg], l2);
+    expect(workers).toHaveLength(2);
+    expect(l2.doneRuns?.[0].stepsDone).toBe(30);
+  });
+  it('a crash during the budget check rejects with a TrainingWorkerError (crash), not a refusal', async () => {
+    const w = new FakeWorker([[1]]);
+    w.postMessage = () => { setTimeout(() => w.onerror?.({ preventDefault() {} } as unknown as Event), 0); };
+    const c = new TrainingController({ createWorker: () => w });
+    const e = await c.check([cfg]).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(TrainingWorkerError);
+    expect((e as TrainingWorkerError).kind).toBe('crash');
   });
 });

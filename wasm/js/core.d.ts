@@ -537,8 +537,10 @@ export interface TrainingRunInfo {
 /**
  * A training run: state in the wasm heap; call dispose() when done, or create it with
  * `using run = core.createTrainingRun(…)` where the language has explicit resource management
- * (a FinalizationRegistry is only a fallback). The live runs of a loaded core may hold
- * TRAINING_LIMITS.liveBytes together: createTrainingRun throws a RangeError naming dispose() and
+ * (a FinalizationRegistry is only a fallback). The live runs of one wasm instance may hold
+ * TRAINING_LIMITS.liveBytes together — per process and build: loadCore() memoises the instance,
+ * so every Core of the same build and source in a process (or worker) shares the one heap and
+ * this one budget. createTrainingRun throws a RangeError naming dispose() and
  * the live total beyond it. Every method of a disposed run throws a TypeError
  * ("trainingRun.step: this run was disposed …").
  */
@@ -630,7 +632,13 @@ export interface LoadOptions {
 
 /** True when this engine validates WebAssembly SIMD128 (wasm-feature-detect). */
 export function simdSupported(): Promise<boolean>;
-/** Loads the core once per kernel choice (the promise is memoised). */
+/**
+ * Loads the core once per build and source (the promise is memoised). The instantiated core is
+ * checked: its `info().version` must equal CORE_VERSION and its build the one asked for, else the
+ * promise rejects with a TypeError naming the source (`wasmBinary`, `wasmUrl`, `wasmModule` or
+ * the build) and the version it reports; so does a module that exports no memory (an empty or
+ * foreign module) and a wasmBinary over a detached buffer. Options are read as own properties only.
+ */
 export function loadCore(options?: LoadOptions): Promise<Core>;
 /** The package's scale names, in display order. */
 /**
@@ -692,7 +700,7 @@ export const TRAINING_LIMITS: {
   readonly evalSize: readonly [number, number];
   /** bytes one run may need (64 MiB) */
   readonly memoryBytes: number;
-  /** bytes all live (not disposed) runs of a loaded core may hold together (384 MiB) */
+  /** bytes all live (not disposed) runs of one wasm instance may hold together (384 MiB): per process and build, shared by every loadCore() of it */
   readonly liveBytes: number;
 };
 /** The defaults of a training config (kernel: the core's). */

@@ -4,7 +4,9 @@
 // Results are plain objects and typed arrays owned by JS (copied out of the wasm heap).
 import { simd as detectSimd } from 'wasm-feature-detect';
 
-export { CORE_VERSION } from './version.js';
+import { CORE_VERSION } from './version.js';
+
+export { CORE_VERSION };
 
 export const SCALE_NAMES = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
 
@@ -50,7 +52,8 @@ export const TRAINING_LIMITS = Object.freeze({
   steps: Object.freeze([1, 20000]),
   evalSize: Object.freeze([1, 4096]),
   memoryBytes: 64 * 1024 * 1024,
-  // The memory all live (not yet disposed) runs of one loaded core may hold together: six runs of
+  // The memory all live (not yet disposed) runs of one wasm instance may hold together — per
+  // process and build, since loadCore() memoises the instance and every Core of it shares its heap: six runs of
   // the largest size (the page's six variants), leaving room in the 1 GiB heap for a 512 MiB call.
   liveBytes: 6 * 64 * 1024 * 1024,
 });
@@ -175,6 +178,18 @@ export function simdSupported() {
 }
 
 // ---- parameter checks (types here; ranges in C++) ----
+/**
+ * A plain object's own enumerable properties in an object without a prototype: a parameter is read
+ * only where the caller wrote it, never through Object.prototype (a polluted
+ * Object.prototype.scale changes nothing). Anything else (arrays, typed arrays, null) is returned
+ * as it is, for the checks to name.
+ */
+function own(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || ArrayBuffer.isView(v)) return v;
+  const out = Object.create(null);
+  for (const key of Object.keys(v)) out[key] = v[key];
+  return out;
+}
 function typeName(v) {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
@@ -294,6 +309,7 @@ function intList(what, name, v, maxLength, lim) {
   if (!Array.isArray(v) && !(kind in NUMBER_ARRAYS)) {
     throw new TypeError(`${what}: ${name} must be an array of integers, got ${describe(v)}`);
   }
+  if (kind !== undefined) checkNotDetached(what, name, v, kind);
   const list = kind !== undefined ? freshView(v, kind) : v;
   if (list.length === 0) throw new RangeError(`${what}: ${name} is empty; give at least one value`);
   if (list.length > maxLength) throw new RangeError(`${what}: ${name}.length = ${list.length} is outside 1..${maxLength}`);
@@ -406,6 +422,12 @@ function headsKvOf(what, heads, v) {
 }
 
 // ---- the core object ----
+/** Every method of the core reads its object arguments as own properties only (see own()). */
+function ownArgs(methods) {
+  const out = {};
+  for (const [name, f] of Object.entries(methods)) out[name] = typeof f === 'function' ? (...args) => f(...args.map(own)) : f;
+  return Object.freeze(out);
+}
 function makeCore(mod, build, defaultKernel) {
   const kernelOf = (what, v) => {
     if (v === undefined) return defaultKernel;
@@ -416,7 +438,7 @@ function makeCore(mod, build, defaultKernel) {
     }
     return v;
   };
-  return Object.freeze({
+  return ownArgs({
     scoreVariance(params) {
       const what = 'scoreVariance';
       checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins', 'correlation']);
@@ -681,8 +703,14 @@ const modules = new Map();  // build → Promise<embind module>, loaded once
 
 // The bytes of a wasm binary given as an ArrayBuffer or a genuine Uint8Array (a copy), or a TypeError.
 function binaryBytes(what, v) {
-  if (v instanceof ArrayBuffer) return new Uint8Array(v.slice(0));
-  if (typedArrayKind(v) === 'Uint8Array') return Uint8Array.from(freshView(v, 'Uint8Array'));
+  if (v instanceof ArrayBuffer) {
+    if (isDetached(v)) throw new TypeError(`${what}: wasmBinary is a detached ArrayBuffer (it was transferred)`);
+    return new Uint8Array(v.slice(0));
+  }
+  if (typedArrayKind(v) === 'Uint8Array') {
+    checkNotDetached(what, 'wasmBinary', v, 'Uint8Array');
+    return Uint8Array.from(freshView(v, 'Uint8Array'));
+  }
   throw new TypeError(`${what}: wasmBinary must be an ArrayBuffer or a Uint8Array, got ${describe(v)}`);
 }
 function checkWasm(what, name, bytes) {
@@ -711,9 +739,14 @@ function fingerprint(bytes) {
 async function instantiate(build, options, bytes) {
   const mod = await instantiateRaw(build, options, bytes);
   const info = typeof mod.buildInfo === 'function' ? mod.buildInfo() : null;
+  const source = ['wasmBinary', 'wasmUrl', 'wasmModule'].find((k) => options[k] !== undefined) ?? 'the build';
   if (!info || info.simd !== (build === 'simd128')) {
-    const source = ['wasmBinary', 'wasmUrl', 'wasmModule'].find((k) => options[k] !== undefined) ?? 'the build';
     throw new TypeError(`loadCore: ${source} is not the '${build}' build of this core${info ? ` (it reports simd = ${info.simd})` : ' (it has no bindings of this core)'}`);
+  }
+  // a core of another version (a stale cached .wasm, a file from another release) would give other
+  // numbers under this version's name: refused
+  if (info.version !== CORE_VERSION) {
+    throw new TypeError(`loadCore: ${source} is core ${String(info.version).slice(0, 40)}, not ${CORE_VERSION} (this loader's CORE_VERSION): use the loader of its own version, or this version's .wasm`);
   }
   return mod;
 }
@@ -734,6 +767,9 @@ async function instantiateRaw(build, options, bytes) {
     // Emscripten's instantiateWasm hook instantiates it with the loader's imports
     const mod = options.wasmModule;
     if (!(mod instanceof WebAssembly.Module)) throw new TypeError(`loadCore: wasmModule must be a WebAssembly.Module, not ${describe(mod)}`);
+    if (!WebAssembly.Module.exports(mod).some((e) => e.kind === 'memory')) {
+      throw new TypeError(`${what}: wasmModule is not the '${build}' build of this core (it exports no memory: an empty or foreign WebAssembly module)`);
+    }
     let fail;
     const failed = new Promise((_, reject) => { fail = reject; });
     // a Module that is not this build (another program, or the other build) fails to link or to
@@ -752,6 +788,12 @@ async function instantiateRaw(build, options, bytes) {
     }
   }
   if (bytes) {
+    let compiled = null;
+    try { compiled = new WebAssembly.Module(bytes); } catch { /* the loader says why below */ }
+    if (compiled && !WebAssembly.Module.exports(compiled).some((e) => e.kind === 'memory')) {
+      const source = options.wasmUrl !== undefined ? 'wasmUrl' : 'wasmBinary';
+      throw new TypeError(`${what}: the wasm module did not load (custom binary '${build}'): ${source} exports no memory (an empty or foreign WebAssembly module), so it is not this core`);
+    }
     moduleArgs.wasmBinary = bytes;
   } else if (isNode) {
     // Emscripten 3.1.6's ES6 loader cannot read files in Node: hand it the bytes.
@@ -812,6 +854,7 @@ async function nodeUrlBytes(what, wasmUrl) {
 export async function loadCore(options = {}) {
   const what = 'loadCore';
   if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object`);
+  options = own(options);
   const choice = options.kernel ?? 'auto';
   if (!['auto', 'simd', 'scalar'].includes(choice)) {
     throw new RangeError(`${what}: kernel = '${choice}' is not one of 'auto', 'simd', 'scalar'`);

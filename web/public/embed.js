@@ -1,30 +1,41 @@
 /*! √dk Lab embed script (MIT). Sizes every <iframe data-sqrtdk-embed> on the page to the height
  * its √dk Lab panel reports, so a reader never gets a scroll box inside the post. Without this
- * script the iframe keeps the fixed height of the snippet. It reads one number per message and
- * only from the iframe it sizes (same window, same origin as the iframe's src). */
+ * script the iframe keeps the fixed height of the snippet. It reads one number per message, and
+ * only from a frame of the lab itself: the frame's src is on the origin this script was served
+ * from, the message comes from that frame's window and that origin. A height is capped at
+ * MAX_HEIGHT (the tallest panel, the interview view, is about 9,000 px at a phone's width). */
 (function () {
   'use strict';
   if (window.__sqrtdkEmbed) return;
   window.__sqrtdkEmbed = true;
+  var MAX_HEIGHT = 12000;
+  // The lab's origin: where this script came from (a copy served by the host itself has no lab
+  // origin to check against, and then trusts only frames of the host's own origin).
+  var script = document.currentScript;
+  var lab;
+  try { lab = new URL(script && script.src ? script.src : location.href, location.href).origin; } catch (e) { return; }
+  function originOf(f) {
+    try { return new URL(f.getAttribute('src') || '', location.href).origin; } catch (e) { return null; }
+  }
   window.addEventListener('message', function (ev) {
     var d = ev.data;
-    if (!d || d.type !== 'sqrtdk:height' || typeof d.height !== 'number' || !(d.height > 0) || d.height > 20000) return;
+    if (ev.origin !== lab || !d || d.type !== 'sqrtdk:height' || typeof d.height !== 'number' || !(d.height > 0) || !isFinite(d.height)) return;
     var frames = document.querySelectorAll('iframe[data-sqrtdk-embed]');
     for (var i = 0; i < frames.length; i++) {
       var f = frames[i];
       if (f.contentWindow !== ev.source) continue;
-      var origin;
-      try { origin = new URL(f.src, location.href).origin; } catch (e) { return; }
-      if (origin !== ev.origin) return;
-      f.style.height = Math.ceil(d.height) + 'px';
-      f.setAttribute('data-sqrtdk-sized', String(Math.ceil(d.height)));
+      if (originOf(f) !== lab) return;
+      var h = Math.min(MAX_HEIGHT, Math.ceil(d.height));
+      f.style.height = h + 'px';
+      f.setAttribute('data-sqrtdk-sized', String(h));
       return;
     }
   });
-  // A frame that settled before this script ran has already sent its height: ask every frame
-  // once now, and each again when it (re)loads. The answer is a message like any other above.
+  // A frame that settled before this script ran has already sent its height: ask every frame of
+  // the lab once now, and each again when it (re)loads. The answer is a message like any other above.
   function ask(f) {
-    try { f.contentWindow.postMessage({ type: 'sqrtdk:ask-height' }, new URL(f.src, location.href).origin); } catch (e) { /* not loaded yet */ }
+    if (originOf(f) !== lab) return;
+    try { f.contentWindow.postMessage({ type: 'sqrtdk:ask-height' }, lab); } catch (e) { /* not loaded yet */ }
   }
   function watch() {
     var frames = document.querySelectorAll('iframe[data-sqrtdk-embed]');

@@ -9,10 +9,12 @@
 import { CoreError } from './worker/protocol.ts';
 import type { Calls, Kind, WorkerLike } from './worker/protocol.ts';
 import { Pool, defaultPoolSize } from './worker/pool.ts';
+import type { StartState } from './worker/pool.ts';
 import { plan } from './worker/plan.ts';
 import { DK_STEPS } from './state/schema.js';
 
 export { CoreError, defaultPoolSize };
+export type { StartState };
 export type WorkerName = 'live' | 'sweep';
 
 /**
@@ -61,6 +63,12 @@ export interface ComputeOptions {
   onRestart: (reason: 'timeout' | 'crash') => void;
   /** workers in the pool (default: defaultPoolSize(navigator.hardwareConcurrency)) */
   poolSize?: number;
+  /** the workers post { ready } once their core is loaded (the page's do): start failures back off */
+  announcesReady?: boolean;
+  /** delays between attempts to start workers that could not load the core (default pool.ts START_BACKOFF_MS) */
+  backoffMs?: readonly number[];
+  /** the start of the workers: retrying after a failure, unavailable (given up), ready again */
+  onStartState?: (s: StartState) => void;
 }
 
 /** What a step callback is told: whether this result is the request's final one. */
@@ -89,6 +97,9 @@ export interface ComputeStats {
   /** calls waiting for a worker, workers busy */
   waiting: number;
   running: number;
+  /** workers restarted after a crash or timeout, and attempts to start a worker that failed */
+  restarts: number;
+  startFailures: number;
 }
 
 export class Compute {
@@ -105,6 +116,9 @@ export class Compute {
       size,
       createWorker: opts.createWorker,
       onRestart: opts.onRestart,
+      announcesReady: opts.announcesReady,
+      ...(opts.backoffMs ? { backoffMs: opts.backoffMs } : {}),
+      onStartState: opts.onStartState,
       timeoutMs: (k) => (k === 'saturationSweep' || k === 'scoreVariance' || k === 'longContext' ? 30000 : 15000),
     });
   }
@@ -226,11 +240,18 @@ export class Compute {
 
   get restarts(): number { return this.pool.restarts; }
 
+  /** Whether no worker could load the core and the pool stopped asking (until retry()). */
+  get unavailable(): boolean { return this.pool.isUnavailable; }
+
+  /** Starts again the workers that could not start (the reader's Retry, the browser back online). */
+  retry(): void { this.pool.retry(); }
+
   /** Counters of computations (tests, bench:ui). */
   stats(): ComputeStats {
     return {
       poolSize: this.pool.size, started: { ...this.started }, log: this.log.slice(),
       sent: this.pool.sent, dropped: this.pool.dropped, waiting: this.pool.waiting, running: this.pool.running,
+      restarts: this.pool.restarts, startFailures: this.pool.startFailures,
     };
   }
 }

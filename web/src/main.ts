@@ -10,9 +10,10 @@ import { Store } from './state/store.ts';
 import { bindUrl } from './state/url.ts';
 import { translator } from './i18n/messages.ts';
 import type { T } from './i18n/messages.ts';
-import { Compute, defaultPoolSize } from './compute.ts';
-import { compileCore, coreWorker } from './worker/boot.ts';
-import { poolOverride } from './worker/pool.ts';
+import { Compute, CoreError, defaultPoolSize } from './compute.ts';
+import { CoreSource, coreWorker } from './worker/boot.ts';
+import { poolOverride, backoffOverride } from './worker/pool.ts';
+import type { StartState } from './worker/pool.ts';
 import { h, setText } from './dom.ts';
 import { select } from './controls.ts';
 import type { Control } from './controls.ts';
@@ -40,6 +41,7 @@ import type { CoreInfo } from '../../wasm/js/core.js';
 import { copyText } from './copy.ts';
 import { checkLinkVersion } from './version.ts';
 import { startPwa } from './pwa.ts';
+import { simd } from 'wasm-feature-detect';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
   interview: interviewPanel, variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
@@ -52,17 +54,34 @@ const initial = checkLinkVersion(parseHash(location.hash, navLang));
 const store = new Store(initial.state);
 
 let restartNotice: HTMLElement | null = null;
+/** the download of the core (bytes so far, whole size or null) until it is compiled */
+let download: { loaded: number; total: number | null } | null = null;
+/** the workers' start after a failure: retrying with a backoff, or given up (unavailable) */
+let start: StartState = { state: 'ready' };
 // the core's module is compiled once, here, and posted to every worker of the pool
-const coreInit = compileCore();
+const coreSource = new CoreSource((loaded, total) => { download = { loaded, total }; showStatus(); });
 const compute = new Compute({
   poolSize: poolOverride(location.search) ?? defaultPoolSize(navigator.hardwareConcurrency),
-  createWorker: (i) => coreWorker(() => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module', name: `sqrtdk-core-${i}` }), coreInit),
+  createWorker: (i) => coreWorker(() => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module', name: `sqrtdk-core-${i}` }), coreSource.get()),
+  announcesReady: true,
+  // ?backoff=ms,… (tests) replaces the production delays between attempts (pool.ts START_BACKOFF_MS)
+  ...(backoffOverride(location.search) ? { backoffMs: backoffOverride(location.search)! } : {}),
+  onStartState: (s) => {
+    const was = start.state;
+    start = s;
+    if (s.state !== 'ready') void coreSource.failed();
+    showStartNotice();
+    if (s.state === 'ready' && was === 'unavailable') recovered();
+    showStatus();
+  },
   onRestart: (reason) => {
     const w = window as unknown as { __sqrtdkRestarts?: number };
     w.__sqrtdkRestarts = (w.__sqrtdkRestarts ?? 0) + 1;
     showRestart(reason);
   },
 });
+// back online: the workers that could not start try again at once (during a wait, or after giving up)
+window.addEventListener('online', () => compute.retry());
 // bench:ui clears the result cache between measured changes, so each one is really computed;
 // tests and bench:ui read the pool size and the counters of computations per panel
 (window as unknown as { __sqrtdkBench?: object }).__sqrtdkBench = { clearCache: () => compute.clearCache(), stats: () => compute.stats() };
@@ -110,9 +129,48 @@ function showRestart(reason: 'timeout' | 'crash'): void {
   setText(restartNotice, t('notice.restart', { reason: t(`notice.restart.${reason}`) }));
 }
 
+/**
+ * The notice of a core that could not be loaded: while retrying, nothing (the status line counts
+ * the attempts); once given up, what happened, its likely causes and Retry / Reload — and no
+ * further request until the reader picks one (or the browser comes back online).
+ */
+let startNotice: HTMLElement | null = null;
+function showStartNotice(): void {
+  if (start.state !== 'unavailable') { startNotice?.remove(); startNotice = null; return; }
+  startNotice?.remove();
+  const retry = h('button', { type: 'button', class: 'button', 'data-action': 'core-retry', text: t('notice.unavailable.retry') }) as HTMLButtonElement;
+  retry.addEventListener('click', () => {
+    retry.disabled = true;
+    setText(retry, t('notice.unavailable.retrying'));
+    compute.retry();
+  });
+  const reload = h('button', { type: 'button', class: 'button ghost', 'data-action': 'core-reload', text: t('notice.unavailable.reload') });
+  reload.addEventListener('click', () => location.reload());
+  startNotice = h('div', { class: 'notice warn', role: 'alert', 'data-notice': 'core-unavailable' },
+    h('p', {}, h('strong', { text: t('notice.unavailable.title') })),
+    h('p', { text: t('notice.unavailable.why') }),
+    h('p', { class: 'note', text: t('notice.unavailable.detail', { message: start.error }) }),
+    h('div', { class: 'notice-actions' }, retry, reload));
+  (viewHost ?? root).prepend(startNotice);
+}
+
+/** The core loads again after the pool gave up: the requests it refused meanwhile are made again. */
+function recovered(): void {
+  infoError = '';
+  requestInfo();
+  if (!viewHost) return;
+  if (store.state.embed) mount(); else showPanel(store.state, false);
+}
+
 /** "Engine: SIMD" in plain words; the core's version and build behind the tooltip. */
 function statusText(): { text: string; title: string } {
+  if (start.state === 'unavailable') return { text: t('app.status.unavailable'), title: start.error };
+  if (start.state === 'retrying') return { text: t('app.status.retrying', { attempt: start.attempt, attempts: start.attempts, s: Math.max(1, Math.round(start.inMs / 1000)) }), title: start.error };
   if (infoError) return { text: t('app.status.failed', { message: infoError }), title: '' };
+  if (!info && download && download.loaded > 0) {
+    const mb = (b: number) => (b / 1048576).toFixed(1);
+    return { text: download.total ? t('app.status.download', { loaded: mb(download.loaded), total: mb(download.total) }) : t('app.status.downloadSome', { loaded: mb(download.loaded) }), title: '' };
+  }
   if (!info) return { text: t('app.status.loading'), title: '' };
   const kernel = store.state.kernel === 'auto' ? info.kernel : store.state.kernel;
   return {
@@ -211,6 +269,8 @@ function showPanel(state: State, focusHeading: boolean): void {
   const main = viewHost!;
   const notice = noticeBox(pendingIssues);
   main.replaceChildren(...(notice ? [notice] : []), view.el, pager(state));
+  showKernelNotice();
+  showStartNotice();
   view.update(state, null);
   setMeta(state);
   markNav(state);
@@ -257,6 +317,8 @@ function mount(): void {
     viewHost.append(h('h1', { class: 'sr-only', text: t('app.title') }), ...(notice ? [notice] : []), view.el,
       h('p', { class: 'embed-foot' }, h('a', { href: toHash({ ...state, embed: false }), target: '_blank', rel: 'noopener', text: `${t('app.title')} · ${t('app.openFull')}` })));
     root.append(viewHost);
+    showKernelNotice();
+    showStartNotice();
     view.update(state, null);
     setMeta(state);
     return;
@@ -290,7 +352,31 @@ function markNav(state: State): void {
   if (chrome.menu.value !== state.exp) chrome.menu.value = state.exp;
 }
 
+// A link with kernel=simd on an engine without WebAssembly SIMD128 (the baseline build, which has
+// no SIMD kernel): the scalar kernel is used, with a notice — its numbers are the same, bit for
+// bit (the two families compute identical products) — instead of refusing every request.
+let simdOk: boolean | null = null;
+let kernelNotice: HTMLElement | null = null;
+function checkKernel(): void {
+  if (simdOk !== false || store.state.kernel !== 'simd') return;
+  kernelFellBack = true;
+  store.set({ kernel: 'scalar' }, 'kernel');
+  showKernelNotice();
+}
+let kernelFellBack = false;
+function showKernelNotice(): void {
+  kernelNotice?.remove();
+  kernelNotice = null;
+  if (!kernelFellBack || !viewHost) return;
+  kernelNotice = h('div', { class: 'notice', role: 'status', 'data-notice': 'kernel-fallback' },
+    h('p', { text: t('notice.noSimd') }),
+    h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => { kernelFellBack = false; showKernelNotice(); } }));
+  viewHost.prepend(kernelNotice);
+}
+void simd().then((ok) => { simdOk = ok; checkKernel(); }, () => {});
+
 store.subscribe((state, changed, source) => {
+  if (changed.has('kernel') && state.kernel === 'simd' && simdOk === false) { checkKernel(); return; }
   if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
     closeEmbedDialog();
     const keep = focusPath(root);
@@ -336,7 +422,11 @@ if (initial.state.embed) reportHeight();
 // is: let the two compute workers (created above) start fetching and compiling the core first.
 setTimeout(mount, 0);
 startPwa(() => t);
-compute.call('live', 'info', {}).then((i) => { info = i; showStatus(); }, (e: unknown) => {
-  infoError = e instanceof Error ? e.message : String(e);
-  showStatus();
-});
+function requestInfo(): void {
+  compute.call('live', 'info', {}).then((i) => { info = i; download = null; showStatus(); }, (e: unknown) => {
+    if (e instanceof CoreError && e.kind === 'unavailable') return;  // the notice says it
+    infoError = e instanceof Error ? e.message : String(e);
+    showStatus();
+  });
+}
+requestInfo();

@@ -20,26 +20,43 @@ export function startPwa(tr: () => T): void {
   document.documentElement.dataset.build = BUILD_ID;
   if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
   let notice: HTMLElement | null = null;
+  let reloading = false;
+  let clicked = false;
+  // The update was taken in another tab: the new service worker controls this page too, but this
+  // page keeps running its own version (its files are kept: web/public/sw-keep.js) — say so.
+  let controlled = navigator.serviceWorker.controller !== null;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (clicked) { if (!reloading) { reloading = true; location.reload(); } return; }
+    const was = controlled;
+    controlled = true;
+    if (!was) return;  // a first visit's service worker taking control: nothing changed
+    showNotice('notice.updated');
+  });
+  function showNotice(key: 'notice.update' | 'notice.updated'): void {
+    notice?.remove();
+    const t = tr();
+    const button = h('button', { type: 'button', class: 'button', 'data-action': 'reload-update', text: t('notice.update.reload') }) as HTMLButtonElement;
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      clicked = true;
+      // the waiting worker takes over, then the page reloads into the new version (workbox-window
+      // reloads only when this page was already controlled when it registered, not on a first
+      // visit); when another tab took the update already, nothing waits: reload now
+      void navigator.serviceWorker.getRegistration().then((r) => {
+        if (r?.waiting) void updateSW(true);
+        else if (!reloading) { reloading = true; location.reload(); }
+      });
+    });
+    notice = h('div', { class: 'notice update-notice', role: 'status', 'data-notice': 'update', 'data-kind': key === 'notice.update' ? 'waiting' : 'taken' },
+      h('p', { text: t(key) }), button);
+    document.body.append(notice);
+  }
   const updateSW = registerSW({
     // after the page's load event: the first visit's precache download does not compete with it
     immediate: false,
     onNeedRefresh() {
       if (notice?.isConnected) return;
-      const t = tr();
-      const button = h('button', { type: 'button', class: 'button', 'data-action': 'reload-update', text: t('notice.update.reload') }) as HTMLButtonElement;
-      button.addEventListener('click', () => {
-        button.disabled = true;
-        // the waiting worker takes over, then the page reloads into the new version (workbox-window
-        // reloads only when this page was already controlled when it registered, not on a first visit)
-        let reloading = false;
-        navigator.serviceWorker.addEventListener('controllerchange', () => {
-          if (!reloading) { reloading = true; location.reload(); }
-        });
-        void updateSW(true);
-      });
-      notice = h('div', { class: 'notice update-notice', role: 'status', 'data-notice': 'update' },
-        h('p', { text: t('notice.update') }), button);
-      document.body.append(notice);
+      showNotice('notice.update');
     },
     onRegisterError(error: unknown) {
       // the page works without it (online only); say why in the console, not in the page

@@ -6,7 +6,7 @@
 import type { State, StateKey } from '../state/state.ts';
 import { toHash, withPatch } from '../state/state.ts';
 import type { PanelCtx } from '../panels/shell.ts';
-import { scrollTable } from '../panels/shell.ts';
+import { scrollTable, workerFailure } from '../panels/shell.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { SCHEMA } from '../state/schema.js';
 import { h, setText } from '../dom.ts';
@@ -109,7 +109,7 @@ export function mountClaimChecker(host: HTMLElement, { t, store, compute }: Pane
         setVerdict(id, d.verdict(live));
       }, (e: unknown) => {
         if (my !== gen || (e instanceof CoreError && e.kind === 'superseded')) return;
-        setText(row.live, t('drill.failed', { message: e instanceof Error ? e.message : String(e) }));
+        setText(row.live, workerFailure(e, t) ?? t('drill.failed', { message: e instanceof Error ? e.message : String(e) }));
         row.tr.dataset.verdict = 'error';
         setText(row.verdict, '–');
       });

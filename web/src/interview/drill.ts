@@ -7,6 +7,7 @@
 import type { State, StateKey } from '../state/state.ts';
 import { toHash, panelHash, withPatch } from '../state/state.ts';
 import type { PanelCtx } from '../panels/shell.ts';
+import { workerFailure } from '../panels/shell.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { h, setText } from '../dom.ts';
 import { fmt } from '../format.ts';
@@ -14,6 +15,7 @@ import { CoreError } from '../compute.ts';
 import {
   QUESTION_IDS, QUESTIONS_BY_ID, questionState, scoreNumber, scoreChoice, closeness,
   readProgress, writeProgress, clearProgress, recordAnswer, summarise,
+  mergeProgress, missesAnswers, storageWorks, PROGRESS_KEY,
 } from './questions.ts';
 import type { Question, QuestionId, Params, StorageLike } from './questions.ts';
 import './drill.css';
@@ -54,9 +56,44 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
     store.set({ dq: QUESTION_IDS[(i + 1) % QUESTION_IDS.length] }, 'dq');
   });
   const progress = h('p', { class: 'drill-progress', 'data-drill-progress': '', 'aria-live': 'polite' });
+  // The answers of this visit: counted even where storage is blocked or full, and merged into what
+  // is stored on every write (two tabs answering at once keep every answer).
+  let session: Record<string, number> = {};
+  let kept = storageWorks(storage());
+  const notKept = h('p', { class: 'note drill-not-kept', 'data-drill-storage': '', role: 'status', text: t('drill.notKept'), hidden: kept });
+  const privacy = h('p', { class: 'note', text: t('drill.privacy'), hidden: !kept });
+  const current = () => mergeProgress(readProgress(storage()), session);
+  /** Writes the stored progress merged with this visit's answers; says so when it cannot be kept. */
+  function save(): void {
+    if (!kept) return;
+    if (!writeProgress(storage(), current())) { kept = false; notKept.hidden = false; privacy.hidden = true; }
+  }
+  // Another tab wrote (or reset) the progress: show it; if its write lacks an answer of this visit
+  // (it read before this tab wrote), write the merge again.
+  const onStorage = (ev: StorageEvent) => {
+    if (ev.key !== null && ev.key !== PROGRESS_KEY) return;
+    if (ev.newValue === null) session = {};  // reset there: forgotten here too
+    else if (missesAnswers(readProgress(storage()), session)) save();
+    showProgress();
+  };
+  window.addEventListener('storage', onStorage);
+  // The reset asks first (a click in a frame the reader cannot see must not wipe the progress).
   const reset = h('button', { type: 'button', class: 'mini', 'data-drill-reset': '', text: t('drill.reset') }) as HTMLButtonElement;
-  reset.addEventListener('click', () => {
+  const confirmYes = h('button', { type: 'button', class: 'mini', 'data-drill-reset-yes': '', text: t('drill.resetYes') }) as HTMLButtonElement;
+  const confirmNo = h('button', { type: 'button', class: 'mini', 'data-drill-reset-no': '', text: t('drill.resetNo') }) as HTMLButtonElement;
+  const confirmText = h('span', { class: 'drill-confirm-q', 'data-drill-reset-q': '' });
+  const confirmBox = h('span', { class: 'drill-confirm', role: 'group', hidden: true }, confirmText, confirmYes, confirmNo);
+  const askReset = (on: boolean) => {
+    confirmBox.hidden = !on;
+    reset.hidden = on;
+    if (on) { setText(confirmText, t('drill.resetAsk', { n: summarise(current()).answered })); confirmNo.focus(); } else reset.focus();
+  };
+  reset.addEventListener('click', () => askReset(true));
+  confirmNo.addEventListener('click', () => askReset(false));
+  confirmYes.addEventListener('click', () => {
     clearProgress(storage());
+    session = {};
+    askReset(false);
     showProgress(t('drill.resetDone'));
   });
 
@@ -79,8 +116,8 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
       h('div', { class: 'control' }, h('label', { for: pickId, text: t('drill.pick') }), h('div', { class: 'control-row' }, pick, another, next))),
     form, result,
     h('p', { class: 'drill-share' }, linkA, ' · ', h('span', { text: t('drill.linkNote') })),
-    h('div', { class: 'drill-foot' }, progress, reset),
-    h('p', { class: 'note', text: t('drill.privacy') }));
+    h('div', { class: 'drill-foot' }, progress, reset, confirmBox),
+    notKept, privacy);
   host.append(el);
 
   let state = store.state;
@@ -97,7 +134,7 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
   let radios: HTMLInputElement[] = [];
 
   function showProgress(note?: string) {
-    const s = summarise(readProgress(storage()));
+    const s = summarise(current());
     const base = s.answered === 0 ? t('drill.progressNone') : t('drill.progress', { n: s.answered, score: String(s.score) });
     setText(progress, note ? `${note} ${base}` : base);
     progress.dataset.answered = String(s.answered);
@@ -217,8 +254,8 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
         score = scoreChoice(p.value, live);
         liveLine = t('drill.liveChoice', { answer: t(`drill.o.${question.id}.${live}` as MessageKey), pred: t(`drill.o.${question.id}.${p.value}` as MessageKey) });
       }
-      const rec = recordAnswer(readProgress(storage()), k, score);
-      if (rec.counted) writeProgress(storage(), rec.progress);
+      const rec = recordAnswer(current(), k, score);
+      if (rec.counted) { session[k] = score; save(); }
       showProgress();
       const show = h('a', { class: 'button', 'data-drill-show': '', text: t('drill.show') }) as HTMLAnchorElement;
       const target = questionState(state, question, Number(k.split(':')[1])).state;
@@ -235,7 +272,7 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
       if (e instanceof CoreError && e.kind === 'superseded') return;
       revealed = false;
       reveal.disabled = false;
-      result.replaceChildren(h('p', { class: 'err', text: t('drill.failed', { message: e instanceof Error ? e.message : String(e) }) }));
+      result.replaceChildren(h('p', { class: 'err', text: workerFailure(e, t) ?? t('drill.failed', { message: e instanceof Error ? e.message : String(e) }) }));
     });
   });
 
@@ -245,6 +282,6 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
       if (changed === null || changed.has('dq') || changed.has('dseed') || changed.has('kernel') || changed.has('lang')) setQuestion(next);
       if (changed === null) showProgress();
     },
-    destroy() { gen++; el.remove(); },
+    destroy() { gen++; window.removeEventListener('storage', onStorage); el.remove(); },
   };
 }

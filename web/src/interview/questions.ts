@@ -283,8 +283,31 @@ export function summarise(p: Progress): { answered: number; score: number } {
   const v = Object.values(p.answered);
   return { answered: v.length, score: v.reduce((a, b) => a + b, 0) };
 }
-export function writeProgress(store: StorageLike | null, p: Progress): void {
-  try { store?.setItem(PROGRESS_KEY, JSON.stringify(p)); } catch { /* private mode: progress lives for the page only */ }
+/** Writes the progress; false when the store is missing, blocked or full (progress then lives for the page only). */
+export function writeProgress(store: StorageLike | null, p: Progress): boolean {
+  if (!store) return false;
+  try { store.setItem(PROGRESS_KEY, JSON.stringify(p)); return true; } catch { return false; }
+}
+/**
+ * The progress `stored` with the answers of this page's session added where it lacks them: what a
+ * tab writes, so that an answer another tab stored meanwhile is not overwritten (merge on write),
+ * and what it shows. An answer's first score stays (the stored one wins).
+ */
+export function mergeProgress(stored: Progress, session: Readonly<Record<string, number>>): Progress {
+  return { answered: { ...session, ...stored.answered } };
+}
+/** Whether `stored` lacks any answer of the session (then the tab writes the merge again). */
+export function missesAnswers(stored: Progress, session: Readonly<Record<string, number>>): boolean {
+  return Object.keys(session).some((k) => !(k in stored.answered));
+}
+/** Whether progress can be kept in `store`: a probe written and removed (false when storage is blocked or full). */
+export function storageWorks(store: StorageLike | null): boolean {
+  if (!store) return false;
+  try {
+    store.setItem(`${PROGRESS_KEY}:probe`, '1');
+    store.removeItem(`${PROGRESS_KEY}:probe`);
+    return true;
+  } catch { return false; }
 }
 export function clearProgress(store: StorageLike | null): void {
   try { store?.removeItem(PROGRESS_KEY); } catch { /* nothing to clear */ }

@@ -10,7 +10,7 @@ import { h, setText } from '../dom.ts';
 import type { State, StateKey, Panel } from '../state/state.ts';
 import { defaultState } from '../state/state.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { fillFormulas } from './shell.ts';
+import { fillFormulas, workerFailure } from './shell.ts';
 import { seedInput } from '../controls.ts';
 import { fmt, pct } from '../format.ts';
 import type { MessageKey, T } from '../i18n/messages.ts';
@@ -305,7 +305,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
         renderNumbers();
       }, (e: unknown) => {
         if (key !== reqKey || (e instanceof CoreError && e.kind === 'superseded')) return;
-        setText(err, t('iv.failed', { message: e instanceof Error ? e.message : String(e) }));
+        setText(err, workerFailure(e, t) ?? t('iv.failed', { message: e instanceof Error ? e.message : String(e) }));
       });
     }
   }

@@ -2,6 +2,7 @@
 // shows" text and claim checks; each part carries data-part so embed mode can hide parts.
 import { h, setText } from '../dom.ts';
 import type { T } from '../i18n/messages.ts';
+import { translator } from '../i18n/messages.ts';
 import type { Panel, State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import type { Compute } from '../compute.ts';
@@ -48,7 +49,24 @@ export function fillFormulas(box: HTMLElement, keys: FormulaKey[], lang: 'en' | 
       return div;
     }));
     box.removeAttribute('aria-busy');
+  }, () => {
+    box.removeAttribute('aria-busy');
+    box.replaceChildren(staleNotice());
+    // offline (a first visit, before the precache): tried again once the browser is back online
+    window.addEventListener('online', () => { if (box.isConnected) fillFormulas(box, keys, lang); }, { once: true });
   });
+}
+
+/**
+ * What a part of the page that could not be loaded shows: a chunk of this version is gone from
+ * the site (a new version was deployed) and from the caches — the reload, not a broken piece.
+ */
+export function staleNotice(): HTMLElement {
+  const lang = document.documentElement.lang === 'zh-CN' ? 'zh-CN' : 'en';
+  const t = translator(lang);
+  const reload = h('button', { type: 'button', class: 'button', 'data-action': 'stale-reload', text: t('notice.unavailable.reload') });
+  reload.addEventListener('click', () => location.reload());
+  return h('div', { class: 'notice', role: 'status', 'data-notice': 'stale' }, h('p', { text: t('notice.stale') }), reload);
 }
 
 export function shell(id: Panel, num: number, title: string, lede: string, formulaKeys: FormulaKey[], t: T): Shell {
@@ -142,8 +160,22 @@ export function track<R>(root: HTMLElement, owner: string, p: Promise<R>, source
     if (!isLatest(root, owner, gen)) return;
     const msg = e instanceof Error ? e.message : String(e);
     const panel = (root.dataset.panel ?? '') as Panel;
+    // a crash, a timeout or a core that could not load is not a refusal of the reader's values:
+    // said as what it is, in the page's language, beside the panel (no parameter is to blame)
+    const failed = workerFailure(e, t);
+    if (failed !== null) { showError(root, 'panel', failed, owner); return; }
     showError(root, slotOfMessage(panel, msg, source, (k) => controlVisible(root, k), slotOf(root, owner)), t('common.refused', { message: msg }), owner);
   }));
+}
+
+/**
+ * What the reader is told of a request that failed without the core refusing it — a crash, a
+ * timeout, a core that could not be loaded — in the page's language; null for a refusal (and a
+ * superseded request), whose message names the parameter.
+ */
+export function workerFailure(e: unknown, t: T): string | null {
+  if (!(e instanceof CoreError) || e.kind === 'core' || e.kind === 'superseded') return null;
+  return t(`common.failed.${e.kind}`);
 }
 
 /**

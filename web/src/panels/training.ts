@@ -19,7 +19,7 @@ import { h, setText, download } from '../dom.ts';
 import { shell, claimBox, scrollTable } from './shell.ts';
 import { c9Verdict, c10Verdict } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { TrainingController } from '../training/controller.ts';
+import { TrainingController, TrainingWorkerError } from '../training/controller.ts';
 import type { RunSeries } from '../training/series.ts';
 import { hasHeadScale, lastFiniteLoss } from '../training/series.ts';
 import { trainingConfigs, runKey, refusals, readNumber, TRAIN_KEYS, RUN_KEYS } from '../training/config.ts';
@@ -247,6 +247,15 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       if (seq !== checkSeq) return;
       const msg = e instanceof Error ? e.message : String(e);
       if (msg === 'cancelled' || msg === 'destroyed') { runBtn.dataset.refused = ''; syncButtons(); return; }
+      // the worker died or hung during the check: no verdict on the configuration — Run stays
+      // available (it starts a fresh worker) and the reader is told what happened
+      if (e instanceof TrainingWorkerError) {
+        runBtn.dataset.refused = '';
+        syncButtons();
+        coreErrKey = 'train-run';
+        setText(s.el.querySelector(`[data-err-for="${coreErrKey}"]`), t(`train.err.${e.kind}`));
+        return;
+      }
       runBtn.dataset.refused = '1';
       runBtn.disabled = true;
       // beside the control of the parameter named (the one just moved, if named); a run's memory
@@ -397,8 +406,14 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   const listener = {
     progress(_runs: RunSeries[], sps: number) { session.sps = sps; session.listener?.('progress'); },
     done(_runs: RunSeries[], sps: number) { session.sps = sps; session.status = 'done'; session.listener?.('done'); },
-    error(message: string) {
+    error(message: string, _runs: RunSeries[], cause?: unknown) {
       session.status = 'error';
+      // a worker that died or hung is said as such, in the page's language (Run starts a fresh one)
+      if (cause instanceof TrainingWorkerError) {
+        session.error = t(`train.err.${cause.kind}`);
+        session.listener?.('error');
+        return;
+      }
       session.error = message;
       // a size the core refused at create: beside its control too
       // (owner train:run: the next change of the configuration clears it)

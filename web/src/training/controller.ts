@@ -20,6 +20,12 @@ export interface ControllerOptions {
   maxChunk?: number;
   /** histogram bins of the analysis (default 48) */
   bins?: number;
+  /**
+   * ms a request may take before the worker counts as hung (default 60000: a step chunk takes
+   * about chunkMs; creating six of the largest runs a few seconds): it is terminated, the run
+   * fails with a TrainingWorkerError, and the next request starts a fresh worker
+   */
+  requestTimeoutMs?: number;
   now?: () => number;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (t: unknown) => void;
@@ -30,11 +36,22 @@ export interface RunListener {
   progress(runs: RunSeries[], stepsPerSecond: number): void;
   /** every run finished (or diverged) and was evaluated */
   done(runs: RunSeries[], stepsPerSecond: number): void;
-  /** the runs could not be created or a request failed (the message of the core) */
-  error(message: string, runs: RunSeries[]): void;
+  /** the runs could not be created or a request failed (the message of the core; `cause`: the error, a TrainingWorkerError when the worker died or hung) */
+  error(message: string, runs: RunSeries[], cause?: unknown): void;
 }
 
 type Phase = 'idle' | 'running' | 'cancelling';
+
+/**
+ * The training worker died (an error event) or stopped answering (a request over its timeout): not
+ * a refusal of the configuration. The next request starts a fresh worker, so Run works again.
+ */
+export class TrainingWorkerError extends Error {
+  constructor(readonly kind: 'crash' | 'timeout', message: string) {
+    super(message);
+    this.name = 'TrainingWorkerError';
+  }
+}
 
 export class TrainingController {
   private worker: WorkerLike | null = null;
@@ -53,7 +70,7 @@ export class TrainingController {
 
   constructor(options: ControllerOptions) {
     this.o = {
-      chunkMs: 30, cancelGraceMs: 60, maxChunk: 256, bins: 48,
+      chunkMs: 30, cancelGraceMs: 60, maxChunk: 256, bins: 48, requestTimeoutMs: 60000,
       now: () => performance.now(),
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
@@ -75,7 +92,7 @@ export class TrainingController {
       if (m.ok) p.resolve({ result: m.result, ms: m.ms });
       else p.reject(Object.assign(new Error(m.error.message), { name: m.error.name }));
     };
-    w.onerror = (ev) => { ev.preventDefault?.(); this.kill(new Error('the training worker crashed')); };
+    w.onerror = (ev) => { ev.preventDefault?.(); this.kill(new TrainingWorkerError('crash', 'the training worker crashed')); };
     this.worker = w;
     return w;
   }
@@ -96,7 +113,11 @@ export class TrainingController {
     const w = this.ensureWorker();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      const timer = this.o.setTimer(() => {
+        if (this.pending.has(id) && this.worker === w) this.kill(new TrainingWorkerError('timeout', `the training worker did not answer ${kind} within ${this.o.requestTimeoutMs} ms`));
+      }, this.o.requestTimeoutMs);
+      const done = () => this.o.clearTimer(timer);
+      this.pending.set(id, { resolve: (v) => { done(); resolve(v as never); }, reject: (e) => { done(); reject(e); } });
       w.postMessage({ id, kind, params });
     });
   }
@@ -161,7 +182,7 @@ export class TrainingController {
       this.phase = 'idle';
       if (this.ids.length) void this.request('dispose', { runs: this.ids }).catch(() => {});
       this.ids = [];
-      listener.error(e instanceof Error ? e.message : String(e), runs);
+      listener.error(e instanceof Error ? e.message : String(e), runs, e);
     }
   }
 

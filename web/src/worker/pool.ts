@@ -10,6 +10,41 @@ export interface PoolOptions {
   createWorker: (index: number) => WorkerLike;
   onRestart?: (reason: 'timeout' | 'crash') => void;
   timeoutMs?: (kind: Kind) => number;
+  /** the workers post { ready } when their core is loaded (protocol.ts): start failures back off */
+  announcesReady?: boolean;
+  /**
+   * ms to wait before each new attempt to start the workers after a start failure (a .wasm or a
+   * worker script that did not load); after the last the pool is unavailable. Default START_BACKOFF_MS.
+   */
+  backoffMs?: readonly number[];
+  /** what the pool is doing about its workers' start (the page's status line and notice) */
+  onStartState?: (s: StartState) => void;
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (t: unknown) => void;
+}
+
+/** Delays between attempts to start a worker that could not load the core: 4 attempts within about 7 s. */
+export const START_BACKOFF_MS: readonly number[] = [1000, 2000, 4000];
+
+/**
+ * The start of the pool's workers: 'ready' (a core is loaded), 'retrying' (attempt `attempt` of
+ * `attempts` failed with `error`; the next in `inMs`), 'unavailable' (every attempt failed: no
+ * further request is made until retry()).
+ */
+export type StartState =
+  | { state: 'ready' }
+  | { state: 'retrying'; attempt: number; attempts: number; inMs: number; error: string }
+  | { state: 'unavailable'; attempts: number; error: string };
+
+/**
+ * The backoff delays a page address asks for: `?backoff=ms,ms,…` (each 0..60000, at most 8) in
+ * the query — for tests, which cannot wait the production delays; null when absent or malformed.
+ */
+export function backoffOverride(search: string): number[] | null {
+  const raw = new URLSearchParams(search).get('backoff');
+  if (raw === null || !/^\d{1,5}(,\d{1,5}){0,7}$/.test(raw)) return null;
+  const ms = raw.split(',').map(Number);
+  return ms.every((x) => x <= 60000) ? ms : null;
 }
 
 export interface PoolTask {
@@ -49,15 +84,77 @@ export class Pool {
   /** calls sent to a worker, and calls dropped before sending because their request went stale */
   sent = 0;
   dropped = 0;
+  /** attempts to start workers that failed (all of them, and the consecutive ones since a core loaded) */
+  startFailures = 0;
+  private failedInRow = 0;
+  private retryTimer: unknown = null;
+  private unavailable: CoreError | null = null;
+  private readonly backoff: readonly number[];
+  private readonly setTimer: (fn: () => void, ms: number) => unknown;
+  private readonly clearTimer: (t: unknown) => void;
+  private readonly onStartState: (s: StartState) => void;
 
   constructor(opts: PoolOptions) {
     if (!Number.isInteger(opts.size) || opts.size < 1) throw new RangeError(`Pool: size = ${opts.size} must be an integer ≥ 1`);
+    this.backoff = opts.backoffMs ?? START_BACKOFF_MS;
+    this.setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+    this.clearTimer = opts.clearTimer ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>));
+    this.onStartState = opts.onStartState ?? (() => {});
     this.clients = Array.from({ length: opts.size }, (_, i) => new WorkerClient({
       createWorker: () => opts.createWorker(i),
       onRestart: opts.onRestart,
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
+      announcesReady: opts.announcesReady ?? false,
+      onStartFailure: (message) => this.startFailed(message),
+      onReady: () => this.started(),
     }));
     this.busy = this.clients.map(() => false);
+  }
+
+  /** A worker could not load the core: every worker waits, then all start again, or the pool gives up. */
+  private startFailed(message: string): void {
+    this.startFailures += 1;
+    if (this.unavailable || this.retryTimer !== null) return;  // this round's attempt is already counted
+    this.failedInRow += 1;
+    const attempts = this.backoff.length + 1;
+    if (this.failedInRow > this.backoff.length) {
+      this.unavailable = new CoreError(message, 'unavailable');
+      const err = this.unavailable;
+      const queued = this.queue;
+      this.queue = [];
+      for (const t of queued) t.reject(err);
+      for (const c of this.clients) c.failAll(err);
+      this.onStartState({ state: 'unavailable', attempts, error: message });
+      return;
+    }
+    const inMs = this.backoff[this.failedInRow - 1];
+    this.onStartState({ state: 'retrying', attempt: this.failedInRow, attempts, inMs, error: message });
+    this.retryTimer = this.setTimer(() => { this.retryTimer = null; this.revive(); }, inMs);
+  }
+
+  private started(): void {
+    const was = this.failedInRow;
+    this.failedInRow = 0;
+    if (was > 0 || this.startFailures > 0) this.onStartState({ state: 'ready' });
+  }
+
+  private revive(): void {
+    for (const c of this.clients) c.revive();
+  }
+
+  /** Whether the pool gave up starting its workers (until retry()). */
+  get isUnavailable(): boolean { return this.unavailable !== null; }
+
+  /**
+   * Starts again the workers that could not start, now: after the reader's Retry, or when the
+   * browser comes back online (a wait in progress is cut short). Nothing happens while they run.
+   */
+  retry(): void {
+    if (this.retryTimer !== null) { this.clearTimer(this.retryTimer); this.retryTimer = null; }
+    if (!this.clients.some((c) => c.down)) return;
+    this.unavailable = null;
+    this.failedInRow = 0;
+    this.revive();
   }
 
   get size(): number { return this.clients.length; }
@@ -67,6 +164,7 @@ export class Pool {
   get running(): number { return this.busy.filter(Boolean).length; }
 
   run(task: PoolTask): Promise<unknown> {
+    if (this.unavailable) return Promise.reject(this.unavailable);
     return new Promise((resolve, reject) => {
       const q: Queued = { ...task, seq: this.seq++, resolve, reject };
       // keep the queue sorted by (priority, seq): insert after the last task of priority ≤ ours
@@ -106,5 +204,8 @@ export class Pool {
     this.queue = keep;
   }
 
-  terminate(): void { for (const c of this.clients) c.terminate(); }
+  terminate(): void {
+    if (this.retryTimer !== null) this.clearTimer(this.retryTimer);
+    for (const c of this.clients) c.terminate();
+  }
 }

@@ -81,9 +81,14 @@ export function transferables(value: unknown, out: Transferable[] = [], seen = n
   return out;
 }
 
-/** An error that came back from the worker (or from the client: timeout, superseded). */
+/**
+ * An error that came back from the worker (kind 'core': the core refused the parameters), or from
+ * the client: 'timeout' and 'crash' (the request hung or killed the worker twice), 'superseded'
+ * (a newer request replaced it), 'unavailable' (no worker could load the core: the pool stopped).
+ */
+export type CoreErrorKind = 'core' | 'timeout' | 'crash' | 'superseded' | 'unavailable';
 export class CoreError extends Error {
-  constructor(message: string, readonly kind: 'core' | 'timeout' | 'crash' | 'superseded', name = 'Error') {
+  constructor(message: string, readonly kind: CoreErrorKind, name = 'Error') {
     super(message);
     this.name = name;
   }
@@ -105,6 +110,16 @@ export interface ClientOptions {
   onRestart?: (reason: 'timeout' | 'crash') => void;
   /** how often a request is retried on a fresh worker after a crash or timeout (default 1) */
   retries?: number;
+  /**
+   * The worker says when its core is loaded: { ready: true }, or { ready: false, error } when it
+   * cannot load it. Until then its requests are not timed, and a failure (that message, or an
+   * error event: a script that did not load) is a start failure handed to onStartFailure — the
+   * worker is not restarted by the client; revive() starts a fresh one. Default false: a worker
+   * counts as started at once (and every failure is a crash).
+   */
+  announcesReady?: boolean;
+  onStartFailure?: (message: string) => void;
+  onReady?: () => void;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (t: unknown) => void;
 }
@@ -120,8 +135,22 @@ interface Pending {
   timer?: unknown;
 }
 
+/** A worker's message about its core: loaded (ready) or not (with the error). */
+export type ReadyMessage = { ready: true } | { ready: false; error: ErrorInfo };
+export function isReadyMessage(m: unknown): m is ReadyMessage {
+  if (m === null || typeof m !== 'object' || !('ready' in m) || 'id' in m) return false;
+  const r = m as Record<string, unknown>;
+  if (r.ready === true) return true;
+  const e = r.error as Record<string, unknown> | undefined;
+  return r.ready === false && !!e && typeof e.message === 'string' && typeof e.name === 'string';
+}
+
 export class WorkerClient {
-  private worker: WorkerLike;
+  private worker: WorkerLike | null;
+  /** the worker's core is loaded (always, without announcesReady) */
+  private ready = false;
+  /** requests made while there is no worker (after a start failure, until revive()) */
+  private held: Pending[] = [];
   private nextId = 1;
   private inflight = new Map<number, Pending>();
   /** channel → the request in flight on it */
@@ -138,16 +167,74 @@ export class WorkerClient {
       retries: 1,
       setTimer: (fn, ms) => setTimeout(fn, ms),
       clearTimer: (t) => clearTimeout(t as ReturnType<typeof setTimeout>),
+      announcesReady: false,
+      onStartFailure: () => {},
+      onReady: () => {},
       ...options,
     };
     this.worker = this.spawn();
   }
 
   private spawn(): WorkerLike {
+    this.ready = !this.opts.announcesReady;
     const w = this.opts.createWorker();
     w.onmessage = (ev) => this.onMessage(ev.data);
-    w.onerror = (ev) => { ev.preventDefault?.(); this.restart('crash'); };
+    w.onerror = (ev) => {
+      ev.preventDefault?.();
+      if (this.ready) this.restart('crash');
+      else this.startFailed('the worker script could not be started');
+    };
     return w;
+  }
+
+  /** Whether the worker could not start and waits for revive(). */
+  get down(): boolean { return this.worker === null; }
+
+  /**
+   * The worker could not load its core: it is dropped, and what was sent to it waits (those
+   * requests never ran, so this is no attempt of theirs) until revive() or failAll().
+   */
+  private startFailed(message: string): void {
+    if (!this.worker) return;
+    this.worker.onmessage = null;
+    this.worker.onerror = null;
+    this.worker.terminate();
+    this.worker = null;
+    for (const p of this.inflight.values()) {
+      if (p.timer !== undefined) this.opts.clearTimer(p.timer);
+      p.timer = undefined;
+      p.attempts -= 1;
+      this.held.push(p);
+    }
+    this.inflight.clear();
+    this.busy.clear();
+    this.opts.onStartFailure(message);
+  }
+
+  /** After a start failure: a fresh worker, and the held requests sent to it. */
+  revive(): void {
+    if (this.worker) return;
+    this.worker = this.spawn();
+    const held = this.held;
+    this.held = [];
+    for (const p of held) {
+      if (p.channel !== undefined && this.busy.has(p.channel)) {
+        const old = this.waiting.get(p.channel);
+        if (old) old.reject(new CoreError('superseded by a newer request', 'superseded'));
+        this.waiting.set(p.channel, p);
+      } else this.send(p);
+    }
+  }
+
+  /** Rejects everything held, in flight or waiting with `error` (the pool gave up starting workers). */
+  failAll(error: CoreError): void {
+    const all = [...this.held, ...this.inflight.values(), ...this.waiting.values()];
+    for (const p of this.inflight.values()) if (p.timer !== undefined) this.opts.clearTimer(p.timer);
+    this.held = [];
+    this.inflight.clear();
+    this.busy.clear();
+    this.waiting.clear();
+    for (const p of all) p.reject(error);
   }
 
   /**
@@ -175,6 +262,7 @@ export class WorkerClient {
   private send(p: Pending): void {
     p.attempts += 1;
     p.timer = undefined;
+    if (!this.worker) { p.attempts -= 1; this.held.push(p); return; }
     this.inflight.set(p.id, p);
     if (p.channel !== undefined) this.busy.set(p.channel, p);
     this.worker.postMessage({ id: p.id, kind: p.kind, params: p.params });
@@ -187,6 +275,7 @@ export class WorkerClient {
    * one time out, and each restart threw the long one's work away.)
    */
   private armHead(): void {
+    if (!this.ready) return;  // a core still loading (a slow download) is not a hung request
     const head = this.inflight.values().next().value as Pending | undefined;
     if (head && head.timer === undefined) head.timer = this.opts.setTimer(() => this.onTimeout(head), this.opts.timeoutMs(head.kind));
   }
@@ -203,7 +292,13 @@ export class WorkerClient {
   }
 
   private onMessage(m: unknown): void {
+    if (isReadyMessage(m)) {
+      if (this.ready) return;
+      if (m.ready) { this.ready = true; this.opts.onReady(); this.armHead(); } else this.startFailed(m.error.message);
+      return;
+    }
     if (!isResponse(m)) return;
+    if (!this.ready) { this.ready = true; this.opts.onReady(); }  // a worker that answers has started
     const p = this.inflight.get(m.id);
     if (!p) return;  // answer of a request given up on (timeout) — ignore
     this.finish(p);
@@ -218,6 +313,7 @@ export class WorkerClient {
 
   /** Terminates the worker, starts a fresh one, and re-sends what was in flight (once). */
   private restart(reason: 'timeout' | 'crash', culprit?: Pending): void {
+    if (!this.worker) return;
     this.restarts += 1;
     this.worker.onmessage = null;
     this.worker.onerror = null;
@@ -232,8 +328,8 @@ export class WorkerClient {
       const blamed = culprit ? p === culprit : true;
       if (blamed && p.attempts > this.opts.retries) {
         p.reject(new CoreError(reason === 'timeout'
-          ? `${p.kind} took longer than ${this.opts.timeoutMs(p.kind)} ms`
-          : `the worker crashed during ${p.kind}`, reason));
+          ? `${p.kind} took longer than ${this.opts.timeoutMs(p.kind)} ms (tried ${p.attempts} times)`
+          : `the worker crashed during ${p.kind} (tried ${p.attempts} times)`, reason));
         this.release(p);
       } else {
         if (p.channel !== undefined && this.waiting.has(p.channel)) { p.reject(new CoreError('superseded by a newer request', 'superseded')); this.release(p); continue; }
@@ -249,7 +345,7 @@ export class WorkerClient {
   }
 
   terminate(): void {
-    this.worker.terminate();
+    this.worker?.terminate();
     for (const p of this.inflight.values()) if (p.timer !== undefined) this.opts.clearTimer(p.timer);
   }
 }

@@ -3,7 +3,10 @@
 // { init: { module, build } }; the worker instantiates it. Without one ({ init: null }: the page
 // could not compile it) the worker fetches the .wasm itself (Emscripten 3.1.6's loader does not
 // recognise a module worker, which has no importScripts) and hands the bytes to loadCore. Then it
-// answers each request with run() (handler.ts), in the order they came.
+// answers each request with run() (handler.ts), in the order they came. It tells the page once
+// whether its core loaded — { ready: true }, or { ready: false, error } — so that a core that
+// cannot load (a failed fetch, bytes that are not this core) is a start failure the pool retries
+// with a backoff (pool.ts), never a crash restarted at once.
 import { loadCore } from '../../../wasm/js/core.js';
 import { fetchCore } from './fetch-core.ts';
 import type { Core } from '../../../wasm/js/core.js';
@@ -13,23 +16,29 @@ import type { CoreInit } from './boot.ts';
 
 let gotInit: (init: CoreInit | null) => void = () => {};
 const initMessage = new Promise<CoreInit | null>((resolve) => { gotInit = resolve; });
-const corePromise = initMessage.then((init) => (init
-  ? loadCore({ build: init.build, kernel: 'auto', wasmModule: init.module })
-  : fetchCore().then((r) => r.core)));
+const corePromise = initMessage.then((init) => {
+  if (init && 'fatal' in init) throw new Error(init.fatal);
+  return init
+    ? loadCore({ build: init.build, kernel: 'auto', wasmModule: init.module })
+    : fetchCore().then((r) => r.core);
+});
 
 // A worker that cannot go on is a crashed worker: rethrowing outside any promise makes the error
 // reach the page's worker.onerror, which restarts the worker with a visible notice and re-sends
-// the request once (protocol.ts). Used when the core fails to load (a failed or corrupt .wasm
-// fetch) and when replying fails.
+// the request once (protocol.ts). Used when replying fails.
 function crash(e: unknown): void {
   setTimeout(() => { throw e instanceof Error ? e : new Error(String(e)); });
 }
-corePromise.catch(crash);
+corePromise.then(() => self.postMessage({ ready: true }), (e: unknown) => {
+  const err = e instanceof Error ? e : new Error(String(e));
+  self.postMessage({ ready: false, error: { name: err.name, message: err.message } });
+});
 
 self.onmessage = async (ev: MessageEvent) => {
   const data = ev.data as { init?: CoreInit | null } | null;
   if (data !== null && typeof data === 'object' && 'init' in data) {
     const init = data.init;
+    if (init && 'fatal' in init) { gotInit(typeof init.fatal === 'string' ? init : null); return; }
     gotInit(init && init.module instanceof WebAssembly.Module && (init.build === 'simd128' || init.build === 'baseline') ? init : null);
     return;
   }
@@ -37,7 +46,7 @@ self.onmessage = async (ev: MessageEvent) => {
   try {
     core = await corePromise;
   } catch {
-    return;  // crash() above restarts this worker
+    return;  // the page was told ({ ready: false }) and starts another worker
   }
   try {
     const reply = run(core, ev.data);

@@ -1,0 +1,297 @@
+// Browser tests of faults that real hosting produces (issue 21), on the built page (dist/) served
+// by the test's own server, with requests failed by the test: every .wasm a 404 (a handful of
+// requests, then the notice with Retry and Reload, and nothing more until the reader acts);
+// offline during the download, then online (it recovers by itself); a junk .wasm in the service
+// worker's cache (evicted, fetched once more); a deployment under an open tab (every hashed file
+// renamed: the old tab still switches language and trains); two tabs answering the drill (every
+// answer kept); storage blocked (the notice, the session's count); embed.js and a foreign frame;
+// kernel=simd where SIMD128 is missing. The backoff between start attempts is injected with
+// ?backoff= so that nothing waits the production delays. Run after `npm run build`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import { openSuite, hostPage, openPanel } from './browser.mjs';
+import { panelSettled } from './panel.mjs';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const DESKTOP = { viewport: { width: 1280, height: 900 }, locale: 'en-US' };
+let suite, srv, browser;
+
+before(async () => {
+  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
+  suite = await openSuite(dist, '/faults/');
+  ({ srv, browser } = suite);
+});
+after(async () => { await suite?.close(); });
+
+/**
+ * A fresh context whose pages count their requests for the core (.wasm) and worker scripts (the
+ * page's and its workers'; the service worker's precache downloads are not the page's).
+ */
+async function counted() {
+  const ctx = await browser.newContext(DESKTOP);
+  const n = { wasm: 0, worker: 0 };
+  ctx.on('page', (page) => page.on('request', (r) => {
+    const u = r.url();
+    if (/\.wasm(\?|$)/.test(u)) n.wasm++;
+    if (/\/assets\/worker-[^/]*\.js/.test(u)) n.worker++;
+  }));
+  return { ctx, n };
+}
+const filled = (page) => page.waitForFunction(() => [...document.querySelectorAll('[data-readout]')].every((r) => r.textContent !== '–'), null, { timeout: 30000 });
+
+test('every .wasm a 404: a handful of requests, then the notice with Retry and Reload, nothing more until Retry', async () => {
+  const { ctx, n } = await counted();
+  let broken = true;
+  await ctx.route(/\.wasm$/, (r) => (broken ? r.fulfill({ status: 404, body: 'not found' }) : r.continue()));
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '?backoff=100,200,300#v=1&exp=saturation');
+  await page.waitForSelector('[data-notice="core-unavailable"]', { timeout: 15000 });
+  const notice = await page.textContent('[data-notice="core-unavailable"]');
+  assert.match(notice, /could not be loaded.*network.*newer version.*WebAssembly/s);
+  assert.match(notice, /HTTP 404/);
+  assert.equal(await page.textContent('[data-action="core-retry"]'), 'Retry');
+  assert.equal(await page.textContent('[data-action="core-reload"]'), 'Reload');
+  assert.equal(await page.textContent('[data-status]'), 'The lab’s code could not be loaded');
+  // named as what it is beside the panel, not as a refusal
+  const errs = await page.$$eval('[data-err-for]', (els) => els.map((e) => e.textContent).filter(Boolean));
+  assert.ok(errs.length > 0 && errs.every((e) => /^Not computed: the lab’s code could not be loaded/.test(e)), errs.join(' | '));
+  const atNotice = { wasm: n.wasm, worker: n.worker };
+  // 4 attempts (the first and 3 retries): each the page's fetch, a worker script and nothing else
+  assert.ok(n.wasm <= 6 && n.worker <= 6, `requests until the notice: ${JSON.stringify(n)}`);
+  await page.waitForTimeout(1500);
+  assert.deepEqual({ wasm: n.wasm, worker: n.worker }, atNotice, 'no request after giving up');
+  assert.equal(await page.evaluate(() => window.__sqrtdkRestarts ?? 0), 0, 'no worker restarted as a crash');
+  // the reader presses Retry once the host serves the core again: the panel computes
+  broken = false;
+  await page.click('[data-action="core-retry"]');
+  await panelSettled(page, 'saturation', 30000);
+  assert.equal(await page.$('[data-notice="core-unavailable"]'), null, 'the notice is gone');
+  assert.match(await page.textContent('[data-status]'), /Engine: SIMD/);
+  await ctx.close();
+});
+
+test('offline while the core downloads, then online: it recovers by itself (zh-CN: the status in Chinese)', async () => {
+  const { ctx, n } = await counted();
+  let offline = true;
+  await ctx.route(/\.wasm$/, (r) => (offline ? r.abort('internetdisconnected') : r.continue()));
+  const page = await ctx.newPage();
+  // a long backoff: only the browser's `online` event can bring the core back within the test
+  await page.goto(srv.url + '?backoff=60000#v=1&exp=saturation&lang=zh-CN');
+  await ctx.setOffline(true);
+  await page.waitForFunction(() => /核心未能加载（第 1 次，共 2 次）/.test(document.querySelector('[data-status]').textContent), null, { timeout: 15000 });
+  const during = n.wasm + n.worker;
+  offline = false;
+  await ctx.setOffline(false);
+  await panelSettled(page, 'saturation', 30000);
+  assert.match(await page.textContent('[data-status]'), /SIMD/);
+  assert.ok(during <= 6, `requests while offline: ${during}`);
+  await ctx.close();
+});
+
+test('a junk .wasm in the service worker’s cache is evicted and fetched once more; the page computes', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '#v=1&exp=saturation');
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+  await panelSettled(page, 'saturation');
+  // what a captive portal leaves: an HTML page cached under the core's address
+  const junked = await page.evaluate(async () => {
+    const out = [];
+    for (const name of await caches.keys()) {
+      const c = await caches.open(name);
+      for (const req of await c.keys()) {
+        if (!/sqrtdk-simd[^/]*\.wasm/.test(req.url)) continue;
+        await c.put(req, new Response('<html>captive portal</html>', { headers: { 'content-type': 'application/wasm' } }));
+        out.push(req.url);
+      }
+    }
+    return out;
+  });
+  assert.equal(junked.length, 1, 'the precache holds the SIMD core');
+  const asked = [];
+  page.on('request', (r) => { if (/\.wasm$/.test(r.url())) asked.push(r.url()); });
+  await page.reload();
+  await panelSettled(page, 'saturation', 30000);
+  assert.equal(asked.length, 2, `the page asked for the core twice (the junk, then afresh): ${asked.join(', ')}`);
+  assert.equal(await page.evaluate(() => window.__sqrtdkRestarts ?? 0), 0);
+  assert.equal(await page.$('[data-notice="core-unavailable"]'), null);
+  const valid = await page.evaluate(async (url) => {
+    const hit = await caches.match(url);
+    return hit ? WebAssembly.validate(await hit.arrayBuffer()) : 'evicted';
+  }, junked[0]);
+  assert.ok(valid === true || valid === 'evicted', `no junk left in the cache (${valid})`);
+  await ctx.close();
+});
+
+/** A copy of dist/ as the next deployment would be: every hashed asset renamed, every reference with it. */
+function renamedDeploy() {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'sqrtdk-deploy-'));
+  const next = path.join(tmp, 'dist');
+  cpSync(dist, next, { recursive: true });
+  const assets = path.join(next, 'assets');
+  const renames = [];
+  for (const f of readdirSync(assets)) {
+    const m = /^(.*-)([A-Za-z0-9_-]{8})(\.[a-z0-9]+)$/.exec(f);
+    if (!m) continue;
+    const to = `${m[1]}${m[2].slice(0, 4)}Nx${m[2].slice(6)}${m[3]}`;
+    renameSync(path.join(assets, f), path.join(assets, to));
+    renames.push([f, to]);
+  }
+  const walk = (dir) => {
+    for (const f of readdirSync(dir)) {
+      const p = path.join(dir, f);
+      if (statSync(p).isDirectory()) { walk(p); continue; }
+      if (!/\.(html|js|css|webmanifest)$/.test(f)) continue;
+      let s = readFileSync(p, 'utf8');
+      for (const [a, b] of renames) s = s.split(a).join(b);
+      writeFileSync(p, s);
+    }
+  };
+  walk(next);
+  return { next, renames: renames.length, cleanup: () => rmSync(tmp, { recursive: true, force: true }) };
+}
+
+test('a deployment under an open tab (every hashed file renamed, the update taken): the old tab switches language and trains', async () => {
+  const deploy = renamedDeploy();
+  assert.ok(deploy.renames > 20, `${deploy.renames} files renamed`);
+  const ctx = await browser.newContext(DESKTOP);
+  const missing = [];
+  ctx.on('response', (r) => { if (r.status() === 404) missing.push(r.url()); });
+  try {
+    const page = await ctx.newPage();
+    // the training view is opened only after the deployment: its worker script is loaded then
+    await page.goto(srv.url + '#v=1&exp=saturation&trsteps=10&trvar=inv_sqrt_dk&trseed=2');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+    srv.setRoot(deploy.next);
+    // the new version installs and is taken (as the click in another tab does): it controls this tab too
+    await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      await reg.update();
+      const sw = reg.installing ?? reg.waiting;
+      if (sw && sw.state !== 'installed') await new Promise((r) => sw.addEventListener('statechange', () => sw.state === 'installed' && r()));
+      const changed = new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+      reg.waiting.postMessage({ type: 'SKIP_WAITING' });
+      await changed;
+    });
+    await page.waitForSelector('[data-notice="update"][data-kind="taken"]', { timeout: 15000 });
+    assert.match(await page.textContent('[data-notice="update"]'), /installed in another tab.*keeps working with its own version/);
+    // the language switch needs this version's zh-CN chunk (never loaded yet): it comes
+    await page.selectOption('[data-key="lang"] select', 'zh-CN');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await page.waitForFunction(() => document.querySelector('[data-panel="saturation"] .formula .katex'), null, { timeout: 15000 });
+    await openPanel(page, 'training');
+    assert.equal(await page.$('[data-notice="stale"]'), null, 'no part of the page failed');
+    // and it trains: the training worker's script is this version's, loaded only now
+    await page.waitForSelector('[data-action="train-run"]:not([disabled])', { timeout: 30000 });
+    await page.click('[data-action="train-run"]');
+    await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
+    assert.deepEqual(missing.filter((u) => u.includes('/assets/')), [], 'no file of the old version went missing');
+  } finally {
+    srv.setRoot(dist);
+    await ctx.close();
+    deploy.cleanup();
+  }
+});
+
+/** Answers the drill question of `hash` with its first option (the score does not matter here). */
+async function answer(page, hash) {
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.waitForFunction((h) => document.querySelector('[data-drill-form]')?.dataset.q === new URLSearchParams(h.slice(1)).get('dq')
+    && document.querySelector('[data-drill-form]').dataset.seed === new URLSearchParams(h.slice(1)).get('dseed') && !document.querySelector('[data-drill-score]'), hash);
+  await page.check('[data-drill-option="0"]');
+  await page.click('[data-drill-reveal]');
+  await page.waitForSelector('[data-drill-score]', { timeout: 30000 });
+}
+const answered = (page) => page.$eval('[data-drill-progress]', (p) => Number(p.dataset.answered));
+
+test('two tabs answering the drill keep every answer, and each shows the other’s; the reset asks first', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const a = await ctx.newPage();
+  const b = await ctx.newPage();
+  await a.goto(srv.url + '#v=1&exp=interview&dq=uniform&dseed=1');
+  await b.goto(srv.url + '#v=1&exp=interview&dq=uniform&dseed=2');
+  await a.waitForSelector('[data-drill-form][data-q]');
+  await b.waitForSelector('[data-drill-form][data-q]');
+  // both reveal at once, twice each, on different seeds
+  for (let i = 0; i < 2; i++) {
+    await Promise.all([answer(a, `#v=1&exp=interview&dq=uniform&dseed=${10 + i}`), answer(b, `#v=1&exp=interview&dq=uniform&dseed=${20 + i}`)]);
+  }
+  await a.waitForFunction(() => Number(document.querySelector('[data-drill-progress]').dataset.answered) === 4, null, { timeout: 5000 });
+  await b.waitForFunction(() => Number(document.querySelector('[data-drill-progress]').dataset.answered) === 4, null, { timeout: 5000 });
+  const stored = await a.evaluate(() => Object.keys(JSON.parse(localStorage.getItem('sqrtdk-drill-v1')).answered).sort());
+  assert.deepEqual(stored, ['uniform:10', 'uniform:11', 'uniform:20', 'uniform:21']);
+  // one click does not reset: it asks, and "keep" keeps
+  await a.click('[data-drill-reset]');
+  assert.match(await a.textContent('[data-drill-reset-q]'), /Forget all 4 answers\?/);
+  await a.click('[data-drill-reset-no]');
+  assert.equal(await answered(a), 4);
+  await a.click('[data-drill-reset]');
+  await a.click('[data-drill-reset-yes]');
+  assert.equal(await answered(a), 0);
+  await b.waitForFunction(() => Number(document.querySelector('[data-drill-progress]').dataset.answered) === 0, null, { timeout: 5000 });
+  await ctx.close();
+});
+
+test('storage blocked: "progress is not kept here", and the session’s answers still counted', async () => {
+  const ctx = await browser.newContext({ ...DESKTOP, locale: 'zh-CN' });
+  await ctx.addInitScript(() => { Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('blocked', 'SecurityError'); } }); });
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '#v=1&exp=interview&lang=zh-CN&dq=uniform&dseed=3');
+  await page.waitForSelector('[data-drill-form][data-q]');
+  assert.match(await page.textContent('[data-drill-storage]'), /这里不会保存进度/);
+  assert.equal(await page.isVisible('[data-drill-storage]'), true);
+  await answer(page, '#v=1&exp=interview&lang=zh-CN&dq=uniform&dseed=4');
+  await answer(page, '#v=1&exp=interview&lang=zh-CN&dq=uniform&dseed=5');
+  assert.equal(await answered(page), 2);
+  assert.match(await page.textContent('[data-drill-progress]'), /已答 2 题/);
+  await ctx.close();
+});
+
+test('embed.js sizes only frames of the lab’s own origin, capped; a foreign frame marked data-sqrtdk-embed is ignored', async () => {
+  const foreign = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<script>setInterval(() => parent.postMessage({ type: "sqrtdk:height", height: 19999 }, "*"), 50)</script>');
+  });
+  await new Promise((r) => foreign.listen(0, '127.0.0.1', r));
+  const fo = `http://127.0.0.1:${foreign.address().port}`;
+  const ctx = await browser.newContext(DESKTOP);
+  // a page of the lab's own origin that reports an absurd height
+  await ctx.route(`${srv.url}tall.html`, (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<script>setInterval(() => parent.postMessage({ type: "sqrtdk:height", height: 50000 }, "*"), 50)</script>' }));
+  const host = await hostPage(`<!doctype html><iframe id="foreign" data-sqrtdk-embed src="${fo}/x.html" height="300"></iframe>`
+    + `<iframe id="tall" data-sqrtdk-embed src="${srv.url}tall.html" height="300"></iframe><script src="${srv.url}embed.js"></script>`);
+  try {
+    const page = await ctx.newPage();
+    await page.goto(host.url);
+    await page.waitForFunction(() => document.getElementById('tall').hasAttribute('data-sqrtdk-sized'), null, { timeout: 10000 });
+    assert.equal(await page.getAttribute('#tall', 'data-sqrtdk-sized'), '12000', 'capped');
+    await page.waitForTimeout(300);
+    assert.equal(await page.getAttribute('#foreign', 'data-sqrtdk-sized'), null);
+    assert.equal(await page.$eval('#foreign', (f) => f.getBoundingClientRect().height), 304, 'the foreign frame keeps its own height');
+  } finally {
+    await host.close();
+    foreign.close();
+    await ctx.close();
+  }
+});
+
+test('kernel=simd where the engine has no SIMD128: the scalar kernel with a notice, and numbers', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  // the page's feature test says no SIMD128 (wasm-feature-detect asks WebAssembly.validate)
+  await ctx.addInitScript(() => { WebAssembly.validate = () => false; });
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '#v=1&exp=precision&kernel=simd');
+  await page.waitForSelector('[data-notice="kernel-fallback"]');
+  assert.match(await page.textContent('[data-notice="kernel-fallback"]'), /no WebAssembly SIMD128: the scalar kernel is used/);
+  await panelSettled(page, 'precision', 30000);
+  assert.match(await page.textContent('[data-status]'), /scalar/);
+  await page.waitForFunction(() => /kernel=scalar/.test(location.hash));
+  assert.deepEqual(await page.$$eval('[data-err-for]', (els) => els.map((e) => e.textContent).filter(Boolean)), []);
+  await ctx.close();
+});
