@@ -3,7 +3,7 @@
 // step. Only the panel in view is mounted, computed and in the accessibility tree.
 import './style.css';
 import 'katex/dist/katex.min.css';
-import { parseHash, toHash, langFromNavigator } from './state/state.ts';
+import { parseHash, toHash, panelHash, langFromNavigator } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
 import { Store } from './state/store.ts';
@@ -13,6 +13,9 @@ import type { T } from './i18n/messages.ts';
 import { Compute, defaultPoolSize } from './compute.ts';
 import { compileCore, coreWorker } from './worker/boot.ts';
 import { poolOverride } from './worker/pool.ts';
+import { moduleWorker, blobWorkerFailures } from './worker/spawn.ts';
+import { InThreadCore } from './worker/in-thread.ts';
+import coreWorkerUrl from './worker/worker.ts?worker&url';
 import { h, setText } from './dom.ts';
 import { select } from './controls.ts';
 import type { Control } from './controls.ts';
@@ -54,7 +57,14 @@ let restartNotice: HTMLElement | null = null;
 const coreInit = compileCore();
 const compute = new Compute({
   poolSize: poolOverride(location.search) ?? defaultPoolSize(navigator.hardwareConcurrency),
-  createWorker: (i) => coreWorker(() => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module', name: `sqrtdk-core-${i}` }), coreInit),
+  // a worker where one can start (a blob: module in a sandboxed frame, worker/spawn.ts), else the
+  // core on this thread with the same handler and module: the same numbers, never a blank view
+  createWorker: (i) => {
+    if (blobWorkerFailures() === 0) {
+      try { return coreWorker(() => moduleWorker(coreWorkerUrl, `sqrtdk-core-${i}`), coreInit); } catch { /* no worker may start here */ }
+    }
+    return new InThreadCore(coreInit);
+  },
   onRestart: (reason) => {
     const w = window as unknown as { __sqrtdkRestarts?: number };
     w.__sqrtdkRestarts = (w.__sqrtdkRestarts ?? 0) + 1;
@@ -126,6 +136,12 @@ function showStatus(): void {
 }
 
 
+/** Closes the share dialog if one is open (without loading its module). */
+function closeShare(): void {
+  const d = document.querySelector<HTMLDialogElement>('dialog[data-share-dialog]');
+  if (d?.open) d.close(); else d?.remove();
+}
+
 /** The page's address with a hash: origin and path only (a query such as utm_source=… is not part of a link's state). */
 function pageUrl(hash: string): string {
   return location.origin + location.pathname + hash;
@@ -158,6 +174,14 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
     state: store.state, t, pageUrl, returnFocus: embedBtn,
     parts: SECTIONS.filter((p) => view?.el.querySelector(`[data-part="${p}"]`)),
   }));
+  const shareBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'share-image', 'aria-haspopup': 'dialog', 'aria-label': t('share.button') }, ...twoLabels(t('share.button'), t('share.buttonShort'))) as HTMLButtonElement;
+  shareBtn.addEventListener('click', () => {
+    if (!view) return;
+    url.flush();
+    const opts = { state: store.state, t, view: view.el, link: pageUrl(panelHash(store.state)), returnFocus: shareBtn };
+    // the poster and its QR code library load on the first click, not with the page
+    void import('./share/dialog.ts').then((m) => m.openShareDialog(opts));
+  });
   const status = h('p', { class: 'status', 'data-status': '', role: 'status' });
   const nav = h('nav', { class: 'tabs', 'aria-label': t('app.nav') },
     h('ul', {}, ...PANELS.map((p) => h('li', {}, h('a', {
@@ -174,7 +198,7 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
     h('div', { class: 'brand' }, h('h1', { class: 'site-name', text: t('app.title') }), h('p', { class: 'tagline', text: t('app.tagline') })),
     h('div', { class: 'top-controls' }, ...controls.map((c) => c.el), status));
   for (const c of controls) c.el.classList.add('inline');
-  const bar = h('div', { class: 'bar', 'data-bar': '' }, nav, menuBox, h('div', { class: 'actions' }, linkBtn, embedBtn), fallback);
+  const bar = h('div', { class: 'bar', 'data-bar': '' }, nav, menuBox, h('div', { class: 'actions' }, linkBtn, embedBtn, shareBtn), fallback);
   return { top, bar };
 }
 
@@ -291,6 +315,7 @@ function markNav(state: State): void {
 store.subscribe((state, changed, source) => {
   if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
     closeEmbedDialog();
+    closeShare();
     const keep = focusPath(root);
     mount();
     restoreFocus(root, keep);
@@ -299,6 +324,7 @@ store.subscribe((state, changed, source) => {
   if (changed.has('exp')) {
     if (source === 'exp') pendingIssues = [];  // the link's notice belongs to the view it opened
     closeEmbedDialog();
+    closeShare();
     // focus follows the change of view (a tab, the menu, Back or Forward), for keyboards and screen readers
     showPanel(state, true);
     for (const c of chrome?.controls ?? []) c.sync(state);
@@ -337,4 +363,19 @@ startPwa(() => t);
 compute.call('live', 'info', {}).then((i) => { info = i; showStatus(); }, (e: unknown) => {
   infoError = e instanceof Error ? e.message : String(e);
   showStatus();
+  if (store.state.embed) showEmbedFailure(infoError);
 });
+
+/**
+ * An embed whose core cannot start here (no worker and no core on the page's thread: the host
+ * blocks the .wasm): a clear message and the view's full address to open in a new tab, above the
+ * panel, never a box of charts that stay empty.
+ */
+function showEmbedFailure(message: string): void {
+  const href = pageUrl(toHash({ ...store.state, embed: false }));
+  const box = h('div', { class: 'embed-error', role: 'alert', 'data-embed-error': 'core' },
+    h('p', { text: t('embed.coreFailed', { message }) }),
+    h('p', {}, h('a', { href, target: '_blank', rel: 'noopener', text: t('app.openFull') })),
+    h('p', { class: 'small muted embed-url', text: href }));
+  (viewHost ?? root).prepend(box);
+}

@@ -279,7 +279,17 @@ export class ChartBox {
    * to the panel with these numbers (only the keys the panel reads), wrapped to the width.
    */
   png(): void {
-    if (!this.chart) return;
+    const out = this.exportCanvas(true);
+    if (out) download(`sqrtdk-${this.id}.png`, out.toDataURL('image/png'));
+  }
+
+  /**
+   * The chart as shown, on an opaque canvas at the device pixel ratio: its title in a band above
+   * and, with `withLink`, the panel's short link below (the PNG export; the poster of
+   * share/poster.ts draws its own link and QR code). Null before the chart is drawn.
+   */
+  exportCanvas(withLink: boolean): HTMLCanvasElement | null {
+    if (!this.chart) return null;
     const src = this.chart.canvas;
     const dpr = src.width / Math.max(1, src.clientWidth || src.width);
     const band = Math.round(28 * dpr);
@@ -287,9 +297,9 @@ export class ChartBox {
     const scratch = document.createElement('canvas').getContext('2d')!;
     const linkFont = `${Math.round(11 * dpr)}px ${Chart.defaults.font.family}`;
     scratch.font = linkFont;
-    const lines = wrapChars(`√dk Lab · ${link}`, src.width - 16 * dpr, (x) => scratch.measureText(x).width);
+    const lines = withLink ? wrapChars(`√dk Lab · ${link}`, src.width - 16 * dpr, (x) => scratch.measureText(x).width) : [];
     const lineH = Math.round(15 * dpr);
-    const foot = Math.max(band, lines.length * lineH + Math.round(10 * dpr));
+    const foot = withLink ? Math.max(band, lines.length * lineH + Math.round(10 * dpr)) : Math.round(6 * dpr);
     const out = document.createElement('canvas');
     out.width = src.width;
     out.height = src.height + band + foot;
@@ -304,7 +314,7 @@ export class ChartBox {
     ctx.fillText(this.title, 8 * dpr, band / 2, out.width - 16 * dpr);
     ctx.font = linkFont;
     lines.forEach((line, i) => ctx.fillText(line, 8 * dpr, src.height + band + Math.round(5 * dpr) + lineH * (i + 0.5)));
-    download(`sqrtdk-${this.id}.png`, out.toDataURL('image/png'));
+    return out;
   }
   csv(): void {
     if (!this.spec) return;
@@ -321,6 +331,11 @@ export class ChartBox {
     this.chart?.destroy();
     this.chart = null;
   }
+}
+
+/** The ChartBox of a chart's figure element ([data-chart-box]), if it is one. */
+export function chartBoxOf(el: Element): ChartBox | undefined {
+  return boxes.get(el);
 }
 
 /** Cuts a string (a URL: no spaces to break at) into lines no wider than `width`. */

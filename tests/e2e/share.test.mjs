@@ -1,0 +1,167 @@
+// Browser tests of sharing where people share: an embed inside <iframe sandbox="allow-scripts">
+// (no allow-same-origin: the WordPress case, origin "null") on a cross-origin host page draws the
+// same charts and readouts as a plain embed; the <sqrtdk-lab> custom element sizes itself; the
+// "Share as image" poster decodes (jsQR on the PNG) to the exact link and holds the numbers the
+// view shows. SAVE_POSTERS=1 writes the posters to docs/poster-{en,zh-CN,interview-en}.png for the README.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { existsSync, writeFileSync } from 'node:fs';
+import { PNG } from 'pngjs';
+import jsQR from 'jsqr';
+import { openSuite, watch, hostPage } from './browser.mjs';
+import { panelSettled, panelReadouts } from './panel.mjs';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
+
+let suite, srv, browser, context, log;
+before(async () => {
+  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
+  suite = await openSuite(dist, '/');
+  ({ srv, browser, context, log } = suite);
+});
+after(async () => { await suite?.close(); });
+
+const column = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title>
+  <style>body{margin:0;font:16px serif}main{width:720px;margin:0 auto}iframe{display:block}</style></head><body><main><h1>A post</h1>${body}</main></body></html>`;
+
+test('an embed in a sandboxed cross-origin frame (allow-scripts only) draws the same charts and readouts as a plain embed', async () => {
+  const views = [
+    ['variance', 'dk=128&samples=1000&seed=3'],
+    ['saturation', 'dk=256&seed=2&scale=none'],
+    ['article', 'aseed=5'],
+    ['gqa', 'hq=16&hkv=4&gdk=64'],
+  ];
+  const src = (exp, keys) => `${srv.url}#v=1&exp=${exp}&lang=en&${keys}&embed=1&show=charts`;
+  const frames = views.map(([exp, keys]) => `<h2>${exp} (sandboxed)</h2><iframe sandbox="allow-scripts" data-case="sandboxed-${exp}" src="${src(exp, keys)}" width="100%" height="900" style="border:0"></iframe>`
+    + `<h2>${exp}</h2><iframe data-case="plain-${exp}" src="${src(exp, keys)}" width="100%" height="900" style="border:0"></iframe>`).join('\n');
+  const host = await hostPage(column(frames));
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const hlog = watch(ctx, srv.origin);
+  const page = await ctx.newPage();
+  const table = [];
+  try {
+    await page.goto(host.url);
+    for (const [exp] of views) {
+      const read = async (kind) => {
+        const el = page.locator(`iframe[data-case="${kind}-${exp}"]`);
+        await el.scrollIntoViewIfNeeded();
+        const frame = await (await el.elementHandle()).contentFrame();
+        await panelSettled(frame, exp, 60000);
+        const drawn = await frame.evaluate(() => [...document.querySelectorAll('canvas[data-chart]')].filter((c) => Number(c.dataset.renders ?? 0) >= 1).length);
+        const origin = await frame.evaluate(() => self.origin);
+        return { readouts: await panelReadouts(frame, exp), drawn, origin };
+      };
+      const sandboxed = await read('sandboxed');
+      const plain = await read('plain');
+      assert.equal(sandboxed.origin, 'null', `${exp}: the sandboxed frame has an opaque origin`);
+      assert.notEqual(plain.origin, 'null');
+      assert.ok(sandboxed.drawn >= 1, `${exp}: the sandboxed embed drew ${sandboxed.drawn} charts`);
+      assert.ok(Object.keys(plain.readouts).length >= 3, `${exp}: readouts ${JSON.stringify(plain.readouts)}`);
+      assert.deepEqual(sandboxed.readouts, plain.readouts, `${exp}: the same readouts sandboxed and plain`);
+      for (const [id, v] of Object.entries(plain.readouts).slice(0, 3)) table.push(`${exp} ${id}: sandboxed ${sandboxed.readouts[id]} | plain ${v}`);
+    }
+  } finally {
+    await host.close();
+  }
+  console.log('sandboxed vs plain readouts:\n' + table.join('\n'));
+  assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
+  await ctx.close();
+});
+
+test('the <sqrtdk-lab> element creates its iframe from its attributes and sizes itself from the lab’s height messages', async () => {
+  const host = await hostPage(column(`<script src="${srv.url}sqrtdk-lab.js" async></script>
+    <sqrtdk-lab exp="saturation" lang="zh-CN" dk="128" seqlen="64" heads="2" show="charts" height="300" title="√dk Lab — saturation"></sqrtdk-lab>
+    <p id="after">after</p>`));
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const hlog = watch(ctx, srv.origin);
+  const page = await ctx.newPage();
+  try {
+    await page.goto(host.url);
+    const el = page.locator('sqrtdk-lab iframe');
+    await el.waitFor();
+    const frame = await (await el.elementHandle()).contentFrame();
+    await panelSettled(frame, 'saturation', 60000);
+    // the attribute names HTML lower-cased are the link's keys again (seqlen → seqLen)
+    const hash = await frame.evaluate(() => location.hash);
+    assert.match(hash, /[#&]seqLen=64(&|$)/);
+    assert.match(hash, /[#&]embed=1(&|$)/);
+    assert.equal(await frame.evaluate(() => document.documentElement.lang), 'zh-CN');
+    await page.waitForFunction(() => document.querySelector('sqrtdk-lab').hasAttribute('data-sized'));
+    await page.waitForTimeout(300);
+    const m = await page.evaluate(() => {
+      const f = document.querySelector('sqrtdk-lab iframe');
+      return { frame: f.getBoundingClientRect().height, sized: Number(document.querySelector('sqrtdk-lab').dataset.sized) };
+    });
+    const content = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    assert.ok(m.frame > 300, `grew from its fallback height: ${m.frame}`);
+    assert.equal(Math.round(m.frame), m.sized);
+    assert.ok(Math.abs(m.sized - content) <= 1, `frame ${m.sized} px for content ${content} px`);
+    assert.equal(await frame.evaluate(() => document.documentElement.scrollHeight <= innerHeight), true, 'no inner scrollbar');
+  } finally {
+    await host.close();
+  }
+  assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
+  await ctx.close();
+});
+
+/** Opens the share dialog of the view on `page` and returns the poster: its PNG, the link and numbers drawn. */
+async function poster(page) {
+  await page.click('[data-action="share-image"]');
+  await page.waitForSelector('dialog[data-share-dialog][data-poster-ready="1"]', { timeout: 30000 });
+  return page.evaluate(() => {
+    const d = document.querySelector('dialog[data-share-dialog]');
+    return { png: d.querySelector('[data-share-poster]').src, link: d.dataset.posterLink, numbers: JSON.parse(d.dataset.posterNumbers), text: d.querySelector('[data-share-text]').value };
+  });
+}
+function decode(dataUrl) {
+  const png = PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
+  return { png, qr: jsQR(new Uint8ClampedArray(png.data), png.width, png.height) };
+}
+
+test('Share as image: a 1080×1350 poster whose QR code is the exact link, with the numbers the view shows; the text for WeChat/Zhihu', async () => {
+  const page = await context.newPage();
+  for (const [lang, hash, exp] of [['en', '#v=1&exp=saturation&dk=512&scale=none&lang=en', 'saturation'], ['zh-CN', '#v=1&exp=variance&dk=256&lang=zh-CN', 'variance']]) {
+    await page.goto(srv.url + hash);
+    await panelSettled(page, exp, 60000);
+    const shown = await panelReadouts(page, exp);
+    const p = await poster(page);
+    const { png, qr } = decode(p.png);
+    assert.equal(png.width, 1080);
+    assert.equal(png.height, 1350);
+    assert.ok(qr, `${lang}: a QR code is found in the poster`);
+    assert.equal(qr.data, p.link, `${lang}: the QR code is the link`);
+    assert.equal(new URL(p.link).origin, srv.origin);
+    // the link reproduces the view: it names the view and the settings of the page
+    const linkKeys = new URLSearchParams(new URL(p.link).hash.slice(1));
+    assert.equal(linkKeys.get('exp'), exp);
+    assert.equal(linkKeys.get('dk'), exp === 'saturation' ? '512' : '256');
+    assert.equal(p.numbers.length, 3);
+    for (const n of p.numbers) {
+      assert.equal(n.value, shown[n.id], `${lang}: ${n.id} drawn as the page shows it`);
+      assert.ok(n.label.length > 0);
+    }
+    if (exp === 'saturation') assert.deepEqual(p.numbers.map((n) => n.id), ['sat-entropy', 'sat-maxw', 'sat-share']);
+    assert.ok(p.text.endsWith(`[1] ${lang === 'zh-CN' ? '实时数字，可由此链接复现' : 'Live numbers, reproducible from this link'}: ${p.link}\n${lang === 'zh-CN' ? '由 √dk Lab 在浏览器中实时计算（WebAssembly）' : 'Computed live in the browser by √dk Lab (WebAssembly)'}`), p.text);
+    for (const n of p.numbers) assert.ok(p.text.includes(`${n.label}: ${n.value}`));
+    if (process.env.SAVE_POSTERS) writeFileSync(`${docs}poster-${lang}.png`, PNG.sync.write(png));
+    await page.click('[data-share-close]');
+  }
+  // the interview view: the 30-second answer as a poster, its numbers as the answer shows them
+  await page.goto(`${srv.url}#v=1&exp=interview&lang=en`);
+  await page.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1', null, { timeout: 90000 });
+  const iv = await poster(page);
+  const { qr } = decode(iv.png);
+  assert.equal(qr?.data, iv.link);
+  assert.equal(iv.numbers.length, 3);
+  for (const n of iv.numbers) {
+    const shownIv = await page.evaluate((id) => document.querySelector(`[data-depth="30s"] [data-live="${id}"]`).textContent, n.id);
+    assert.equal(n.value, shownIv);
+  }
+  const points = await page.evaluate(() => [...document.querySelectorAll('[data-depth="30s"] .iv-text')].map((e) => e.textContent.trim()));
+  for (const [i, pt] of points.entries()) assert.ok(iv.text.includes(`${i + 1}. ${pt}`), 'the answer text holds every point');
+  if (process.env.SAVE_POSTERS) writeFileSync(`${docs}poster-interview-en.png`, PNG.sync.write(decode(iv.png).png));
+  await page.close();
+  assert.deepEqual([...log.pageErrors, ...log.consoleErrors], []);
+});
