@@ -13,7 +13,7 @@ const TYPES = {
   '.ttf': 'font/ttf', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
 };
 
-/** @param {string} root @param {{ prefix?: string }} [opts] @returns {Promise<{ url: string, origin: string, setRoot: (dir: string) => void, close: () => Promise<void> }>} */
+/** @param {string} root @param {{ prefix?: string, cors?: boolean }} [opts] (cors: false sends no Access-Control-Allow-Origin) @returns {Promise<{ url: string, origin: string, setRoot: (dir: string) => void, close: () => Promise<void> }>} */
 export async function serve(root, opts = {}) {
   const prefix = opts.prefix ?? '/';
   let base = path.resolve(root);
@@ -29,7 +29,7 @@ export async function serve(root, opts = {}) {
       const st = await stat(file);
       if (!st.isFile()) { res.writeHead(404).end('not found'); return; }
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-store', 'access-control-allow-origin': '*' });
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-store', ...(opts.cors === false ? {} : { 'access-control-allow-origin': '*' }) });
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');

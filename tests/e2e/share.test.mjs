@@ -70,6 +70,26 @@ test('an embed in a sandboxed cross-origin frame (allow-scripts only) draws the 
   await ctx.close();
 });
 
+test('a sandboxed embed from a host that sends no CORS header is never a blank frame: it says why and links to the lab', async () => {
+  const { serve } = await import('./server.mjs');
+  const bare = await serve(dist, { prefix: '/', cors: false });
+  const host = await hostPage(column(`<iframe sandbox="allow-scripts" src="${bare.url}#v=1&exp=variance&embed=1" width="100%" height="600" style="border:0"></iframe>`));
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  try {
+    await page.goto(host.url);
+    const frame = await (await page.locator('iframe').elementHandle()).contentFrame();
+    await frame.waitForSelector('[data-boot-late] a', { state: 'visible', timeout: 15000 });
+    assert.match(await frame.textContent('[data-boot-late]'), /could not start here.*Access-Control-Allow-Origin/s);
+    assert.equal(await frame.getAttribute('[data-boot-late] a', 'target'), '_blank');
+    assert.equal(await frame.evaluate(() => document.querySelector('[data-panel]')), null, 'the script did not run');
+  } finally {
+    await host.close();
+    await bare.close();
+    await ctx.close();
+  }
+});
+
 test('the <sqrtdk-lab> element creates its iframe from its attributes and sizes itself from the lab’s height messages', async () => {
   const host = await hostPage(column(`<script src="${srv.url}sqrtdk-lab.js" async></script>
     <sqrtdk-lab exp="saturation" lang="zh-CN" dk="128" seqlen="64" heads="2" show="charts" height="300" title="√dk Lab — saturation"></sqrtdk-lab>
