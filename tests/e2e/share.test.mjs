@@ -185,3 +185,72 @@ test('Share as image: a 1080×1350 poster whose QR code is the exact link, with 
   await page.close();
   assert.deepEqual([...log.pageErrors, ...log.consoleErrors], []);
 });
+
+test('the embed dialog’s formats and the share dialog: both languages, axe-core clean, keyboard only, a 390 px phone without sideways scroll', async () => {
+  const { createRequire } = await import('node:module');
+  const axeSource = createRequire(import.meta.url)('axe-core').source;
+  const shots = process.env.SHOTS;
+  for (const [vp, lang] of [[{ width: 1366, height: 900 }, 'en'], [{ width: 390, height: 844 }, 'zh-CN']]) {
+    const phone = vp.width < 500;
+    const ctx = await browser.newContext({ viewport: vp, ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
+    const hlog = watch(ctx, srv.origin);
+    const page = await ctx.newPage();
+    await page.goto(`${srv.url}#v=1&exp=saturation&dk=128&lang=${lang}`);
+    await panelSettled(page, 'saturation', 60000);
+    const axe = async (what) => {
+      if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+      // the open modal dialog (the page behind it is checked by views.test.mjs)
+      const r = await page.evaluate(() => window.axe.run(document.querySelector('dialog[open]'), { resultTypes: ['violations'] }));
+      assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], `${lang} ${what}`);
+    };
+    const noSideways = async (what) => assert.equal(await page.evaluate(() => {
+      const d = document.querySelector('dialog[open]');
+      return d.scrollWidth <= d.clientWidth + 1 && d.getBoundingClientRect().right <= innerWidth + 1;
+    }), true, `${lang} ${what}: no sideways scroll`);
+
+    // the embed dialog, by keyboard: every format reachable with the arrow keys of its radio group
+    await page.focus('[data-action="copy-embed"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('dialog[data-embed-dialog][open]');
+    await page.focus('[data-embed-format="html"]');
+    const seen = [];
+    for (let i = 0; i < 6; i++) {
+      const f = await page.evaluate(() => document.activeElement.dataset.embedFormat);
+      seen.push(f);
+      const code = await page.inputValue('[data-embed-code]');
+      assert.ok(code.length > 20, `${f}: a snippet`);
+      const file = await page.evaluate(() => !document.querySelector('[data-embed-file-box]').hidden);
+      assert.equal(file, ['hugo', 'jekyll', 'mdx'].includes(f), `${f}: a file to add`);
+      if (f === 'hugo' || f === 'element') {
+        await axe(`embed dialog, ${f}`);
+        await noSideways(`embed dialog, ${f}`);
+        if (shots) await page.screenshot({ path: `${shots}/embed-${f}-${lang}-${vp.width}.png` });
+      }
+      await page.keyboard.press('ArrowRight');
+    }
+    assert.deepEqual(seen, ['html', 'element', 'hugo', 'jekyll', 'mdx', 'oembed']);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog[data-embed-dialog]', { state: 'detached' });
+
+    // the share dialog, by keyboard: Enter opens it, Tab reaches its buttons, Escape closes it and focus returns
+    await page.focus('[data-action="share-image"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('dialog[data-share-dialog][data-poster-ready="1"]', { timeout: 30000 });
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.shareCopy), '');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('dialog[data-share-dialog] [role=status]').textContent !== '');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, await page.inputValue('[data-share-text]'));
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.shareDownload), '', 'Download PNG is reachable');
+    await axe('share dialog');
+    await noSideways('share dialog');
+    if (shots) await page.screenshot({ path: `${shots}/share-${lang}-${vp.width}.png` });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog[data-share-dialog]', { state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.action), 'share-image', 'focus returns to the button');
+    assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
+    await ctx.close();
+  }
+});

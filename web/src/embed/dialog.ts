@@ -12,6 +12,7 @@ import type { EmbedFormat } from './formats.ts';
 import { embedHash } from '../state/state.ts';
 import { panelTitle } from '../panels/titles.ts';
 import { HEIGHT_MESSAGE } from './report.ts';
+import './formats.css';
 
 export interface EmbedDialogOptions {
   state: State;
@@ -63,7 +64,8 @@ export function openEmbedDialog({ state, parts: available, t, pageUrl, returnFoc
     const state = current();
     const snip = formatSnippet(format, embedTarget(state, base, title));
     code.value = snip.usage;
-    code.rows = Math.min(8, Math.max(2, snip.usage.split('\n').length + 1));
+    // about 80 characters a line at the dialog's width (a long shortcode line wraps)
+    code.rows = Math.min(8, Math.max(2, snip.usage.split('\n').reduce((n, l) => n + Math.ceil((l.length + 1) / 80), 0)));
     setText(formatHelp, t(`embed.format.${format}.help`));
     fileBox.hidden = snip.file === null;
     if (snip.file) {
@@ -121,7 +123,7 @@ export function openEmbedDialog({ state, parts: available, t, pageUrl, returnFoc
     h('div', { class: 'embed-actions' }, copyBtn, closeBtn, status),
     fileBox,
     h('h3', { class: 'embed-label', text: t('embed.preview') }),
-    h('div', { class: 'embed-preview-box' }, preview)) as HTMLDialogElement;
+    h('div', { class: 'embed-preview-box', role: 'region', tabIndex: 0, 'aria-label': t('embed.preview') }, preview)) as HTMLDialogElement;
   closeBtn.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', () => {
     window.removeEventListener('message', onHeight);

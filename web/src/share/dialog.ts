@@ -7,6 +7,7 @@ import { h, setText, download } from '../dom.ts';
 import { panelTitle } from '../panels/titles.ts';
 import { drawPoster, mainChart, posterNumbers, posterText, POSTER_WIDTH, POSTER_HEIGHT } from './poster.ts';
 import type { PosterModel, PosterNumber } from './poster.ts';
+import './share.css';
 
 export interface ShareDialogOptions {
   state: State;
