@@ -5,7 +5,7 @@ import type { State, Panel } from '../state/state.ts';
 import type { T } from '../i18n/messages.ts';
 import { h, setText, download } from '../dom.ts';
 import { panelTitle } from '../panels/titles.ts';
-import { drawPoster, mainChart, posterNumbers, posterText, POSTER_WIDTH, POSTER_HEIGHT } from './poster.ts';
+import { drawPoster, mainChart, posterChart, posterNumbers, posterText, POSTER_WIDTH, POSTER_HEIGHT } from './poster.ts';
 import type { PosterModel, PosterNumber } from './poster.ts';
 import './share.css';
 
@@ -24,9 +24,24 @@ const INTERVIEW_NUMBERS: [string, 'share.iv.std512' | 'share.iv.entNone512' | 's
   ['std512', 'share.iv.std512'], ['entNone512', 'share.iv.entNone512'], ['entSqrt512', 'share.iv.entSqrt512'],
 ];
 
+/**
+ * The first items of a view's list (its questions: each item's paragraphs joined, its buttons
+ * left out), else the paragraphs of its "what this shows" text and its claims.
+ */
+function listPoints(view: HTMLElement): string[] {
+  const text = (e: Element) => (e.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const items = [...view.querySelectorAll('li')].filter((e) => !e.closest('[hidden], nav, [data-part="controls"]'))
+    .map((li) => { const ps = [...li.querySelectorAll('p')]; return ps.length > 0 ? ps.map(text).join(' — ') : text(li); })
+    .filter((x) => x !== '');
+  if (items.length > 0) return items.slice(0, 6);
+  return [...view.querySelectorAll('.explain, .claim .quote')].map(text).filter((x) => x !== '').slice(0, 4);
+}
+
 /** What the poster of this view shows, read from the page as the reader sees it. */
 export function posterModel(state: State, view: HTMLElement, link: string, t: T): PosterModel {
   const interview = state.exp === 'interview';
+  // a view with no chart to show (the follow-up questions; the training lab before a run): its list or its text
+  const chartless = !interview && mainChart(view) === undefined;
   const numbers: PosterNumber[] = interview
     ? INTERVIEW_NUMBERS.map(([id, key]) => ({ id, label: t(key), value: view.querySelector(`[data-depth="30s"] [data-live="${id}"]`)?.textContent?.trim() ?? '' }))
       .filter((n) => n.value !== '' && n.value !== '…')
@@ -36,8 +51,8 @@ export function posterModel(state: State, view: HTMLElement, link: string, t: T)
     brand: t('app.title'),
     title: interview ? t('share.iv.title') : panelTitle(t, state.exp as Panel),
     lede: view.querySelector('.lede')?.textContent?.trim() ?? '',
-    points: interview ? [...view.querySelectorAll('[data-depth="30s"] .iv-text')].map((e) => (e.textContent ?? '').trim()) : [],
-    pointsTitle: t('iv.a30.title'),
+    points: interview ? [...view.querySelectorAll('[data-depth="30s"] .iv-text')].map((e) => (e.textContent ?? '').trim()) : chartless ? listPoints(view) : [],
+    pointsTitle: interview ? t('iv.a30.title') : view.querySelector('.lede')?.textContent?.trim() ?? '',
     numbers,
     link,
     scan: t('share.scan'),
@@ -48,7 +63,8 @@ export function posterModel(state: State, view: HTMLElement, link: string, t: T)
 export async function openShareDialog({ state, t, view, link, returnFocus }: ShareDialogOptions): Promise<HTMLDialogElement> {
   closeShareDialog();
   const model = posterModel(state, view, link, t);
-  const chart = state.exp === 'interview' ? null : mainChart(view)?.exportCanvas(false) ?? null;
+  const box = state.exp === 'interview' ? undefined : mainChart(view);
+  const chart = box ? posterChart(box) : null;
   const img = h('img', { class: 'share-poster', 'data-share-poster': '', width: POSTER_WIDTH, height: POSTER_HEIGHT, alt: t('share.alt', { title: model.title }) }) as HTMLImageElement;
   const status = h('p', { class: 'embed-status', role: 'status' });
   const textBox = h('textarea', { class: 'embed-code', id: 'share-text', readOnly: true, rows: 6, 'data-share-text': '', spellcheck: false }) as HTMLTextAreaElement;

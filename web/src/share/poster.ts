@@ -62,12 +62,28 @@ export function posterNumbers(view: HTMLElement, panel: string): PosterNumber[] 
   return chosen.map((e) => ({ id: e.dataset.readout ?? '', label: readoutLabel(e), value: (e.textContent ?? '').trim() }));
 }
 
-/** The view's main chart: its first chart box that has been drawn. */
+/**
+ * The band of the poster the chart fills, in poster px (the title and lede above it, the numbers
+ * below), and the scale it is drawn at: CSS px × CHART_SCALE = poster px, so that the chart's
+ * 12 px labels stay legible when the poster is shown at a phone's width.
+ */
+export const CHART_BAND = { width: POSTER_WIDTH - 2 * 56, height: 520 };
+export const CHART_SCALE = 2;
+
+/** The main chart drawn for the poster: its spec at the poster's band (ChartBox.exportCanvas). */
+export function posterChart(box: ChartBox): HTMLCanvasElement | null {
+  // the export adds a title band (28 CSS px) and a foot (6 CSS px) to the chart
+  const width = Math.round(CHART_BAND.width / CHART_SCALE);
+  const height = Math.round(CHART_BAND.height / CHART_SCALE) - 34;
+  return box.exportCanvas(false, { width, height, scale: CHART_SCALE });
+}
+
+/** The view's main chart: its first chart box shown with data (drawn on screen or not yet scrolled to). */
 export function mainChart(view: HTMLElement): ChartBox | undefined {
   for (const el of view.querySelectorAll('[data-chart-box]')) {
     if ((el as HTMLElement).closest('[hidden]')) continue;
     const box = chartBoxOf(el);
-    if (box?.exportCanvas(false)) return box;
+    if (box?.current && box.current.points > 0) return box;
   }
   return undefined;
 }
@@ -138,11 +154,12 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
   ctx.textBaseline = 'alphabetic';
 
   // brand, title, lede
+  const cut = (ls: string[], n: number) => (ls.length > n ? [...ls.slice(0, n - 1), ls[n - 1].replace(/.$/u, '') + '…'] : ls);
   let y = 84;
   text(m.brand, M, y, 30, accent, 700);
   y += 26;
-  for (const l of lines(m.title, 56, 700, W - 2 * M).slice(0, 2)) { y += 66; text(l, M, y, 56, c.text, 700); }
-  const ledeLines = lines(m.points.length > 0 ? m.pointsTitle : m.lede, 28, 400, W - 2 * M).slice(0, 3);
+  for (const l of cut(lines(m.title, 56, 700, W - 2 * M), 2)) { y += 66; text(l, M, y, 56, c.text, 700); }
+  const ledeLines = cut(lines(m.points.length > 0 ? m.pointsTitle : m.lede, 28, 400, W - 2 * M), 3);
   y += 14;
   for (const l of ledeLines) { y += 38; text(l, M, y, 28, muted); }
   y += 28;
@@ -164,7 +181,7 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
       }
     }
   } else if (chart) {
-    // the main chart as shown, scaled to the free band
+    // the main chart (drawn for this band by posterChart), scaled to fit it
     const room = { w: W - 2 * M, h: numbersTop - y - 24 };
     const k = Math.min(room.w / chart.width, room.h / chart.height);
     const w = chart.width * k;
@@ -204,7 +221,18 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
   let fy = qy + 8;
   for (const l of lines(m.scan, 32, 700, qx - M - 32).slice(0, 2)) { fy += 40; text(l, M, fy, 32, c.text, 700, qx - M - 32); }
   fy += 10;
-  for (const l of lines(m.link.replace(/^https?:\/\//, ''), 22, 400, qx - M - 32).slice(0, 5)) { fy += 30; text(l, M, fy, 22, accent, 400, qx - M - 32); }
-  text(m.madeWith, M, qy + qrSize - 4, 20, muted, 400, qx - M - 32);
+  // the link in text, as large as it fits above the note (a long link ends in "…"; the QR code has it whole)
+  const noteY = qy + qrSize - 4;
+  const shown = m.link.replace(/^https?:\/\//, '');
+  for (let px = 22; px >= 14; px -= 2) {
+    const lh = Math.round(px * 1.36);
+    const room = Math.floor((noteY - 30 - fy) / lh);
+    let ls = lines(shown, px, 400, qx - M - 32);
+    if (ls.length > room && px > 14) continue;
+    if (ls.length > room) ls = [...ls.slice(0, room - 1), ls[room - 1].slice(0, -1) + '…'];
+    for (const l of ls) { fy += lh; text(l, M, fy, px, accent, 400, qx - M - 32); }
+    break;
+  }
+  text(m.madeWith, M, noteY, 20, muted, 400, qx - M - 32);
   return out;
 }
