@@ -33,35 +33,57 @@ test('an embed in a sandboxed cross-origin frame (allow-scripts only) draws the 
     ['article', 'aseed=5'],
     ['gqa', 'hq=16&hkv=4&gdk=64'],
   ];
-  const src = (exp, keys) => `${srv.url}#v=1&exp=${exp}&lang=en&${keys}&embed=1&show=charts`;
-  const frames = views.map(([exp, keys]) => `<h2>${exp} (sandboxed)</h2><iframe sandbox="allow-scripts" data-case="sandboxed-${exp}" src="${src(exp, keys)}" width="100%" height="900" style="border:0"></iframe>`
-    + `<h2>${exp}</h2><iframe data-case="plain-${exp}" src="${src(exp, keys)}" width="100%" height="900" style="border:0"></iframe>`).join('\n');
+  const src = (exp, keys, query = '') => `${srv.url}${query}#v=1&exp=${exp}&lang=en&${keys}&embed=1&show=charts`;
+  const frame = (kind, exp, url, sandbox) => `<h2>${exp} (${kind})</h2><iframe ${sandbox ? 'sandbox="allow-scripts"' : ''} data-case="${kind}-${exp}" src="${url}" width="100%" height="900" style="border:0"></iframe>`;
+  const frames = views.map(([exp, keys]) => frame('sandboxed', exp, src(exp, keys), true) + frame('plain', exp, src(exp, keys), false)).join('\n')
+    // where no worker can start, the core on the page's thread (forced here by ?core=page)
+    + frame('page-thread', 'saturation', src(...views[1], '?core=page'), true)
+    // the interview view: every live number of the answer, with its training run in a worker of its own
+    + frame('sandboxed', 'interview', `${srv.url}#v=1&exp=interview&lang=en&embed=1`, true) + frame('plain', 'interview', `${srv.url}#v=1&exp=interview&lang=en&embed=1`, false);
   const host = await hostPage(column(frames));
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const hlog = watch(ctx, srv.origin);
   const page = await ctx.newPage();
   const table = [];
+  const read = async (kind, exp) => {
+    const el = page.locator(`iframe[data-case="${kind}-${exp}"]`);
+    await el.scrollIntoViewIfNeeded();
+    const frame = await (await el.elementHandle()).contentFrame();
+    await panelSettled(frame, exp, 60000);
+    const drawn = await frame.evaluate(() => [...document.querySelectorAll('canvas[data-chart]')].filter((c) => Number(c.dataset.renders ?? 0) >= 1).length);
+    const origin = await frame.evaluate(() => self.origin);
+    const thread = await frame.evaluate(() => document.documentElement.dataset.coreThread);
+    return { readouts: await panelReadouts(frame, exp), drawn, origin, thread };
+  };
   try {
     await page.goto(host.url);
     for (const [exp] of views) {
-      const read = async (kind) => {
-        const el = page.locator(`iframe[data-case="${kind}-${exp}"]`);
-        await el.scrollIntoViewIfNeeded();
-        const frame = await (await el.elementHandle()).contentFrame();
-        await panelSettled(frame, exp, 60000);
-        const drawn = await frame.evaluate(() => [...document.querySelectorAll('canvas[data-chart]')].filter((c) => Number(c.dataset.renders ?? 0) >= 1).length);
-        const origin = await frame.evaluate(() => self.origin);
-        return { readouts: await panelReadouts(frame, exp), drawn, origin };
-      };
-      const sandboxed = await read('sandboxed');
-      const plain = await read('plain');
+      const sandboxed = await read('sandboxed', exp);
+      const plain = await read('plain', exp);
       assert.equal(sandboxed.origin, 'null', `${exp}: the sandboxed frame has an opaque origin`);
       assert.notEqual(plain.origin, 'null');
+      assert.equal(sandboxed.thread, 'worker', `${exp}: the sandboxed embed computes in workers`);
       assert.ok(sandboxed.drawn >= 1, `${exp}: the sandboxed embed drew ${sandboxed.drawn} charts`);
       assert.ok(Object.keys(plain.readouts).length >= 3, `${exp}: readouts ${JSON.stringify(plain.readouts)}`);
       assert.deepEqual(sandboxed.readouts, plain.readouts, `${exp}: the same readouts sandboxed and plain`);
       for (const [id, v] of Object.entries(plain.readouts).slice(0, 3)) table.push(`${exp} ${id}: sandboxed ${sandboxed.readouts[id]} | plain ${v}`);
     }
+    const pageThread = await read('page-thread', 'saturation');
+    assert.equal(pageThread.thread, 'page');
+    assert.equal(pageThread.origin, 'null');
+    assert.deepEqual(pageThread.readouts, (await read('plain', 'saturation')).readouts, 'the core on the page’s thread gives the same readouts');
+    table.push(`saturation sat-entropy: page thread ${pageThread.readouts['sat-entropy']}`);
+    const live = async (kind) => {
+      const el = page.locator(`iframe[data-case="${kind}-interview"]`);
+      await el.scrollIntoViewIfNeeded();
+      const f = await (await el.elementHandle()).contentFrame();
+      await f.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1', null, { timeout: 90000, polling: 100 });
+      return f.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-live]')].map((e) => [e.dataset.live, e.dataset.value])));
+    };
+    const [ivS, ivP] = [await live('sandboxed'), await live('plain')];
+    assert.ok(Object.keys(ivP).length >= 10, JSON.stringify(ivP));
+    assert.deepEqual(ivS, ivP, 'interview: every live number the same sandboxed and plain');
+    for (const id of ['std512', 'entNone512', 'trainVar']) table.push(`interview ${id}: sandboxed ${ivS[id]} | plain ${ivP[id]}`);
   } finally {
     await host.close();
   }

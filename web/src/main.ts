@@ -13,7 +13,7 @@ import type { T } from './i18n/messages.ts';
 import { Compute, defaultPoolSize } from './compute.ts';
 import { compileCore, coreWorker } from './worker/boot.ts';
 import { poolOverride } from './worker/pool.ts';
-import { moduleWorker, blobWorkerFailures } from './worker/spawn.ts';
+import { moduleWorker, blobWorkerFailures, pageThreadOverride } from './worker/spawn.ts';
 import { InThreadCore } from './worker/in-thread.ts';
 import coreWorkerUrl from './worker/worker.ts?worker&url';
 import { h, setText } from './dom.ts';
@@ -57,12 +57,18 @@ let restartNotice: HTMLElement | null = null;
 const coreInit = compileCore();
 const compute = new Compute({
   poolSize: poolOverride(location.search) ?? defaultPoolSize(navigator.hardwareConcurrency),
-  // a worker where one can start (a blob: module in a sandboxed frame, worker/spawn.ts), else the
-  // core on this thread with the same handler and module: the same numbers, never a blank view
+  // a worker where one can start (from a blob: script in a sandboxed frame, worker/spawn.ts), else
+  // the core on this thread with the same handler and module: the same numbers, never a blank view
+  // (<html data-core-thread> says which, for tests)
   createWorker: (i) => {
-    if (blobWorkerFailures() === 0) {
-      try { return coreWorker(() => moduleWorker(coreWorkerUrl, `sqrtdk-core-${i}`), coreInit); } catch { /* no worker may start here */ }
+    if (blobWorkerFailures() === 0 && !pageThreadOverride(location.search)) {
+      try {
+        const w = coreWorker(() => moduleWorker(coreWorkerUrl, `sqrtdk-core-${i}`), coreInit);
+        document.documentElement.dataset.coreThread ??= 'worker';
+        return w;
+      } catch { /* no worker may start here */ }
     }
+    document.documentElement.dataset.coreThread = 'page';
     return new InThreadCore(coreInit);
   },
   onRestart: (reason) => {
