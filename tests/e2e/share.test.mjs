@@ -50,6 +50,8 @@ test('an embed in a sandboxed cross-origin frame (allow-scripts only) draws the 
     await el.scrollIntoViewIfNeeded();
     const frame = await (await el.elementHandle()).contentFrame();
     await panelSettled(frame, exp, 60000);
+    // a chart in view draws in a task after its data arrive (charts/chartbox.ts draw queue)
+    await frame.waitForFunction(() => [...document.querySelectorAll('canvas[data-chart]')].some((c) => Number(c.dataset.renders ?? 0) >= 1), null, { timeout: 30000 });
     const drawn = await frame.evaluate(() => [...document.querySelectorAll('canvas[data-chart]')].filter((c) => Number(c.dataset.renders ?? 0) >= 1).length);
     const origin = await frame.evaluate(() => self.origin);
     const thread = await frame.evaluate(() => document.documentElement.dataset.coreThread);
