@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
+import { integrationFiles } from './web/src/embed/formats.ts';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));
 const repo = fileURLToPath(new URL('.', import.meta.url));
@@ -78,13 +79,30 @@ function preloadCore(): Plugin {
   };
 }
 
+/**
+ * The blog integrations (web/src/embed/formats.ts) as files in dist/integrations/: the Hugo
+ * shortcode, the Jekyll include and the MDX component, whose default address of √dk Lab is
+ * SITE_URL (the build setting of the share pages) or, without it, a placeholder each file names.
+ * The embed dialog shows the same files with the address the page is served from.
+ */
+function integrations(): Plugin {
+  return {
+    name: 'sqrtdk-integrations',
+    apply: 'build',
+    generateBundle() {
+      const site = process.env.SITE_URL ? process.env.SITE_URL.replace(/\/?$/, '/') : 'https://YOUR-SITE.example/sqrtdk/';
+      for (const f of integrationFiles(site)) this.emitFile({ type: 'asset', fileName: `integrations/${f.path}`, source: f.text });
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: './',
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), preloadCore(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), preloadCore(), integrations(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },
@@ -98,7 +116,9 @@ export default defineConfig({
     chunkSizeWarningLimit: 400,
   },
   server: { host: '127.0.0.1', fs: { allow: [repo] } },
-  preview: { host: '127.0.0.1' },
+  // npm start serves dist/ with the header a sandboxed embed (origin "null") needs to load the
+  // page's module script, stylesheet, fonts, workers and .wasm (README "Embedding")
+  preview: { host: '127.0.0.1', headers: { 'Access-Control-Allow-Origin': '*' } },
   test: {
     root: repo,
     include: ['tests/web/**/*.test.ts'],

@@ -100,7 +100,8 @@ export function pwaPlugins(): PluginOption[] {
         // the app shell, both wasm builds (simd, base), KaTeX's woff2 fonts (the browser never
         // asks for its woff/ttf fallbacks), the example tensors, and the icons (the plugin adds the manifest)
         globPatterns: ['**/*.{html,js,css,wasm,woff2,npy,png,svg}'],
-        globIgnores: ['**/*.woff', '**/*.ttf'],
+        // the blog integrations and the custom element's script are for host pages, not the app
+        globIgnores: ['**/*.woff', '**/*.ttf', 'integrations/**', 'sqrtdk-lab.js'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         navigateFallback: 'index.html',
         // deploy-safe: a tab of the previous version keeps loading its own files after an update

@@ -1,5 +1,7 @@
 // A tiny static file server for dist/ on 127.0.0.1 and a random free port (browser tests and
 // bench:ui). Serves the page under a sub-path too (/sub/dir/…), to prove that dist/ works there.
+// Every file carries Access-Control-Allow-Origin: * as GitHub Pages and Netlify send it (a
+// sandboxed embed, origin "null", loads its scripts, fonts and .wasm with CORS).
 // setRoot() swaps the folder served (a new deployment, for the service worker's update test).
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -11,7 +13,7 @@ const TYPES = {
   '.ttf': 'font/ttf', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
 };
 
-/** @param {string} root @param {{ prefix?: string }} [opts] @returns {Promise<{ url: string, origin: string, setRoot: (dir: string) => void, close: () => Promise<void> }>} */
+/** @param {string} root @param {{ prefix?: string, cors?: boolean }} [opts] (cors: false sends no Access-Control-Allow-Origin) @returns {Promise<{ url: string, origin: string, setRoot: (dir: string) => void, close: () => Promise<void> }>} */
 export async function serve(root, opts = {}) {
   const prefix = opts.prefix ?? '/';
   let base = path.resolve(root);
@@ -27,7 +29,7 @@ export async function serve(root, opts = {}) {
       const st = await stat(file);
       if (!st.isFile()) { res.writeHead(404).end('not found'); return; }
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'content-length': body.length, 'cache-control': 'no-store', ...(opts.cors === false ? {} : { 'access-control-allow-origin': '*' }) });
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');

@@ -3,7 +3,7 @@
 // step. Only the panel in view is mounted, computed and in the accessibility tree.
 import './style.css';
 import 'katex/dist/katex.min.css';
-import { parseHash, toHash, langFromNavigator } from './state/state.ts';
+import { parseHash, toHash, panelHash, langFromNavigator } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
 import { Store } from './state/store.ts';
@@ -14,6 +14,9 @@ import { Compute, CoreError, defaultPoolSize } from './compute.ts';
 import { CoreSource, coreWorker } from './worker/boot.ts';
 import { poolOverride, backoffOverride } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
+import { moduleWorker, blobWorkerFailures, pageThreadOverride } from './worker/spawn.ts';
+import { InThreadCore } from './worker/in-thread.ts';
+import coreWorkerUrl from './worker/worker.ts?worker&url';
 import { h, setText } from './dom.ts';
 import { select } from './controls.ts';
 import type { Control } from './controls.ts';
@@ -62,7 +65,20 @@ let start: StartState = { state: 'ready' };
 const coreSource = new CoreSource((loaded, total) => { download = { loaded, total }; showStatus(); });
 const compute = new Compute({
   poolSize: poolOverride(location.search) ?? defaultPoolSize(navigator.hardwareConcurrency),
-  createWorker: (i) => coreWorker(() => new Worker(new URL('./worker/worker.ts', import.meta.url), { type: 'module', name: `sqrtdk-core-${i}` }), coreSource.get()),
+  // a worker where one can start (from a blob: script in a sandboxed frame, worker/spawn.ts), else
+  // the core on this thread with the same handler and module: the same numbers, never a blank view
+  // (<html data-core-thread> says which, for tests)
+  createWorker: (i) => {
+    if (blobWorkerFailures() === 0 && !pageThreadOverride(location.search)) {
+      try {
+        const w = coreWorker(() => moduleWorker(coreWorkerUrl, `sqrtdk-core-${i}`), coreSource.get());
+        document.documentElement.dataset.coreThread ??= 'worker';
+        return w;
+      } catch { /* no worker may start here */ }
+    }
+    document.documentElement.dataset.coreThread = 'page';
+    return new InThreadCore(coreSource.get());
+  },
   announcesReady: true,
   // ?backoff=ms,… (tests) replaces the production delays between attempts (pool.ts START_BACKOFF_MS)
   ...(backoffOverride(location.search) ? { backoffMs: backoffOverride(location.search)! } : {}),
@@ -186,6 +202,12 @@ function showStatus(): void {
 }
 
 
+/** Closes the share dialog if one is open (without loading its module). */
+function closeShare(): void {
+  const d = document.querySelector<HTMLDialogElement>('dialog[data-share-dialog]');
+  if (d?.open) d.close(); else d?.remove();
+}
+
 /** The page's address with a hash: origin and path only (a query such as utm_source=… is not part of a link's state). */
 function pageUrl(hash: string): string {
   return location.origin + location.pathname + hash;
@@ -218,6 +240,14 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
     state: store.state, t, pageUrl, returnFocus: embedBtn,
     parts: SECTIONS.filter((p) => view?.el.querySelector(`[data-part="${p}"]`)),
   }));
+  const shareBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'share-image', 'aria-haspopup': 'dialog', 'aria-label': t('share.button') }, ...twoLabels(t('share.button'), t('share.buttonShort'))) as HTMLButtonElement;
+  shareBtn.addEventListener('click', () => {
+    if (!view) return;
+    url.flush();
+    const opts = { state: store.state, t, view: view.el, link: pageUrl(panelHash(store.state)), returnFocus: shareBtn };
+    // the poster and its QR code library load on the first click, not with the page
+    void import('./share/dialog.ts').then((m) => m.openShareDialog(opts));
+  });
   const status = h('p', { class: 'status', 'data-status': '', role: 'status' });
   const nav = h('nav', { class: 'tabs', 'aria-label': t('app.nav') },
     h('ul', {}, ...PANELS.map((p) => h('li', {}, h('a', {
@@ -234,7 +264,7 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
     h('div', { class: 'brand' }, h('h1', { class: 'site-name', text: t('app.title') }), h('p', { class: 'tagline', text: t('app.tagline') })),
     h('div', { class: 'top-controls' }, ...controls.map((c) => c.el), status));
   for (const c of controls) c.el.classList.add('inline');
-  const bar = h('div', { class: 'bar', 'data-bar': '' }, nav, menuBox, h('div', { class: 'actions' }, linkBtn, embedBtn), fallback);
+  const bar = h('div', { class: 'bar', 'data-bar': '' }, nav, menuBox, h('div', { class: 'actions' }, linkBtn, embedBtn, shareBtn), fallback);
   return { top, bar };
 }
 
@@ -379,6 +409,7 @@ store.subscribe((state, changed, source) => {
   if (changed.has('kernel') && state.kernel === 'simd' && simdOk === false) { checkKernel(); return; }
   if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
     closeEmbedDialog();
+    closeShare();
     const keep = focusPath(root);
     mount();
     restoreFocus(root, keep);
@@ -387,6 +418,7 @@ store.subscribe((state, changed, source) => {
   if (changed.has('exp')) {
     if (source === 'exp') pendingIssues = [];  // the link's notice belongs to the view it opened
     closeEmbedDialog();
+    closeShare();
     // focus follows the change of view (a tab, the menu, Back or Forward), for keyboards and screen readers
     showPanel(state, true);
     for (const c of chrome?.controls ?? []) c.sync(state);
@@ -424,9 +456,26 @@ setTimeout(mount, 0);
 startPwa(() => t);
 function requestInfo(): void {
   compute.call('live', 'info', {}).then((i) => { info = i; download = null; showStatus(); }, (e: unknown) => {
+    const message = e instanceof Error ? e.message : String(e);
+    if (store.state.embed) showEmbedFailure(message);
     if (e instanceof CoreError && e.kind === 'unavailable') return;  // the notice says it
-    infoError = e instanceof Error ? e.message : String(e);
+    infoError = message;
     showStatus();
   });
 }
 requestInfo();
+
+/**
+ * An embed whose core cannot start here (no worker and no core on the page's thread: the host
+ * blocks the .wasm): a clear message and the view's full address to open in a new tab, above the
+ * panel, never a box of charts that stay empty.
+ */
+function showEmbedFailure(message: string): void {
+  root.querySelector('[data-embed-error="core"]')?.remove();
+  const href = pageUrl(toHash({ ...store.state, embed: false }));
+  const box = h('div', { class: 'embed-error', role: 'alert', 'data-embed-error': 'core' },
+    h('p', { text: t('embed.coreFailed', { message }) }),
+    h('p', {}, h('a', { href, target: '_blank', rel: 'noopener', text: t('app.openFull') })),
+    h('p', { class: 'small muted embed-url', text: href }));
+  (viewHost ?? root).prepend(box);
+}

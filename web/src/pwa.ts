@@ -6,6 +6,7 @@ import { registerSW } from 'virtual:pwa-register';
 import { h } from './dom.ts';
 import type { T } from './i18n/messages.ts';
 import './notices.css';
+import { opaqueOrigin } from './worker/spawn.ts';
 
 declare const __SQRTDK_BUILD__: string;
 
@@ -18,7 +19,9 @@ export const BUILD_ID: string = __SQRTDK_BUILD__;
  */
 export function startPwa(tr: () => T): void {
   document.documentElement.dataset.build = BUILD_ID;
-  if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+  // a sandboxed frame without allow-same-origin (an opaque origin) may not even read
+  // navigator.serviceWorker: the embed runs online, without one
+  if (opaqueOrigin() || !('serviceWorker' in navigator) || !window.isSecureContext) return;
   let notice: HTMLElement | null = null;
   let reloading = false;
   let clicked = false;

@@ -279,17 +279,27 @@ export class ChartBox {
    * to the panel with these numbers (only the keys the panel reads), wrapped to the width.
    */
   png(): void {
-    if (!this.chart) return;
-    const src = this.chart.canvas;
-    const dpr = src.width / Math.max(1, src.clientWidth || src.width);
+    const out = this.exportCanvas(true);
+    if (out) download(`sqrtdk-${this.id}.png`, out.toDataURL('image/png'));
+  }
+
+  /**
+   * The chart as shown, on an opaque canvas at the device pixel ratio: its title in a band above
+   * and, with `withLink`, the panel's short link below (the PNG export; the poster of
+   * share/poster.ts draws its own link and QR code). Null before the chart is drawn.
+   */
+  exportCanvas(withLink: boolean, size?: { width: number; height: number; scale: number }): HTMLCanvasElement | null {
+    const src = size ? this.drawnAt(size.width, size.height, size.scale) : this.chart?.canvas;
+    if (!src) return null;
+    const dpr = size ? size.scale : src.width / Math.max(1, src.clientWidth || src.width);
     const band = Math.round(28 * dpr);
     const link = `${location.origin}${location.pathname}${panelHash(parseHash(location.hash).state)}`;
     const scratch = document.createElement('canvas').getContext('2d')!;
     const linkFont = `${Math.round(11 * dpr)}px ${Chart.defaults.font.family}`;
     scratch.font = linkFont;
-    const lines = wrapChars(`√dk Lab · ${link}`, src.width - 16 * dpr, (x) => scratch.measureText(x).width);
+    const lines = withLink ? wrapChars(`√dk Lab · ${link}`, src.width - 16 * dpr, (x) => scratch.measureText(x).width) : [];
     const lineH = Math.round(15 * dpr);
-    const foot = Math.max(band, lines.length * lineH + Math.round(10 * dpr));
+    const foot = withLink ? Math.max(band, lines.length * lineH + Math.round(10 * dpr)) : Math.round(6 * dpr);
     const out = document.createElement('canvas');
     out.width = src.width;
     out.height = src.height + band + foot;
@@ -304,8 +314,33 @@ export class ChartBox {
     ctx.fillText(this.title, 8 * dpr, band / 2, out.width - 16 * dpr);
     ctx.font = linkFont;
     lines.forEach((line, i) => ctx.fillText(line, 8 * dpr, src.height + band + Math.round(5 * dpr) + lineH * (i + 0.5)));
-    download(`sqrtdk-${this.id}.png`, out.toDataURL('image/png'));
+    return out;
   }
+  /**
+   * The chart's current spec drawn once more on a detached canvas of width × height CSS px at
+   * `scale` device pixels per CSS px (the poster's layout, not the screen's), without animation.
+   */
+  private drawnAt(width: number, height: number, scale: number): HTMLCanvasElement | null {
+    if (!this.spec) return null;
+    const canvas = document.createElement('canvas');
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+    const src = this.spec.config as unknown as ChartConfiguration;
+    // a copy of the config's top levels (the data arrays are shared, read only): the live chart keeps its own
+    const cfg = themed({ ...src, data: { ...src.data, datasets: src.data.datasets.map((d) => ({ ...d })) }, options: { ...(src.options ?? {}) } } as ChartConfiguration);
+    cfg.options = { ...(cfg.options ?? {}), responsive: false, maintainAspectRatio: false, animation: false, devicePixelRatio: scale };
+    canvas.width = width;
+    canvas.height = height;
+    const chart = new Chart(canvas, cfg);
+    chart.draw();
+    const out = document.createElement('canvas');
+    out.width = canvas.width;
+    out.height = canvas.height;
+    out.getContext('2d')!.drawImage(canvas, 0, 0);
+    chart.destroy();
+    return out;
+  }
+
   csv(): void {
     if (!this.spec) return;
     const url = URL.createObjectURL(new Blob([csvText(this.spec.csv)], { type: 'text/csv;charset=utf-8' }));
@@ -321,6 +356,11 @@ export class ChartBox {
     this.chart?.destroy();
     this.chart = null;
   }
+}
+
+/** The ChartBox of a chart's figure element ([data-chart-box]), if it is one. */
+export function chartBoxOf(el: Element): ChartBox | undefined {
+  return boxes.get(el);
 }
 
 /** Cuts a string (a URL: no spaces to break at) into lines no wider than `width`. */

@@ -1,13 +1,18 @@
-// "Copy embed code": a dialog to choose what the embed shows (controls, charts, formula, text)
-// and its colours, with a live preview of exactly that embed and the snippet to copy.
+// "Copy embed code": a dialog to choose what the embed shows (controls, charts, formula, text),
+// its colours and the blog's format (HTML, the <sqrtdk-lab> element, Hugo, Jekyll, MDX, oEmbed:
+// formats.ts), with a live preview of exactly that embed, the lines to copy into a post and, for
+// Hugo, Jekyll and MDX, the file to add once to the blog.
 import type { State, Section } from '../state/state.ts';
 import { SECTIONS } from '../state/schema.js';
 import type { T } from '../i18n/messages.ts';
 import { h, setText } from '../dom.ts';
-import { embedSnippet, fallbackHeight } from './snippet.ts';
+import { embedTarget } from './snippet.ts';
+import { EMBED_FORMATS, formatSnippet } from './formats.ts';
+import type { EmbedFormat } from './formats.ts';
 import { embedHash } from '../state/state.ts';
 import { panelTitle } from '../panels/titles.ts';
 import { HEIGHT_MESSAGE } from './report.ts';
+import './formats.css';
 
 export interface EmbedDialogOptions {
   state: State;
@@ -18,16 +23,27 @@ export interface EmbedDialogOptions {
   returnFocus: HTMLElement;
 }
 
+/** The format chosen last in this page (a blogger embeds several views in one format). */
+let lastFormat: EmbedFormat = 'html';
+
 export function openEmbedDialog({ state, parts: available, t, pageUrl, returnFocus }: EmbedDialogOptions): HTMLDialogElement {
   closeEmbedDialog();
   // the full page starts from every part the panel has; an embed from the parts it shows
   let show: Section[] = SECTIONS.filter((p) => available.includes(p) && (!state.embed || state.show.includes(p)));
   let theme: State['theme'] = state.theme;
+  let format: EmbedFormat = lastFormat;
   const base = pageUrl('');
   const copyBtn = h('button', { type: 'button', class: 'button', 'data-embed-copy': '', text: t('embed.copy') }) as HTMLButtonElement;
   const title = `${t('app.title')} — ${panelTitle(t, state.exp)}`;
 
   const code = h('textarea', { class: 'embed-code', readOnly: true, rows: 5, id: 'embed-code', 'data-embed-code': '', spellcheck: false }) as HTMLTextAreaElement;
+  const fileCode = h('textarea', { class: 'embed-code', readOnly: true, rows: 8, id: 'embed-file', 'data-embed-file': '', spellcheck: false }) as HTMLTextAreaElement;
+  const fileLabel = h('label', { for: 'embed-file', class: 'embed-label' });
+  const fileLink = h('a', { 'data-embed-file-link': '', download: '' }) as HTMLAnchorElement;
+  const fileStatus = h('span', { class: 'embed-status', role: 'status' });
+  const fileCopy = h('button', { type: 'button', class: 'button ghost', 'data-embed-file-copy': '', text: t('embed.copyFile') }) as HTMLButtonElement;
+  const fileBox = h('div', { class: 'embed-file', 'data-embed-file-box': '' }, fileLabel, fileCode, h('p', { class: 'embed-actions' }, fileCopy, fileLink, fileStatus));
+  const formatHelp = h('p', { class: 'small muted', 'data-embed-format-help': '' });
   const preview = h('iframe', { class: 'embed-preview', title: t('embed.preview'), 'data-embed-preview': '' }) as HTMLIFrameElement;
   const err = h('p', { class: 'err', role: 'alert' });
   const status = h('p', { class: 'embed-status', role: 'status' });
@@ -46,7 +62,19 @@ export function openEmbedDialog({ state, parts: available, t, pageUrl, returnFoc
     }
     setText(err, '');
     const state = current();
-    code.value = embedSnippet(state, base, title);
+    const snip = formatSnippet(format, embedTarget(state, base, title));
+    code.value = snip.usage;
+    // about 80 characters a line at the dialog's width (a long shortcode line wraps)
+    code.rows = Math.min(8, Math.max(2, snip.usage.split('\n').reduce((n, l) => n + Math.ceil((l.length + 1) / 80), 0)));
+    setText(formatHelp, t(`embed.format.${format}.help`));
+    fileBox.hidden = snip.file === null;
+    if (snip.file) {
+      setText(fileLabel, t('embed.file', { path: snip.file.path.replace(/^[^/]+\//, '') }));
+      fileCode.value = snip.file.text;
+      fileLink.href = `${base.replace(/[^/]*$/, '')}integrations/${snip.file.path}`;
+      setText(fileLink, t('embed.fileDownload'));
+      setText(fileStatus, '');
+    }
     timer = setTimeout(() => { preview.src = base + embedHash(state); }, 120);
   };
   const onHeight = (ev: MessageEvent) => {
@@ -69,6 +97,16 @@ export function openEmbedDialog({ state, parts: available, t, pageUrl, returnFoc
       rb.addEventListener('change', () => { if (rb.checked) { theme = v; refresh(); } });
       return h('label', { class: 'check', for: id }, rb, t(`embed.theme.${v}`));
     }));
+  const formats = h('fieldset', { class: 'embed-format' }, h('legend', { text: t('embed.format') }),
+    ...EMBED_FORMATS.map((v) => {
+      const id = `embed-format-${v}`;
+      const rb = h('input', { type: 'radio', name: 'embed-format', id, value: v, checked: format === v, 'data-embed-format': v }) as HTMLInputElement;
+      rb.addEventListener('change', () => { if (rb.checked) { format = v; lastFormat = v; refresh(); } });
+      return h('label', { class: 'check', for: id }, rb, t(`embed.format.${v}`));
+    }));
+  fileCopy.addEventListener('click', async () => {
+    try { await navigator.clipboard.writeText(fileCode.value); setText(fileStatus, t('app.copied')); } catch { fileCode.select(); setText(fileStatus, t('app.copyFailed')); }
+  });
   copyBtn.addEventListener('click', async () => {
     try { await navigator.clipboard.writeText(code.value); setText(status, t('app.copied')); } catch { code.select(); setText(status, t('app.copyFailed')); }
   });
@@ -77,12 +115,15 @@ export function openEmbedDialog({ state, parts: available, t, pageUrl, returnFoc
     h('h2', { id: 'embed-title', text: t('embed.title', { panel: panelTitle(t, state.exp) }) }),
     h('p', { class: 'small muted', text: t('embed.help') }),
     h('div', { class: 'embed-options' }, parts, themes),
+    formats,
     err,
     h('label', { for: 'embed-code', class: 'embed-label', text: t('embed.code') }),
+    formatHelp,
     code,
     h('div', { class: 'embed-actions' }, copyBtn, closeBtn, status),
+    fileBox,
     h('h3', { class: 'embed-label', text: t('embed.preview') }),
-    h('div', { class: 'embed-preview-box' }, preview)) as HTMLDialogElement;
+    h('div', { class: 'embed-preview-box', role: 'region', tabIndex: 0, 'aria-label': t('embed.preview') }, preview)) as HTMLDialogElement;
   closeBtn.addEventListener('click', () => dialog.close());
   dialog.addEventListener('close', () => {
     window.removeEventListener('message', onHeight);

@@ -3,6 +3,8 @@
 // iframe to its content. Pure, so unit tests check the snippet.
 import type { State, Panel } from '../state/state.ts';
 import { embedHash } from '../state/state.ts';
+import { htmlSnippet } from './formats.ts';
+import type { EmbedTarget } from './formats.ts';
 
 /**
  * Fallback heights in CSS px of each panel's embed at a 720 px wide column, with every part shown
@@ -32,14 +34,12 @@ export function fallbackHeight(state: State): number {
   return state.show.length === 1 && state.show[0] === 'charts' ? h.charts : h.all;
 }
 
-function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /** `base` is the page's URL without the hash (the directory the site is served from, with index.html or not). */
 export function embedSnippet(state: State, base: string, title: string): string {
-  const src = base + embedHash(state);
-  const dir = base.replace(/[^/]*$/, '');
-  return `<iframe src="${esc(src)}" title="${esc(title)}" width="100%" height="${fallbackHeight(state)}" style="border:0;width:100%" loading="lazy" data-sqrtdk-embed></iframe>\n`
-    + `<script src="${esc(dir)}embed.js" async></script>`;
+  return htmlSnippet(embedTarget(state, base, title));
+}
+
+/** The view to embed in every format (formats.ts): the site's directory, the embed's hash, title and fallback height. */
+export function embedTarget(state: State, base: string, title: string): EmbedTarget {
+  return { site: base.replace(/[^/]*$/, ''), page: base, hash: embedHash(state), title, height: fallbackHeight(state) };
 }

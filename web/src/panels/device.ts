@@ -2,6 +2,8 @@
 // scalar kernel and a plain JavaScript loop, the wasm SIMD128 multiply–add peak, the compute worker
 // pool size and whether the engine validates SIMD128. Runs only when asked (a few seconds, in its
 // own worker, one slice at a time so Cancel stops it between slices); the link carries no result.
+import { moduleWorker } from '../worker/spawn.ts';
+import deviceWorkerUrl from '../device/worker.ts?worker&url';
 import '../device/device.css';
 import { ChartBox } from '../charts/chartbox.ts';
 import { h, setText } from '../dom.ts';
@@ -19,7 +21,7 @@ type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
 /** The device worker with request ids; created on the first run, terminated with the panel. */
 class DeviceWorker {
-  private readonly worker = new Worker(new URL('../device/worker.ts', import.meta.url), { type: 'module', name: 'sqrtdk-device' });
+  private readonly worker = moduleWorker(deviceWorkerUrl, 'sqrtdk-device');
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   constructor() {

@@ -4,6 +4,8 @@
 // Every number is one field of a core request made when the view opens (web/src/interview/live.ts),
 // shown as <span data-live=id data-value=raw>; its "show me" link opens the panel that proves it
 // with the state of that same request.
+import { moduleWorker } from '../worker/spawn.ts';
+import trainingWorkerUrl from '../training/worker.ts?worker&url';
 import '../interview/interview.css';
 import { copyText } from '../copy.ts';
 import { h, setText } from '../dom.ts';
@@ -114,7 +116,7 @@ function trainOnce(key: string, configs: Parameters<TrainingController['start']>
   training.result = null;
   training.error = '';
   training.controller ??= new TrainingController({
-    createWorker: () => new Worker(new URL('../training/worker.ts', import.meta.url), { type: 'module', name: 'sqrtdk-training' }) as unknown as WorkerLike,
+    createWorker: () => moduleWorker(trainingWorkerUrl, 'sqrtdk-training') as unknown as WorkerLike,
     chunkMs: 200,
   });
   const settle = () => { const ws = training.waiters; training.waiters = []; for (const w of ws) w(); };

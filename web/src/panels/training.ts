@@ -2,6 +2,8 @@
 // every ticked attention variant from the same seed — same initial weights where shapes allow, same
 // batches — in a dedicated worker, chunk by chunk (web/src/training/controller.ts). Live curves,
 // an end-of-run table, and the trained logits against the iid N(0, 1) of the √d_k argument.
+import { moduleWorker } from '../worker/spawn.ts';
+import trainingWorkerUrl from '../training/worker.ts?worker&url';
 import type { AttentionVariant } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { csvText } from '../charts/builders.ts';
@@ -44,7 +46,7 @@ const session: Session = { controller: null, runs: [], key: '', status: 'idle', 
 
 function controller(): TrainingController {
   session.controller ??= new TrainingController({
-    createWorker: () => new Worker(new URL('../training/worker.ts', import.meta.url), { type: 'module', name: 'sqrtdk-training' }) as unknown as WorkerLike,
+    createWorker: () => moduleWorker(trainingWorkerUrl, 'sqrtdk-training') as unknown as WorkerLike,
     // chunks of ~25 ms; a chunk still running 40 ms after Cancel is cut short by terminating the worker
     chunkMs: 25,
     cancelGraceMs: 40,

@@ -1,0 +1,280 @@
+// Browser tests of sharing where people share: an embed inside <iframe sandbox="allow-scripts">
+// (no allow-same-origin: the WordPress case, origin "null") on a cross-origin host page draws the
+// same charts and readouts as a plain embed; the <sqrtdk-lab> custom element sizes itself; the
+// "Share as image" poster decodes (jsQR on the PNG) to the exact link and holds the numbers the
+// view shows. SAVE_POSTERS=1 writes the posters to docs/poster-{en,zh-CN,interview-en}.png for the README.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { existsSync, writeFileSync } from 'node:fs';
+import { PNG } from 'pngjs';
+import jsQR from 'jsqr';
+import { openSuite, watch, hostPage } from './browser.mjs';
+import { panelSettled, panelReadouts } from './panel.mjs';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
+
+let suite, srv, browser, context, log;
+before(async () => {
+  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
+  suite = await openSuite(dist, '/');
+  ({ srv, browser, context, log } = suite);
+});
+after(async () => { await suite?.close(); });
+
+const column = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title>
+  <style>body{margin:0;font:16px serif}main{width:720px;margin:0 auto}iframe{display:block}</style></head><body><main><h1>A post</h1>${body}</main></body></html>`;
+
+test('an embed in a sandboxed cross-origin frame (allow-scripts only) draws the same charts and readouts as a plain embed', async () => {
+  const views = [
+    ['variance', 'dk=128&samples=1000&seed=3'],
+    ['saturation', 'dk=256&seed=2&scale=none'],
+    ['article', 'aseed=5'],
+    ['gqa', 'hq=16&hkv=4&gdk=64'],
+  ];
+  const src = (exp, keys, query = '') => `${srv.url}${query}#v=1&exp=${exp}&lang=en&${keys}&embed=1&show=charts`;
+  const frame = (kind, exp, url, sandbox) => `<h2>${exp} (${kind})</h2><iframe ${sandbox ? 'sandbox="allow-scripts"' : ''} data-case="${kind}-${exp}" src="${url}" width="100%" height="900" style="border:0"></iframe>`;
+  const frames = views.map(([exp, keys]) => frame('sandboxed', exp, src(exp, keys), true) + frame('plain', exp, src(exp, keys), false)).join('\n')
+    // where no worker can start, the core on the page's thread (forced here by ?core=page)
+    + frame('page-thread', 'saturation', src(...views[1], '?core=page'), true)
+    // the interview view: every live number of the answer, with its training run in a worker of its own
+    + frame('sandboxed', 'interview', `${srv.url}#v=1&exp=interview&lang=en&embed=1`, true) + frame('plain', 'interview', `${srv.url}#v=1&exp=interview&lang=en&embed=1`, false);
+  const host = await hostPage(column(frames));
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const hlog = watch(ctx, srv.origin);
+  const page = await ctx.newPage();
+  const table = [];
+  const read = async (kind, exp) => {
+    const el = page.locator(`iframe[data-case="${kind}-${exp}"]`);
+    await el.scrollIntoViewIfNeeded();
+    const frame = await (await el.elementHandle()).contentFrame();
+    await panelSettled(frame, exp, 60000);
+    // a chart in view draws in a task after its data arrive (charts/chartbox.ts draw queue)
+    await frame.waitForFunction(() => [...document.querySelectorAll('canvas[data-chart]')].some((c) => Number(c.dataset.renders ?? 0) >= 1), null, { timeout: 30000 });
+    const drawn = await frame.evaluate(() => [...document.querySelectorAll('canvas[data-chart]')].filter((c) => Number(c.dataset.renders ?? 0) >= 1).length);
+    const origin = await frame.evaluate(() => self.origin);
+    const thread = await frame.evaluate(() => document.documentElement.dataset.coreThread);
+    return { readouts: await panelReadouts(frame, exp), drawn, origin, thread };
+  };
+  try {
+    await page.goto(host.url);
+    for (const [exp] of views) {
+      const sandboxed = await read('sandboxed', exp);
+      const plain = await read('plain', exp);
+      assert.equal(sandboxed.origin, 'null', `${exp}: the sandboxed frame has an opaque origin`);
+      assert.notEqual(plain.origin, 'null');
+      assert.equal(sandboxed.thread, 'worker', `${exp}: the sandboxed embed computes in workers`);
+      assert.ok(sandboxed.drawn >= 1, `${exp}: the sandboxed embed drew ${sandboxed.drawn} charts`);
+      assert.ok(Object.keys(plain.readouts).length >= 3, `${exp}: readouts ${JSON.stringify(plain.readouts)}`);
+      assert.deepEqual(sandboxed.readouts, plain.readouts, `${exp}: the same readouts sandboxed and plain`);
+      for (const [id, v] of Object.entries(plain.readouts).slice(0, 3)) table.push(`${exp} ${id}: sandboxed ${sandboxed.readouts[id]} | plain ${v}`);
+    }
+    const pageThread = await read('page-thread', 'saturation');
+    assert.equal(pageThread.thread, 'page');
+    assert.equal(pageThread.origin, 'null');
+    assert.deepEqual(pageThread.readouts, (await read('plain', 'saturation')).readouts, 'the core on the page’s thread gives the same readouts');
+    table.push(`saturation sat-entropy: page thread ${pageThread.readouts['sat-entropy']}`);
+    const live = async (kind) => {
+      const el = page.locator(`iframe[data-case="${kind}-interview"]`);
+      await el.scrollIntoViewIfNeeded();
+      const f = await (await el.elementHandle()).contentFrame();
+      await f.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1', null, { timeout: 90000, polling: 100 });
+      return f.evaluate(() => Object.fromEntries([...document.querySelectorAll('[data-live]')].map((e) => [e.dataset.live, e.dataset.value])));
+    };
+    const [ivS, ivP] = [await live('sandboxed'), await live('plain')];
+    assert.ok(Object.keys(ivP).length >= 10, JSON.stringify(ivP));
+    assert.deepEqual(ivS, ivP, 'interview: every live number the same sandboxed and plain');
+    for (const id of ['std512', 'entNone512', 'trainVar']) table.push(`interview ${id}: sandboxed ${ivS[id]} | plain ${ivP[id]}`);
+  } finally {
+    await host.close();
+  }
+  console.log('sandboxed vs plain readouts:\n' + table.join('\n'));
+  assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
+  await ctx.close();
+});
+
+test('a sandboxed embed from a host that sends no CORS header is never a blank frame: it says why and links to the lab', async () => {
+  const { serve } = await import('./server.mjs');
+  const bare = await serve(dist, { prefix: '/', cors: false });
+  const host = await hostPage(column(`<iframe sandbox="allow-scripts" src="${bare.url}#v=1&exp=variance&embed=1" width="100%" height="600" style="border:0"></iframe>`));
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  try {
+    await page.goto(host.url);
+    const frame = await (await page.locator('iframe').elementHandle()).contentFrame();
+    await frame.waitForSelector('[data-boot-late] a', { state: 'visible', timeout: 15000 });
+    assert.match(await frame.textContent('[data-boot-late]'), /could not start here.*Access-Control-Allow-Origin/s);
+    assert.equal(await frame.getAttribute('[data-boot-late] a', 'target'), '_blank');
+    assert.equal(await frame.evaluate(() => document.querySelector('[data-panel]')), null, 'the script did not run');
+  } finally {
+    await host.close();
+    await bare.close();
+    await ctx.close();
+  }
+});
+
+test('the <sqrtdk-lab> element creates its iframe from its attributes and sizes itself from the lab’s height messages', async () => {
+  const host = await hostPage(column(`<script src="${srv.url}sqrtdk-lab.js" async></script>
+    <sqrtdk-lab exp="saturation" lang="zh-CN" dk="128" seqlen="64" heads="2" show="charts" height="300" title="√dk Lab — saturation"></sqrtdk-lab>
+    <p id="after">after</p>`));
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const hlog = watch(ctx, srv.origin);
+  const page = await ctx.newPage();
+  try {
+    await page.goto(host.url);
+    const el = page.locator('sqrtdk-lab iframe');
+    await el.waitFor();
+    const frame = await (await el.elementHandle()).contentFrame();
+    await panelSettled(frame, 'saturation', 60000);
+    // the attribute names HTML lower-cased are the link's keys again (seqlen → seqLen)
+    const hash = await frame.evaluate(() => location.hash);
+    assert.match(hash, /[#&]seqLen=64(&|$)/);
+    assert.match(hash, /[#&]embed=1(&|$)/);
+    assert.equal(await frame.evaluate(() => document.documentElement.lang), 'zh-CN');
+    await page.waitForFunction(() => document.querySelector('sqrtdk-lab').hasAttribute('data-sized'));
+    await page.waitForTimeout(300);
+    const m = await page.evaluate(() => {
+      const f = document.querySelector('sqrtdk-lab iframe');
+      return { frame: f.getBoundingClientRect().height, sized: Number(document.querySelector('sqrtdk-lab').dataset.sized) };
+    });
+    const content = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    assert.ok(m.frame > 300, `grew from its fallback height: ${m.frame}`);
+    assert.equal(Math.round(m.frame), m.sized);
+    assert.ok(Math.abs(m.sized - content) <= 1, `frame ${m.sized} px for content ${content} px`);
+    assert.equal(await frame.evaluate(() => document.documentElement.scrollHeight <= innerHeight), true, 'no inner scrollbar');
+  } finally {
+    await host.close();
+  }
+  assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
+  await ctx.close();
+});
+
+/** Opens the share dialog of the view on `page` and returns the poster: its PNG, the link and numbers drawn. */
+async function poster(page) {
+  await page.click('[data-action="share-image"]');
+  await page.waitForSelector('dialog[data-share-dialog][data-poster-ready="1"]', { timeout: 30000 });
+  return page.evaluate(() => {
+    const d = document.querySelector('dialog[data-share-dialog]');
+    return { png: d.querySelector('[data-share-poster]').src, link: d.dataset.posterLink, numbers: JSON.parse(d.dataset.posterNumbers), text: d.querySelector('[data-share-text]').value };
+  });
+}
+function decode(dataUrl) {
+  const png = PNG.sync.read(Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64'));
+  return { png, qr: jsQR(new Uint8ClampedArray(png.data), png.width, png.height) };
+}
+
+test('Share as image: a 1080×1350 poster whose QR code is the exact link, with the numbers the view shows; the text for WeChat/Zhihu', async () => {
+  const page = await context.newPage();
+  for (const [lang, hash, exp] of [['en', '#v=1&exp=saturation&dk=512&scale=none&lang=en', 'saturation'], ['zh-CN', '#v=1&exp=variance&dk=256&lang=zh-CN', 'variance']]) {
+    await page.goto(srv.url + hash);
+    await panelSettled(page, exp, 60000);
+    const shown = await panelReadouts(page, exp);
+    const p = await poster(page);
+    const { png, qr } = decode(p.png);
+    assert.equal(png.width, 1080);
+    assert.equal(png.height, 1350);
+    assert.ok(qr, `${lang}: a QR code is found in the poster`);
+    assert.equal(qr.data, p.link, `${lang}: the QR code is the link`);
+    assert.equal(new URL(p.link).origin, srv.origin);
+    // the link reproduces the view: it names the view and the settings of the page
+    const linkKeys = new URLSearchParams(new URL(p.link).hash.slice(1));
+    assert.equal(linkKeys.get('exp'), exp);
+    assert.equal(linkKeys.get('dk'), exp === 'saturation' ? '512' : '256');
+    assert.equal(p.numbers.length, 3);
+    for (const n of p.numbers) {
+      assert.equal(n.value, shown[n.id], `${lang}: ${n.id} drawn as the page shows it`);
+      assert.ok(n.label.length > 0);
+    }
+    if (exp === 'saturation') assert.deepEqual(p.numbers.map((n) => n.id), ['sat-entropy', 'sat-maxw', 'sat-share']);
+    assert.ok(p.text.endsWith(`[1] ${lang === 'zh-CN' ? '实时数字，可由此链接复现' : 'Live numbers, reproducible from this link'}: ${p.link}\n${lang === 'zh-CN' ? '由 √dk Lab 在浏览器中实时计算（WebAssembly）' : 'Computed live in the browser by √dk Lab (WebAssembly)'}`), p.text);
+    for (const n of p.numbers) assert.ok(p.text.includes(`${n.label}: ${n.value}`));
+    if (process.env.SAVE_POSTERS) writeFileSync(`${docs}poster-${lang}.png`, PNG.sync.write(png));
+    await page.click('[data-share-close]');
+  }
+  // the interview view: the 30-second answer as a poster, its numbers as the answer shows them
+  await page.goto(`${srv.url}#v=1&exp=interview&lang=en`);
+  await page.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1', null, { timeout: 90000 });
+  const iv = await poster(page);
+  const { qr } = decode(iv.png);
+  assert.equal(qr?.data, iv.link);
+  assert.equal(iv.numbers.length, 3);
+  for (const n of iv.numbers) {
+    const shownIv = await page.evaluate((id) => document.querySelector(`[data-depth="30s"] [data-live="${id}"]`).textContent, n.id);
+    assert.equal(n.value, shownIv);
+  }
+  const points = await page.evaluate(() => [...document.querySelectorAll('[data-depth="30s"] .iv-text')].map((e) => e.textContent.trim()));
+  for (const [i, pt] of points.entries()) assert.ok(iv.text.includes(`${i + 1}. ${pt}`), 'the answer text holds every point');
+  if (process.env.SAVE_POSTERS) writeFileSync(`${docs}poster-interview-en.png`, PNG.sync.write(decode(iv.png).png));
+  await page.close();
+  assert.deepEqual([...log.pageErrors, ...log.consoleErrors], []);
+});
+
+test('the embed dialog’s formats and the share dialog: both languages, axe-core clean, keyboard only, a 390 px phone without sideways scroll', async () => {
+  const { createRequire } = await import('node:module');
+  const axeSource = createRequire(import.meta.url)('axe-core').source;
+  const shots = process.env.SHOTS;
+  for (const [vp, lang] of [[{ width: 1366, height: 900 }, 'en'], [{ width: 390, height: 844 }, 'zh-CN']]) {
+    const phone = vp.width < 500;
+    const ctx = await browser.newContext({ viewport: vp, ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
+    const hlog = watch(ctx, srv.origin);
+    const page = await ctx.newPage();
+    await page.goto(`${srv.url}#v=1&exp=saturation&dk=128&lang=${lang}`);
+    await panelSettled(page, 'saturation', 60000);
+    const axe = async (what) => {
+      if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+      // the open modal dialog (the page behind it is checked by views.test.mjs)
+      const r = await page.evaluate(() => window.axe.run(document.querySelector('dialog[open]'), { resultTypes: ['violations'] }));
+      assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], `${lang} ${what}`);
+    };
+    const noSideways = async (what) => assert.equal(await page.evaluate(() => {
+      const d = document.querySelector('dialog[open]');
+      return d.scrollWidth <= d.clientWidth + 1 && d.getBoundingClientRect().right <= innerWidth + 1;
+    }), true, `${lang} ${what}: no sideways scroll`);
+
+    // the embed dialog, by keyboard: every format reachable with the arrow keys of its radio group
+    await page.focus('[data-action="copy-embed"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('dialog[data-embed-dialog][open]');
+    await page.focus('[data-embed-format="html"]');
+    const seen = [];
+    for (let i = 0; i < 6; i++) {
+      const f = await page.evaluate(() => document.activeElement.dataset.embedFormat);
+      seen.push(f);
+      const code = await page.inputValue('[data-embed-code]');
+      assert.ok(code.length > 20, `${f}: a snippet`);
+      const file = await page.evaluate(() => !document.querySelector('[data-embed-file-box]').hidden);
+      assert.equal(file, ['hugo', 'jekyll', 'mdx'].includes(f), `${f}: a file to add`);
+      if (f === 'hugo' || f === 'element') {
+        await axe(`embed dialog, ${f}`);
+        await noSideways(`embed dialog, ${f}`);
+        if (shots) await page.screenshot({ path: `${shots}/embed-${f}-${lang}-${vp.width}.png` });
+      }
+      await page.keyboard.press('ArrowRight');
+    }
+    assert.deepEqual(seen, ['html', 'element', 'hugo', 'jekyll', 'mdx', 'oembed']);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog[data-embed-dialog]', { state: 'detached' });
+
+    // the share dialog, by keyboard: Enter opens it, Tab reaches its buttons, Escape closes it and focus returns
+    await page.focus('[data-action="share-image"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('dialog[data-share-dialog][data-poster-ready="1"]', { timeout: 30000 });
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.shareCopy), '');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('dialog[data-share-dialog] [role=status]').textContent !== '');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, await page.inputValue('[data-share-text]'));
+    await page.keyboard.press('Shift+Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.shareDownload), '', 'Download PNG is reachable');
+    await axe('share dialog');
+    await noSideways('share dialog');
+    if (shots) await page.screenshot({ path: `${shots}/share-${lang}-${vp.width}.png` });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog[data-share-dialog]', { state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.action), 'share-image', 'focus returns to the button');
+    assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
+    await ctx.close();
+  }
+});

@@ -1,0 +1,41 @@
+// The core on the page's thread (web/src/worker/in-thread.ts), the fallback of a page where no
+// worker can start: driven through the pool's WorkerClient like a worker, it answers in order
+// with the very numbers of the worker's handler on its own core, and a refusal as a core error.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { loadCore } from '../../wasm/js/core.js';
+import type { Core } from '../../wasm/js/core.js';
+import { InThreadCore } from '../../web/src/worker/in-thread.ts';
+import { WorkerClient, CoreError } from '../../web/src/worker/protocol.ts';
+import { run } from '../../web/src/worker/handler.ts';
+
+let core: Core;
+let module: WebAssembly.Module;
+beforeAll(async () => {
+  core = await loadCore({ kernel: 'auto' });
+  module = await WebAssembly.compile(readFileSync(new URL('../../wasm/dist/sqrtdk-simd.wasm', import.meta.url)));
+});
+
+describe('InThreadCore', () => {
+  it('answers the worker protocol with the handler’s numbers, in the order asked', async () => {
+    const client = new WorkerClient({ createWorker: () => new InThreadCore(Promise.resolve({ module, build: 'simd128' as const })) });
+    const sweep = { dks: [64, 512], scales: ['none', 'inv_sqrt_dk'], heads: 2, seqLen: 32, seed: 3, gradients: false };
+    const point = { heads: 2, seqLen: 32, dk: 128, scale: 'none', seed: 5 };
+    const order: string[] = [];
+    const [a, b] = await Promise.all([
+      client.call('saturationSweep', sweep as never).then((r) => { order.push('sweep'); return r; }),
+      client.call('attentionStats', point as never).then((r) => { order.push('point'); return r; }),
+    ]);
+    expect(order).toEqual(['sweep', 'point']);
+    const wantA = run(core, { id: 1, kind: 'saturationSweep', params: sweep as never });
+    const wantB = run(core, { id: 2, kind: 'attentionStats', params: point as never });
+    expect(wantA.ok && wantB.ok).toBe(true);
+    expect(a).toEqual(wantA.ok ? wantA.result : null);
+    expect(b).toEqual(wantB.ok ? wantB.result : null);
+    const bad = await client.call('attentionStats', { ...point, dk: 0 } as never).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(CoreError);
+    expect((bad as CoreError).kind).toBe('core');
+    expect((bad as CoreError).message).toMatch(/dk/);
+    client.terminate();
+  });
+});

@@ -1,0 +1,41 @@
+// The poster's words (web/src/share/text.ts): line breaking of English, Chinese and links on the
+// canvas, measured here one unit per character, and the WeChat/Zhihu text with its footnote.
+import { describe, it, expect } from 'vitest';
+import { wrapText, posterText } from '../../web/src/share/text.ts';
+import type { PosterModel } from '../../web/src/share/text.ts';
+
+const len = (s: string) => [...s].length;
+
+describe('wrapText', () => {
+  it('breaks English between words, never past the width', () => {
+    const lines = wrapText('Large logits make softmax nearly one-hot. How sharp is attention?', 20, len);
+    expect(lines).toEqual(['Large logits make', 'softmax nearly', 'one-hot. How sharp', 'is attention?']);
+    expect(lines.every((l) => len(l) <= 20)).toBe(true);
+  });
+  it('breaks Chinese between any two characters, and keeps English words inside it whole', () => {
+    const lines = wrapText('不缩放时的熵只有 0.2238，几乎是 one-hot。', 8, len);
+    expect(lines.join('').replace(/\s/g, '')).toBe('不缩放时的熵只有0.2238，几乎是one-hot。');
+    expect(lines.every((l) => len(l) <= 8)).toBe(true);
+    expect(lines.some((l) => l.includes('one-hot'))).toBe(true);
+  });
+  it('cuts a link longer than a line between characters, losing none', () => {
+    const url = 'lab.example.org/#v=1&exp=saturation&dk=512&seed=1&heads=4';
+    const lines = wrapText(url, 16, len);
+    expect(lines.join('')).toBe(url);
+    expect(lines.slice(0, -1).every((l) => len(l) === 16)).toBe(true);
+  });
+});
+
+describe('posterText', () => {
+  const base: PosterModel = {
+    lang: 'en', brand: '√dk Lab', title: 'Saturation', lede: 'How sharp is attention?', points: [], pointsTitle: '',
+    numbers: [{ id: 'sat-entropy', label: 'mean entropy', value: '0.2238' }], link: 'https://lab.example/#v=1&exp=saturation', scan: '', madeWith: 'Computed live',
+  };
+  it('a lab view: title, lede, the numbers with their labels, the link as footnote [1]', () => {
+    expect(posterText(base, 'Live numbers')).toBe('Saturation [1]\n\nHow sharp is attention?\n· mean entropy: 0.2238\n\n[1] Live numbers: https://lab.example/#v=1&exp=saturation\nComputed live');
+  });
+  it('the interview: the answer, numbered', () => {
+    const t = posterText({ ...base, title: 'Why?', points: ['One.', 'Two.'], pointsTitle: 'In 30 seconds' }, 'Link');
+    expect(t.split('\n').slice(0, 5)).toEqual(['Why? [1]', '', 'In 30 seconds', '1. One.', '2. Two.']);
+  });
+});
