@@ -5,13 +5,12 @@
 // relative to the page, so dist/ keeps working from any sub-path of a static host, and nothing
 // is fetched from another host (Workbox's runtime is emitted beside sw.js).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { initWasm, Resvg } from '@resvg/resvg-wasm';
+import { Resvg } from '@resvg/resvg-wasm';
+import { resvgReady } from './resvg.ts';
 
-const require = createRequire(import.meta.url);
 const ICON_SVG = fileURLToPath(new URL('../web/assets/icon.svg', import.meta.url));
 
 /** Theme colours: the page's accent in light mode, a darker shade of it for a dark system theme. */
@@ -25,8 +24,6 @@ export const ICONS: readonly IconFile[] = [
   { file: 'icons/maskable-512.png', size: 512, purpose: 'maskable' },
   { file: 'icons/apple-touch-icon-180.png', size: 180, purpose: null },
 ];
-
-let resvgReady: Promise<void> | null = null;
 
 /**
  * The SVG of one variant: the source is full-bleed (the maskable icon, which the platform crops);
@@ -46,8 +43,7 @@ function pwaIcons(): Plugin {
     apply: 'build',
     async generateBundle() {
       this.addWatchFile(ICON_SVG);
-      resvgReady ??= initWasm(readFileSync(require.resolve('@resvg/resvg-wasm/index_bg.wasm')));
-      await resvgReady;
+      await resvgReady();
       const source = readFileSync(ICON_SVG, 'utf8');
       for (const icon of ICONS) {
         const r = new Resvg(iconSvg(source, icon.purpose), { fitTo: { mode: 'width', value: icon.size } });
@@ -98,7 +94,8 @@ export function pwaPlugins(): PluginOption[] {
         // the app shell, both wasm builds (simd, base), KaTeX's woff2 fonts (the browser never
         // asks for its woff/ttf fallbacks), the example tensors, and the icons (the plugin adds the manifest)
         globPatterns: ['**/*.{html,js,css,wasm,woff2,npy,png,svg}'],
-        globIgnores: ['**/*.woff', '**/*.ttf'],
+        // the share pages' link cards are for crawlers and chat previews, not for the app offline
+        globIgnores: ['**/*.woff', '**/*.ttf', '**/card.png'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         navigateFallback: 'index.html',
         cleanupOutdatedCaches: true,

@@ -8,6 +8,7 @@ import { ivEn, ivZh } from '../interview/messages.ts';
 import { deviceEn, deviceZh } from '../device/messages.ts';
 import { drillEn, drillZh } from '../interview/messages-drill.ts';
 import { speedEn, speedZh } from './speed.ts';
+import { shareEn, shareZh } from '../share/messages.ts';
 
 export const en = {
   'app.title': '√dk Lab',
@@ -420,6 +421,7 @@ export const en = {
   ...drillEn,
   // progressive charts (web/src/i18n/speed.ts)
   ...speedEn,
+  ...shareEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -829,6 +831,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...deviceZh,
   ...drillZh,
   ...speedZh,
+  ...shareZh,
 };
 
 export const CATALOGUES = { en, 'zh-CN': zhCN } as const;
