@@ -57,7 +57,12 @@ export function pageHtml(template: string, o: { lang: Lang; path: string; exp: P
     .replace(/<html lang="[^"]*">/, `<html lang="${o.lang}" data-root="${root}"${o.exp ? ` data-page-exp="${o.exp}" data-page-lang="${o.lang}"` : ''}>`)
     .replace(/(<meta name="referrer"[^>]*>)/, `$1\n  ${o.head}\n  <style>${FIRST_PAINT_CSS}</style>`)
     .replace(/<div id="app"><\/div>/, `<div id="app">${o.body}</div>`)
-    .replace(/<noscript>[^<]*<\/noscript>/, `<noscript><p class="fp-noscript">${o.noscript}</p></noscript>`);
+    .replace(/<noscript>[^<]*<\/noscript>/, `<noscript><p class="fp-noscript">${o.noscript}</p><style>.fp-status{display:none}</style></noscript>`);
+  // the app's stylesheet after the first paint: it no longer holds back the first picture (Chromium
+  // paints the content before a stylesheet in <body>), and the app's script, far larger, needs it first
+  const css = html.match(/\s*<link rel="stylesheet"[^>]*>/g) ?? [];
+  for (const l of css) html = html.replace(l, '');
+  html = html.replace(/(<\/noscript>)/, `$1\n  ${css.map((l) => l.trim()).join('\n  ')}`);
   if (root !== './') html = html.replace(/(\s(?:href|src)=")\.\//g, `$1${root}`);
   for (const must of ['data-first-paint', 'og:image', '<title>']) if (!html.includes(must)) throw new Error(`share page ${o.path || 'index'}: the template did not take ${must}`);
   return html;
@@ -136,7 +141,7 @@ function pageMeta(exp: Panel, lang: Lang, pagePath: string, fig: Figure, site: s
     exp, lang, path: pagePath,
     title: `${title} — ${t('app.title')}`,
     description: lede,
-    imageAlt: n ? t('share.card.alt', { title, number: `${n.label} = ${n.value}` }) : title,
+    imageAlt: n ? t("share.card.alt", { title, number: `${n.value} — ${n.label}` }) : title,
     siteName: t('app.title'),
     site,
     alternates: langs.filter((l) => l !== lang).map((l) => ({ lang: l, path: sharePath(exp, l) })),

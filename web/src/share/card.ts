@@ -158,14 +158,16 @@ export interface FirstPaintInput {
  */
 export function firstPaintHtml(f: FirstPaintInput): string {
   const svg = f.chart
-    ? chartSvg(f.chart.config, { width: 640, height: 300, fontSize: 12, fontFamily: 'system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif' })
+    ? chartSvg(f.chart.config, { width: 600, height: 320, fontSize: 13, fontFamily: 'system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif' })
       .replace('<svg ', `<svg role="img" aria-label="${xmlEscape(f.title)}" class="fp-svg" preserveAspectRatio="xMidYMid meet" `)
     : '';
-  const nums = f.numbers.map((n) => `<div class="ro"><dt>${xmlEscape(n.label)}</dt><dd>${xmlEscape(n.value)}</dd></div>`).join('');
+  const nums = f.numbers.map((n) => `<div><dt>${xmlEscape(n.label)}</dt><dd>${xmlEscape(n.value)}</dd></div>`).join('');
+  // only fp-* classes, styled by the page's inline FIRST_PAINT_CSS: the app's stylesheet, arriving
+  // later, changes nothing here (no layout shift); the app replaces it all when it mounts
   return `<div class="first-paint" data-first-paint="${xmlEscape(f.exp)}">`
-    + `<header class="top"><div class="brand"><p class="site-name">${xmlEscape(f.brand)}</p><p class="tagline">${xmlEscape(f.tagline)}</p></div></header>`
-    + `<main><section class="panel"><header class="panel-head">${f.num > 0 ? `<span class="panel-num">${f.num}</span>` : ''}<div><h2>${xmlEscape(f.title)}</h2><p class="lede">${xmlEscape(f.lede)}</p></div></header>`
+    + `<header class="fp-top"><p class="fp-site">${xmlEscape(f.brand)}</p><p class="fp-tagline">${xmlEscape(f.tagline)}</p></header>`
+    + `<section class="fp-panel"><header class="fp-head">${f.num > 0 ? `<span class="fp-num">${f.num}</span>` : ''}<div><h2 class="fp-title">${xmlEscape(f.title)}</h2><p class="fp-lede">${xmlEscape(f.lede)}</p></div></header>`
     + `<p class="fp-status" role="status"><span class="fp-spinner" aria-hidden="true"></span>${xmlEscape(f.computing)}</p>`
-    + `<figure class="fp-figure" data-first-paint-figure>${svg}${nums ? `<dl class="readouts">${nums}</dl>` : ''}<figcaption>${xmlEscape(f.note)}</figcaption></figure>`
-    + `</section></main></div>`;
+    + `<figure class="fp-figure" data-first-paint-figure>${svg}${nums ? `<dl class="fp-numbers">${nums}</dl>` : ''}<figcaption>${xmlEscape(f.note)}</figcaption></figure>`
+    + `</section></div>`;
 }
