@@ -236,7 +236,7 @@ describe('each view\'s figure from the real core', () => {
     const v = { ...defaultState('en'), exp: 'variance' as Panel };
     const vr = callCore(core, 'scoreVariance', varianceSweepParams(v)) as ScoreVarianceResult;
     const fv = renderFigure('variance', await figureData('variance', core, v, read), v, zh);
-    expect(fv.numbers[0]).toEqual({ label: `${zh('var.ro.var')}, d_k = 512`, value: fmt(vr.rows.find((r) => r.dk === 512)!.raw.variance) });
+    expect(fv.numbers[0]).toEqual({ label: `${zh('var.ro.var')}，d_k = 512`, value: fmt(vr.rows.find((r) => r.dk === 512)!.raw.variance) });
     // Var(q·k) grows like d_k: about 512 at d_k = 512 (C1), not a constant
     expect(Number(fv.numbers[0].value)).toBeGreaterThan(450);
     expect(Number(fv.numbers[0].value)).toBeLessThan(570);

@@ -122,8 +122,8 @@ const variance: FigureDef<ScoreVarianceResult> = {
     return {
       chart: buildVarianceLaw(r, null, s, t),
       numbers: [
-        { label: `${t('var.ro.var')}, d_k = ${row.dk}`, value: fmt(row.raw.variance) },
-        { label: `${t('var.ro.sqrt')}, d_k = ${row.dk}`, value: fmt(row.invSqrtDk.variance) },
+        { label: t('share.pair', { a: t('var.ro.var'), b: `d_k = ${row.dk}` }), value: fmt(row.raw.variance) },
+        { label: t('share.pair', { a: t('var.ro.sqrt'), b: `d_k = ${row.dk}` }), value: fmt(row.invSqrtDk.variance) },
       ],
     };
   },
@@ -136,8 +136,8 @@ const article: FigureDef<SaturationSweepResult> = {
     return {
       chart: buildArticle(sw.points.map((pts) => ({ summary: pts[0], logSeqLen: sw.logSeqLen })), t),
       numbers: [
-        { label: `${t('art.series.entropy')}, ${t('scale.inv_sqrt_dk')}`, value: `${fmt(l.sqrt)} (ln 128 = ${fmt(l.lnL)})` },
-        { label: `${t('art.series.entropy')}, ${t('scale.none')}`, value: fmt(l.none) },
+        { label: t('share.pair', { a: t('art.series.entropy'), b: t('scale.inv_sqrt_dk') }), value: `${fmt(l.sqrt)} (ln 128 = ${fmt(l.lnL)})` },
+        { label: t('share.pair', { a: t('art.series.entropy'), b: t('scale.none') }), value: fmt(l.none) },
       ],
     };
   },
@@ -167,8 +167,8 @@ const precision: FigureDef<PrecisionLabResult> = {
     return {
       chart: buildPrecisionProbs(r, t),
       numbers: [
-        { label: `float16, ${t('prec.alg.naive')}`, value: text(c('float16', 'naive')) },
-        { label: `float16, ${t('prec.alg.safe')}`, value: text(c('float16', 'safe')) },
+        { label: t('share.pair', { a: 'float16', b: t('prec.alg.naive') }), value: text(c('float16', 'naive')) },
+        { label: t('share.pair', { a: 'float16', b: t('prec.alg.safe') }), value: text(c('float16', 'safe')) },
       ],
     };
   },
@@ -197,7 +197,7 @@ const gqa: FigureDef<Record<Layout, AttentionStatsResult>> = {
     const labels = Object.fromEntries(LAYOUTS.map((l) => [l, t(`gqa.layout.${l}`, { kv: headsKvOf(l, s) })])) as Record<Layout, string>;
     return {
       chart: buildKvCache(totals, labels, t),
-      numbers: (['mha', 'mqa'] as const).map((l) => ({ label: `${labels[l]}: ${t('sat.ro.entropy')}, d_head = ${s.gdk}`, value: fmt(rs[l].summary.entropy.mean) })),
+      numbers: (['mha', 'mqa'] as const).map((l) => ({ label: `${labels[l]}: ${t('share.pair', { a: t('sat.ro.entropy'), b: `d_head = ${s.gdk}` })}`, value: fmt(rs[l].summary.entropy.mean) })),
     };
   },
 };
@@ -221,7 +221,7 @@ const tensors: FigureDef<TensorData> = {
       chart: buildRowHistogram(own.rows.entropy, iid.rows!.entropy, 0, Math.max(lnL, 0.01) * 1.02, t('sat.axis.entropy'), lnL, t),
       numbers: [
         { label: `${t('sat.ro.entropy')}: ${t('share.tens.note', { scale })}`, value: `${fmt(own.summary.entropy.mean)} (ln L = ${fmt(lnL)})` },
-        { label: `${t('sat.ro.entropy')}: iid N(0, 1), ${scale}`, value: fmt(iid.summary.entropy.mean) },
+        { label: `${t('sat.ro.entropy')}: ${t('share.pair', { a: 'iid N(0, 1)', b: scale })}`, value: fmt(iid.summary.entropy.mean) },
       ],
     };
   },
