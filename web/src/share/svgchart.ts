@@ -18,11 +18,12 @@ export interface SvgChartOptions {
   legend?: boolean;
   /** the legend's entries at most (the first ones, in dataset order) */
   legendMax?: number;
-  /** a font for math signs and superscripts (√ · ÷ ⁻ ⁰ …) where the main font lacks them or draws them full-width */
+  /** a font for math signs, superscripts and curly quotes (√ · ÷ ⁻ ⁰ “ …) where the main font lacks them or draws them full-width */
   mathFont?: string;
 }
 
-const MATH_RUN = /[√·÷≈×±∞⁰¹²³⁴⁵⁶⁷⁸⁹⁻₀₁₂₃₄₅₆₇₈₉‖]+/g;
+// and the curly quotes, which Noto CJK sets full-width (the gap of CJK punctuation) in Latin text
+const MATH_RUN = /[√·÷≈×±∞⁰¹²³⁴⁵⁶⁷⁸⁹⁻₀₁₂₃₄₅₆₇₈₉‖“”‘’]+/g;
 /** Text content for SVG: escaped, and with runs of math signs in `mathFont` (first, the main font after it). */
 export function svgText(s: string, mathFont?: string, font?: string): string {
   const e = xmlEscape(s);
