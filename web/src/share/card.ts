@@ -157,10 +157,11 @@ export interface FirstPaintInput {
  * (web/src/share/firstpaint.ts).
  */
 export function firstPaintHtml(f: FirstPaintInput): string {
-  const svg = f.chart
-    ? chartSvg(f.chart.config, { width: 600, height: 320, fontSize: 13, fontFamily: 'system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif' })
-      .replace('<svg ', `<svg role="img" aria-label="${xmlEscape(f.title)}" class="fp-svg" preserveAspectRatio="xMidYMid meet" `)
-    : '';
+  // two drawings of the chart: a wide one, and a narrow one with larger type for phones (CSS shows one)
+  const font = 'system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif';
+  const draw = (kind: 'wide' | 'narrow', width: number, height: number, fontSize: number) => chartSvg(f.chart!.config, { width, height, fontSize, fontFamily: font, id: `fp-plot-${kind}` })
+    .replace('<svg ', `<svg role="img" aria-label="${xmlEscape(f.title)}" class="fp-svg fp-${kind}" preserveAspectRatio="xMidYMid meet" `);
+  const svg = f.chart ? draw('wide', 600, 320, 13) + draw('narrow', 360, 300, 12) : '';
   const nums = f.numbers.map((n) => `<div><dt>${xmlEscape(n.label)}</dt><dd>${xmlEscape(n.value)}</dd></div>`).join('');
   // only fp-* classes, styled by the page's inline FIRST_PAINT_CSS: the app's stylesheet, arriving
   // later, changes nothing here (no layout shift); the app replaces it all when it mounts

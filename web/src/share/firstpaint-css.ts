@@ -21,13 +21,14 @@ export const FIRST_PAINT_CSS = [
   '@keyframes fp-spin{to{transform:rotate(360deg)}}',
   '@media (prefers-reduced-motion:reduce){.fp-spinner{animation:none}}',
   '.fp-figure{margin:0;max-width:680px}',
-  '.fp-svg{display:block;width:100%;height:auto;aspect-ratio:600/320}',
+  '.fp-svg{display:block;width:100%;height:auto;aspect-ratio:600/320}.fp-svg.fp-narrow{display:none;aspect-ratio:360/300;max-width:480px}',
+  '@media (max-width:520px){.first-paint .fp-svg.fp-wide{display:none}.first-paint .fp-svg.fp-narrow{display:block}}',
   '.fp-numbers{margin:8px 0;display:flex;flex-wrap:wrap;gap:8px 24px}.fp-numbers dt{color:#4b5563;font-size:13px}.fp-numbers dd{margin:0;font-size:28px;font-weight:700;color:#2f6fb0}',
   '.fp-figure figcaption{font-size:12px;color:#6b7280;margin-top:4px}',
   '.fp-noscript{max-width:1100px;margin:0 auto;padding:8px 16px;font:15px/1.5 system-ui,sans-serif;color:#1f2937}',
   // the picture laid over the first live chart until it draws (web/src/share/firstpaint.ts)
   '.fp-overlay{position:absolute;inset:0;display:flex;flex-direction:column;background:var(--card,#fff);z-index:1}',
-  '.fp-overlay .fp-svg{flex:1;min-height:0;width:100%;height:100%;aspect-ratio:auto}',
+  '.fp-overlay .fp-svg{display:block;flex:1;min-height:0;width:100%;height:100%;max-width:none;aspect-ratio:auto}',
   '.fp-overlay .fp-status{position:absolute;top:0;right:4px;margin:0;font-size:13px;background:var(--card,#fff);padding:0 4px}',
   '@media (prefers-color-scheme:dark){body{background:#0d1117}.first-paint,.fp-noscript{color:#e6edf3}.fp-panel{background:#161b22;border-color:#30363d}.fp-tagline,.fp-lede,.fp-numbers dt{color:#9aa4b2}.fp-svg{background:#f8fafc;border-radius:6px}}',
 ].join('');

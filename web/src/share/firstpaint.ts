@@ -15,9 +15,10 @@ export interface FirstPaint {
 export function takeFirstPaint(root: HTMLElement): FirstPaint {
   const fp = root.querySelector<HTMLElement>('[data-first-paint]');
   const exp = fp?.dataset.firstPaint ?? '';
-  const svg = fp?.querySelector<SVGElement>('svg.fp-svg') ?? null;
+  const wide = fp?.querySelector<SVGElement>('svg.fp-wide') ?? null;
+  const narrow = fp?.querySelector<SVGElement>('svg.fp-narrow') ?? null;
   const status = fp?.querySelector<HTMLElement>('.fp-status') ?? null;
-  let used = !svg;
+  let used = !wide;
   return {
     place(view, state) {
       if (used) return;
@@ -31,7 +32,9 @@ export function takeFirstPaint(root: HTMLElement): FirstPaint {
       overlay.className = 'fp-overlay';
       overlay.dataset.firstPaintOverlay = '';
       overlay.setAttribute('aria-hidden', 'true');
-      overlay.append(svg!, ...(status ? [status] : []));
+      // the drawing whose proportions suit the chart's box
+      const svg = narrow && box.clientWidth < 520 ? narrow : wide!;
+      overlay.append(svg, ...(status ? [status] : []));
       box.append(overlay);
       const done = () => { overlay.remove(); obs.disconnect(); };
       const obs = new MutationObserver(() => { if (Number(canvas.dataset.renders ?? 0) > 0) done(); });

@@ -16,6 +16,8 @@ export interface SvgChartOptions {
   grid?: string;
   /** draw the legend under the plot (default true) */
   legend?: boolean;
+  /** id of the plot's clip path, unique in the document (default "plot") */
+  id?: string;
   /** the legend's entries at most (the first ones, in dataset order) */
   legendMax?: number;
   /** a font for math signs, superscripts and curly quotes (√ · ÷ ⁻ ⁰ “ …) where the main font lacks them or draws them full-width */
@@ -150,6 +152,7 @@ export function chartSvg(cfg: ChartConfig, opts: SvgChartOptions): string {
   const grid = opts.grid ?? '#e5e7eb';
   const font = opts.fontFamily ?? 'system-ui, sans-serif';
   const tx = (text: string) => svgText(text, opts.mathFont, font);
+  const clipId = opts.id ?? 'plot';
   const scales = (cfg.options.scales ?? {}) as { x?: AxisOpts; y?: AxisOpts };
   const xo = scales.x ?? {}, yo = scales.y ?? {};
   const isBar = cfg.type === 'bar';
@@ -181,7 +184,7 @@ export function chartSvg(cfg: ChartConfig, opts: SvgChartOptions): string {
   const ys = buildScale(yo, allY, y1, y0);
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${opts.width} ${opts.height}" width="${opts.width}" height="${opts.height}" font-family="${xmlEscape(font)}" font-size="${fs}" fill="${ink}">`);
-  out.push(`<defs><clipPath id="plot"><rect x="${num(x0)}" y="${num(y0 - 4)}" width="${num(x1 - x0)}" height="${num(y1 - y0 + 8)}"/></clipPath></defs>`);
+  out.push(`<defs><clipPath id="${clipId}"><rect x="${num(x0)}" y="${num(y0 - 4)}" width="${num(x1 - x0)}" height="${num(y1 - y0 + 8)}"/></clipPath></defs>`);
   // grid and tick labels
   for (const t of ys.ticks) {
     const y = ys.map(t.value);
@@ -208,7 +211,7 @@ export function chartSvg(cfg: ChartConfig, opts: SvgChartOptions): string {
     }
     return d;
   };
-  out.push('<g clip-path="url(#plot)">');
+  out.push(`<g clip-path="url(#${clipId})">`);
   const datasets = cfg.data.datasets;
   // bands first (a dataset with fill: index fills down to that dataset)
   datasets.forEach((d) => {
