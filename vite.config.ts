@@ -2,7 +2,8 @@
 // Vite config of the page: root web/, output dist/ at the repo root, relative base so dist/ works
 // from any sub-path, module workers in ES format (the core is loaded by dynamic import), the
 // example tensors copied from web/public/, and a tiny plugin that renders the page's KaTeX
-// formulas at build time, and the Progressive Web App (scripts/pwa-config.ts: manifest, icons,
+// formulas at build time, the share pages with their link cards and first paint
+// (scripts/share-pages.ts), and the Progressive Web App (scripts/pwa-config.ts: manifest, icons,
 // service worker).
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
@@ -12,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
 import { integrationFiles } from './web/src/embed/formats.ts';
+import { sharePages } from './scripts/share-pages.ts';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));
 const repo = fileURLToPath(new URL('.', import.meta.url));
@@ -102,7 +104,7 @@ export default defineConfig({
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), preloadCore(), integrations(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), preloadCore(), integrations(), sharePages(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },

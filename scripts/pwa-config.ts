@@ -7,13 +7,12 @@
 // fetches every entry again (Workbox), so a bad cached .wasm is replaced at the next update; the
 // page itself evicts one that does not compile or is not its core (web/src/worker/boot.ts).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Plugin, PluginOption } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { initWasm, Resvg } from '@resvg/resvg-wasm';
+import { Resvg } from '@resvg/resvg-wasm';
+import { resvgReady } from './resvg.ts';
 
-const require = createRequire(import.meta.url);
 const ICON_SVG = fileURLToPath(new URL('../web/assets/icon.svg', import.meta.url));
 
 /** Theme colours: the page's accent in light mode, a darker shade of it for a dark system theme. */
@@ -27,8 +26,6 @@ export const ICONS: readonly IconFile[] = [
   { file: 'icons/maskable-512.png', size: 512, purpose: 'maskable' },
   { file: 'icons/apple-touch-icon-180.png', size: 180, purpose: null },
 ];
-
-let resvgReady: Promise<void> | null = null;
 
 /**
  * The SVG of one variant: the source is full-bleed (the maskable icon, which the platform crops);
@@ -48,8 +45,7 @@ function pwaIcons(): Plugin {
     apply: 'build',
     async generateBundle() {
       this.addWatchFile(ICON_SVG);
-      resvgReady ??= initWasm(readFileSync(require.resolve('@resvg/resvg-wasm/index_bg.wasm')));
-      await resvgReady;
+      await resvgReady();
       const source = readFileSync(ICON_SVG, 'utf8');
       for (const icon of ICONS) {
         const r = new Resvg(iconSvg(source, icon.purpose), { fitTo: { mode: 'width', value: icon.size } });
@@ -100,8 +96,9 @@ export function pwaPlugins(): PluginOption[] {
         // the app shell, both wasm builds (simd, base), KaTeX's woff2 fonts (the browser never
         // asks for its woff/ttf fallbacks), the example tensors, and the icons (the plugin adds the manifest)
         globPatterns: ['**/*.{html,js,css,wasm,woff2,npy,png,svg}'],
-        // the blog integrations and the custom element's script are for host pages, not the app
-        globIgnores: ['**/*.woff', '**/*.ttf', 'integrations/**', 'sqrtdk-lab.js'],
+        // the blog integrations and the custom element's script are for host pages, and the share
+        // pages' link cards for crawlers and chat previews, not for the app offline
+        globIgnores: ['**/*.woff', '**/*.ttf', 'integrations/**', 'sqrtdk-lab.js', '**/card.png'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         navigateFallback: 'index.html',
         // deploy-safe: a tab of the previous version keeps loading its own files after an update

@@ -9,7 +9,8 @@ need_pkgs=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 # fonts-noto-cjk: Chromium has no CJK font otherwise, and the zh-CN browser tests (layout at
 # 360 px, screenshots) must measure real glyphs, not empty boxes
-for p in emscripten libeigen3-dev cmake g++ make libgtest-dev chromium fonts-noto-cjk; do
+# fonts-dejavu-core: the link cards' Latin and math signs (√, ·, superscripts) beside Noto's CJK (scripts/share-pages.ts).
+for p in emscripten libeigen3-dev cmake g++ make libgtest-dev chromium fonts-noto-cjk fonts-dejavu-core; do
   have_pkg "$p" || need_pkgs+=("$p")
 done
 if [ ${#need_pkgs[@]} -gt 0 ]; then

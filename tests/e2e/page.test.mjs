@@ -148,7 +148,8 @@ test('a copied link opened in a fresh browser reproduces the readouts exactly', 
   want.article = await readouts(page);
   await page.click('[data-action="copy-link"]');
   const link = await page.evaluate(() => navigator.clipboard.readText());
-  assert.ok(link.startsWith(srv.url + '#v=1&exp=article&'), link);
+  // the share page of the view (its link card names the experiment), with the full state in the hash
+  assert.ok(link.startsWith(srv.url + 'p/article/#v=1&exp=article&'), link);
   for (const part of ['dk=256', 'scale=none', 'heads=6', 'seed=77', 'gap=10', 'aseed=5']) assert.ok(link.includes(part), `${part} in ${link}`);
   const fresh = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const flog = watch(fresh, srv.origin);

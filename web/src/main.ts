@@ -45,6 +45,8 @@ import { copyText } from './copy.ts';
 import { checkLinkVersion } from './version.ts';
 import { startPwa } from './pwa.ts';
 import { simd } from 'wasm-feature-detect';
+import { pageContext, siteRoot, withPageView, shareUrl } from './share/url.ts';
+import { takeFirstPaint } from './share/firstpaint.ts';
 
 const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
   interview: interviewPanel, variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
@@ -52,8 +54,11 @@ const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
 };
 
 const root = document.getElementById('app')!;
-const navLang = langFromNavigator(navigator.languages ?? [navigator.language]);
-const initial = checkLinkVersion(parseHash(location.hash, navLang));
+// a share page (p/<exp>/, zh-CN/p/<exp>/) opens its view in its language unless the hash says otherwise
+const page = pageContext(document.documentElement);
+const firstPaint = takeFirstPaint(root);
+const navLang = page.lang ?? langFromNavigator(navigator.languages ?? [navigator.language]);
+const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang));
 const store = new Store(initial.state);
 
 let restartNotice: HTMLElement | null = null;
@@ -208,9 +213,9 @@ function closeShare(): void {
   if (d?.open) d.close(); else d?.remove();
 }
 
-/** The page's address with a hash: origin and path only (a query such as utm_source=… is not part of a link's state). */
+/** The site's root (the app, whichever share page this is) with a hash; a query such as utm_source=… is not part of a link's state. */
 function pageUrl(hash: string): string {
-  return location.origin + location.pathname + hash;
+  return siteRoot(location.href, page) + hash;
 }
 
 /** A click that should switch the view here (not one that opens the link in a new tab or window). */
@@ -234,7 +239,8 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   // on phones the buttons show a short word; the accessible name is the full label, which contains it
   const twoLabels = (long: string, short: string) => [h('span', { class: 'long', text: long }), h('span', { class: 'short', 'aria-hidden': 'true', text: short })];
   const linkBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-link', 'aria-label': t('app.copyLink') }, ...twoLabels(t('app.copyLink'), t('app.copyLinkShort'))) as HTMLButtonElement;
-  linkBtn.addEventListener('click', () => { url.flush(); void copyText(pageUrl(toHash(store.state)), linkBtn, fallback, t); });
+  // the share page of the view (its link card names the experiment) with the hash of the state
+  linkBtn.addEventListener('click', () => { url.flush(); void copyText(shareUrl(store.state, siteRoot(location.href, page), toHash(store.state)), linkBtn, fallback, t); });
   const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
   embedBtn.addEventListener('click', () => openEmbedDialog({
     state: store.state, t, pageUrl, returnFocus: embedBtn,
@@ -302,6 +308,7 @@ function showPanel(state: State, focusHeading: boolean): void {
   showKernelNotice();
   showStartNotice();
   view.update(state, null);
+  firstPaint.place(view.el, state);
   setMeta(state);
   markNav(state);
   if (focusHeading) {
@@ -350,6 +357,7 @@ function mount(): void {
     showKernelNotice();
     showStartNotice();
     view.update(state, null);
+    firstPaint.place(view.el, state);
     setMeta(state);
     return;
   }
@@ -436,7 +444,7 @@ const url = bindUrl(store);
 /** A hash the browser brings: Back / Forward through panels, a typed URL, a followed link. */
 function onBrowserHash(): void {
   if (location.hash === url.lastWritten()) return;
-  const parsed = checkLinkVersion(parseHash(location.hash, navLang));
+  const parsed = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang));
   const hadNotice = pendingIssues.length > 0 || badEmbed !== null;
   pendingIssues = parsed.issues;
   const wasEmbed = store.state.embed;

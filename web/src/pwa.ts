@@ -2,11 +2,28 @@
 // registers it, and when a new version of the site has been deployed and its service worker is
 // installed and waiting, shows "update available — reload". The new version is never swapped in
 // silently under a running experiment: only the user's click activates it and reloads the page.
-import { registerSW } from 'virtual:pwa-register';
+import { Workbox } from 'workbox-window';
 import { h } from './dom.ts';
 import type { T } from './i18n/messages.ts';
 import './notices.css';
 import { opaqueOrigin } from './worker/spawn.ts';
+import { pageContext, siteRoot } from './share/url.ts';
+
+/**
+ * Registers the site's one service worker (sw.js at the site's root, scope the root) from any page
+ * of the site — the root or a share page p/<exp>/ — after the load event, with the prompt rule of
+ * vite-plugin-pwa's registerSW: a worker waiting (or installed by another tab) calls onNeedRefresh.
+ * Returns the function that lets the waiting worker take over.
+ */
+function registerAtRoot(o: { onNeedRefresh(): void; onRegisterError(e: unknown): void }): (reload: boolean) => Promise<void> {
+  const root = siteRoot(location.href, pageContext(document.documentElement));
+  const wb = new Workbox(new URL('sw.js', root).href, { scope: root });
+  const prompt = () => o.onNeedRefresh();
+  wb.addEventListener('waiting', prompt);
+  wb.addEventListener('installed', (e) => { if (e.isUpdate === undefined && e.isExternal) prompt(); });
+  wb.register({ immediate: false }).catch(o.onRegisterError);
+  return async () => { wb.messageSkipWaiting(); };
+}
 
 declare const __SQRTDK_BUILD__: string;
 
@@ -54,9 +71,8 @@ export function startPwa(tr: () => T): void {
       h('p', { text: t(key) }), button);
     document.body.append(notice);
   }
-  const updateSW = registerSW({
-    // after the page's load event: the first visit's precache download does not compete with it
-    immediate: false,
+  // after the page's load event: the first visit's precache download does not compete with it
+  const updateSW = registerAtRoot({
     onNeedRefresh() {
       if (notice?.isConnected) return;
       showNotice('notice.update');

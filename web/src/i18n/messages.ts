@@ -9,6 +9,7 @@ import { deviceEn, deviceZh } from '../device/messages.ts';
 import { drillEn, drillZh } from '../interview/messages-drill.ts';
 import { speedEn, speedZh } from './speed.ts';
 import { scienceEn, scienceZh } from './science.ts';
+import { shareEn, shareZh } from '../share/messages.ts';
 
 export const en = {
   'app.title': '√dk Lab',
@@ -471,6 +472,7 @@ export const en = {
   // progressive charts (web/src/i18n/speed.ts)
   ...speedEn,
   ...scienceEn,
+  ...shareEn,
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -930,6 +932,7 @@ export const zhCN: Record<MessageKey, string> = {
   ...drillZh,
   ...speedZh,
   ...scienceZh,
+  ...shareZh,
 };
 
 export const CATALOGUES = { en, 'zh-CN': zhCN } as const;

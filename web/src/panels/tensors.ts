@@ -15,6 +15,7 @@ import type { T } from '../i18n/messages.ts';
 import { readTensorFile, pairTensors, TensorFileError, TENSOR_LIMITS } from '../tensors/read.ts';
 import type { Tensor, TensorPair } from '../tensors/read.ts';
 import { EXAMPLE_PAIRS } from '../tensors/examples.js';
+import { pageContext, siteRoot } from '../share/url.ts';
 import { shell, readout, track, busy } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { kernelParam } from '../requests/attention.ts';
@@ -108,7 +109,8 @@ export function tensorsPanel({ t, store, compute }: PanelCtx): PanelView {
     try {
       const names = EXAMPLE_PAIRS[ex];
       const read = async (name: string) => {
-        const res = await fetch(new URL(`examples/${name}`, document.baseURI));
+        // the site's root, also from a share page (p/tensors/)
+        const res = await fetch(new URL(`examples/${name}`, siteRoot(location.href, pageContext(document.documentElement))));
         if (!res.ok) throw new Error(`${name}: HTTP ${res.status}`);
         return readTensorFile(name, await res.arrayBuffer());
       };

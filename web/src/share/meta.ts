@@ -1,0 +1,122 @@
+// The head tags of a share page (title, description, canonical, Open Graph, Twitter card, oEmbed
+// discovery, the other language) and its oEmbed answer (https://oembed.com, type "rich"), as the
+// build writes them (scripts/share-pages.ts). Pure, so tests/web/share.test.ts checks them.
+import type { Lang, Panel } from '../state/state.ts';
+import { defaultState } from '../state/state.ts';
+import { embedSnippet, fallbackHeight } from '../embed/snippet.ts';
+import { xmlEscape } from './svgchart.ts';
+import { sharePath, rootFrom } from './url.ts';
+
+/** The link card's size in px (the size Open Graph and X/Twitter previews show large). */
+export const CARD = { width: 1200, height: 630 } as const;
+export const CARD_FILE = 'card.png';
+export const OEMBED_FILE = 'oembed.json';
+/** The width of the iframe the oEmbed answer describes: the blog column the embed heights are measured at. */
+export const OEMBED_WIDTH = 720;
+
+const OG_LOCALE: Record<Lang, string> = { en: 'en_US', 'zh-CN': 'zh_CN' };
+
+/**
+ * One page: the view and language it opens and where it lives (relative to the site's root: ''
+ * for the root index.html, else sharePath(exp, lang)), and its words.
+ */
+export interface PageMeta {
+  exp: Panel;
+  lang: Lang;
+  path: string;
+  /** the page's title, e.g. "Saturation — √dk Lab" */
+  title: string;
+  description: string;
+  /** the text of the card image for those who do not see it */
+  imageAlt: string;
+  siteName: string;
+  /** the site's absolute URL with '/' at the end (SITE_URL), or null: then every URL is relative to the page */
+  site: string | null;
+  /** the other languages' pages of the same view (hreflang alternates) */
+  alternates: { lang: Lang; path: string }[];
+}
+
+/** A URL of a file at `target` (relative to the site's root) as the page at `from` writes it: absolute with a site, else relative. */
+export function urlFor(site: string | null, from: string, target: string): string {
+  if (site) return site + target;
+  return rootFrom(from) + target;
+}
+
+/** The card and the oEmbed answer of a page: the share page's own (the root shares the interview page's). */
+export function assetsOf(m: Pick<PageMeta, 'exp' | 'lang'>): { card: string; oembed: string } {
+  const dir = sharePath(m.exp, m.lang);
+  return { card: dir + CARD_FILE, oembed: dir + OEMBED_FILE };
+}
+
+/** The tags of the page's <head> (one per line), every value escaped; the <title> included. */
+export function headTags(m: PageMeta): string {
+  const { card, oembed } = assetsOf(m);
+  const url = (target: string) => urlFor(m.site, m.path, target);
+  const meta = (attr: 'name' | 'property', key: string, value: string) => `<meta ${attr}="${key}" content="${xmlEscape(value)}">`;
+  const lines = [
+    `<title>${xmlEscape(m.title)}</title>`,
+    meta('name', 'description', m.description),
+    `<link rel="canonical" href="${xmlEscape(url(m.path))}">`,
+    ...m.alternates.map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${xmlEscape(url(a.path))}">`),
+    meta('property', 'og:type', 'website'),
+    meta('property', 'og:site_name', m.siteName),
+    meta('property', 'og:title', m.title),
+    meta('property', 'og:description', m.description),
+    meta('property', 'og:url', url(m.path)),
+    meta('property', 'og:image', url(card)),
+    meta('property', 'og:image:type', 'image/png'),
+    meta('property', 'og:image:width', String(CARD.width)),
+    meta('property', 'og:image:height', String(CARD.height)),
+    meta('property', 'og:image:alt', m.imageAlt),
+    meta('property', 'og:locale', OG_LOCALE[m.lang]),
+    ...m.alternates.map((a) => meta('property', 'og:locale:alternate', OG_LOCALE[a.lang])),
+    meta('name', 'twitter:card', 'summary_large_image'),
+    meta('name', 'twitter:title', m.title),
+    meta('name', 'twitter:description', m.description),
+    meta('name', 'twitter:image', url(card)),
+    meta('name', 'twitter:image:alt', m.imageAlt),
+    `<link rel="alternate" type="application/json+oembed" href="${xmlEscape(url(oembed))}" title="${xmlEscape(m.title)}">`,
+  ];
+  return lines.join('\n  ');
+}
+
+/** The oEmbed answer of a share page (oembed.com §2.3.4, type "rich"); URLs as headTags writes them, from the oembed.json's own directory. */
+export interface OEmbed {
+  version: '1.0';
+  type: 'rich';
+  title: string;
+  provider_name: string;
+  provider_url: string;
+  html: string;
+  width: number;
+  height: number;
+  thumbnail_url: string;
+  thumbnail_width: number;
+  thumbnail_height: number;
+}
+
+/**
+ * The oEmbed answer: the embed snippet of the view at its default state in the page's language
+ * (web/src/embed/snippet.ts, the dialog's own code), at the iframe's fallback height, with the
+ * card as thumbnail. The iframe loads the site's root (the app), which embed.js sizes.
+ */
+export function oembedJson(m: PageMeta, viewTitle: string): OEmbed {
+  const { card, oembed } = assetsOf(m);
+  const from = oembed.replace(/[^/]*$/, '');
+  const url = (target: string) => urlFor(m.site, from, target);
+  const state = { ...defaultState(m.lang), exp: m.exp };
+  const root = url('');
+  return {
+    version: '1.0',
+    type: 'rich',
+    title: m.title,
+    provider_name: m.siteName,
+    provider_url: root,
+    html: embedSnippet(state, root, `${m.siteName} — ${viewTitle}`),
+    width: OEMBED_WIDTH,
+    height: fallbackHeight({ ...state, embed: true }),
+    thumbnail_url: url(card),
+    thumbnail_width: CARD.width,
+    thumbnail_height: CARD.height,
+  };
+}
