@@ -3,7 +3,7 @@
 // step. Only the panel in view is mounted, computed and in the accessibility tree.
 import './style.css';
 import 'katex/dist/katex.min.css';
-import { parseHash, toHash, langFromNavigator } from './state/state.ts';
+import { parseHash, toHash, shareHash, langFromNavigator } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
 import { Store } from './state/store.ts';
@@ -72,6 +72,8 @@ let viewHost: HTMLElement | null = null;
 let chrome: { controls: Control[]; status: HTMLElement; nav: HTMLElement; menu: HTMLSelectElement } | null = null;
 let t: T = translator(store.state.lang);
 let pendingIssues: ParseIssue[] = initial.issues;
+/** the reader picked a language in the menu: only then does Copy link carry lang */
+let langChosen = false;
 /** in embed mode: the raw exp of a link that named no panel */
 let badEmbed: { key: 'exp' | 'show'; raw: string } | null = null;
 
@@ -152,7 +154,8 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   // on phones the buttons show a short word; the accessible name is the full label, which contains it
   const twoLabels = (long: string, short: string) => [h('span', { class: 'long', text: long }), h('span', { class: 'short', 'aria-hidden': 'true', text: short })];
   const linkBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-link', 'aria-label': t('app.copyLink') }, ...twoLabels(t('app.copyLink'), t('app.copyLinkShort'))) as HTMLButtonElement;
-  linkBtn.addEventListener('click', () => { url.flush(); void copyText(pageUrl(toHash(store.state)), linkBtn, fallback, t); });
+  // the short link: the view's keys that differ from their defaults (the address bar keeps the full state)
+  linkBtn.addEventListener('click', () => { url.flush(); void copyText(pageUrl(shareHash(store.state, langChosen)), linkBtn, fallback, t); });
   const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
   embedBtn.addEventListener('click', () => openEmbedDialog({
     state: store.state, t, pageUrl, returnFocus: embedBtn,
@@ -289,6 +292,7 @@ function markNav(state: State): void {
 }
 
 store.subscribe((state, changed, source) => {
+  if (source === 'lang') langChosen = true;
   if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
     closeEmbedDialog();
     const keep = focusPath(root);

@@ -275,6 +275,10 @@ export const SCHEMA = Object.freeze({
     type: 'num', default: 0.01, min: 0.0001, max: 10, step: 0.0001, panels: 'training',
     doc: 'Training lab: the loss threshold of the “steps to reach” column.',
   }),
+  trauto: /** @type {BoolSpec} */ ({
+    type: 'bool', default: true, panels: 'training',
+    doc: 'Training lab: 1 starts the linked run as soon as the view opens (curves grow as steps arrive); 0 waits for Run (for configurations heavy on a phone).',
+  }),
   cv: /** @type {VersionSpec} */ ({
     type: 'version', default: CORE_VERSION, panels: 'all',
     doc: 'Version of the core that made the link (major.minor.patch; the page writes its own). Another version opens normally with a notice: its numbers may differ.',
