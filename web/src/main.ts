@@ -34,7 +34,7 @@ import { applyTheme } from './theme.ts';
 import { openEmbedDialog, closeEmbedDialog } from './embed/dialog.ts';
 import { reportHeight } from './embed/report.ts';
 import { focusPath, restoreFocus } from './focus.ts';
-import type { CoreInfo } from '../../wasm/js/core.js';
+import { setEngineInfo, effectiveKernel } from './engine.ts';
 import { copyText } from './copy.ts';
 import { checkLinkVersion } from './version.ts';
 import { startPwa } from './pwa.ts';
@@ -64,12 +64,10 @@ const compute = new Compute({
 // bench:ui clears the result cache between measured changes, so each one is really computed;
 // tests and bench:ui read the pool size and the counters of computations per panel
 (window as unknown as { __sqrtdkBench?: object }).__sqrtdkBench = { clearCache: () => compute.clearCache(), stats: () => compute.stats() };
-let info: CoreInfo | null = null;
-let infoError = '';
 
 let view: PanelView | null = null;
 let viewHost: HTMLElement | null = null;
-let chrome: { controls: Control[]; status: HTMLElement; nav: HTMLElement; menu: HTMLSelectElement } | null = null;
+let chrome: { controls: Control[]; nav: HTMLElement; menu: HTMLSelectElement } | null = null;
 let t: T = translator(store.state.lang);
 let pendingIssues: ParseIssue[] = initial.issues;
 /** the reader picked a language in the menu: only then does Copy link carry lang */
@@ -110,23 +108,11 @@ function showRestart(reason: 'timeout' | 'crash'): void {
   setText(restartNotice, t('notice.restart', { reason: t(`notice.restart.${reason}`) }));
 }
 
-/** "Engine: SIMD" in plain words; the core's version and build behind the tooltip. */
-function statusText(): { text: string; title: string } {
-  if (infoError) return { text: t('app.status.failed', { message: infoError }), title: '' };
-  if (!info) return { text: t('app.status.loading'), title: '' };
-  const kernel = store.state.kernel === 'auto' ? info.kernel : store.state.kernel;
-  return {
-    text: t('app.engine', { kernel: t(`app.engine.${kernel}`) }),
-    title: t('app.status', { version: info.version, build: t(`app.build.${info.build}`), kernel: t(`app.kernel.${kernel}`) + (store.state.kernel === 'auto' ? ` (${t('app.kernel.auto')})` : '') }),
-  };
+/** The engine's state on the page: the kernel that computes, for tests and styles (the device panel shows it in words). */
+function markEngine(): void {
+  const k = effectiveKernel(store.state.kernel);
+  if (k) document.documentElement.dataset.engine = k;
 }
-function showStatus(): void {
-  if (!chrome) return;
-  const s = statusText();
-  setText(chrome.status, s.text);
-  if (s.title) chrome.status.title = s.title; else chrome.status.removeAttribute('title');
-}
-
 
 /** The page's address with a hash: origin and path only (a query such as utm_source=… is not part of a link's state). */
 function pageUrl(hash: string): string {
@@ -144,11 +130,10 @@ function go(panel: Panel): void {
   store.set({ exp: panel }, 'exp');
 }
 
-/** The page's frame: brand, language and kernel; then the sticky bar with the panel tabs (a menu on phones) and the copy buttons. */
+/** The page's frame: brand and language (the kernel choice and the engine are in the device panel); then the sticky bar with the panel tabs (a menu on phones) and the copy buttons. */
 function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   const controls = [
     select(store, null, 'lang', t('app.lang'), [{ value: 'en', label: 'English' }, { value: 'zh-CN', label: '简体中文' }]),
-    select(store, null, 'kernel', t('app.kernel'), (['auto', 'simd', 'scalar'] as const).map((k) => ({ value: k, label: t(`app.kernel.${k}`) }))),
   ];
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 2, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
   // on phones the buttons show a short word; the accessible name is the full label, which contains it
@@ -161,7 +146,6 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
     state: store.state, t, pageUrl, returnFocus: embedBtn,
     parts: SECTIONS.filter((p) => view?.el.querySelector(`[data-part="${p}"]`)),
   }));
-  const status = h('p', { class: 'status', 'data-status': '', role: 'status' });
   const nav = h('nav', { class: 'tabs', 'aria-label': t('app.nav') },
     h('ul', {}, ...PANELS.map((p) => h('li', {}, h('a', {
       class: 'nav-item', 'data-nav': p, href: toHash({ ...state, exp: p }), text: numberedTitle(t, p),
@@ -172,10 +156,10 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   menu.value = state.exp;
   menu.addEventListener('change', () => go(menu.value as Panel));
   const menuBox = h('div', { class: 'menu' }, h('label', { for: menuId, text: t('app.nav') }), menu);
-  chrome = { controls, status, nav, menu };
+  chrome = { controls, nav, menu };
   const top = h('header', { class: 'top' },
     h('div', { class: 'brand' }, h('h1', { class: 'site-name', text: t('app.title') }), h('p', { class: 'tagline', text: t('app.tagline') })),
-    h('div', { class: 'top-controls' }, ...controls.map((c) => c.el), status));
+    h('div', { class: 'top-controls' }, ...controls.map((c) => c.el)));
   for (const c of controls) c.el.classList.add('inline');
   const bar = h('div', { class: 'bar', 'data-bar': '' }, nav, menuBox, h('div', { class: 'actions' }, linkBtn, embedBtn), fallback);
   return { top, bar };
@@ -268,7 +252,6 @@ function mount(): void {
     h('a', { class: 'skip-link', href: '#main', 'data-skip': '', text: t('app.skip'), onclick: (ev: Event) => { ev.preventDefault(); skipToPanel(); } }),
     top, bar, viewHost, h('footer', { class: 'foot', text: t('app.footer') }));
   for (const c of chrome!.controls) c.sync(state);
-  showStatus();
   showPanel(state, false);
 }
 
@@ -306,11 +289,10 @@ store.subscribe((state, changed, source) => {
     // focus follows the change of view (a tab, the menu, Back or Forward), for keyboards and screen readers
     showPanel(state, true);
     for (const c of chrome?.controls ?? []) c.sync(state);
-    showStatus();
     return;
   }
   for (const c of chrome?.controls ?? []) c.sync(state);
-  showStatus();
+  if (changed.has('kernel')) markEngine();
   markNav(state);
   view?.update(state, changed, source);
 });
@@ -338,7 +320,10 @@ if (initial.state.embed) reportHeight();
 // is: let the two compute workers (created above) start fetching and compiling the core first.
 setTimeout(mount, 0);
 startPwa(() => t);
-compute.call('live', 'info', {}).then((i) => { info = i; showStatus(); }, (e: unknown) => {
-  infoError = e instanceof Error ? e.message : String(e);
-  showStatus();
+compute.call('live', 'info', {}).then((i) => { setEngineInfo(i); markEngine(); }, (e: unknown) => {
+  const message = e instanceof Error ? e.message : String(e);
+  setEngineInfo(null, message);
+  // a core that cannot load is said on every view, not only in the device panel
+  const box = h('div', { class: 'notice warn', role: 'alert', 'data-notice': 'core-failed', text: t('app.status.failed', { message }) });
+  (viewHost ?? root).prepend(box);
 });
