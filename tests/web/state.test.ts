@@ -94,6 +94,9 @@ describe('malformed hashes', () => {
     { hash: '#v=1&kernel=gpu', expect: { kernel: 'auto' }, issues: [['kernel', 'invalid']] },
     { hash: '#v=1&embed=yes', expect: { embed: false }, issues: [['embed', 'invalid']] },
     { hash: '#v=1&embed=1&show=charts,nope', expect: { embed: true, show: ['charts'] }, issues: [['show', 'rounded']] },
+    // another order of the same parts is read as it is, with no "corrected" notice (issue 18)
+    { hash: '#v=1&embed=1&show=charts,controls', expect: { embed: true, show: ['controls', 'charts'] }, issues: [] },
+    { hash: '#v=1&embed=1&show=charts,charts', expect: { embed: true, show: ['charts'] }, issues: [['show', 'rounded']] },
     { hash: '#v=1&embed=1&show=nope', expect: { embed: true, show: ['controls', 'charts', 'formula', 'text'] }, issues: [['show', 'invalid']] },
     { hash: '#v=1&foo=bar&__proto__=1&constructor=2', expect: {}, issues: [['foo', 'unknown'], ['__proto__', 'unknown'], ['constructor', 'unknown']] },
     { hash: '#v=2&dk=8', expect: { dk: 8 }, issues: [['v', 'version']] },

@@ -70,9 +70,17 @@ describe('chart text alternative', () => {
     const text = chartSummary({ header: ['series', 'd_k', 'variance'], rows: [['raw', 1, 1.02], ['raw', 64, 61.5], ['raw', 4096, 4100], ['theory', 64, 64]] }, t);
     expect(text).toBe('raw: 3 points, d_k 1 to 4096; variance from 1.02 to 4100 (min 1.02, max 4100). theory: d_k 64, variance 64.');
   });
+  it('uses the words of the UI: the chart’s axis titles, in both languages (no field names such as jacFro)', () => {
+    const csv = { header: ['series', 'd_k', 'jacFro'], rows: [['no scaling', 64, 0.01], ['no scaling', 512, 0.001]] };
+    expect(chartSummary(csv, t, 6, { x: 'd_k', y: '‖J‖_F per row' })).toBe('no scaling: 2 points, d_k 64 to 512; ‖J‖_F per row from 0.01 to 0.001 (min 0.001, max 0.01).');
+    const zh = translator('zh-CN');
+    const text = chartSummary({ header: ['query_row', 'key', 'weight'], rows: [[0, 0, 0.5], [1, 1, 0.25]] }, zh);
+    expect(text).toContain('注意力权重');
+    expect(text).not.toMatch(/query_row|weight/);
+  });
   it('a table: row count and each numeric column’s range; series past the limit are counted', () => {
     expect(chartSummary({ header: ['query_row', 'key', 'weight'], rows: [[0, 0, 0.5], [0, 1, 0.25], [1, 0, 1e-6]] }, t))
-      .toBe('3 rows: query_row 0 to 1; key 0 to 1; weight 1.000e-6 to 0.5.');
+      .toBe('3 rows: query row 0 to 1; key 0 to 1; attention weight 1.000e-6 to 0.5.');
     const many = { header: ['series', 'x', 'y'], rows: Array.from({ length: 8 }, (_, i) => [`s${i}`, i, i] as (string | number)[]) };
     expect(chartSummary(many, t, 6)).toMatch(/And 2 more series \(see the data table\)\.$/);
     expect(chartSummary({ header: ['a'], rows: [] }, t)).toBe('No data yet.');

@@ -21,7 +21,7 @@ function range(xs: number[]): [number, number] {
 export function chartSummary(csv: Csv, t: T, maxSeries = 6, axes: { x?: string; y?: string } = {}): string {
   if (csv.rows.length === 0) return t('chart.summary.empty');
   // the words of the UI: the chart's axis titles for a long-form CSV, the catalogue's column names for a table
-  const col = (name: string) => { const k = `chart.col.${name}`; const w = t(k as never); return w === k ? name.replace(/_/g, ' ') : w; };
+  const col = (name: string) => { const k = `chart.col.${name}`; const w = t(k as never); return w === k ? name : w; };
   if (csv.header[0] === 'series' && csv.header.length === 3) {
     const xName = axes.x || col(csv.header[1]), yName = axes.y || col(csv.header[2]);
     const groups = new Map<string, Cell[][]>();

@@ -195,7 +195,9 @@ export function coerce(spec: KeySpec, raw: string): Coerced {
       const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
       const good = spec.values.filter((v) => parts.includes(v));
       if (good.length === 0) return { ok: false, kind: 'invalid' };
-      return { ok: true, value: good, rounded: good.length !== parts.length || good.some((g, i) => g !== parts[i]) };
+      // another order of the same parts is no correction (the value is kept in the schema's order);
+      // an unknown or repeated part is
+      return { ok: true, value: good, rounded: good.length !== parts.length };
     }
   }
 }
