@@ -4,7 +4,7 @@ import type { State, Section } from '../state/state.ts';
 import { SECTIONS } from '../state/schema.js';
 import type { T } from '../i18n/messages.ts';
 import { h, setText } from '../dom.ts';
-import { embedSnippet, fallbackHeight } from './snippet.ts';
+import { embedSnippet } from './snippet.ts';
 import { embedHash } from '../state/state.ts';
 import { panelTitle } from '../panels/titles.ts';
 import { HEIGHT_MESSAGE } from './report.ts';

@@ -130,7 +130,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   let reqKey = '';
 
   const seed = seedInput(store, 'interview', 'iseed', t('iv.seed'), t('common.reroll'));
-  const seedNote = h('p', { class: 'iv-seed-note' });
+  const seedNote = h('p', { class: 'iv-seed-note', 'data-part': 'text' });
   const printBase = h('p', { class: 'iv-print-base', 'aria-hidden': 'true' });
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 6, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
   const copyBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-answer', text: t('iv.copy') }) as HTMLButtonElement;
@@ -168,7 +168,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   // (all open on paper: interview.css and the beforeprint handler below)
   const more = (section: string, title: MessageKey, ...body: (HTMLElement | null)[]): HTMLElement => h('details', { class: 'iv-more', 'data-more': section },
     h('summary', {}, h('h4', { text: t(title) })), ...body);
-  const answer = h('section', { class: 'iv-section', 'data-section': 'answer', 'aria-labelledby': 'iv-h-answer' },
+  const answer = h('section', { class: 'iv-section', 'data-section': 'answer', 'data-part': 'text', 'aria-labelledby': 'iv-h-answer' },
     h('h3', { id: 'iv-h-answer', class: 'sr-only', text: t('iv.a.title') }),
     h('h4', { class: 'iv-a30-title', text: t('iv.a30.title') }),
     h('ol', { class: 'iv-list iv-30s', 'data-depth': '30s' }, ...POINTS_30S.map((p) => entry(p, '30s'))),
@@ -194,18 +194,18 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   let landingKey = '';
 
   // 2. follow-ups, 3. wrong answers
-  const followups = h('details', { class: 'iv-section iv-more', 'data-section': 'followups', 'data-more': 'followups' },
+  const followups = h('details', { class: 'iv-section iv-more', 'data-section': 'followups', 'data-more': 'followups', 'data-part': 'text' },
     h('summary', {}, h('h3', { id: 'iv-h-fu', text: t('iv.fu.title') })),
     h('div', { class: 'iv-formula-side' }, jac),
     h('ol', { class: 'iv-list iv-cols' }, ...FOLLOWUPS.map((f) => entry(f, 'fu'))));
-  const wrong = h('details', { class: 'iv-section iv-more', 'data-section': 'wrong', 'data-more': 'wrong' },
+  const wrong = h('details', { class: 'iv-section iv-more', 'data-section': 'wrong', 'data-more': 'wrong', 'data-part': 'text' },
     h('summary', {}, h('h3', { id: 'iv-h-w', text: t('iv.w.title') })),
     h('ol', { class: 'iv-list iv-cols' }, ...WRONG.map((w) => entry(w, 'w'))));
 
   // 4. drill, 5. claim checker (mounted modules), 6. take it away
-  const drillHost = h('section', { class: 'iv-section', 'data-slot': 'drill' });
-  const claimsHost = h('section', { class: 'iv-section', 'data-slot': 'claims' });
-  const take = h('section', { class: 'iv-section', 'data-section': 'take', 'aria-labelledby': 'iv-h-take' },
+  const drillHost = h('section', { class: 'iv-section', 'data-slot': 'drill', 'data-part': 'text' });
+  const claimsHost = h('section', { class: 'iv-section', 'data-slot': 'claims', 'data-part': 'text' });
+  const take = h('section', { class: 'iv-section', 'data-section': 'take', 'data-part': 'text', 'aria-labelledby': 'iv-h-take' },
     h('h3', { id: 'iv-h-take', text: t('iv.take.title') }),
     h('p', { text: t('iv.take.text') }),
     h('div', { class: 'iv-actions' }, copyBtn, printBtn), fallback);
