@@ -122,7 +122,7 @@ Chart.register(
   LineController, BarController, LineElement, PointElement, BarElement,
   LinearScale, LogarithmicScale, CategoryScale, Filler, Legend, Tooltip, vline, gapLabel, heatmap, background, renderHook,
 );
-Chart.defaults.font.family = getComputedStyle(document.documentElement).getPropertyValue('--font-sans') || 'system-ui, sans-serif';
+Chart.defaults.font.family = (typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement).getPropertyValue('--font-sans') : '') || 'system-ui, sans-serif';
 Chart.defaults.color = '#374151';
 
 /** The config with the scheme's text and grid colours (a canvas does not inherit CSS), and no animation when asked for less motion. */
