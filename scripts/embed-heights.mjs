@@ -40,11 +40,11 @@ try {
       await page.goto(`${server.url}#v=1&embed=1&exp=${p}&lang=en${show === 'all' ? '' : '&show=charts'}`);
       await page.waitForSelector(`[data-panel="${p}"]`);
       if (p === 'training') await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 180000 });
-      else if (p === 'device') {
+      else if (p === 'device' && show === 'all') {
         await page.click('[data-action="device-run"]');
         await page.waitForFunction(() => document.querySelector('[data-panel="device"]').dataset.device === 'done', null, { timeout: 120000 });
       } else if (p === 'interview') await page.waitForFunction(() => document.querySelector('[data-panel="interview"]').dataset.liveDone === '1', null, { timeout: 120000 });
-      else if (p !== 'followups') await panelSettled(page, p, 60000);
+      else if (p !== 'followups' && p !== 'device') await panelSettled(page, p, 60000);
       const pts = [];
       for (const w of WIDTHS) {
         await page.setViewportSize({ width: w, height: 16000 });
