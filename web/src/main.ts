@@ -276,6 +276,7 @@ function markNav(state: State): void {
 
 store.subscribe((state, changed, source) => {
   if (source === 'lang') langChosen = true;
+  if (changed.has('kernel')) markEngine();
   if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
     closeEmbedDialog();
     const keep = focusPath(root);
@@ -292,7 +293,6 @@ store.subscribe((state, changed, source) => {
     return;
   }
   for (const c of chrome?.controls ?? []) c.sync(state);
-  if (changed.has('kernel')) markEngine();
   markNav(state);
   view?.update(state, changed, source);
 });
