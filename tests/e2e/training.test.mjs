@@ -74,6 +74,7 @@ test('training lab: run, curves grow, cancel, run again, the link reproduces the
   const away = await page.evaluate(() => window.__sqrtdkTraining.session.runs.reduce((n, r) => n + r.stepsDone, 0));
   await page.goBack();
   await page.waitForSelector('[data-panel="training"]');
+  await settings(page);  // the view was built again: its disclosure is closed
   await page.waitForFunction((a) => window.__sqrtdkTraining.session.runs.reduce((n, r) => n + r.stepsDone, 0) > a, away);
   assert.equal(await page.getAttribute('[data-panel="training"]', 'data-training'), 'running');
   await page.click('[data-action="train-cancel"]');
