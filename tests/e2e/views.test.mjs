@@ -207,7 +207,8 @@ test('the embed of every panel in a cross-origin 720 px column: sized by the emb
   // the snippets exactly as the dialog gives them
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
-  await page.goto(`${srv.url}#v=1&exp=variance`);
+  // trauto=0: the training embed waits for Run (its sizing is what is tested here, not a run)
+  await page.goto(`${srv.url}#v=1&exp=variance&trauto=0`);
   const snippets = {};
   for (const p of PANELS) {
     if (p !== 'variance') await page.click(`[data-nav="${p}"]`);
