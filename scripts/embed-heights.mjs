@@ -1,33 +1,79 @@
-// Measures the content height of every panel's embed in a 720 px wide column, with every part and
-// with the charts only — the numbers behind the snippet's fallback heights (web/src/embed/snippet.ts).
-// Usage: npm run build && node scripts/embed-heights.mjs [width]
+// Measures the content height of every panel's embed at column widths from 300 to 1200 px (both
+// sides of each layout breakpoint), with every part and with the charts only, and writes them to
+// web/src/embed/heights.ts: the points of the snippet's fallback height (web/src/embed/snippet.ts),
+// which fits the frame at any width without embed.js. One page per panel and part set, resized
+// in place (the numbers are computed once); a run of the training lab and of the device panel is
+// waited for, since their embeds grow to their results.
+// Usage: npm run build && node scripts/embed-heights.mjs [panel,…] [--dry] (named panels are measured again, the others kept)
 import { fileURLToPath } from 'node:url';
+import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { launch } from '../tests/e2e/browser.mjs';
 import { serve } from '../tests/e2e/server.mjs';
 import { panelSettled } from '../tests/e2e/panel.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const width = Number(process.argv[2] ?? 720);
-const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild'];
+const ALL = ['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild'];
+const named = process.argv.slice(2).find((a) => !a.startsWith('--'));
+const PANELS = named ? named.split(',') : ALL;
+const file = `${root}web/src/embed/heights.ts`;
+/** The points in the file now (kept for the panels not measured). */
+function current() {
+  if (!existsSync(file)) return {};
+  const o = {};
+  for (const m of readFileSync(file, 'utf8').matchAll(/^ {2}(\w+): \{\n {4}all: (\[.*\]),\n {4}charts: (\[.*\]),/gm)) o[m[1]] = { all: JSON.parse(m[2]), charts: JSON.parse(m[3]) };
+  return o;
+}
+/** Column widths: the issue's 358, 480 and 720, and both sides of the embed's breakpoints (640, 680, 820, 900 px). */
+export const WIDTHS = [300, 358, 420, 480, 560, 639, 641, 679, 681, 720, 819, 821, 899, 901, 1000, 1200];
+/** Headroom over the measured height: 3 % and 12 px (fonts and longer text in Chinese). */
+const fit = (h) => Math.ceil(h * 1.03 + 12);
+
 const server = await serve(`${root}dist`);
 const browser = await launch();
-const out = {};
+const out = current();
 try {
-  const ctx = await browser.newContext({ viewport: { width, height: 600 } });
+  const ctx = await browser.newContext({ viewport: { width: 720, height: 16000 }, locale: 'en-US' });
   for (const p of PANELS) {
     out[p] = {};
     for (const show of ['all', 'charts']) {
       const page = await ctx.newPage();
-      await page.goto(`${server.url}#v=1&embed=1&exp=${p}${show === 'all' ? '' : '&show=charts'}`);
+      await page.goto(`${server.url}#v=1&embed=1&exp=${p}&lang=en${show === 'all' ? '' : '&show=charts'}`);
       await page.waitForSelector(`[data-panel="${p}"]`);
-      if (p !== 'followups' && p !== 'training' && p !== 'device') await panelSettled(page, p, 60000);
-      await page.waitForTimeout(300);
-      out[p][show] = await page.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+      if (p === 'training') await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 180000 });
+      else if (p === 'device' && show === 'all') {
+        await page.click('[data-action="device-run"]');
+        await page.waitForFunction(() => document.querySelector('[data-panel="device"]').dataset.device === 'done', null, { timeout: 120000 });
+      } else if (p === 'interview') await page.waitForFunction(() => document.querySelector('[data-panel="interview"]').dataset.liveDone === '1', null, { timeout: 120000 });
+      else if (p !== 'followups' && p !== 'device') await panelSettled(page, p, 60000);
+      const pts = [];
+      for (const w of WIDTHS) {
+        await page.setViewportSize({ width: w, height: 16000 });
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120)))));
+        pts.push([w, fit(await page.evaluate(() => document.documentElement.getBoundingClientRect().height))]);
+      }
+      out[p][show] = pts;
       await page.close();
     }
     console.log(p, JSON.stringify(out[p]));
   }
+  await ctx.close();
 } finally {
   await browser.close();
   await server.close();
+}
+if (!process.argv.includes('--dry')) {
+  const body = ALL.filter((p) => out[p]).map((p) => [p, out[p]]).map(([p, v]) => `  ${p}: {\n    all: ${JSON.stringify(v.all)},\n    charts: ${JSON.stringify(v.charts)},\n  },`).join('\n');
+  writeFileSync(file, `// Generated by \`node scripts/embed-heights.mjs\` from the built page (English): for each panel's
+// embed, with every part (all) and with the charts only, [column width, content height] in CSS px,
+// the height with 3 % + 12 px of headroom. The snippet's fallback height interpolates them
+// (web/src/embed/snippet.ts); the e2e suite checks the fit at 358, 480 and 720 px.
+import type { Panel } from '../state/state.ts';
+
+export type FitPoints = readonly (readonly [number, number])[];
+
+export const EMBED_FIT: Record<Panel, { all: FitPoints; charts: FitPoints }> = {
+${body}
+};
+`);
+  console.log('wrote web/src/embed/heights.ts');
 }

@@ -27,8 +27,10 @@ try {
     for (const p of panels) {
       const page = await ctx.newPage();
       await page.goto(`${server.url}#v=1&exp=${p}&lang=${lang}`);
-      if (p === 'interview') await page.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1', null, { timeout: 60000 }).catch(() => {});
-      else if (p !== 'followups' && p !== 'training') await panelSettled(page, p, 60000).catch(() => {});
+      if (p === 'interview') await page.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1'
+        && !document.querySelector('[data-chart-box="interview-entropy"]')?.classList.contains('refining'), null, { timeout: 60000 }).catch(() => {});
+      else if (p === 'training') await page.waitForFunction(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0) > 40, null, { timeout: 60000 }).catch(() => {});
+      else if (p !== 'followups') await panelSettled(page, p, 60000).catch(() => {});
       else await page.waitForTimeout(800);
       await page.waitForTimeout(300);
       // GALLERY=1: the README gallery's names (docs/screens/<panel>-<device>.png)

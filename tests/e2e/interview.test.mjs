@@ -173,6 +173,8 @@ test('a follow-up and a wrong answer, followed as a reader does: click, the pane
   for (const item of ['fu-dk1024', 'w-invdk']) {
     await page.waitForSelector('[data-panel="interview"]');
     await page.waitForFunction(() => document.querySelector('[data-panel="interview"]').dataset.liveDone === '1');
+    // the follow-ups and the wrong answers are sections one opens (issue 18)
+    await page.click(`details[data-more="${item.startsWith('fu') ? 'followups' : 'wrong'}"] > summary`);
     const inItem = await page.$$eval(`[data-item="${item}"] [data-live]`, (els) => Object.fromEntries(els.map((e) => [e.dataset.live, e.textContent])));
     const link = await page.$eval(`[data-item="${item}"] a[data-show]`, (a) => ({ target: a.dataset.target, expect: JSON.parse(a.dataset.expect) }));
     await page.click(`[data-item="${item}"] a[data-show]`);
@@ -218,7 +220,7 @@ test('print: an A4 cheat sheet of at most two pages whose text holds the live nu
     // the formulas are rendered, the page chrome is gone, the links show their short URLs
     assert.ok(await page.$$eval('[data-panel="interview"] .katex', (k) => k.length) >= 2, 'KaTeX formulas');
     assert.equal(await page.isVisible('[data-bar]'), false);
-    const after = await page.$eval('a[data-show]', (a) => getComputedStyle(a, '::after').content);
+    const after = await page.$eval('[data-item="30s-p1"] a[data-show]', (a) => getComputedStyle(a, '::after').content);
     assert.match(after, /^" #exp=variance&dk=512&seed=6"$/, 'a link prints as its short URL (the base is printed once)');
     assert.match(await page.textContent('.iv-print-base'), /127\.0\.0\.1:\d+\/lab\//);
     const breaks = await page.$$eval('[data-panel="interview"] canvas, [data-panel="interview"] [data-chart-box], [data-panel="interview"] .katex-block, [data-panel="interview"] .iv-item',

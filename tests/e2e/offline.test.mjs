@@ -118,9 +118,8 @@ test('after one visit: offline reload, every panel draws, the fonts load, the tr
     const fonts = await page.evaluate(async () => { await document.fonts.ready; return [...document.fonts].filter((f) => f.family.includes('KaTeX') && f.status === 'loaded').map((f) => f.family); });
     assert.ok(fonts.includes('KaTeX_Main'), `KaTeX fonts loaded offline: ${fonts.join(', ')}`);
     // the training lab trains offline (its worker and the core come from the precache too)
+    // (the view starts its run when it opens: trauto=1)
     await openPanel(page, 'training');
-    await page.waitForSelector('[data-action="train-run"]:not([disabled])');
-    await page.click('[data-action="train-run"]');
     await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
     await page.waitForFunction(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0) > 0);
     await page.locator('[data-chart-box="training-loss"]').scrollIntoViewIfNeeded();

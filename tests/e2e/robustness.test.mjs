@@ -219,7 +219,7 @@ test('a worker that crashes is restarted with a visible notice, and the charts s
   assert.equal(await page.evaluate(() => window.__sqrtdkRestarts), 1, 'exactly one restart');
   const pool = await page.evaluate(() => window.__sqrtdkBench.stats().poolSize);
   assert.ok(served >= pool + 1, `a fresh worker was started (${served} worker scripts served for a pool of ${pool})`);
-  await page.waitForFunction(() => /SIMD/.test(document.querySelector('[data-status]').textContent));
+  await page.waitForFunction(() => document.documentElement.dataset.engine === 'simd');
 
   // the numbers drawn after the restart are the core's (one panel per view: visit each)
   const ro = await readouts(page);

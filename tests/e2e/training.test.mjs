@@ -28,11 +28,19 @@ async function run(page) {
   await page.waitForSelector('[data-action="train-run"]:not([disabled])');
   await page.click('[data-action="train-run"]');
 }
+/** Opens the disclosure of every setting (the presets and Run stand in front of it). */
+async function settings(page) {
+  await page.waitForSelector('[data-panel="training"] [data-train-advanced]');
+  await page.evaluate(() => { document.querySelector('[data-panel="training"] [data-train-advanced]').open = true; });
+}
 
 test('training lab: run, curves grow, cancel, run again, the link reproduces the losses', async () => {
   const page = await context.newPage();
   await page.goto(srv.url + HASH);
   await page.waitForSelector('[data-panel="training"]');
+  // the link starts its run at once (trauto=1 by default): the curves come without a click
+  await page.waitForFunction(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0) > 0, null, { timeout: 30000 });
+  await settings(page);
   // a size the core would refuse is refused beside its control, before any work
   await page.fill('[data-panel="training"] [data-key="trheads"] input', '5');
   await page.press('[data-panel="training"] [data-key="trheads"] input', 'Enter');
@@ -66,6 +74,7 @@ test('training lab: run, curves grow, cancel, run again, the link reproduces the
   const away = await page.evaluate(() => window.__sqrtdkTraining.session.runs.reduce((n, r) => n + r.stepsDone, 0));
   await page.goBack();
   await page.waitForSelector('[data-panel="training"]');
+  await settings(page);  // the view was built again: its disclosure is closed
   await page.waitForFunction((a) => window.__sqrtdkTraining.session.runs.reduce((n, r) => n + r.stepsDone, 0) > a, away);
   assert.equal(await page.getAttribute('[data-panel="training"]', 'data-training'), 'running');
   await page.click('[data-action="train-cancel"]');
@@ -96,7 +105,7 @@ test('training lab: run, curves grow, cancel, run again, the link reproduces the
   for (const part of ['trsteps=40', 'trvar=none,inv_sqrt_dk,qk_l2', 'trseed=3']) assert.ok(link.includes(part), `${part} in ${link}`);
   const p2 = await context.newPage();
   await p2.goto(link);
-  await run(p2);
+  // no click: the link runs by itself
   await p2.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
   const second = await runs(p2);
   assert.deepEqual(second.map((r) => r.loss.slice(0, 10)), first.map((r) => r.loss.slice(0, 10)), 'first loss values identical');
@@ -104,22 +113,30 @@ test('training lab: run, curves grow, cancel, run again, the link reproduces the
   await p2.close();
   await page.close();
 
-  // embed mode: this panel alone, its parts as asked, and it trains
+  // embed mode: this panel alone, its parts as asked, and it trains by itself
   const e = await context.newPage();
   await e.goto(srv.url + '#v=1&embed=1&exp=training&show=controls,charts&trsteps=5&trvar=inv_sqrt_dk');
-  await run(e);
   await e.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
   assert.equal(await e.locator('[data-panel]').count(), 1);
   assert.equal(await e.locator('header.top, nav.nav').count(), 0);
   assert.equal(await e.isHidden('[data-panel="training"] [data-part="text"]'), true);
   assert.equal(Number(await e.getAttribute('[data-chart-box="training-loss"]', 'data-points')), 5);
+  // a charts-only embed: the curves of the run it starts itself, Run and Cancel beside them
   await e.close();
+  const c = await context.newPage();
+  await c.goto(srv.url + '#v=1&embed=1&exp=training&show=charts&trsteps=6&trvar=none');
+  await c.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
+  assert.equal(Number(await c.getAttribute('[data-chart-box="training-loss"]', 'data-points')), 6);
+  assert.equal(await c.isVisible('[data-action="train-run"]'), true);
+  assert.equal(await c.isHidden('[data-panel="training"] [data-part="controls"]'), true);
+  await c.close();
   assert.deepEqual(log, { consoleErrors: [], pageErrors: [], dialogs: [], foreign: [] });
 });
 
 test('training lab: the soft-cap beside the variants caps every logit, and its link carries it (issue #11)', async () => {
   const page = await context.newPage();
-  await page.goto(srv.url + '#v=1&exp=training&trsteps=5&trvar=none,qk_l2&trseed=3');
+  await page.goto(srv.url + '#v=1&exp=training&trsteps=5&trvar=none,qk_l2&trseed=3&trauto=0');
+  await settings(page);
   await page.waitForSelector('[data-panel="training"] [data-key="trcap"] input');
   await page.fill('[data-panel="training"] [data-key="trcap"] input', '2');
   await page.press('[data-panel="training"] [data-key="trcap"] input', 'Enter');

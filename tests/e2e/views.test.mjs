@@ -207,7 +207,8 @@ test('the embed of every panel in a cross-origin 720 px column: sized by the emb
   // the snippets exactly as the dialog gives them
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
-  await page.goto(`${srv.url}#v=1&exp=variance`);
+  // trauto=0: the training embed waits for Run (its sizing is what is tested here, not a run)
+  await page.goto(`${srv.url}#v=1&exp=variance&trauto=0`);
   const snippets = {};
   for (const p of PANELS) {
     if (p !== 'variance') await page.click(`[data-nav="${p}"]`);
@@ -241,6 +242,17 @@ test('the embed of every panel in a cross-origin 720 px column: sized by the emb
         assert.ok(m.content <= m.inner, `${name} ${p}: content ${m.content} px in a ${m.inner} px frame`);
         assert.equal(m.overflowX, false, `${name} ${p}: no horizontal scrollbar`);
         (heights[p] ??= {})[name] = [m.content, m.inner];
+        // without the script the frame fits a narrower column too (the snippet's height is a function of its width)
+        if (name === 'plain') {
+          for (const w of [480, 358]) {
+            await blog.evaluate((w) => { document.querySelector('main').style.width = `${w}px`; }, w);
+            await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150)))));
+            const n = await frame.evaluate(() => ({ content: document.documentElement.scrollHeight, inner: innerHeight }));
+            assert.ok(n.content <= n.inner, `plain ${p} at ${w} px: content ${n.content} px in a ${n.inner} px frame`);
+            heights[p][w] = [n.content, n.inner];
+          }
+          await blog.evaluate(() => { document.querySelector('main').style.width = '720px'; });
+        }
       }
       await blog.close();
     }
@@ -264,12 +276,14 @@ test('embedded text never asks the reader to move a control that is hidden', asy
   await page.goto(`${srv.url}#v=1&embed=1&exp=gradient&dk=16`);
   await settle(page, 'gradient');
   assert.match(await page.textContent('[data-panel="gradient"]'), /move d_k up/);
-  // the training lab without its controls has no Run button, and does not ask for it
-  await page.goto(`${srv.url}#v=1&embed=1&exp=training&show=charts,text`);
+  // the training lab without its controls: Run stands with the charts, and the text never asks
+  // to change a setting it hides (trauto=0: the link waits for Run)
+  await page.goto(`${srv.url}#v=1&embed=1&exp=training&show=charts,text&trauto=0`);
   await page.waitForSelector('[data-panel="training"] .train-placeholder');
   const visible = await page.evaluate(() => [...document.querySelectorAll('[data-panel="training"] *')].filter((e) => e.offsetParent !== null && e.children.length === 0).map((e) => e.textContent).join(' '));
-  assert.doesNotMatch(visible, /press Run/i);
-  assert.match(visible, /full playground/);
+  assert.equal(await page.isVisible('[data-action="train-run"]'), true);
+  assert.match(visible, /press Run/i);
+  assert.doesNotMatch(visible, /All settings/);
   await ctx.close();
 });
 

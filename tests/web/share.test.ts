@@ -8,7 +8,7 @@ import { defaultState, parseHash, toHash } from '../../web/src/state/state.ts';
 import type { Panel } from '../../web/src/state/state.ts';
 import { SCHEMA } from '../../web/src/state/schema.js';
 import { translator } from '../../web/src/i18n/messages.ts';
-import { embedSnippet, EMBED_HEIGHTS } from '../../web/src/embed/snippet.ts';
+import { embedSnippet, fallbackHeight } from '../../web/src/embed/snippet.ts';
 import { sharePath, rootFrom, pageContext, siteRoot, withPageView, hashHasKey, shareUrl } from '../../web/src/share/url.ts';
 import { headTags, oembedJson, urlFor, CARD } from '../../web/src/share/meta.ts';
 import type { PageMeta } from '../../web/src/share/meta.ts';
@@ -117,7 +117,7 @@ describe('oEmbed', () => {
       version: '1.0', type: 'rich', title: `${zh('sat.title')} — √dk Lab`, provider_name: '√dk Lab',
       provider_url: 'https://you.github.io/sqrtdk/',
       html: embedSnippet(state, 'https://you.github.io/sqrtdk/', `√dk Lab — ${zh('sat.title')}`),
-      width: 720, height: EMBED_HEIGHTS.saturation.all,
+      width: 720, height: fallbackHeight({ ...state, embed: true }),
       thumbnail_url: 'https://you.github.io/sqrtdk/zh-CN/p/saturation/card.png', thumbnail_width: 1200, thumbnail_height: 630,
     });
     expect(o.html).toContain('https://you.github.io/sqrtdk/#v=1&amp;exp=saturation&amp;lang=zh-CN');

@@ -13,7 +13,7 @@ describe('state round trip', () => {
       + '&plogits=100,90,80&pmode=logits&pdk=512&pseqLen=128&pscale=none&pq=24&pk=24,12,0&pscaleat=scores&pblock=32&pacc=same&pmasked=nan&pseed=0&ldk=64&ltrain=512'
       + '&hq=32&hkv=8&gdk=128&kvl=32&kvctx=8192&kvdt=bf16&tex=structured&tscale=inv_sqrt_dk'
       + '&trtask=copy&trvocab=16&trlen=16&trlayers=2&trdm=64&trheads=4&trmlp=128&trnorm=pre&trinit=0.125&trlr=0.003&trwarm=0&trclip=1'
-      + '&trsteps=200&trseed=0&trsm=safe&trcap=0&trvar=none,inv_sqrt_dk,inv_dk,learnable_temperature,qk_layernorm,qk_l2&trthr=0.01&rho=0.2&mpow=0.75&wlen=1024'
+      + '&trsteps=200&trseed=0&trsm=safe&trcap=0&trvar=none,inv_sqrt_dk,inv_dk,learnable_temperature,qk_layernorm,qk_l2&trthr=0.01&rho=0.2&mpow=0.75&wlen=1024&trauto=1'
       + `&cv=${CORE_VERSION}`);
     const p = parseHash(h, 'zh-CN');
     expect(p.issues).toEqual([]);
@@ -27,7 +27,7 @@ describe('state round trip', () => {
       plogits: [-1e6, 0.5, -Infinity, 1e-3, 1e6], pmode: 'qk', pdk: 7, pseqLen: 1024, pscale: 'inv_dk', pq: -3.5, pk: [1, -2, 0.5], pscaleat: 'query', pblock: 3, pacc: 'float32', pmasked: 'zero', pseed: 99,
       ldk: 256, ltrain: 16384, hq: 40, hkv: 20, gdk: 1, kvl: 256, kvctx: 4194304, kvdt: 'int4', tex: 'own', tscale: 'none',
       trtask: 'assoc_recall', trvocab: 256, trlen: 64, trlayers: 6, trdm: 96, trheads: 3, trmlp: 2048, trnorm: 'post', trinit: 0.02,
-      trlr: 0.00001, trwarm: 20000, trclip: 0, trsteps: 20000, trseed: 4294967295, trsm: 'naive', trcap: 30, trvar: ['none', 'qk_l2'], trthr: 0.0001, rho: -0.35, mpow: 0.33, wlen: 2048,
+      trlr: 0.00001, trwarm: 20000, trclip: 0, trsteps: 20000, trseed: 4294967295, trsm: 'naive', trcap: 30, trvar: ['none', 'qk_l2'], trthr: 0.0001, rho: -0.35, mpow: 0.33, wlen: 2048, trauto: false,
       embed: true, show: ['charts', 'text'], cv: '12.0.345',
     };
     const p = parseHash(toHash(s), 'en');
@@ -94,6 +94,9 @@ describe('malformed hashes', () => {
     { hash: '#v=1&kernel=gpu', expect: { kernel: 'auto' }, issues: [['kernel', 'invalid']] },
     { hash: '#v=1&embed=yes', expect: { embed: false }, issues: [['embed', 'invalid']] },
     { hash: '#v=1&embed=1&show=charts,nope', expect: { embed: true, show: ['charts'] }, issues: [['show', 'rounded']] },
+    // another order of the same parts is read as it is, with no "corrected" notice (issue 18)
+    { hash: '#v=1&embed=1&show=charts,controls', expect: { embed: true, show: ['controls', 'charts'] }, issues: [] },
+    { hash: '#v=1&embed=1&show=charts,charts', expect: { embed: true, show: ['charts'] }, issues: [['show', 'rounded']] },
     { hash: '#v=1&embed=1&show=nope', expect: { embed: true, show: ['controls', 'charts', 'formula', 'text'] }, issues: [['show', 'invalid']] },
     { hash: '#v=1&foo=bar&__proto__=1&constructor=2', expect: {}, issues: [['foo', 'unknown'], ['__proto__', 'unknown'], ['constructor', 'unknown']] },
     { hash: '#v=2&dk=8', expect: { dk: 8 }, issues: [['v', 'version']] },

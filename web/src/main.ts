@@ -3,7 +3,7 @@
 // step. Only the panel in view is mounted, computed and in the accessibility tree.
 import './style.css';
 import 'katex/dist/katex.min.css';
-import { parseHash, toHash, panelHash, langFromNavigator } from './state/state.ts';
+import { parseHash, toHash, shareHash, langFromNavigator } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
 import { Store } from './state/store.ts';
@@ -40,6 +40,7 @@ import { applyTheme } from './theme.ts';
 import { openEmbedDialog, closeEmbedDialog } from './embed/dialog.ts';
 import { reportHeight } from './embed/report.ts';
 import { focusPath, restoreFocus } from './focus.ts';
+import { setEngineInfo, effectiveKernel } from './engine.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
 import { copyText } from './copy.ts';
 import { checkLinkVersion } from './version.ts';
@@ -106,14 +107,16 @@ window.addEventListener('online', () => compute.retry());
 // bench:ui clears the result cache between measured changes, so each one is really computed;
 // tests and bench:ui read the pool size and the counters of computations per panel
 (window as unknown as { __sqrtdkBench?: object }).__sqrtdkBench = { clearCache: () => compute.clearCache(), stats: () => compute.stats() };
-let info: CoreInfo | null = null;
-let infoError = '';
 
 let view: PanelView | null = null;
 let viewHost: HTMLElement | null = null;
 let chrome: { controls: Control[]; status: HTMLElement; nav: HTMLElement; menu: HTMLSelectElement } | null = null;
+let info: CoreInfo | null = null;
+let infoError = '';
 let t: T = translator(store.state.lang);
 let pendingIssues: ParseIssue[] = initial.issues;
+/** the reader picked a language in the menu: only then does Copy link carry lang */
+let langChosen = false;
 /** in embed mode: the raw exp of a link that named no panel */
 let badEmbed: { key: 'exp' | 'show'; raw: string } | null = null;
 
@@ -183,7 +186,10 @@ function recovered(): void {
   if (store.state.embed) mount(); else showPanel(store.state, false);
 }
 
-/** "Engine: SIMD" in plain words; the core's version and build behind the tooltip. */
+/**
+ * The core's start in plain words while it is not ready — its download, the retries, why it failed —
+ * in the bar under the header; nothing once it computes (the device panel names the engine).
+ */
 function statusText(): { text: string; title: string } {
   if (start.state === 'unavailable') return { text: t('app.status.unavailable'), title: start.error };
   if (start.state === 'retrying') return { text: t('app.status.retrying', { attempt: start.attempt, attempts: start.attempts, s: Math.max(1, Math.round(start.inMs / 1000)) }), title: start.error };
@@ -193,19 +199,23 @@ function statusText(): { text: string; title: string } {
     return { text: download.total ? t('app.status.download', { loaded: mb(download.loaded), total: mb(download.total) }) : t('app.status.downloadSome', { loaded: mb(download.loaded) }), title: '' };
   }
   if (!info) return { text: t('app.status.loading'), title: '' };
-  const kernel = store.state.kernel === 'auto' ? info.kernel : store.state.kernel;
-  return {
-    text: t('app.engine', { kernel: t(`app.engine.${kernel}`) }),
-    title: t('app.status', { version: info.version, build: t(`app.build.${info.build}`), kernel: t(`app.kernel.${kernel}`) + (store.state.kernel === 'auto' ? ` (${t('app.kernel.auto')})` : '') }),
-  };
+  // loaded: nothing to say here (the device panel names the engine, its version and build)
+  return { text: '', title: '' };
 }
 function showStatus(): void {
   if (!chrome) return;
   const s = statusText();
+  chrome.status.dataset.state = start.state === 'unavailable' || infoError ? 'failed' : start.state === 'retrying' ? 'retrying' : info ? 'ready' : 'loading';
   setText(chrome.status, s.text);
+  chrome.status.hidden = s.text === '';
   if (s.title) chrome.status.title = s.title; else chrome.status.removeAttribute('title');
 }
 
+/** The engine's state on the page: the kernel that computes, for tests and styles (the device panel shows it in words). */
+function markEngine(): void {
+  const k = effectiveKernel(store.state.kernel);
+  if (k) document.documentElement.dataset.engine = k;
+}
 
 /** Closes the share dialog if one is open (without loading its module). */
 function closeShare(): void {
@@ -216,6 +226,11 @@ function closeShare(): void {
 /** The site's root (the app, whichever share page this is) with a hash; a query such as utm_source=… is not part of a link's state. */
 function pageUrl(hash: string): string {
   return siteRoot(location.href, page) + hash;
+}
+
+/** What Copy link and the poster's QR code give: the view's share page with the short hash (lang only if chosen). */
+function shareLink(): string {
+  return shareUrl(store.state, siteRoot(location.href, page), shareHash(store.state, langChosen));
 }
 
 /** A click that should switch the view here (not one that opens the link in a new tab or window). */
@@ -229,18 +244,18 @@ function go(panel: Panel): void {
   store.set({ exp: panel }, 'exp');
 }
 
-/** The page's frame: brand, language and kernel; then the sticky bar with the panel tabs (a menu on phones) and the copy buttons. */
+/** The page's frame: brand and language (the kernel choice and the engine are in the device panel); then the sticky bar with the panel tabs (a menu on phones) and the copy buttons. */
 function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   const controls = [
     select(store, null, 'lang', t('app.lang'), [{ value: 'en', label: 'English' }, { value: 'zh-CN', label: '简体中文' }]),
-    select(store, null, 'kernel', t('app.kernel'), (['auto', 'simd', 'scalar'] as const).map((k) => ({ value: k, label: t(`app.kernel.${k}`) }))),
   ];
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 2, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
   // on phones the buttons show a short word; the accessible name is the full label, which contains it
   const twoLabels = (long: string, short: string) => [h('span', { class: 'long', text: long }), h('span', { class: 'short', 'aria-hidden': 'true', text: short })];
   const linkBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-link', 'aria-label': t('app.copyLink') }, ...twoLabels(t('app.copyLink'), t('app.copyLinkShort'))) as HTMLButtonElement;
-  // the share page of the view (its link card names the experiment) with the hash of the state
-  linkBtn.addEventListener('click', () => { url.flush(); void copyText(shareUrl(store.state, siteRoot(location.href, page), toHash(store.state)), linkBtn, fallback, t); });
+  // the share page of the view (its link card names the experiment) with the short hash: the view's
+  // keys that differ from their defaults (the address bar keeps the full state)
+  linkBtn.addEventListener('click', () => { url.flush(); void copyText(shareLink(), linkBtn, fallback, t); });
   const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
   embedBtn.addEventListener('click', () => openEmbedDialog({
     state: store.state, t, pageUrl, returnFocus: embedBtn,
@@ -250,11 +265,11 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   shareBtn.addEventListener('click', () => {
     if (!view) return;
     url.flush();
-    const opts = { state: store.state, t, view: view.el, link: pageUrl(panelHash(store.state)), returnFocus: shareBtn };
+    const opts = { state: store.state, t, view: view.el, link: shareLink(), returnFocus: shareBtn };
     // the poster and its QR code library load on the first click, not with the page
     void import('./share/dialog.ts').then((m) => m.openShareDialog(opts));
   });
-  const status = h('p', { class: 'status', 'data-status': '', role: 'status' });
+  const status = h('p', { class: 'status core-status', 'data-core-status': '', role: 'status', hidden: '' });
   const nav = h('nav', { class: 'tabs', 'aria-label': t('app.nav') },
     h('ul', {}, ...PANELS.map((p) => h('li', {}, h('a', {
       class: 'nav-item', 'data-nav': p, href: toHash({ ...state, exp: p }), text: numberedTitle(t, p),
@@ -268,9 +283,9 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   chrome = { controls, status, nav, menu };
   const top = h('header', { class: 'top' },
     h('div', { class: 'brand' }, h('h1', { class: 'site-name', text: t('app.title') }), h('p', { class: 'tagline', text: t('app.tagline') })),
-    h('div', { class: 'top-controls' }, ...controls.map((c) => c.el), status));
+    h('div', { class: 'top-controls' }, ...controls.map((c) => c.el)));
   for (const c of controls) c.el.classList.add('inline');
-  const bar = h('div', { class: 'bar', 'data-bar': '' }, nav, menuBox, h('div', { class: 'actions' }, linkBtn, embedBtn, shareBtn), fallback);
+  const bar = h('div', { class: 'bar', 'data-bar': '' }, nav, menuBox, h('div', { class: 'actions' }, linkBtn, embedBtn, shareBtn), fallback, status);
   return { top, bar };
 }
 
@@ -367,7 +382,6 @@ function mount(): void {
     h('a', { class: 'skip-link', href: '#main', 'data-skip': '', text: t('app.skip'), onclick: (ev: Event) => { ev.preventDefault(); skipToPanel(); } }),
     top, bar, viewHost, h('footer', { class: 'foot', text: t('app.footer') }));
   for (const c of chrome!.controls) c.sync(state);
-  showStatus();
   showPanel(state, false);
 }
 
@@ -415,6 +429,8 @@ void simd().then((ok) => { simdOk = ok; checkKernel(); }, () => {});
 
 store.subscribe((state, changed, source) => {
   if (changed.has('kernel') && state.kernel === 'simd' && simdOk === false) { checkKernel(); return; }
+  if (source === 'lang') langChosen = true;
+  if (changed.has('kernel')) markEngine();
   if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
     closeEmbedDialog();
     closeShare();
@@ -430,11 +446,9 @@ store.subscribe((state, changed, source) => {
     // focus follows the change of view (a tab, the menu, Back or Forward), for keyboards and screen readers
     showPanel(state, true);
     for (const c of chrome?.controls ?? []) c.sync(state);
-    showStatus();
     return;
   }
   for (const c of chrome?.controls ?? []) c.sync(state);
-  showStatus();
   markNav(state);
   view?.update(state, changed, source);
 });
@@ -463,8 +477,9 @@ if (initial.state.embed) reportHeight();
 setTimeout(mount, 0);
 startPwa(() => t);
 function requestInfo(): void {
-  compute.call('live', 'info', {}).then((i) => { info = i; download = null; showStatus(); }, (e: unknown) => {
+  compute.call('live', 'info', {}).then((i) => { info = i; download = null; setEngineInfo(i); markEngine(); showStatus(); }, (e: unknown) => {
     const message = e instanceof Error ? e.message : String(e);
+    setEngineInfo(null, message);
     if (store.state.embed) showEmbedFailure(message);
     if (e instanceof CoreError && e.kind === 'unavailable') return;  // the notice says it
     infoError = message;

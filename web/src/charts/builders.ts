@@ -5,6 +5,7 @@ import type { JacobianCurveResult } from '../worker/protocol.ts';
 import type { State, ScaleName } from '../state/state.ts';
 import type { T } from '../i18n/messages.ts';
 import { SCALES } from '../state/schema.js';
+import { fmt } from '../format.ts';
 
 export type Cell = number | string;
 export interface Csv { header: string[]; rows: Cell[][] }
@@ -232,18 +233,20 @@ export type SummaryField = 'entropy' | 'maxWeight' | 'jacFro' | 'gradQuery';
 /** One summary statistic against d_k, one line per scale; the chosen scale's point marked. */
 export function buildSaturationLine(
   sweep: SaturationSweepResult, dks: number[], scales: readonly ScaleName[], field: 'entropy' | 'maxWeight',
-  point: AttentionStatsResult | null, state: State, t: T,
+  point: AttentionStatsResult | null, state: State, t: T, only: readonly ScaleName[] = scales,
 ): ChartSpec {
-  const datasets: Dataset[] = scales.map((s, si) => line(t(`scale.${s}`), SCALE_COLOURS[s],
-    dks.map((dk, di) => ({ x: dk, y: sweep.points[si][di][field].mean })), { pointRadius: 2.5 }));
+  const datasets: Dataset[] = scales.flatMap((s, si) => (only.includes(s) ? [line(t(`scale.${s}`), SCALE_COLOURS[s],
+    dks.map((dk, di) => ({ x: dk, y: sweep.points[si][di][field].mean })), { pointRadius: 2.5 })] : []));
   // an explicit scale (sscale) as a fifth series after the named ones
   const extra = sweep.points[scales.length];
   if (extra && state.sscale > 0) {
     datasets.push(line(t('sat.series.explicit', { c: String(state.sscale) }), EXPLICIT_COLOUR,
       dks.map((dk, di) => ({ x: dk, y: extra[di][field].mean })), { pointRadius: 2.5, borderDash: [2, 2] }));
   }
+  let gap: GapLabel | undefined;
   if (field === 'entropy') {
     datasets.push(line(t('sat.series.lnL'), GREY, [{ x: 1, y: sweep.logSeqLen }, { x: 4096, y: sweep.logSeqLen }], { borderDash: [4, 4], borderWidth: 1.5 }));
+    gap = entropyGap(sweep, dks, scales, state.dk, t);
   }
   if (point) {
     datasets.push(dots(`${state.sscale > 0 ? t('sat.series.explicit', { c: String(state.sscale) }) : t(`scale.${state.scale}`)}, d_k = ${state.dk}`, '#111827',
@@ -255,17 +258,30 @@ export function buildSaturationLine(
     ? axis(t('sat.axis.entropy'), 'linear', { min: 0, suggestedMax: sweep.logSeqLen * 1.05 })
     : axis(t('sat.axis.maxw'), 'linear', { min: 0, max: 1 });
   return {
-    config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { plugins: { vline: { x: state.dk } } }) },
+    config: { type: 'line', data: { datasets }, options: baseOptions(x, y, { plugins: { vline: { x: state.dk }, ...(gap ? { gapLabel: gap } : {}) } }) },
     csv: longCsv('d_k', field === 'entropy' ? 'mean_entropy_nats' : 'mean_max_weight', datasets),
     points: countPoints(datasets),
   };
 }
 
+/** A callout between two values at one x (chartbox.ts draws it): the bracket from y0 to y1 and its text. */
+export interface GapLabel { x: number; y0: number; y1: number; text: string }
+
 /**
- * The attention weights of head 0 (first n×n) as a heatmap: the cells are painted as one image by
- * the chart's `heatmap` plugin (chartbox.ts), scaled into the plot area; the axes come from an
- * invisible two-point dataset. (A matrix chart of 2304 elements took ~0.5 s to build.)
+ * The gap ln L − H of the 1/√d_k curve at d_k (the number that corrects the article's "≈ ln L"),
+ * as a callout when the two lie close (within 20 % of ln L; at d_k = 512, L = 128: 4.852 − 4.365);
+ * undefined when the sweep has no such point.
  */
+export function entropyGap(sweep: SaturationSweepResult, dks: number[], scales: readonly ScaleName[], dk: number, t: T): GapLabel | undefined {
+  const si = scales.indexOf('inv_sqrt_dk');
+  const di = dks.indexOf(dk);
+  if (si < 0 || di < 0) return undefined;
+  const h = sweep.points[si][di].entropy.mean;
+  const lnL = sweep.logSeqLen;
+  if (!(Number.isFinite(h) && lnL - h >= 0 && lnL - h <= 0.2 * lnL)) return undefined;
+  return { x: dk, y0: h, y1: lnL, text: t('chart.gap', { gap: fmt(lnL - h, 3) }) };
+}
+
 export function buildHeatmap(point: AttentionStatsResult, n: number, t: T): ChartSpec & { max: number } {
   const size = point.heatmapSize;
   const m = Math.min(n, size);

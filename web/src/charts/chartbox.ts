@@ -34,6 +34,42 @@ const vline: Plugin = {
     ctx.restore();
   },
 };
+/**
+ * A callout of the gap between two values at one x (options.plugins.gapLabel, builders.ts
+ * GapLabel): a bracket from y0 to y1 and its number beside it, so a reader of a small embed sees
+ * the gap that two close curves hide (the 1/√d_k entropy under ln L).
+ */
+const gapLabel: Plugin = {
+  id: 'gapLabel',
+  afterDatasetsDraw(chart, _args, opts: { x?: number; y0?: number; y1?: number; text?: string }) {
+    if (opts?.x === undefined || opts.y0 === undefined || opts.y1 === undefined || !opts.text) return;
+    const { left, right, top, bottom } = chart.chartArea;
+    const px = chart.scales.x.getPixelForValue(opts.x);
+    const p0 = chart.scales.y.getPixelForValue(opts.y0), p1 = chart.scales.y.getPixelForValue(opts.y1);
+    if (!(px >= left && px <= right) || !(Math.min(p0, p1) >= top - 1 && Math.max(p0, p1) <= bottom + 1)) return;
+    const ctx = chart.ctx;
+    const c = chartColours();
+    ctx.save();
+    ctx.strokeStyle = c.text;
+    ctx.fillStyle = c.text;
+    ctx.lineWidth = 1.5;
+    const bx = px + 6;
+    ctx.beginPath();
+    ctx.moveTo(bx - 3, p0); ctx.lineTo(bx, p0); ctx.lineTo(bx, p1); ctx.lineTo(bx - 3, p1);
+    ctx.stroke();
+    ctx.font = `600 12px ${Chart.defaults.font.family}`;
+    const w = ctx.measureText(opts.text).width;
+    // beside the bracket, on the side with room; below the lower value (inside the plot)
+    const tx = bx + 6 + w <= right ? bx + 6 : Math.max(left + 2, px - 6 - w);
+    const ty = Math.min(bottom - 8, Math.max(p0, p1) + 14);
+    ctx.fillStyle = c.background;
+    ctx.fillRect(tx - 2, ty - 9, w + 4, 16);
+    ctx.fillStyle = c.text;
+    ctx.textBaseline = 'middle';
+    ctx.fillText(opts.text, tx, ty);
+    ctx.restore();
+  },
+};
 /** Paints a heatmap (options.plugins.heatmap: n×n RGBA cells) as one image over the plot area. */
 const heatmap: Plugin = {
   id: 'heatmap',
@@ -73,6 +109,8 @@ const renderHook: Plugin = {
   afterRender(chart) {
     const c = chart.canvas;
     c.dataset.renders = String(Number(c.dataset.renders ?? '0') + 1);
+    // the plot area's height in CSS px (tests: an embed's chart is readable)
+    c.dataset.plotH = String(Math.round(chart.chartArea.bottom - chart.chartArea.top));
     const w = window as unknown as { __sqrtdkPerf?: { chart: string; t: number; final: boolean }[] };
     // final: drawn from full results (not a refining preview)
     (w.__sqrtdkPerf ??= []).push({ chart: c.dataset.chart ?? '', t: performance.now(), final: c.dataset.refining !== 'true' });
@@ -82,9 +120,9 @@ const renderHook: Plugin = {
 
 Chart.register(
   LineController, BarController, LineElement, PointElement, BarElement,
-  LinearScale, LogarithmicScale, CategoryScale, Filler, Legend, Tooltip, vline, heatmap, background, renderHook,
+  LinearScale, LogarithmicScale, CategoryScale, Filler, Legend, Tooltip, vline, gapLabel, heatmap, background, renderHook,
 );
-Chart.defaults.font.family = getComputedStyle(document.documentElement).getPropertyValue('--font-sans') || 'system-ui, sans-serif';
+Chart.defaults.font.family = (typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement).getPropertyValue('--font-sans') : '') || 'system-ui, sans-serif';
 Chart.defaults.color = '#374151';
 
 /** The config with the scheme's text and grid colours (a canvas does not inherit CSS), and no animation when asked for less motion. */
@@ -246,7 +284,8 @@ export class ChartBox {
     this.el.classList.toggle('refining', refining);
     this.canvas.dataset.refining = String(refining);
     this.el.dataset.points = String(spec.points);
-    setText(this.summaryEl, chartSummary(spec.csv, this.t));
+    const scales = (spec.config.options as { scales?: Record<string, { title?: { text?: string } }> }).scales;
+    setText(this.summaryEl, chartSummary(spec.csv, this.t, 6, { x: scales?.x?.title?.text, y: scales?.y?.title?.text }));
     // an open data table follows the chart once a drag settles (a 2304-row table per step would stall it)
     if (!this.tableBox.hidden) {
       clearTimeout(this.tableTimer);

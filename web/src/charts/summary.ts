@@ -18,9 +18,12 @@ function range(xs: number[]): [number, number] {
  * y from the first point to the last with its extremes; for a table: the row count and each numeric
  * column's range. At most `maxSeries` series are described, then "and N more".
  */
-export function chartSummary(csv: Csv, t: T, maxSeries = 6): string {
+export function chartSummary(csv: Csv, t: T, maxSeries = 6, axes: { x?: string; y?: string } = {}): string {
   if (csv.rows.length === 0) return t('chart.summary.empty');
+  // the words of the UI: the chart's axis titles for a long-form CSV, the catalogue's column names for a table
+  const col = (name: string) => { const k = `chart.col.${name}`; const w = t(k as never); return w === k ? name : w; };
   if (csv.header[0] === 'series' && csv.header.length === 3) {
+    const xName = axes.x || col(csv.header[1]), yName = axes.y || col(csv.header[2]);
     const groups = new Map<string, Cell[][]>();
     for (const r of csv.rows) {
       const k = String(r[0]);
@@ -33,8 +36,8 @@ export function chartSummary(csv: Csv, t: T, maxSeries = 6): string {
       const ys = rows.map((r) => num(r[2]));
       const [ylo, yhi] = range(ys);
       parts.push(rows.length === 1
-        ? t('chart.summary.point', { series: label, x: show(rows[0][1]), xName: csv.header[1], y: show(rows[0][2]), yName: csv.header[2] })
-        : t('chart.summary.series', { series: label, n: rows.length, xName: csv.header[1], x0: fmt(xlo), x1: fmt(xhi), yName: csv.header[2], first: fmt(ys[0]), last: fmt(ys[ys.length - 1]), min: fmt(ylo), max: fmt(yhi) }));
+        ? t('chart.summary.point', { series: label, x: show(rows[0][1]), xName, y: show(rows[0][2]), yName })
+        : t('chart.summary.series', { series: label, n: rows.length, xName, x0: fmt(xlo), x1: fmt(xhi), yName, first: fmt(ys[0]), last: fmt(ys[ys.length - 1]), min: fmt(ylo), max: fmt(yhi) }));
     }
     if (groups.size > maxSeries) parts.push(t('chart.summary.more', { n: groups.size - maxSeries }));
     return parts.join(' ');
@@ -44,7 +47,7 @@ export function chartSummary(csv: Csv, t: T, maxSeries = 6): string {
     const xs = csv.rows.map((r) => num(r[i]));
     if (xs.every((x) => Number.isNaN(x))) return;
     const [lo, hi] = range(xs);
-    if (Number.isFinite(lo)) cols.push(t('chart.summary.column', { name, min: fmt(lo), max: fmt(hi) }));
+    if (Number.isFinite(lo)) cols.push(t('chart.summary.column', { name: col(name), min: fmt(lo), max: fmt(hi) }));
   });
   return t('chart.summary.table', { n: csv.rows.length, columns: cols.join('; ') });
 }

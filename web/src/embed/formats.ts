@@ -22,8 +22,13 @@ export interface EmbedTarget {
   hash: string;
   /** the iframe's accessible title */
   title: string;
-  /** the fixed fallback height in CSS px (snippet.ts fallbackHeight) */
+  /** the fixed fallback height in CSS px (snippet.ts fallbackHeight): the content height at a 720 px column */
   height: number;
+  /**
+   * The HTML snippet's height as CSS of the frame's own width (snippet.ts fitCss), so the frame fits
+   * at any column width without embed.js; absent: the fixed height alone.
+   */
+  fit?: string;
 }
 
 /** The file a format needs in the blog: where it goes and its text. */
@@ -56,9 +61,11 @@ function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** HTML: the iframe with its fixed fallback height and the site's embed.js, which sizes it. */
+/** HTML: the iframe with its fallback height (fitted to the column's width where `fit` is given) and the site's embed.js, which sizes it exactly. */
 export function htmlSnippet(t: EmbedTarget): string {
-  return `<iframe src="${esc(t.page + t.hash)}" title="${esc(t.title)}" width="100%" height="${t.height}" style="border:0;width:100%" loading="lazy" data-sqrtdk-embed></iframe>\n`
+  const frame = `<iframe src="${esc(t.page + t.hash)}" title="${esc(t.title)}" width="100%" height="${t.height}" style="border:0;width:100%${t.fit ? `;height:${t.fit}` : ''}" loading="lazy" data-sqrtdk-embed></iframe>`;
+  // the wrapper is the inline-size container whose width the fit's cqw units read
+  return (t.fit ? `<div style="container-type:inline-size">${frame}</div>` : frame) + '\n'
     + `<script src="${esc(t.site)}embed.js" async></script>`;
 }
 

@@ -1,37 +1,60 @@
-// The embed snippet of a panel: an iframe with only the keys the panel reads, a fixed fallback
-// height (for hosts that do not load the script), and the site's own embed script that sizes the
-// iframe to its content. Pure, so unit tests check the snippet.
+// The embed snippet of a panel: an iframe with only the keys the panel reads, a fallback height
+// that fits the frame to its content at any column width without the script (hosts that strip
+// scripts or forbid them with a CSP), and the site's own embed script that sizes the iframe
+// exactly where it runs. Pure, so unit tests check the snippet.
 import type { State, Panel } from '../state/state.ts';
 import { embedHash } from '../state/state.ts';
 import { htmlSnippet } from './formats.ts';
 import type { EmbedTarget } from './formats.ts';
+import { EMBED_FIT } from './heights.ts';
+import type { FitPoints } from './heights.ts';
+
+/** The column width whose content height the `height` attribute carries (browsers without container queries use it). */
+export const ATTR_WIDTH = 720;
+
+/** The measured points of the parts shown: the charts alone, or every part (any other choice of parts is at most that). */
+export function fitPoints(state: State): FitPoints {
+  const f = EMBED_FIT[state.exp];
+  return state.show.length === 1 && state.show[0] === 'charts' ? f.charts : f.all;
+}
+
+/** Linear interpolation of the points at width `w` (constant outside them). */
+export function heightAt(points: FitPoints, w: number): number {
+  if (w <= points[0][0]) return points[0][1];
+  for (let i = 1; i < points.length; i++) {
+    const [w0, h0] = points[i - 1], [w1, h1] = points[i];
+    if (w <= w1) return h0 + (h1 - h0) * (w - w0) / (w1 - w0);
+  }
+  return points[points.length - 1][1];
+}
+
+/** The `height` attribute: the content height at a 720 px column, for browsers without container queries. */
+export function fallbackHeight(state: State): number {
+  return Math.ceil(heightAt(fitPoints(state), ATTR_WIDTH));
+}
+
+const px = (x: number) => `${Number(x.toFixed(2))}px`;
 
 /**
- * Fallback heights in CSS px of each panel's embed at a 720 px wide column, with every part shown
- * (`all`) and with the charts only (`charts`): the content heights measured by
- * `node scripts/embed-heights.mjs` on the built page (English), plus 100 px for longer text, rounded
- * up to 20 px. The e2e suite checks that each panel's content fits its fallback height.
+ * The frame's height as CSS of its own width (100cqw: the snippet's wrapper is an inline-size
+ * container): the piecewise-linear interpolation of the measured (width, height) points, written
+ * as max over segments of min(cap, line, cut), where the line runs through the segment's two
+ * points, the cap is the segment's upper height and the cut drops steeply after the segment's
+ * right end (so a step where the layout changes stays a step). Points must be sorted by width;
+ * the heights are first made non-increasing from the right (a wider column never needs more).
  */
-export const EMBED_HEIGHTS: Record<Panel, { all: number; charts: number }> = {
-  interview: { all: 4000, charts: 1400 },  // a long reading view, not measured by embed-heights.mjs
-  variance: { all: 1280, charts: 760 },
-  saturation: { all: 1640, charts: 860 },
-  gradient: { all: 1680, charts: 1000 },
-  article: { all: 900, charts: 480 },
-  followups: { all: 920, charts: 920 },
-  precision: { all: 2080, charts: 1080 },
-  longctx: { all: 1700, charts: 860 },
-  gqa: { all: 1800, charts: 780 },
-  tensors: { all: 1540, charts: 700 },
-  training: { all: 1340, charts: 1000 },  // charts: the curves of a finished run, not the empty lab
-  device: { all: 900, charts: 260 },
-  mup: { all: 1900, charts: 1100 },
-  wild: { all: 1900, charts: 1700 },  // all: after a run (861 px at 720 px); charts alone have no Run button: the readouts
-};
-
-export function fallbackHeight(state: State): number {
-  const h = EMBED_HEIGHTS[state.exp];
-  return state.show.length === 1 && state.show[0] === 'charts' ? h.charts : h.all;
+export function fitCss(points: FitPoints): string {
+  const hs = points.map((p) => p[1]);
+  for (let i = hs.length - 2; i >= 0; i--) hs[i] = Math.max(hs[i], hs[i + 1]);
+  const terms: string[] = [px(hs[hs.length - 1])];
+  for (let i = 0; i + 1 < points.length; i++) {
+    const w0 = points[i][0], w1 = points[i + 1][0], h0 = hs[i], h1 = hs[i + 1];
+    if (h0 === h1) { terms.push(`min(${px(h0)}, calc(${px(h0 + 1e4 * w1)} - ${1e6}cqw))`); continue; }
+    const slope = (h1 - h0) / (w1 - w0);  // px of height per px of width (≤ 0)
+    const line = `calc(${px(h0 - slope * w0)} - ${Number((-slope * 100).toFixed(4))}cqw)`;
+    terms.push(`min(${px(h0)}, ${line}, calc(${px(h1 + 1e4 * w1)} - ${1e6}cqw))`);
+  }
+  return `max(${terms.join(', ')})`;
 }
 
 /** `base` is the page's URL without the hash (the directory the site is served from, with index.html or not). */
@@ -39,7 +62,7 @@ export function embedSnippet(state: State, base: string, title: string): string 
   return htmlSnippet(embedTarget(state, base, title));
 }
 
-/** The view to embed in every format (formats.ts): the site's directory, the embed's hash, title and fallback height. */
+/** The view to embed in every format (formats.ts): the site's directory, the embed's hash, title, fallback height and its fit. */
 export function embedTarget(state: State, base: string, title: string): EmbedTarget {
-  return { site: base.replace(/[^/]*$/, ''), page: base, hash: embedHash(state), title, height: fallbackHeight(state) };
+  return { site: base.replace(/[^/]*$/, ''), page: base, hash: embedHash(state), title, height: fallbackHeight(state), fit: fitCss(fitPoints(state)) };
 }

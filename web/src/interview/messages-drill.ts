@@ -178,7 +178,7 @@ export type DrillKey = keyof typeof drillEn;
 
 export const drillZh: Record<DrillKey, string> = {
   'drill.title': '自测：先预测，再揭晓',
-  'drill.lede': '先写下一个数，或选一个选项。然后由内核当场算出答案，并解释原因。',
+  'drill.lede': '先写下一个数，或选一个选项。然后由核心当场算出答案，并解释原因。',
   'drill.pick': '题目',
   'drill.qname.std': 'q·k 的标准差',
   'drill.qname.sigma': '分量方差 σ² ≠ 1',
@@ -221,7 +221,7 @@ export const drillZh: Record<DrillKey, string> = {
   'drill.link': '本题链接',
   'drill.linkNote': '链接里带着题目和种子：朋友打开后看到的是同样的数字。',
   'drill.privacy': '进度只保存在本浏览器（localStorage）里，不会离开这个页面。',
-  'drill.failed': '内核拒绝了请求：{message}',
+  'drill.failed': '核心拒绝了请求：{message}',
 
   'drill.q.std': 'q 和 k 各有 d_k = {dk} 个分量，相互独立，均值 0，方差 1。不缩放时，q·k 的标准差是多少？',
   'drill.why.std': 'q·k 是 d_k 项 q_i k_i 之和，每项方差为 1，所以 Var(q·k) = d_k，标准差为 √d_k = {sqrt}（Vaswani et al. 2017，§3.2.1，脚注 4）。这次抽样得到的方差是 {v}。',
@@ -236,7 +236,7 @@ export const drillZh: Record<DrillKey, string> = {
   'drill.q.double': 'd_k 从 {dk} 变成 {dk2}，不做任何缩放。Var(q·k) 变成原来的几倍？',
   'drill.why.double': 'Var(q·k) = d_k，随 d_k 线性增长：d_k = {dk} 时为 {v1}，{dk2} 时为 {v2}。标准差只增大 √2 倍。所以缩放因子要跟着 d_k 变：用 1/√{dk2}，而不是 1/√{dk}。',
   'drill.q.yarn': '用 YaRN 扩展上下文：训练长度 L_train = {train}，使用长度 L = {L}（s = {s}）。缩放后的 logit 被乘以多少？',
-  'drill.why.yarn': 'YaRN（Peng et al. 2023，§3.4）把温度写成 √(1/t) = 0.1 ln s + 1，再把 logit 除以 t。所以 logit 实际乘的是 (0.1 ln s + 1)²，内核算出 {answer}。只乘一次 0.1 ln s + 1（{once}）是常见的错误。',
+  'drill.why.yarn': 'YaRN（Peng et al. 2023，§3.4）把温度写成 √(1/t) = 0.1 ln s + 1，再把 logit 除以 t。所以 logit 实际乘的是 (0.1 ln s + 1)²，核心算出 {answer}。只乘一次 0.1 ln s + 1（{once}）是常见的错误。',
   'drill.q.gradmean': '不缩放，d_k = {dk}（L = 128，4 个头）。和除以 √d_k 相比，每行查询梯度 ‖∂ℓ/∂q‖ 的平均值：',
   'drill.o.gradmean.0': '小得多（不到 0.5 倍）',
   'drill.o.gradmean.1': '差不多（0.5 到 2 倍）',

@@ -16,6 +16,8 @@ import type { DeviceResult, Measure } from '../device/bench.ts';
 import { buildDevice, deviceRows, measureLabel } from '../device/chart.ts';
 import { runDevice } from '../device/run.ts';
 import type { DeviceReply, DeviceRequest } from '../device/protocol.ts';
+import { select } from '../controls.ts';
+import { engineStatus, onEngineInfo } from '../engine.ts';
 
 type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -57,6 +59,19 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
   s.formula.remove();
   const hc = typeof navigator !== 'undefined' && Number.isFinite(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : 0;
   const pool = compute.poolSize;  // the page's own pool (worker/pool.ts; ?pool=N overrides it)
+
+  // the kernel family of every computation of the page (the `kernel` key) and the engine's state
+  const kernelSel = select(store, null, 'kernel', t('app.kernel'), (['auto', 'simd', 'scalar'] as const).map((k) => ({ value: k, label: t(`app.kernel.${k}`) })));
+  const engine = h('p', { class: 'status', 'data-status': '', role: 'status' });
+  const showEngine = () => {
+    const e = engineStatus(t, store.state.kernel);
+    setText(engine, e.text);
+    if (e.title) engine.title = e.title; else engine.removeAttribute('title');
+  };
+  const offEngine = onEngineInfo(showEngine);
+  s.controls.append(h('div', { class: 'device-engine', 'data-key': 'engine' }, kernelSel.el, engine));
+  kernelSel.sync(store.state);
+  showEngine();
 
   // Run / Cancel, progress
   const runBtn = h('button', { type: 'button', class: 'button', 'data-action': 'device-run', text: t('dev.run') }) as HTMLButtonElement;
@@ -168,10 +183,13 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
   return {
     id: 'device',
     el: s.el,
-    update(_next, changed) {
+    update(next, changed) {
+      kernelSel.sync(next);
+      showEngine();
       if (changed === null || changed.has('lang')) { if (last) show(last); }
     },
     destroy() {
+      offEngine();
       alive = false;
       token.cancelled = true;
       worker?.terminate();

@@ -24,6 +24,10 @@ import { liveRequests, liveNumbers, linkState, shortHash, trainingRequest, LINKS
 import { TrainingController } from '../training/controller.ts';
 import type { WorkerLike } from '../worker/protocol.ts';
 import type { LinkId, NumberId } from '../interview/live.ts';
+import type { SaturationSweepResult } from '../../../wasm/js/core.js';
+import { ChartBox } from '../charts/chartbox.ts';
+import { buildSaturationLine, ALL_SCALES, ARTICLE_SCALES } from '../charts/builders.ts';
+import { sweepParams, logitRuleParams } from '../requests/attention.ts';
 
 /** Numbers shown as a share (per cent); the rest with fmt(). */
 const SHARES: ReadonlySet<string> = new Set(['precBad32None']);
@@ -136,7 +140,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   let reqKey = '';
 
   const seed = seedInput(store, 'interview', 'iseed', t('iv.seed'), t('common.reroll'));
-  const seedNote = h('p', { class: 'iv-seed-note' });
+  const seedNote = h('p', { class: 'iv-seed-note', 'data-part': 'text' });
   const printBase = h('p', { class: 'iv-print-base', 'aria-hidden': 'true' });
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 6, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
   const copyBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-answer', text: t('iv.copy') }) as HTMLButtonElement;
@@ -170,37 +174,48 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   const jac = h('div', { class: 'formula iv-formula', 'data-formula': 'ivJacobian' });
   fillFormulas(jac, ['ivJacobian'], state.lang);
   const deriveLive: Item = { id: 'live', text: fixed('iv.a2.live'), link: 'var512' };
-  const answer = h('section', { class: 'iv-section', 'data-section': 'answer', 'aria-labelledby': 'iv-h-answer' },
-    h('h3', { id: 'iv-h-answer', text: t('iv.a.title') }),
-    h('h4', { text: t('iv.a30.title') }),
+  // the 30-second answer is open; the 2-minute answer and the deep dive are sections one opens
+  // (all open on paper: interview.css and the beforeprint handler below)
+  const more = (section: string, title: MessageKey, ...body: (HTMLElement | null)[]): HTMLElement => h('details', { class: 'iv-more', 'data-more': section },
+    h('summary', {}, h('h4', { text: t(title) })), ...body);
+  const answer = h('section', { class: 'iv-section', 'data-section': 'answer', 'data-part': 'text', 'aria-labelledby': 'iv-h-answer' },
+    h('h3', { id: 'iv-h-answer', class: 'sr-only', text: t('iv.a.title') }),
+    h('h4', { class: 'iv-a30-title', text: t('iv.a30.title') }),
     h('ol', { class: 'iv-list iv-30s', 'data-depth': '30s' }, ...POINTS_30S.map((p) => entry(p, '30s'))),
-    h('h4', { text: t('iv.a2.title') }),
-    h('div', { class: 'iv-2min', 'data-depth': '2min' },
+    more('2min', 'iv.a2.title', h('div', { class: 'iv-2min', 'data-depth': '2min' },
       h('p', { class: 'iv-text', text: t('iv.a2.derive') }),
       derive,
       h('p', { class: 'iv-assume', text: t('iv.formula.assume') }),
       h('p', {}, textBlock(deriveLive, 'span'), ' ', showMe('var512')),
-      ...TWO_MINUTES.map((p) => h('div', { class: 'iv-item', 'data-item': `2min-${p.id}` }, textBlock(p), h('p', { class: 'iv-link' }, showMe(p.link))))),
-    h('h4', { text: t('iv.deep.title') }),
-    h('ol', { class: 'iv-list iv-deep', 'data-depth': 'deep' }, ...DEEP.map((p) => {
+      ...TWO_MINUTES.map((p) => h('div', { class: 'iv-item', 'data-item': `2min-${p.id}` }, textBlock(p), h('p', { class: 'iv-link' }, showMe(p.link)))))),
+    more('deep', 'iv.deep.title', h('ol', { class: 'iv-list iv-deep', 'data-depth': 'deep' }, ...DEEP.map((p) => {
       const a = h('a', { 'data-deep': p, text: panelTitle(t, p) }) as HTMLAnchorElement;
       deepLinks.push({ a, p });
       return h('li', {}, a, ' — ', t(`iv.deep.${p}` as MessageKey));
-    })));
+    }))));
+
+  // the landing's picture: mean entropy against d_k for no scale, 1/√d_k and 1/d_k under the ln L
+  // ceiling — the saturation lab's chart and request (the same cache entry as that lab at this seed)
+  const landing = new ChartBox('interview-entropy', t('iv.chart.title'), t, { height: 250 });
+  landing.el.classList.add('iv-landing');
+  landing.setNote('');
+  const landingLink = h('p', { class: 'iv-link iv-landing-link' }, showMe('satSqrt512'));
+  landing.el.append(landingLink);
+  let landingKey = '';
 
   // 2. follow-ups, 3. wrong answers
-  const followups = h('section', { class: 'iv-section', 'data-section': 'followups', 'aria-labelledby': 'iv-h-fu' },
-    h('h3', { id: 'iv-h-fu', text: t('iv.fu.title') }),
+  const followups = h('details', { class: 'iv-section iv-more', 'data-section': 'followups', 'data-more': 'followups', 'data-part': 'text' },
+    h('summary', {}, h('h3', { id: 'iv-h-fu', text: t('iv.fu.title') })),
     h('div', { class: 'iv-formula-side' }, jac),
     h('ol', { class: 'iv-list iv-cols' }, ...FOLLOWUPS.map((f) => entry(f, 'fu'))));
-  const wrong = h('section', { class: 'iv-section', 'data-section': 'wrong', 'aria-labelledby': 'iv-h-w' },
-    h('h3', { id: 'iv-h-w', text: t('iv.w.title') }),
+  const wrong = h('details', { class: 'iv-section iv-more', 'data-section': 'wrong', 'data-more': 'wrong', 'data-part': 'text' },
+    h('summary', {}, h('h3', { id: 'iv-h-w', text: t('iv.w.title') })),
     h('ol', { class: 'iv-list iv-cols' }, ...WRONG.map((w) => entry(w, 'w'))));
 
   // 4. drill, 5. claim checker (mounted modules), 6. take it away
-  const drillHost = h('section', { class: 'iv-section', 'data-slot': 'drill' });
-  const claimsHost = h('section', { class: 'iv-section', 'data-slot': 'claims' });
-  const take = h('section', { class: 'iv-section', 'data-section': 'take', 'aria-labelledby': 'iv-h-take' },
+  const drillHost = h('section', { class: 'iv-section', 'data-slot': 'drill', 'data-part': 'text' });
+  const claimsHost = h('section', { class: 'iv-section', 'data-slot': 'claims', 'data-part': 'text' });
+  const take = h('section', { class: 'iv-section', 'data-section': 'take', 'data-part': 'text', 'aria-labelledby': 'iv-h-take' },
     h('h3', { id: 'iv-h-take', text: t('iv.take.title') }),
     h('p', { text: t('iv.take.text') }),
     h('div', { class: 'iv-actions' }, copyBtn, printBtn), fallback);
@@ -208,11 +223,20 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   const el = h('section', { class: 'panel interview', id: 'panel-interview', 'data-panel': 'interview' },
     h('header', { class: 'panel-head' },
       h('div', {}, h('h2', { text: t('iv.title') }), h('p', { class: 'lede', text: t('iv.lede') }))),
-    h('div', { class: 'controls iv-controls', 'data-part': 'controls' }, seed.el, h('div', { class: 'iv-actions' }, copyBtn.cloneNode(true), printBtn.cloneNode(true))),
     h('span', { class: 'err panel-err', 'data-err-for': 'panel', role: 'alert' }),
-    seedNote,
     printBase,
-    answer, followups, wrong, drillHost, claimsHost, take);
+    h('div', { class: 'charts iv-landing-row', 'data-part': 'charts' }, landing.el),
+    answer,
+    h('div', { class: 'controls iv-controls', 'data-part': 'controls' }, seed.el, h('div', { class: 'iv-actions' }, copyBtn.cloneNode(true), printBtn.cloneNode(true))),
+    seedNote,
+    followups, wrong, drillHost, claimsHost, take);
+  // paper shows every section open (Chromium's print CSS opens them too: interview.css); the
+  // reader's own choice comes back after printing
+  const opened = new Map<HTMLDetailsElement, boolean>();
+  const beforePrint = () => { for (const d of el.querySelectorAll<HTMLDetailsElement>('details.iv-more')) { opened.set(d, d.open); d.open = true; } };
+  const afterPrint = () => { for (const [d, o] of opened) d.open = o; opened.clear(); };
+  window.addEventListener('beforeprint', beforePrint);
+  window.addEventListener('afterprint', afterPrint);
   // the copies in the top bar act like the originals
   const [topCopy, topPrint] = el.querySelectorAll<HTMLButtonElement>('.iv-controls .iv-actions button');
   topCopy.addEventListener('click', () => { void copyAnswer(topCopy); });
@@ -280,6 +304,25 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     await copyText(text, button, fallback, t);
   }
 
+  /** The landing chart's sweep (a first estimate drawn at once, refined when the whole sweep is in). */
+  function askLanding(next: State, changed: Set<StateKey> | null): void {
+    const ls = linkState(next, 'satSqrt512');
+    const sp = { ...sweepParams(ls), ...logitRuleParams(ls) };
+    const key = JSON.stringify(sp);
+    if (key === landingKey && changed !== null && !changed.has('lang')) return;
+    landingKey = key;
+    const got = (final: boolean) => (r: SaturationSweepResult) => {
+      if (key !== landingKey) return;
+      landing.set(buildSaturationLine(r, sp.dks, ALL_SCALES, 'entropy', null, ls, t, ARTICLE_SCALES), !final);
+      const last = sp.dks[sp.dks.length - 1];
+      landing.setNote(last < 4096 ? t('common.sweepSkipped', { dk: last }) : '');
+    };
+    compute.get('sweep', 'saturationSweep', sp, 'interview:landing', undefined, got(false)).then(got(true), (e: unknown) => {
+      if (key !== landingKey || (e instanceof CoreError && e.kind === 'superseded')) return;
+      setText(el.querySelector<HTMLElement>('[data-err-for="panel"]')!, t('iv.failed', { message: e instanceof Error ? e.message : String(e) }));
+    });
+  }
+
   function ask(next: State): void {
     const reqs = liveRequests(next);
     const train = trainingRequest(next);
@@ -323,10 +366,16 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
       setText(seedNote, t('iv.seedNote', { seed: next.iseed }));
       setText(printBase, t('iv.printBase', { base: (location.host + location.pathname).replace(/\/index\.html$/, '/') }));
       renderLinks();
+      askLanding(next, changed);
       ask(next);
       for (const s of slots) s.update(next, changed);
     },
-    destroy() { for (const s of slots) s.destroy(); },
+    destroy() {
+      for (const s of slots) s.destroy();
+      landing.destroy();
+      window.removeEventListener('beforeprint', beforePrint);
+      window.removeEventListener('afterprint', afterPrint);
+    },
   };
 }
 

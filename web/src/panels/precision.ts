@@ -109,8 +109,9 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
   table.append(h('thead', {}, h('tr', {}, h('th', { text: t('prec.th.format') }), ...ALGORITHMS.map((a) => h('th', { text: t(`prec.alg.${a}`) })), h('th', { text: t('prec.th.ovs') }), h('th', { text: t('prec.th.rowSum') }))));
   const tbody = h('tbody');
   for (const f of FORMATS) {
-    const tds = ALGORITHMS.map((a) => { const td = h('td', { 'data-readout': `prec-${f}-${a}`, text: '–' }); cells.set(`${f}-${a}`, td); return td; });
-    const ovs = h('td', { 'data-readout': `prec-ovs-${f}`, text: '–' });
+    // data-label: the column's name, shown beside the cell where a phone lays each format out as a card
+    const tds = ALGORITHMS.map((a) => { const td = h('td', { 'data-readout': `prec-${f}-${a}`, 'data-label': t(`prec.alg.${a}`), text: '–' }); cells.set(`${f}-${a}`, td); return td; });
+    const ovs = h('td', { 'data-readout': `prec-ovs-${f}`, 'data-label': t('prec.th.ovs'), text: '–' });
     cells.set(`ovs-${f}`, ovs);
     const sum = h('td', { 'data-readout': `prec-rowsum-${f}`, text: '–' });
     cells.set(`sum-${f}`, sum);

@@ -117,7 +117,9 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       return h('label', { class: 'check', style: `--c:${VARIANT_COLOURS[v]}` }, cb, h('span', { text: t(`train.v.${v}`) }));
     })), varErr);
   controls.push({ el: varEl, sync(st) { for (const [v, cb] of boxes) cb.checked = st.trvar.includes(v); } });
-  for (const c of controls) s.controls.append(c.el);
+  // the presets in front; every setting behind a disclosure (opened by a refusal inside it)
+  const advanced = h('details', { class: 'train-advanced', 'data-train-advanced': '' },
+    h('summary', { text: t('train.advanced') }), h('div', { class: 'controls-grid' }, ...controls.map((c) => c.el)));
   const presets = h('div', { class: 'presets', 'data-key': 'train-presets' },
     h('span', { class: 'presets-label', text: t('train.presets') }),
     h('button', { type: 'button', class: 'mini', 'data-preset': 'c10-naive', text: t('train.preset.naive'),
@@ -126,7 +128,9 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       onclick: () => store.set({ trvar: ['none', 'inv_sqrt_dk'], trsm: 'safe', trheads: 1, trdm: 64, exp: 'training' }, 'trsm') }),
     h('button', { type: 'button', class: 'mini', 'data-preset': 'default', text: t('train.preset.default'),
       onclick: () => store.set(Object.fromEntries(TRAIN_KEYS.map((k) => [k, Array.isArray(SCHEMA[k].default) ? [...SCHEMA[k].default as readonly string[]] : SCHEMA[k].default])) as Partial<State>, 'trtask') }));
-  s.controls.append(presets);
+  s.controls.append(presets, advanced);
+  /** A refusal beside a setting shows: the disclosure opens so the reader sees it. */
+  const revealErrors = () => { if ([...advanced.querySelectorAll('[data-err-for]')].some((e) => e.textContent !== '')) advanced.open = true; };
 
   // Run / Cancel, progress
   const runBtn = h('button', { type: 'button', class: 'button', 'data-action': 'train-run', text: t('train.run') }) as HTMLButtonElement;
@@ -134,14 +138,16 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   const bar = h('progress', { max: 1, value: 0, 'data-train-progress': '', 'aria-label': t('train.steps') }) as HTMLProgressElement;
   const statusEl = h('span', { class: 'train-status', 'data-train-status': '', role: 'status' });
   const runErr = h('span', { class: 'err', 'data-err-for': 'train-run', role: 'alert' });
-  s.controls.append(h('div', { class: 'train-runbar', 'data-key': 'train-run' }, runBtn, cancelBtn, bar, statusEl, paramsOut, runErr));
+  // Run / Cancel beside the curves (the charts part: a charts-only embed has them too)
+  const runbar = h('div', { class: 'train-runbar', 'data-key': 'train-run', 'data-part': 'charts' }, runBtn, cancelBtn, bar, statusEl, paramsOut, runErr);
 
   // results: built on the first run (before it there is nothing to draw)
   const results = h('div', { class: 'train-results', 'data-part': 'charts', hidden: true });
-  // an embed without its controls has no Run button: its text must not ask for one
+  // the Run button sits with the charts, so every view of them can train (an embed without its
+  // controls cannot change the settings: the text does not ask it to)
   const noControls = store.state.embed && !store.state.show.includes('controls');
-  const placeholder = h('p', { class: 'chart-note train-placeholder', 'data-part': 'charts', text: t(noControls ? 'train.placeholderStatic' : 'train.placeholder') });
-  s.charts.append(placeholder, results);
+  const placeholder = h('p', { class: 'chart-note train-placeholder', 'data-part': 'charts', text: t('train.placeholder') });
+  s.charts.append(runbar, placeholder, results);
   let charts: ChartBox[] = [];
   let chartLoss: ChartBox, chartGrad: ChartBox, chartEnt: ChartBox, chartLogit: ChartBox, chartScale: ChartBox, chartAcc: ChartBox;
   let histCharts: ChartBox[] = [];
@@ -214,12 +220,14 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     // any earlier budget check still pending is stale now
     const seq = ++checkSeq;
     if (checkTimer !== undefined) { clearTimeout(checkTimer); checkTimer = undefined; }
-    if (bad.length) { runBtn.disabled = true; runBtn.dataset.refused = '1'; setText(paramsOut, ''); return; }
+    if (bad.length) { runBtn.disabled = true; runBtn.dataset.refused = '1'; setText(paramsOut, ''); autoPending = false; revealErrors(); return; }
     runBtn.dataset.refused = 'checking';
     // the budget check asks the core (the training worker): debounced, and at load deferred so
     // that the other panels' first charts come first
     if (checkTimer !== undefined) clearTimeout(checkTimer);
     const later = () => { checkTimer = setTimeout(() => { checkTimer = undefined; if (seq === checkSeq) budgetCheck(seq, source); }, first ? 600 : 250); first = false; };
+    // a link that starts its run checks at once (one panel per view: nothing else computes first)
+    if (autoPending) { first = false; budgetCheck(seq, source); return; }
     // the first check waits until the panel is on screen: the training worker (a third core
     // instance) is not started while the page's first charts are being computed
     if (first && typeof IntersectionObserver !== 'undefined') {
@@ -234,6 +242,9 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     } else later();
   }
   let visibility: IntersectionObserver | null = null;
+  // trauto (default 1): the linked run starts when the view opens, unless this configuration ran
+  // or runs already (a language switch re-mounts the view); it waits for the budget check
+  let autoPending = store.state.trauto && session.key !== runKey(store.state);
 
   let checkTimer: ReturnType<typeof setTimeout> | undefined;
   /** where the core's last refusal is shown (cleared by the next check) */
@@ -245,6 +256,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       runBtn.dataset.refused = '';
       syncButtons();
       setText(paramsOut, '');
+      if (autoPending) { autoPending = false; startRun(); }
     }, (e: unknown) => {
       if (seq !== checkSeq) return;
       const msg = e instanceof Error ? e.message : String(e);
@@ -266,6 +278,8 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       if (/MiB/.test(msg) && source && (TRAIN_KEYS as readonly string[]).includes(source)) key = source;
       coreErrKey = key === 'panel' ? 'train-run' : key;
       setText(s.el.querySelector(`[data-err-for="${coreErrKey}"]`), t('train.err.core', { message: msg }));
+      autoPending = false;
+      revealErrors();
     });
   }
 
@@ -426,8 +440,8 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     },
   };
 
-  runBtn.addEventListener('click', () => {
-    if (runBtn.disabled) return;
+  runBtn.addEventListener('click', () => { if (!runBtn.disabled) startRun(); });
+  function startRun(): void {
     // the link copied after a run opens at this panel
     if (store.state.exp !== 'training') store.set({ exp: 'training' }, 'exp');
     const c = controller();
@@ -439,7 +453,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     session.runs = c.runs;
     draw();
     void p.then(() => { session.runs = c.runs; });
-  });
+  }
   cancelBtn.addEventListener('click', () => { void cancelRun(); });
 
   async function cancelRun(): Promise<void> {

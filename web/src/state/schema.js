@@ -309,6 +309,10 @@ export const SCHEMA = Object.freeze({
     type: 'int', default: 1024, min: 64, max: 4096, panels: 'wild',
     doc: 'Scales in the wild: the context length L of the entropy columns (one head of L iid queries and keys per model; 4096 takes about 2 s of work per model, and the soft-capped models are refused there by the core’s work budget).',
   }),
+  trauto: /** @type {BoolSpec} */ ({
+    type: 'bool', default: true, panels: 'training',
+    doc: 'Training lab: 1 starts the linked run as soon as the view opens (curves grow as steps arrive); 0 waits for Run (for configurations heavy on a phone).',
+  }),
   cv: /** @type {VersionSpec} */ ({
     type: 'version', default: CORE_VERSION, panels: 'all',
     doc: 'Version of the core that made the link (major.minor.patch; the page writes its own). Another version opens normally with a notice: its numbers may differ.',

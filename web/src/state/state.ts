@@ -79,6 +79,7 @@ export interface State {
   rho: number;
   mpow: number;
   wlen: number;
+  trauto: boolean;
   embed: boolean;
   show: Section[];
 }
@@ -202,7 +203,9 @@ export function coerce(spec: KeySpec, raw: string): Coerced {
       const parts = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
       const good = spec.values.filter((v) => parts.includes(v));
       if (good.length === 0) return { ok: false, kind: 'invalid' };
-      return { ok: true, value: good, rounded: good.length !== parts.length || good.some((g, i) => g !== parts[i]) };
+      // another order of the same parts is no correction (the value is kept in the schema's order);
+      // an unknown or repeated part is
+      return { ok: true, value: good, rounded: good.length !== parts.length };
     }
   }
 }
@@ -321,6 +324,22 @@ export function embedHash(state: State): string {
 export function panelHash(state: State): string {
   const s = { ...state, embed: false };
   return hashOf(s, panelLinkKeys(s, false));
+}
+
+/**
+ * The link *Copy link* gives: the version, `exp` and `cv`, then only the keys the view shown reads
+ * that differ from their defaults (the schema's `panels` column), kernel and theme where not
+ * default, and `lang` only when `withLang` (the reader chose a language by hand; otherwise the
+ * receiver's browser language decides). Every key left out is read back at its default, so
+ * parseHash(shareHash(s)) gives the view the same state as parseHash(toHash(s)); the page's own
+ * address keeps the full state for Back and Forward (url.ts).
+ */
+export function shareHash(state: State, withLang = false): string {
+  const own = panelKeys(state.exp);
+  const keys = STATE_KEYS.filter((k) => k === 'exp' || k === 'cv' || k === 'theme'  // hashOf leaves theme=auto out
+    || (k === 'lang' && withLang)
+    || ((own.includes(k) || k === 'kernel') && formatValue(k, state[k]) !== formatValue(k, (SCHEMA[k] as KeySpec).default as never)));
+  return hashOf({ ...state, embed: false }, keys);
 }
 
 /** True when two states are equal key by key. */

@@ -1,0 +1,216 @@
+// Browser tests of the first screen (issue 18): what a receiver of a link sees before scrolling.
+// The phone header's height; the landing's live chart and first point on the first screen on a
+// desktop and a phone; a training link that shows curves without a click; embedded charts with a
+// readable plot area in a 720 px column; snippets without embed.js that fit their frame at 358,
+// 480 and 720 px; Copy link's short link reproducing the readouts; a printed lab within the page.
+// Run with `npm run test:e2e` after `npm run build`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { openSuite, hostPage } from './browser.mjs';
+import { panelSettled, panelReadouts } from './panel.mjs';
+
+const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const DESKTOP = { viewport: { width: 1366, height: 768 } };
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+let suite, srv, browser, context, log;
+before(async () => {
+  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
+  suite = await openSuite(dist, '/lab/');
+  ({ srv, browser, context, log } = suite);
+});
+after(async () => { await suite?.close(); });
+
+/** The bottom of the page's header (brand, language, the sticky bar) in CSS px. */
+const headerBottom = (page) => page.evaluate(() => Math.round(document.querySelector('[data-bar]').getBoundingClientRect().bottom));
+
+test('a phone: the header takes at most 15 % of the first screen in both languages; kernel and engine live in the device panel', async () => {
+  const ctx = await browser.newContext(PHONE);
+  const page = await ctx.newPage();
+  for (const lang of ['en', 'zh-CN']) {
+    await page.goto(`${srv.url}#v=1&exp=saturation&lang=${lang}`);
+    await page.waitForSelector('[data-panel="saturation"] h2');
+    const bottom = await headerBottom(page);
+    assert.ok(bottom <= 0.15 * 844, `${lang}: header ${bottom} px of 844`);
+    assert.equal(await page.locator('header.top [data-key="kernel"], header.top [data-status]').count(), 0, 'no developer control in the header');
+  }
+  // the kernel key keeps working in links: the device panel shows it and the engine uses it
+  await page.goto(`${srv.url}#v=1&exp=device&kernel=scalar&lang=zh-CN`);
+  await page.waitForSelector('[data-panel="device"] [data-key="kernel"] select');
+  assert.equal(await page.inputValue('[data-panel="device"] [data-key="kernel"] select'), 'scalar');
+  await page.waitForFunction(() => document.documentElement.dataset.engine === 'scalar');
+  await page.waitForFunction(() => /标量/.test(document.querySelector('[data-panel="device"] [data-status]').textContent));
+  assert.match(await page.getAttribute('[data-panel="device"] [data-status]', 'title'), /^核心 \d+\.\d+\.\d+ · 构建 .+ · 内核 标量$/);
+  await page.selectOption('[data-panel="device"] [data-key="kernel"] select', 'auto');
+  await page.waitForFunction(() => location.hash.includes('kernel=auto') && document.documentElement.dataset.engine === 'simd');
+  await ctx.close();
+});
+
+test('the landing: the live entropy chart and the first point of the answer on the first screen, desktop and phone', async () => {
+  for (const [device, opts] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+    const ctx = await browser.newContext(opts);
+    const page = await ctx.newPage();
+    await page.goto(srv.url);
+    await page.waitForFunction(() => {
+      const box = document.querySelector('[data-chart-box="interview-entropy"]');
+      return box && !box.classList.contains('pending') && !box.classList.contains('refining') && Number(box.querySelector('canvas').dataset.renders ?? 0) > 0
+        && document.querySelector('[data-panel="interview"]').dataset.liveDone === '1';
+    }, null, { timeout: 60000 });
+    const m = await page.evaluate(() => {
+      const r = (sel) => { const b = document.querySelector(sel).getBoundingClientRect(); return [Math.round(b.top), Math.round(b.bottom)]; };
+      return { h: innerHeight, bar: Math.round(document.querySelector('[data-bar]').getBoundingClientRect().bottom), canvas: r('canvas[data-chart="interview-entropy"]'), p1: r('[data-item="30s-p1"]'), answer: r('[data-depth="30s"]'), scroll: scrollY };
+    });
+    assert.equal(m.scroll, 0);
+    assert.ok(m.canvas[0] >= m.bar && m.canvas[1] <= m.h, `${device}: chart ${JSON.stringify(m)}`);
+    assert.ok(m.p1[1] <= m.h, `${device}: the first point ${JSON.stringify(m)}`);
+    if (device === 'desktop') assert.ok(m.answer[1] <= m.h, `desktop: the whole 30-second answer ${JSON.stringify(m)}`);
+    // the chart carries the lesson: three scales and the ln L ceiling, in a sentence for screen readers in the UI's words
+    const summary = await page.textContent('[data-chart-summary="interview-entropy"]');
+    for (const w of ['no scaling', '÷√d_k', '÷d_k', 'ln L', 'entropy (nats)']) assert.ok(summary.includes(w), `${w} in ${summary}`);
+    assert.doesNotMatch(summary, /mean_entropy_nats|inv_sqrt_dk/);
+    // the longer answers are sections one opens
+    assert.equal(await page.locator('details[data-more="2min"]:not([open])').count(), 1);
+    await ctx.close();
+  }
+});
+
+test('a training link with the default configuration shows its curves growing without a click, Cancel beside them', async () => {
+  const ctx = await browser.newContext(PHONE);
+  const page = await ctx.newPage();
+  const t0 = Date.now();
+  await page.goto(`${srv.url}#v=1&exp=training`);
+  await page.waitForFunction(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0) > 0
+    && Number(document.querySelector('canvas[data-chart="training-loss"]').dataset.renders ?? 0) > 0, null, { timeout: 30000 });
+  console.log(`training link: first curve points ${Date.now() - t0} ms after navigation (phone, loaded machine)`);
+  const first = await page.evaluate(() => Number(document.querySelector('[data-chart-box="training-loss"]').dataset.points));
+  await page.waitForFunction((n) => Number(document.querySelector('[data-chart-box="training-loss"]').dataset.points) > n, first);
+  const m = await page.evaluate(() => {
+    const c = document.querySelector('canvas[data-chart="training-loss"]').getBoundingClientRect();
+    const cancel = document.querySelector('[data-action="train-cancel"]');
+    return { h: innerHeight, canvasTop: c.top, canvasBottom: c.bottom, cancelBottom: cancel.getBoundingClientRect().bottom, cancelEnabled: !cancel.disabled, advancedOpen: document.querySelector('[data-train-advanced]').open };
+  });
+  assert.ok(m.canvasTop < m.h - 120 && m.cancelBottom <= m.h, `curves and Cancel on the first screen: ${JSON.stringify(m)}`);
+  assert.equal(m.cancelEnabled, true);
+  assert.equal(m.advancedOpen, false, 'the settings wait behind their disclosure');
+  await page.click('[data-action="train-cancel"]');
+  await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'cancelled');
+  // trauto=0: the link waits for Run
+  const p2 = await ctx.newPage();
+  await p2.goto(`${srv.url}#v=1&exp=training&trauto=0&trsteps=5`);
+  await p2.waitForSelector('[data-action="train-run"]:not([disabled])');
+  await p2.waitForTimeout(300);
+  assert.equal(await p2.getAttribute('[data-panel="training"]', 'data-training'), 'idle', 'not started');
+  await ctx.close();
+});
+
+test('embedded in a 720 px column every chart has a plot area of at least 180 px; the √d_k / ln L gap is labelled', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 720, height: 900 } });
+  const page = await ctx.newPage();
+  const plots = {};
+  for (const p of ['variance', 'saturation', 'gradient', 'article', 'precision', 'longctx', 'gqa']) {
+    await page.goto(`${srv.url}#v=1&embed=1&exp=${p}&show=charts`);
+    await panelSettled(page, p, 60000);
+    for (const id of await page.$$eval('canvas[data-chart]', (cs) => cs.filter((c) => c.offsetParent).map((c) => c.dataset.chart))) {
+      await page.locator(`canvas[data-chart="${id}"]`).scrollIntoViewIfNeeded();
+      await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.plotH ?? 0) > 0, id);
+      plots[id] = Number(await page.getAttribute(`canvas[data-chart="${id}"]`, 'data-plot-h'));
+    }
+  }
+  console.log('plot heights at 720 px:', JSON.stringify(plots));
+  assert.ok(Object.keys(plots).length >= 15);
+  for (const [id, hgt] of Object.entries(plots)) assert.ok(hgt >= 180, `${id}: plot area ${hgt} px`);
+  await ctx.close();
+});
+
+test('without embed.js the snippet fits its frame at 358, 480 and 720 px: no inner scrollbar, at most 15 % blank', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  const snippets = [];
+  for (const [p, parts] of [['saturation', ['charts']], ['article', null], ['gqa', ['charts']], ['longctx', null]]) {
+    await page.goto(`${srv.url}#v=1&exp=${p}`);
+    await page.waitForSelector(`[data-panel="${p}"]`);
+    await page.click('[data-action="copy-embed"]');
+    for (const box of parts ? await page.$$('[data-embed-part]') : []) {
+      const part = await box.getAttribute('data-embed-part');
+      if (parts.includes(part) !== await box.isChecked()) await box.click();
+    }
+    snippets.push([p, (await page.inputValue('[data-embed-code]')).replace(/<script[^>]*><\/script>/, '')]);
+    await page.click('[data-embed-close]');
+  }
+  await page.close();
+  const host = await hostPage(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title>
+    <style>body{margin:0;font:16px serif}main{width:720px;margin:0 auto}</style></head><body><main><h1>A post</h1>${snippets.map(([p, s]) => `<h2>${p}</h2>${s}`).join('\n')}</main></body></html>`);
+  const out = {};
+  try {
+    const blog = await ctx.newPage();
+    await blog.goto(host.url);
+    for (const [i, [p]] of snippets.entries()) {
+      const el = blog.locator('iframe[data-sqrtdk-embed]').nth(i);
+      await el.scrollIntoViewIfNeeded();
+      const frame = await (await el.elementHandle()).contentFrame();
+      await panelSettled(frame, p, 60000);
+      for (const w of [720, 480, 358]) {
+        await blog.evaluate((w) => { document.querySelector('main').style.width = `${w}px`; }, w);
+        await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150)))));
+        const m = await frame.evaluate(() => ({ content: Math.ceil(document.documentElement.getBoundingClientRect().height), scroll: document.documentElement.scrollHeight, inner: innerHeight, width: innerWidth }));
+        (out[p] ??= {})[w] = m;
+        assert.equal(m.width, w);
+        assert.ok(m.scroll <= m.inner, `${p} at ${w} px: content ${m.scroll} px in a ${m.inner} px frame`);
+        assert.ok(m.inner - m.content <= 0.15 * m.inner, `${p} at ${w} px: ${m.inner - m.content} px blank of ${m.inner}`);
+      }
+      await blog.evaluate(() => { document.querySelector('main').style.width = '720px'; });
+    }
+    await blog.close();
+  } finally {
+    await host.close();
+  }
+  console.log('fallback fit (content / frame):', JSON.stringify(Object.fromEntries(Object.entries(out).map(([p, v]) => [p, Object.fromEntries(Object.entries(v).map(([w, m]) => [w, `${m.content}/${m.inner}`]))]))));
+  await ctx.close();
+});
+
+test('Copy link gives a short link (no other view’s keys, no lang unless chosen) that reproduces the readouts', async () => {
+  const page = await context.newPage();
+  await page.goto(`${srv.url}#v=1&exp=saturation&dk=256&seed=9&aseed=4&trsteps=40&lang=en`);
+  await panelSettled(page, 'saturation');
+  const want = await panelReadouts(page, 'saturation');
+  await page.click('[data-action="copy-link"]');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  const hash = link.slice(link.indexOf('#') + 1);
+  assert.deepEqual(hash.split('&').map((kv) => kv.split('=')[0]), ['v', 'exp', 'dk', 'seed', 'cv'], link);
+  assert.ok(link.length < 90, `${link.length} characters`);
+  assert.ok((await page.evaluate(() => location.hash)).includes('aseed=4'), 'the address keeps the full state');
+  const p2 = await context.newPage();
+  await p2.goto(link);
+  await panelSettled(p2, 'saturation');
+  assert.deepEqual(await panelReadouts(p2, 'saturation'), want);
+  // a language chosen by hand is carried
+  await p2.selectOption('header.top [data-key="lang"] select', 'zh-CN');
+  await p2.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await p2.click('[data-action="copy-link"]');
+  assert.match(await p2.evaluate(() => navigator.clipboard.readText()), /#v=1&exp=saturation&lang=zh-CN&dk=256&seed=9&cv=/);
+  await p2.close();
+  await page.close();
+});
+
+test('printing a lab view: every chart within the page width', async () => {
+  const page = await context.newPage();
+  await page.goto(`${srv.url}#v=1&exp=longctx`);
+  await panelSettled(page, 'longctx');
+  await page.emulateMedia({ media: 'print' });
+  // the layout of an A4 page (190 mm of 96 dpi CSS px), read before any chart could resize itself:
+  // a printed page does not re-run the charts' layout, so their canvases must fit by CSS alone
+  const m = await page.evaluate(() => {
+    document.documentElement.style.width = '718px';
+    const rights = [...document.querySelectorAll('canvas[data-chart]')].filter((c) => c.offsetParent).map((c) => Math.round(c.getBoundingClientRect().right));
+    const width = document.documentElement.getBoundingClientRect().width;
+    document.documentElement.style.width = '';
+    return { rights, width };
+  });
+  await page.emulateMedia({ media: 'screen' });
+  assert.ok(m.rights.length >= 3);
+  for (const r of m.rights) assert.ok(r <= m.width, `a chart ends at ${r} px on a ${m.width} px page`);
+  await page.close();
+  assert.deepEqual({ pageErrors: log.pageErrors, consoleErrors: log.consoleErrors, foreign: log.foreign }, { pageErrors: [], consoleErrors: [], foreign: [] });
+});
