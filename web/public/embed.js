@@ -2,7 +2,8 @@
  * its √dk Lab panel reports, so a reader never gets a scroll box inside the post. Without this
  * script the iframe keeps the fixed height of the snippet. It reads one number per message, and
  * only from a frame of the lab itself: the frame's src is on the origin this script was served
- * from, the message comes from that frame's window and that origin. A height is capped at
+ * from, the message comes from that frame's window and that origin (or from the opaque origin
+ * "null" when the frame is sandboxed without allow-same-origin, as WordPress frames it). A height is capped at
  * MAX_HEIGHT (the tallest panel, the interview view, is about 9,000 px at a phone's width). */
 (function () {
   'use strict';
@@ -14,17 +15,22 @@
   var script = document.currentScript;
   var lab;
   try { lab = new URL(script && script.src ? script.src : location.href, location.href).origin; } catch (e) { return; }
+  // a frame sandboxed without allow-same-origin runs at the opaque origin "null"
+  function opaque(f) {
+    var sb = f.getAttribute('sandbox');
+    return sb !== null && !/(^|\s)allow-same-origin(\s|$)/i.test(sb);
+  }
   function originOf(f) {
     try { return new URL(f.getAttribute('src') || '', location.href).origin; } catch (e) { return null; }
   }
   window.addEventListener('message', function (ev) {
     var d = ev.data;
-    if (ev.origin !== lab || !d || d.type !== 'sqrtdk:height' || typeof d.height !== 'number' || !(d.height > 0) || !isFinite(d.height)) return;
+    if ((ev.origin !== lab && ev.origin !== 'null') || !d || d.type !== 'sqrtdk:height' || typeof d.height !== 'number' || !(d.height > 0) || !isFinite(d.height)) return;
     var frames = document.querySelectorAll('iframe[data-sqrtdk-embed]');
     for (var i = 0; i < frames.length; i++) {
       var f = frames[i];
       if (f.contentWindow !== ev.source) continue;
-      if (originOf(f) !== lab) return;
+      if (originOf(f) !== lab || (ev.origin === 'null') !== opaque(f)) return;
       var h = Math.min(MAX_HEIGHT, Math.ceil(d.height));
       f.style.height = h + 'px';
       f.setAttribute('data-sqrtdk-sized', String(h));
@@ -35,7 +41,8 @@
   // the lab once now, and each again when it (re)loads. The answer is a message like any other above.
   function ask(f) {
     if (originOf(f) !== lab) return;
-    try { f.contentWindow.postMessage({ type: 'sqrtdk:ask-height' }, lab); } catch (e) { /* not loaded yet */ }
+    // an opaque-origin frame only receives a message sent to "*" (the question carries nothing)
+    try { f.contentWindow.postMessage({ type: 'sqrtdk:ask-height' }, opaque(f) ? '*' : lab); } catch (e) { /* not loaded yet */ }
   }
   function watch() {
     var frames = document.querySelectorAll('iframe[data-sqrtdk-embed]');
