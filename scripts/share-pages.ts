@@ -54,7 +54,9 @@ export function pageHtml(template: string, o: { lang: Lang; path: string; exp: P
     // the template's own description, Open Graph / Twitter tags and title give way to the page's
     .replace(/\s*<meta (name|property)="(description|og:[^"]*|twitter:[^"]*)"[^>]*>/g, '')
     .replace(/\s*<title>[^<]*<\/title>/, '')
-    .replace(/<html lang="[^"]*">/, `<html lang="${o.lang}" data-root="${root}"${o.exp ? ` data-page-exp="${o.exp}" data-page-lang="${o.lang}"` : ''}>`)
+    // a page in another language than the default opens in it; the default language's pages, like
+    // the root, follow the reader's browser unless the hash names lang
+    .replace(/<html lang="[^"]*">/, `<html lang="${o.lang}" data-root="${root}"${o.exp ? ` data-page-exp="${o.exp}"` : ''}${o.exp && o.lang !== SCHEMA.lang.default ? ` data-page-lang="${o.lang}"` : ''}>`)
     .replace(/(<meta name="referrer"[^>]*>)/, `$1\n  ${o.head}\n  <style>${FIRST_PAINT_CSS}</style>`)
     .replace(/<div id="app"><\/div>/, `<div id="app">${o.body}</div>`)
     .replace(/<noscript>[^<]*<\/noscript>/, `<noscript><p class="fp-noscript">${o.noscript}</p><style>.fp-status{display:none}</style></noscript>`);

@@ -125,6 +125,14 @@ test('a share page with a hash opens that view with the readouts of the plain li
   await page.goto(suite.srv.url + 'p/variance/#v=1&exp=gradient&dk=256');
   await panelSettled(page, 'gradient');
   await page.close();
+  // the English page, like the root, follows the reader's browser: a Chinese browser reads it in Chinese
+  const zhCtx = await suite.browser.newContext({ locale: 'zh-CN' });
+  const zhPage = await zhCtx.newPage();
+  await zhPage.goto(suite.srv.url + 'p/saturation/' + hash);
+  await panelSettled(zhPage, 'saturation');
+  assert.equal(await zhPage.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.deepEqual(await readouts(zhPage), plain);
+  await zhCtx.close();
 });
 
 test('Copy link gives the share page of the view shown, which reproduces it; an old root link keeps working', async () => {

@@ -158,6 +158,9 @@ describe('the page from the built template', () => {
     expect(html).not.toContain('"./');
     expect(html.indexOf('rel="stylesheet"')).toBeGreaterThan(html.indexOf('data-first-paint'));
     expect(html).toContain('<noscript><p class="fp-noscript">要 JS</p><style>.fp-status{display:none}</style></noscript>');
+    // an English page follows the reader's browser, as the root does
+    expect(pageHtml(template, { lang: 'en', path: 'p/gqa/', exp: 'gqa', head: '<title>T</title><meta property="og:image" content="c.png">', body: '<div data-first-paint="gqa"></div>', noscript: 'n' }))
+      .toContain('<html lang="en" data-root="../../" data-page-exp="gqa">');
     const root = pageHtml(template, { lang: 'en', path: '', exp: null, head: '<title>T</title><meta property="og:image" content="c.png">', body: '<div data-first-paint="interview"></div>', noscript: 'n' });
     expect(root).toContain('<html lang="en" data-root="./">');
     expect(root).toContain('href="./icons/icon.svg"');

@@ -3,13 +3,15 @@
 // URL layout, relative to the site's root (the directory of the root index.html, any sub-path):
 //   ./                      the app; a link without exp opens the interview view (browser language)
 //   p/<exp>/                the share page of one view in English: the app itself, opening that view
+//                           (in the reader's browser language, as the root, unless the hash names lang)
 //   zh-CN/p/<exp>/          the same in 简体中文 (opens in zh-CN unless the hash names lang)
 //   …/p/<exp>/card.png      its link card (1200×630), …/p/<exp>/oembed.json its oEmbed answer
 // The hash (#v=1&exp=…) still carries the full state on every page and wins over the page's own
 // view and language; old links to ./#v=1&… keep working.
 //
-// The build marks each share page's <html> with data-page-exp, data-page-lang and data-root (the
-// relative path back to the site's root, e.g. "../../"); the root index.html has data-root="./".
+// The build marks each share page's <html> with data-page-exp, data-root (the relative path back
+// to the site's root, e.g. "../../") and, on the zh-CN pages, data-page-lang; the root index.html
+// has data-root="./" only.
 import type { Lang, Panel, State } from '../state/state.ts';
 import { toHash } from '../state/state.ts';
 import { PANELS } from '../state/schema.js';
