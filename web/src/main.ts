@@ -179,6 +179,7 @@ function statusText(): { text: string; title: string } {
 function showStatus(): void {
   if (!chrome) return;
   const s = statusText();
+  chrome.status.dataset.state = start.state === 'unavailable' || infoError ? 'failed' : start.state === 'retrying' ? 'retrying' : info ? 'ready' : 'loading';
   setText(chrome.status, s.text);
   if (s.title) chrome.status.title = s.title; else chrome.status.removeAttribute('title');
 }
