@@ -153,7 +153,9 @@ test('without embed.js the snippet fits its frame at 358, 480 and 720 px: no inn
       await panelSettled(frame, p, 60000);
       for (const w of [720, 480, 358]) {
         await blog.evaluate((w) => { document.querySelector('main').style.width = `${w}px`; }, w);
-        await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150)))));
+        // the frames above grew: bring this one back into view (an off-screen frame does not lay out its charts)
+        await el.scrollIntoViewIfNeeded();
+        await blog.waitForTimeout(300);
         const m = await frame.evaluate(() => ({ content: Math.ceil(document.documentElement.getBoundingClientRect().height), scroll: document.documentElement.scrollHeight, inner: innerHeight, width: innerWidth }));
         (out[p] ??= {})[w] = m;
         assert.equal(m.width, w);

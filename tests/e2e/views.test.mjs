@@ -246,7 +246,9 @@ test('the embed of every panel in a cross-origin 720 px column: sized by the emb
         if (name === 'plain') {
           for (const w of [480, 358]) {
             await blog.evaluate((w) => { document.querySelector('main').style.width = `${w}px`; }, w);
-            await frame.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150)))));
+            // the frames above grew: bring this one back into view (an off-screen frame does not lay out its charts)
+            await el.scrollIntoViewIfNeeded();
+            await blog.waitForTimeout(300);
             const n = await frame.evaluate(() => ({ content: document.documentElement.scrollHeight, inner: innerHeight }));
             assert.ok(n.content <= n.inner, `plain ${p} at ${w} px: content ${n.content} px in a ${n.inner} px frame`);
             heights[p][w] = [n.content, n.inner];

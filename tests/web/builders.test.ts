@@ -17,6 +17,22 @@ beforeAll(async () => { core = await loadCore({}); });
 const t = translator('en');
 
 describe('chart builders', () => {
+  it('the √d_k / ln L gap: a labelled callout at the chosen d_k on the entropy chart and on the article’s bars (issue 18)', () => {
+    const sweep = core.saturationSweep({ dks: [64, 512], scales: [...ALL_SCALES], heads: 8, seqLen: 128, seed: 0 });
+    const spec = buildSaturationLine(sweep, [64, 512], ALL_SCALES, 'entropy', null, { ...defaultState(), dk: 512 }, t, ARTICLE_SCALES);
+    const gap = (spec.config.options.plugins as { gapLabel: { x: number; y0: number; y1: number; text: string } }).gapLabel;
+    const h = sweep.points[ALL_SCALES.indexOf('inv_sqrt_dk')][1].entropy.mean;
+    expect(gap).toEqual({ x: 512, y0: h, y1: Math.log(128), text: `ln L − H = ${Number((Math.log(128) - h).toPrecision(3))} nats` });
+    expect(Math.log(128) - h).toBeGreaterThan(0.4);
+    // only the scales asked for are drawn (the landing: none, ÷√d_k, ÷d_k and ln L)
+    expect(spec.config.data.datasets.map((d) => d.label)).toEqual(['no scaling', '÷√d_k', '÷d_k', 'ln L (uniform)']);
+    // far from ln L (no scale at d_k = 512): no callout for it; a d_k outside the sweep: none
+    expect(buildSaturationLine(sweep, [64, 512], ALL_SCALES, 'entropy', null, { ...defaultState(), dk: 16 }, t).config.options.plugins).not.toHaveProperty('gapLabel');
+    const art = core.saturationSweep({ dks: [512], scales: [...ARTICLE_SCALES], heads: 8, seqLen: 128, seed: 0, gradients: false });
+    const bars = buildArticle(ARTICLE_SCALES.map((_, i) => ({ summary: art.points[i][0], logSeqLen: art.logSeqLen })) as never, t);
+    expect((bars.config.options.plugins as { gapLabel: { x: number } }).gapLabel.x).toBe(1);
+  });
+
   it('variance law: one point per d_k per series, marker at the chosen d_k, CSV = drawn points', () => {
     const state = { ...defaultState(), dk: 16 };
     const sweep = core.scoreVariance({ dks: [1, 4, 16, 64], samples: 500, seed: 1 });

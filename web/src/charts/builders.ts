@@ -405,6 +405,10 @@ export function buildArticle(results: ArticleResult[], t: T): ChartSpec {
   ];
   const x = axis('', 'category', { title: { display: false } });
   const y = axis(t('sat.axis.entropy'), 'linear', { min: 0, suggestedMax: lnL * 1.1 });
+  // the gap under ln L of the ÷√d_k bar, the number that corrects the article's "≈ ln L"
+  const hs = ent[ARTICLE_SCALES.indexOf('inv_sqrt_dk')];
+  const gap: GapLabel | undefined = Number.isFinite(hs) && lnL - hs >= 0 && lnL - hs <= 0.2 * lnL
+    ? { x: ARTICLE_SCALES.indexOf('inv_sqrt_dk'), y0: hs, y1: lnL, text: t('chart.gap', { gap: fmt(lnL - hs, 3) }) } : undefined;
   return {
     config: { type: 'bar', data: { labels, datasets }, options: baseOptions(x, y, {
       interaction: { mode: 'index', intersect: false },
@@ -412,7 +416,7 @@ export function buildArticle(results: ArticleResult[], t: T): ChartSpec {
       plugins: { legend: { position: 'bottom', onClick: null, labels: { boxWidth: 12, boxHeight: 12, font: { size: 11 }, generateLabels: () => [
         ...ARTICLE_SCALES.map((s, i) => ({ text: labels[i], fillStyle: SCALE_COLOURS[s], strokeStyle: SCALE_COLOURS[s], lineWidth: 0, datasetIndex: 0, index: i })),
         { text: t('art.series.lnL'), fillStyle: 'rgba(0,0,0,0)', strokeStyle: GREY, lineWidth: 2, lineDash: [5, 4], datasetIndex: 1 },
-      ] } } },
+      ] } }, ...(gap ? { gapLabel: gap } : {}) },
     }) },
     csv: { header: ['scale', 'mean_entropy_nats', 'ln_L'], rows: ARTICLE_SCALES.map((s, i) => [s, ent[i], lnL]) },
     points: ent.length + 1,
