@@ -102,6 +102,7 @@ export default defineConfig({
   test: {
     root: repo,
     include: ['tests/web/**/*.test.ts'],
+    setupFiles: ['tests/web/setup-cost.ts'],
     environment: 'node',
   },
 });

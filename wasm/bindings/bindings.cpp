@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cost.hpp"
 #include "experiments.hpp"
 #include "peak.hpp"
 #include "train/training.hpp"
@@ -546,6 +547,48 @@ class JsTrainingRun {
   std::unique_ptr<train::TrainingRun> run_;
 };
 
+// core.cost(name, params): the call of that name in estimate mode (cost.hpp, estimate_cost): its
+// parameter checks, then the cost model's terms instead of the work. A refused parameter comes back
+// as the call's own error.
+val js_cost(std::string name, val o) {
+  return guarded([&] {
+    CostEstimate e;
+    val refused = val::undefined();
+    const auto run = [&](val (*call)(val)) {
+      return estimate_cost(e, [&] { refused = call(o); });
+    };
+    bool reached = false;
+    if (name == "scoreVariance") reached = run(&js_score_variance);
+    else if (name == "attentionStats") reached = run(&js_attention_stats);
+    else if (name == "saturationSweep") reached = run(&js_saturation_sweep);
+    else if (name == "attention") reached = run(&js_attention);
+    else if (name == "tensorStats") reached = run(&js_tensor_stats);
+    else if (name == "precisionLab") reached = run(&js_precision_lab);
+    else if (name == "longContext") reached = run(&js_long_context);
+    else throw std::invalid_argument("cost: name = '" + name + "' has no cost model");
+    if (!reached) {
+      if (!refused.isUndefined() && refused.hasOwnProperty("__sqrtdkError")) return refused;
+      throw std::logic_error("cost: " + name + " returned before its cost check");
+    }
+    val drivers = val::array();
+    for (const CostTerm& t : e.terms) {
+      val d = val::object();
+      d.set("label", t.label);
+      d.set("params", t.drivers);
+      d.set("seconds", t.ns / 1e9);
+      drivers.call<void>("push", d);
+    }
+    val out = val::object();
+    out.set("seconds", e.ns / 1e9);
+    out.set("bytes", e.bytes);
+    out.set("drivers", drivers);
+    return out;
+  });
+}
+
+// The budgets of the calls that follow (core.js checks them against WORK_LIMIT_BOUNDS first).
+void js_set_work_limits(double seconds, double bytes) { set_work_limits(seconds, bytes); }
+
 val js_build_info() {
   val o = val::object();
   o.set("version", std::string(kVersion));
@@ -566,6 +609,8 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("precisionLab", &js_precision_lab);
   emscripten::function("longContext", &js_long_context);
   emscripten::function("buildInfo", &js_build_info);
+  emscripten::function("cost", &js_cost);
+  emscripten::function("setWorkLimits", &js_set_work_limits);
   emscripten::class_<JsTrainingRun>("TrainingRun")
       .constructor<>()
       .function("init", &JsTrainingRun::init)

@@ -29,6 +29,8 @@ export const LIMITS = Object.freeze({
   // was calibrated on (wasm/src/cost.hpp, scripts/calibrate-cost.mjs): products (with the call's
   // kernel), softmax, per-row statistics with their solvers, normal draws, emulated softmaxes and
   // training steps. A call above it throws a RangeError naming the parameters driving its cost.
+  // workBytes and workSeconds are the defaults: loadCore({ limits }) sets others within
+  // WORK_LIMIT_BOUNDS, and core.cost(name, params) tells a call's estimate before making it.
   workSeconds: 8,
 });
 
@@ -104,7 +106,7 @@ function disposedError(method) {
   return new TypeError(`trainingRun.${method}: this run was disposed (dispose() was called); create a new run`);
 }
 
-function wrapTrainingRun(handle, config, mod, bytes) {
+function wrapTrainingRun(handle, config, mod, bytes, applyLimits) {
   let live = true;
   const use = (method) => {
     if (!live) throw disposedError(method);
@@ -123,6 +125,7 @@ function wrapTrainingRun(handle, config, mod, bytes) {
       if (!Number.isInteger(n) || n < 1 || n > TRAINING_LIMITS.steps[1]) {
         throw new RangeError(`${what}: n = ${n} is outside 1..${TRAINING_LIMITS.steps[1]}`);
       }
+      applyLimits();  // its steps are capped by the work budget of the core that made it
       return checked(use('step').step(n));
     },
     evaluate() { return checked(use('evaluate').evaluate()); },
@@ -346,8 +349,53 @@ function headsKvOf(what, heads, v) {
   return hkv;
 }
 
+// ---- the work budget of a loaded core (loadCore's limits) ----
+/** The bounds of loadCore's `limits` (inclusive): seconds of estimated work, bytes of memory per call. */
+export const WORK_LIMIT_BOUNDS = Object.freeze({
+  workSeconds: Object.freeze([0.01, 3600]),
+  workBytes: Object.freeze([1024 * 1024, 768 * 1024 * 1024]),
+});
+/** loadCore's limits, checked against WORK_LIMIT_BOUNDS and completed with LIMITS' defaults. */
+function workLimits(what, v) {
+  if (v === undefined) return Object.freeze({ workSeconds: LIMITS.workSeconds, workBytes: LIMITS.workBytes });
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new TypeError(`${what}: limits must be an object, got ${typeName(v)}`);
+  const keys = Object.keys(WORK_LIMIT_BOUNDS);
+  for (const key of Object.keys(v)) {
+    if (!keys.includes(key)) throw new TypeError(`${what}: unknown option 'limits.${key}' (expected one of ${keys.join(', ')})`);
+  }
+  const out = {};
+  for (const key of keys) {
+    const x = v[key];
+    if (x === undefined) { out[key] = LIMITS[key]; continue; }
+    if (typeof x !== 'number') throw new TypeError(`${what}: limits.${key} must be a number, got ${typeName(x)}`);
+    const [lo, hi] = WORK_LIMIT_BOUNDS[key];
+    if (!(x >= lo && x <= hi)) throw new RangeError(`${what}: limits.${key} = ${x} is outside ${lo}..${hi}`);
+    out[key] = x;
+  }
+  return Object.freeze(out);
+}
+
+/** The experiments core.cost estimates: the calls whose work the core budgets. */
+export const COSTED_CALLS = Object.freeze(['scoreVariance', 'attentionStats', 'saturationSweep', 'attention', 'tensorStats', 'precisionLab', 'longContext']);
+
+// The limits the module's C++ side enforces now (one module may serve cores with other limits).
+const moduleLimits = new WeakMap();  // embind module → limits last set
+
 // ---- the core object ----
-function makeCore(mod, build, defaultKernel) {
+function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', undefined)) {
+  // Every call runs under this core's limits: the module's budget is set before each call.
+  const applyLimits = () => {
+    if (moduleLimits.get(mod) === limits) return;
+    mod.setWorkLimits(limits.workSeconds, limits.workBytes);
+    moduleLimits.set(mod, limits);
+  };
+  // While core.cost resolves a call's parameters, `resolving` receives them instead of the call.
+  let resolving = null;
+  const call = (name, params) => {
+    if (resolving !== null) { resolving.params = params; throw resolving; }
+    applyLimits();
+    return checked(mod[name](params));
+  };
   const kernelOf = (what, v) => {
     if (v === undefined) return defaultKernel;
     if (typeof v !== 'string') throw new TypeError(`${what}: kernel must be a string, got ${typeName(v)}`);
@@ -357,24 +405,48 @@ function makeCore(mod, build, defaultKernel) {
     }
     return v;
   };
-  return Object.freeze({
+  const core = Object.freeze({
+    /** This core's budgets per call (loadCore's limits). */
+    limits,
+    cost(name, params) {
+      const what = 'cost';
+      if (typeof name !== 'string') throw new TypeError(`${what}: name must be a string, got ${typeName(name)}`);
+      if (!COSTED_CALLS.includes(name)) throw new RangeError(`${what}: name = '${name}' is not one of ${COSTED_CALLS.map((c) => `'${c}'`).join(', ')}`);
+      // the parameters exactly as core[name](params) would send them (its checks and defaults)
+      const box = { params: undefined };
+      resolving = box;
+      try {
+        core[name](params);
+      } catch (e) {
+        if (e !== box) throw e;
+      } finally {
+        resolving = null;
+      }
+      const est = checked(mod.cost(name, box.params));
+      return Object.freeze({
+        seconds: est.seconds,
+        bytes: est.bytes,
+        drivers: Object.freeze(est.drivers.map((d) => Object.freeze(d))),
+        fits: est.seconds <= limits.workSeconds && est.bytes <= limits.workBytes,
+      });
+    },
     scoreVariance(params) {
       const what = 'scoreVariance';
       checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins']);
       const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
-      return checked(mod.scoreVariance({
+      return call('scoreVariance', {
         dks,
         samples: int(what, 'samples', params.samples, 20000),
         seed: seed(what, params.seed),
         variance: num(what, 'variance', params.variance, 1),
         histDk: int(what, 'histDk', params.histDk, dks.length > 0 ? dks[0] : 64),
         bins: int(what, 'bins', params.bins, 60),
-      }));
+      });
     },
     attentionStats(params) {
       const what = 'attentionStats';
       checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap']);
-      return checked(mod.attentionStats({
+      return call('attentionStats', {
         heads: int(what, 'heads', params.heads, 8),
         headsKv: int(what, 'headsKv', params.headsKv, 0),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
@@ -389,7 +461,7 @@ function makeCore(mod, build, defaultKernel) {
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
         softcap: softcap(what, params.softcap),
-      }));
+      });
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
@@ -401,7 +473,7 @@ function makeCore(mod, build, defaultKernel) {
           return scale(what, s, undefined, name);
         });
       }
-      return checked(mod.saturationSweep({
+      return call('saturationSweep', {
         dks: intList(what, 'dks', params.dks, 64, LIMITS.dk),
         scales,
         heads: int(what, 'heads', params.heads, 4),
@@ -413,12 +485,13 @@ function makeCore(mod, build, defaultKernel) {
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
         softcap: softcap(what, params.softcap),
-      }));
+      });
     },
     softmaxJacobian(logits, options = {}) {
       const what = 'softmaxJacobian';
       checkObject(what, options, ['softcap']);
       const x = numberList(what, 'logits', logits, 1, 4096);
+      applyLimits();
       return checked(mod.softmaxJacobian(x, softcap(what, options.softcap)));
     },
     attention(params) {
@@ -431,7 +504,7 @@ function makeCore(mod, build, defaultKernel) {
       const dk = int(what, 'dk', params.dk);
       const headsKv = headsKvOf(what, heads, params.headsKv);
       const n = heads * seqLen * dk, nkv = headsKv * seqLen * dk;
-      return checked(mod.attention({
+      return call('attention', {
         q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
         k: float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk'),
         v: float32(what, 'v', params.v, nkv, 'headsKv · seqLen · dk'),
@@ -446,13 +519,13 @@ function makeCore(mod, build, defaultKernel) {
         mask: params.mask === undefined || params.mask === null ? null : float32(what, 'mask', params.mask, seqLen * seqLen, 'seqLen · seqLen'),
         softcap: softcap(what, params.softcap),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'zero'),
-      }));
+      });
     },
     simdPeak(params = {}) {
       const what = 'simdPeak';
       checkObject(what, params, ['iters']);
       if (build !== 'simd128') throw new RangeError(`${what}: the baseline build has no WebAssembly SIMD128`);
-      return checked(mod.simdPeak({ iters: int(what, 'iters', params.iters, 10000) }));
+      return call('simdPeak', { iters: int(what, 'iters', params.iters, 10000) });
     },
     tensorStats(params) {
       const what = 'tensorStats';
@@ -462,7 +535,7 @@ function makeCore(mod, build, defaultKernel) {
       const dk = int(what, 'dk', params.dk);
       const n = heads * seqLen * dk;
       // A zero-length v is refused (it is not "no v": leave v out, or pass null, to draw V).
-      return checked(mod.tensorStats({
+      return call('tensorStats', {
         q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
         k: float32(what, 'k', params.k, n, 'heads · seqLen · dk'),
         v: params.v === undefined || params.v === null ? null : float32(what, 'v', params.v, n, 'heads · seqLen · dk'),
@@ -474,7 +547,7 @@ function makeCore(mod, build, defaultKernel) {
         threshold: num(what, 'threshold', params.threshold, 0.99),
         kernel: kernelOf(what, params.kernel),
         causal: bool(what, 'causal', params.causal, false),
-      }));
+      });
     },
     precisionLab(params) {
       const what = 'precisionLab';
@@ -491,7 +564,7 @@ function makeCore(mod, build, defaultKernel) {
         }
         logits = numberList(what, 'logits', params.logits, 1, 8192);
       }
-      return checked(mod.precisionLab({
+      return call('precisionLab', {
         logits,
         rows: int(what, 'rows', params.rows, 64),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
@@ -503,7 +576,7 @@ function makeCore(mod, build, defaultKernel) {
         accumulate: choice(what, 'accumulate', params.accumulate, ACCUMULATE_MODES, 'same'),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'nan'),
         softcap: softcap(what, params.softcap),
-      }));
+      });
     },
     longContext(params) {
       const what = 'longContext';
@@ -512,7 +585,7 @@ function makeCore(mod, build, defaultKernel) {
       if (params.methods !== undefined) {
         methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
       }
-      return checked(mod.longContext({
+      return call('longContext', {
         dk: int(what, 'dk', params.dk, 64),
         seqLens: intList(what, 'seqLens', params.seqLens, 16, [1, 16384]),
         trainLen: int(what, 'trainLen', params.trainLen, 512),
@@ -520,7 +593,7 @@ function makeCore(mod, build, defaultKernel) {
         methods,
         seed: seed(what, params.seed),
         kernel: kernelOf(what, params.kernel),
-      }));
+      });
     },
     createTrainingRun(config = {}) {
       const what = 'createTrainingRun';
@@ -562,6 +635,7 @@ function makeCore(mod, build, defaultKernel) {
       const handle = new mod.TrainingRun();
       let bytes;
       try {
+        applyLimits();
         checked(handle.init(cfg));  // range checks (RangeError naming the value), weights, held-out set
         bytes = handle.info().memoryBytes;
         if (live.bytes + bytes > limit) throw overBudget(bytes);
@@ -569,7 +643,7 @@ function makeCore(mod, build, defaultKernel) {
         handle.delete();
         throw e;
       }
-      return wrapTrainingRun(handle, cfg, mod, bytes);
+      return wrapTrainingRun(handle, cfg, mod, bytes, applyLimits);
     },
     info() {
       const b = mod.buildInfo();
@@ -577,6 +651,7 @@ function makeCore(mod, build, defaultKernel) {
       return { version: b.version, kernel: defaultKernel, simd: b.simd, build, heapBytes: mod.HEAP8.length };
     },
   });
+  return core;
 }
 
 const modules = new Map();  // build → Promise<embind module>, loaded once
@@ -707,13 +782,20 @@ async function nodeUrlBytes(what, wasmUrl) {
   return { bytes: checkWasm(what, 'wasmUrl', new Uint8Array(data)), href: url.href };
 }
 
+/** The options loadCore accepts; any other is refused with a TypeError naming it. */
+const LOAD_OPTIONS = ['kernel', 'build', 'wasmBinary', 'wasmUrl', 'wasmModule', 'limits'];
+
 /**
  * Loads the core. The wasm module of each build is instantiated once (the promise is memoised).
  * @param {import('./core.js').LoadOptions} [options]
  */
 export async function loadCore(options = {}) {
   const what = 'loadCore';
-  if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`${what}: options must be an object`);
+  for (const key of Object.keys(options)) {
+    if (!LOAD_OPTIONS.includes(key)) throw new TypeError(`${what}: unknown option '${key}' (expected one of ${LOAD_OPTIONS.join(', ')})`);
+  }
+  const limits = workLimits(what, options.limits);
   const choice = options.kernel ?? 'auto';
   if (!['auto', 'simd', 'scalar'].includes(choice)) {
     throw new RangeError(`${what}: kernel = '${choice}' is not one of 'auto', 'simd', 'scalar'`);
@@ -754,5 +836,5 @@ export async function loadCore(options = {}) {
     modules.set(key, p);
     p.catch(() => modules.delete(key));  // a failed load may be retried
   }
-  return makeCore(await modules.get(key), build, kernel);
+  return makeCore(await modules.get(key), build, kernel, limits);
 }

@@ -304,9 +304,9 @@ ScoreVarianceResult score_variance(const ScoreVarianceParams& p) {
       terms.push_back({draws_ns(2.0 * p.samples * p.hist_dk),
                        "histDk = " + std::to_string(p.hist_dk) + ", samples = " + std::to_string(p.samples),
                        "drawing the histogram's samples · histDk pairs of normals"});
+    check_work_bytes(what, 3.0 * 8.0 * p.samples, "samples = " + std::to_string(p.samples));
     check_cost(what, terms);
   }
-  check_work_bytes(what, 3.0 * 8.0 * p.samples, "samples = " + std::to_string(p.samples));
 
   const double sigma = std::sqrt(p.variance);
   const double s4 = p.variance * p.variance;
@@ -503,6 +503,7 @@ void check_attention_work(const AttentionParams& p) {
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
   const double L = p.seq_len;
+  check_softcap(what, p.softcap);
   check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
   check_cost(what, {{2.0 * p.heads * L * L * p.dk * ns_per_mac(p.kernel),
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
@@ -511,7 +512,6 @@ void check_attention_work(const AttentionParams& p) {
                     {p.heads * L * L * cost::kNsPerSoftmaxWeight,
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
                      "the softmax of " + format_number(p.heads * L * L) + " attention weights"}});
-  check_softcap(what, p.softcap);
 }
 
 namespace {
@@ -684,6 +684,9 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
         throw std::invalid_argument("precisionLab: logits[" + std::to_string(i) + "] = " + format_number(x) +
                                     " is not allowed (finite numbers, or -inf for a masked key)");
     }
+    check_cost(what, {{double(p.logits.size()) * cost::kNsPerPrecisionLogit,
+                       "logits.length = " + std::to_string(p.logits.size()),
+                       "12 emulated softmaxes of the logits"}});
     rows.push_back(p.logits);
     r.scale = 1.0;
   } else {
@@ -691,6 +694,8 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
     check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
     check_int_range(what, "dk", p.dk, 1, kMaxDk);
     check_int_range(what, "heads", p.heads, 1, kMaxHeads);
+    check_work_bytes(what, 8.0 * p.rows * p.seq_len * 3.0 + 8.0 * p.seq_len * p.dk,
+                     "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
     check_cost(what, {{double(p.rows) * p.seq_len * p.dk * cost::kNsPerMac,
                        "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len) +
                            ", dk = " + std::to_string(p.dk),
@@ -698,8 +703,6 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
                       {double(p.rows) * p.seq_len * cost::kNsPerPrecisionLogit,
                        "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len),
                        "12 emulated softmaxes of rows · seqLen logits"}});
-    check_work_bytes(what, 8.0 * p.rows * p.seq_len * 3.0 + 8.0 * p.seq_len * p.dk,
-                     "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
     r.scale = resolve_scale(p.scale, p.dk, p.heads);
     Rng rng = Rng::stream(p.seed, 5);
     std::vector<double> keys(static_cast<size_t>(p.seq_len) * p.dk), q(p.dk);

@@ -11,7 +11,8 @@ import { bindUrl } from './state/url.ts';
 import { translator } from './i18n/messages.ts';
 import type { T } from './i18n/messages.ts';
 import { Compute, defaultPoolSize } from './compute.ts';
-import { compileCore, coreWorker } from './worker/boot.ts';
+import { compileCore, coreWorker, pageCore } from './worker/boot.ts';
+import { useCostCore } from './requests/cost.ts';
 import { poolOverride } from './worker/pool.ts';
 import { h, setText } from './dom.ts';
 import { select } from './controls.ts';
@@ -331,8 +332,11 @@ window.addEventListener('hashchange', onBrowserHash);
 if (initial.state.embed) reportHeight();
 
 // Building the panel keeps the main thread busy for a while, and a worker cannot start while it
-// is: let the two compute workers (created above) start fetching and compiling the core first.
-setTimeout(mount, 0);
+// is: let the compute workers (created above) start fetching and compiling the core first. The
+// panel's requests are sized by the core's cost model (requests/cost.ts), so the page's own
+// instance of the core (the same compiled module) comes first; without it the panel still mounts
+// and its requests say why they cannot be sized.
+void pageCore(coreInit).then(useCostCore, (e: unknown) => console.error('the core did not load on the page:', e)).finally(() => setTimeout(mount, 0));
 startPwa(() => t);
 compute.call('live', 'info', {}).then((i) => { info = i; showStatus(); }, (e: unknown) => {
   infoError = e instanceof Error ? e.message : String(e);
