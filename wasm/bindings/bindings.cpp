@@ -17,6 +17,7 @@
 
 #include "cost.hpp"
 #include "experiments.hpp"
+#include "models.hpp"
 #include "peak.hpp"
 #include "train/training.hpp"
 
@@ -33,7 +34,9 @@ uint32_t get_seed(const val& o) { return static_cast<uint32_t>(o["seed"].as<doub
 Kernel get_kernel(const val& o) { return parse_kernel(o["kernel"].as<std::string>()); }
 
 Scale to_scale(const val& v) {
-  if (v.typeOf().as<std::string>() == "number") return scale_value(v.as<double>());
+  const std::string type = v.typeOf().as<std::string>();
+  if (type == "number") return scale_value(v.as<double>());
+  if (type == "object") return scale_power(v["power"].as<double>());  // { power: p }, checked by core.js
   return parse_scale(v.as<std::string>());
 }
 
@@ -85,7 +88,12 @@ val hist(const Histogram& h) {
   return o;
 }
 
-val attention_summary(const AttentionSummary& s) {
+// sinks [heads] as a Float64Array (checked by core.js), or null: none.
+std::vector<double> get_sinks(const val& o) {
+  return o["sinks"].isNull() ? std::vector<double>{} : copy_typed_array<double>(o["sinks"]);
+}
+
+val attention_summary(const AttentionSummary& s, bool sinks = false) {
   val o = val::object();
   o.set("scale", s.scale);
   o.set("entropy", summary(s.entropy));
@@ -98,6 +106,7 @@ val attention_summary(const AttentionSummary& s) {
   o.set("gradQuery", summary(s.grad_query));
   o.set("shareAbove", s.share_above);
   o.set("maxAbsLogit", s.max_abs_logit);
+  if (sinks) o.set("sinkMass", summary(s.sink_mass));  // only with sinks: results without them are unchanged
   return o;
 }
 
@@ -138,6 +147,7 @@ val js_score_variance(val o) {
     p.variance = get_num(o, "variance");
     p.hist_dk = get_int(o, "histDk");
     p.bins = get_int(o, "bins");
+    p.correlation = get_num(o, "correlation");
     const ScoreVarianceResult r = score_variance(p);
     val rows = val::array();
     for (const auto& row : r.rows) {
@@ -179,9 +189,12 @@ val js_attention_stats(val o) {
     p.gradients = get_bool(o, "gradients");
     p.causal = get_bool(o, "causal");
     p.softcap = get_num(o, "softcap");
+    p.correlation = get_num(o, "correlation");
+    p.sinks = get_sinks(o);
     const AttentionStatsResult r = attention_stats(p);
+    const bool sinks = !p.sinks.empty();
     val out = val::object();
-    out.set("summary", attention_summary(r.summary));
+    out.set("summary", attention_summary(r.summary, sinks));
     out.set("logSeqLen", r.log_seq_len);
     val rows = val::object();
     rows.set("entropy", f64(r.entropy));
@@ -191,6 +204,7 @@ val js_attention_stats(val o) {
     rows.set("jacSpec", f64(r.jac_spec));
     rows.set("gradLogits", f64(r.grad_logits));
     rows.set("gradQuery", f64(r.grad_query));
+    if (sinks) rows.set("sinkMass", f64(r.sink_mass));
     out.set("rows", rows);
     out.set("heatmapSize", r.heatmap_size);
     out.set("heatmap", f32(r.heatmap));
@@ -213,11 +227,13 @@ val js_saturation_sweep(val o) {
     p.gradients = get_bool(o, "gradients");
     p.causal = get_bool(o, "causal");
     p.softcap = get_num(o, "softcap");
+    p.correlation = get_num(o, "correlation");
+    p.sinks = get_sinks(o);
     const SaturationSweepResult r = saturation_sweep(p);
     val series = val::array();
     for (const auto& per_scale : r.points) {
       val pts = val::array();
-      for (const auto& s : per_scale) pts.call<void>("push", attention_summary(s));
+      for (const auto& s : per_scale) pts.call<void>("push", attention_summary(s, !p.sinks.empty()));
       series.call<void>("push", pts);
     }
     val out = val::object();
@@ -271,7 +287,7 @@ class Staging {
   std::unique_ptr<float[]> data_;
   size_t cap_ = 0;
 };
-Staging g_q, g_k, g_v, g_out, g_weights;
+Staging g_q, g_k, g_v, g_out, g_weights, g_sink_weights;
 
 val js_attention(val o) {
   return guarded([&] {
@@ -286,6 +302,8 @@ val js_attention(val o) {
     p.causal = get_bool(o, "causal");
     p.softcap = get_num(o, "softcap");
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
+    const std::vector<double> sinks = get_sinks(o);
+    p.sinks = sinks;
     check_attention_work(p);  // shape and budgets before any tensor is copied into the heap
     p.q = g_q.fill(o["q"]);
     p.k = g_k.fill(o["k"]);
@@ -298,11 +316,17 @@ val js_attention(val o) {
     const bool sane = p.heads > 0 && p.seq_len > 0 && p.dk > 0 && n + nw <= kMaxWorkBytes / 4;
     const std::span<float> output = sane ? g_out.size(static_cast<size_t>(n)) : std::span<float>{};
     const std::span<float> weights = sane ? g_weights.size(static_cast<size_t>(nw)) : std::span<float>{};
-    const double scale = attention_into(p, output, weights);
+    const size_t ns = sinks.empty() ? 0 : static_cast<size_t>(p.heads) * p.seq_len;
+    const std::span<float> sink_weights = sane ? g_sink_weights.size(ns) : std::span<float>{};
+    const double scale = attention_into(p, output, weights, sink_weights);
     val out = val::object();
     out.set("scale", scale);
     out.set("output", Staging::copy_out(output));
     out.set("weights", p.want_weights ? Staging::copy_out(weights) : val::null());
+    if (!sinks.empty()) {  // only with sinks: results without them are unchanged
+      out.set("sinkWeights", Staging::copy_out(sink_weights));
+      out.set("sinkMass", mean_sink_mass(sink_weights));
+    }
     return out;
   });
 }
@@ -416,6 +440,11 @@ val js_long_context(val o) {
     p.methods = emscripten::vecFromJSArray<std::string>(o["methods"]);
     p.seed = get_seed(o);
     p.kernel = get_kernel(o);
+    p.options.floor_scale = get_num(o, "floorScale");
+    p.options.attn_scale = get_num(o, "attnScale");
+    p.options.ssmax_s = get_num(o, "s");
+    p.options.mscale = get_num(o, "mscale");
+    p.options.mscale_all_dim = get_num(o, "mscaleAllDim");
     const LongContextResult r = long_context(p);
     val series = val::array();
     for (const auto& per_method : r.points) {
@@ -433,6 +462,35 @@ val js_long_context(val o) {
     }
     val out = val::object();
     out.set("points", series);
+    return out;
+  });
+}
+
+val js_model_scales() {
+  return guarded([&] {
+    val out = val::array();
+    for (const ModelScale& m : model_scales()) {
+      val x = val::object();
+      x.set("model", m.model);
+      x.set("dHead", m.d_head);
+      x.set("formula", m.formula);
+      x.set("scale", m.scale);
+      x.set("invSqrtDHead", m.inv_sqrt_d_head);
+      x.set("softcap", m.softcap > 0.0 ? val(m.softcap) : val::null());
+      x.set("sinks", m.sinks);
+      x.set("qkNorm", m.qk_norm);
+      val params = val::array();
+      for (const ModelParam& q : m.params) {
+        val y = val::object();
+        y.set("name", q.name);
+        y.set("value", q.value);
+        params.call<void>("push", y);
+      }
+      x.set("params", params);
+      x.set("note", m.note);
+      x.set("source", m.source);
+      out.call<void>("push", x);
+    }
     return out;
   });
 }
@@ -608,6 +666,7 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("tensorStats", &js_tensor_stats);
   emscripten::function("precisionLab", &js_precision_lab);
   emscripten::function("longContext", &js_long_context);
+  emscripten::function("modelScales", &js_model_scales);
   emscripten::function("buildInfo", &js_build_info);
   emscripten::function("cost", &js_cost);
   emscripten::function("setWorkLimits", &js_set_work_limits);

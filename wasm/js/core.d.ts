@@ -10,10 +10,34 @@ export type Kernel = 'simd' | 'scalar';
 
 /**
  * The scale factor c in scores = c · q·k: 'none' (1), 'inv_sqrt_dk' (1/√d_k, Vaswani et al. 2017 §3.2.1),
- * 'inv_dk' (1/d_k), 'inv_sqrt_d_model' (1/√(heads·d_k), a common bug), or an explicit number in (0, 10000].
+ * 'inv_dk' (1/d_k), 'inv_sqrt_d_model' (1/√(heads·d_k), a common bug), an explicit number in (0, 10000], or
+ * `{ power: p }`: c = d_k^−p with p in [0, 2] (p = ½ is 1/√d_k, p = 1 is μP's 1/d_k — Yang et al. 2021, Tensor
+ * Programs V; microsoft/mup README). p = 0, ½ and 1 give exactly the numbers of 'none', 'inv_sqrt_dk' and 'inv_dk'.
+ * Any other key, or p outside [0, 2], is refused (TypeError / RangeError naming scale.power).
  */
 export type ScaleName = 'none' | 'inv_sqrt_dk' | 'inv_dk' | 'inv_sqrt_d_model';
-export type Scale = ScaleName | number;
+/** c = d_k^−power, power in [0, 2] */
+export interface ScalePower { power: number }
+export type Scale = ScaleName | number | ScalePower;
+
+/**
+ * ρ in [−1, 1] (default 0): the key paired with a query is drawn coordinate by coordinate as
+ * k_i = ρ q_i + √(1 − ρ²) z_i (z iid N(0, σ²), the draw the independent key would have had), so a matched pair has
+ * E[q·k] = ρ d_k σ² and Var(q·k) = d_k σ⁴ (1 + ρ²) — at d_k 128, ρ 0.1: mean 12.8, variance 129.28. This is μP's case:
+ * with 1/√d_k the matched logit grows like ρ√d_k, with 1/d_k it stays ρ. ρ = 0 gives the independent draws bit for bit.
+ */
+export type Correlation = number;
+
+/**
+ * Attention sinks, one logit S_h per head (length heads; a Float32Array, Float64Array or number[]), with gpt-oss's
+ * semantics (openai/gpt-oss, gpt_oss/torch/model.py `sdpa`: the sink is concatenated to each row of scaled, masked
+ * logits and dropped after the softmax; StreamingLLM, Xiao et al. 2023): w_j = e^{s_j} / (e^{S_h} + Σ_i e^{s_i}), so a
+ * row's weights sum to 1 − p_sink. Logits [2, 1, 0] with S = 1 give [0.5344, 0.1966, 0.0723], sink 0.1966. A row whose
+ * keys are all masked gives zeros (the sink takes all) under either masked-row rule. Each value finite with |S| ≤ 1e6,
+ * or −Infinity = no sink for that head (every number then equals the sink-free one, bit for bit); absent or null =
+ * no sinks. A wrong length or a NaN/+∞ value is refused (RangeError naming sinks or sinks[i]).
+ */
+export type Sinks = Float32Array | Float64Array | readonly number[];
 
 export interface Moments { mean: number; variance: number; std: number }
 /** The distribution of a per-row quantity: mean, median, 10 % and 90 % quantiles (type 7). */
@@ -41,6 +65,11 @@ export interface ScoreVarianceParams {
   histDk?: number;
   /** histogram bins, 4..400 (default 60) */
   bins?: number;
+  /**
+   * correlation of each drawn pair (default 0); the theory rows become N(ρ d_k σ², d_k σ⁴ (1 + ρ²)) and its
+   * rescalings, and the histograms are centred on the theoretical mean
+   */
+  correlation?: Correlation;
 }
 export interface ScoreVarianceRow {
   dk: number;
@@ -89,6 +118,19 @@ export interface AttentionStatsParams {
    */
   causal?: boolean;
   /** soft-cap the scaled logits before the mask (default: off) */ softcap?: Softcap;
+  /**
+   * key j correlated with query j, its match (default 0); the other keys of a row stay independent of its query.
+   * With headsKv < heads a K/V head is correlated with the first query head of its group.
+   */
+  correlation?: Correlation;
+  /**
+   * one sink logit per head (default: none). With a finite sink the row is L + 1 outcomes, the keys and the sink:
+   * entropy, effSupport, jacFro and jacSpec are those of that full softmax (the sink logit is a trained parameter),
+   * entropyRatio divides by ln(keys seen + 1); maxWeight and shareAbove are over the keys; gradLogits and gradQuery
+   * flow through the key weights only (dS_j = w_j (g_j − Σ_k w_k g_k)). The result then carries summary.sinkMass and
+   * rows.sinkMass.
+   */
+  sinks?: Sinks | null;
 }
 export interface AttentionSummary {
   /** the resolved scale factor c */ scale: number;
@@ -106,6 +148,7 @@ export interface AttentionSummary {
   /** ‖dQ_i‖₂, the gradient reaching the query (scale factor included) */ gradQuery: Summary;
   /** fraction of rows whose max weight exceeds the threshold */ shareAbove: number;
   /** max |logit| over all heads and unmasked pairs, after soft-capping */ maxAbsLogit: number;
+  /** only when sinks were given: the sink's weight p_sink of every row (0 for a −∞ sink) */ sinkMass?: Summary;
 }
 export interface AttentionStatsResult {
   summary: AttentionSummary;
@@ -114,6 +157,7 @@ export interface AttentionStatsResult {
   rows: {
     entropy: Float64Array; maxWeight: Float64Array; effSupport: Float64Array;
     jacFro: Float64Array; jacSpec: Float64Array; gradLogits: Float64Array; gradQuery: Float64Array;
+    /** only when sinks were given: p_sink per row [heads, seq_len] */ sinkMass?: Float64Array;
   };
   /** n: heatmap is [n, n] float32, attention weights of head 0 */
   heatmapSize: number;
@@ -132,6 +176,8 @@ export interface SaturationSweepParams {
   /** as in AttentionStatsParams (default true) */ gradients?: boolean;
   /** as in AttentionStatsParams (default false) */ causal?: boolean;
   /** as in AttentionStatsParams (default: off) */ softcap?: Softcap;
+  /** as in AttentionStatsParams (default 0); the same draws serve every scale */ correlation?: Correlation;
+  /** as in AttentionStatsParams (default: none), [heads]; every point then carries sinkMass */ sinks?: Sinks | null;
 }
 export interface SaturationSweepResult {
   logSeqLen: number;
@@ -176,11 +222,18 @@ export interface AttentionParams {
    * FlashAttention and of PyTorch's SDPA (the default here); 'nan' gives what the formula gives, NaN
    */
   maskedRow?: MaskedRowRule;
+  /**
+   * one sink logit per head, appended to every row after the scale, the soft-cap and the masks (default: none);
+   * a head with a finite sink never gives a NaN row
+   */
+  sinks?: Sinks | null;
 }
 export interface AttentionResult {
   scale: number;
   /** [heads, seqLen, dk] */ output: Float32Array;
-  /** [heads, seqLen, seqLen], or null when weights: false */ weights: Float32Array | null;
+  /** [heads, seqLen, seqLen], or null when weights: false; with sinks each row sums to 1 − its sink weight */ weights: Float32Array | null;
+  /** only when sinks were given: p_sink of every row [heads, seqLen] */ sinkWeights?: Float32Array;
+  /** only when sinks were given: the mean of sinkWeights */ sinkMass?: number;
 }
 
 export interface TensorStatsParams {
@@ -273,15 +326,34 @@ export interface PrecisionLabResult {
   /** max |online − safe| per format, in the order above */ onlineVsSafe: Float64Array;
 }
 
-export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article';
+/**
+ * Logit multipliers on q·k/√d_k at length L (s = L / trainLen; each query is the newest token, position L − 1,
+ * seeing all L keys):
+ * 'fixed' 1; 'logn' max(1, ln L / ln L_train) (Chiang & Cholak 2022 §5; Su 2021; Qwen);
+ * 'yarn' for s > 1: a² · yarn_get_mscale(s, mscaleAllDim)², a = yarn_get_mscale(s, mscale) / yarn_get_mscale(s, mscaleAllDim),
+ *   yarn_get_mscale(s, m) = 0.1 · m · ln s + 1 (HF modeling_deepseek.py; DeepSeek-V3 inference/model.py): with
+ *   mscaleAllDim absent (0) a = yarn_get_mscale(s, mscale) alone, so the defaults give Peng et al. 2023's (0.1 ln s + 1)²;
+ *   with mscaleAllDim = mscale it is (0.1 · mscale · ln s + 1)² (DeepSeek-V3: factor 40 → 1.873854);
+ * 'article' √(L / L_train), the article's T = √d_k · (L_train / L)^0.5 (C8), not a published method;
+ * 'llama4' t = 1 + attnScale · ln(⌊L / floorScale⌋ + 1), Llama 4's query temperature at pos + 1 = L
+ *   (meta-llama/llama-models models/llama4/model.py; HF modeling_llama4.py: floor_scale, attn_scale; 1.28332 at 131072);
+ * 'ssmax' s · ln L, Scalable-Softmax (Nakanishi 2025, arXiv 2501.19399): all logits −2 but one +3, s = 0.43, n = 1000 keys:
+ *   max weight 0.12935 with softmax, 0.99965 with SSMax.
+ */
+export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article' | 'llama4' | 'ssmax';
 export interface LongContextParams {
   /** default 64 */ dk?: number;
   /** each 1..16384, at most 16 */ seqLens: number[];
   /** L_train, 2..16384 (default 512) */ trainLen?: number;
   /** queries per length, 1..1024 (default 64) */ queries?: number;
-  /** default all four */ methods?: LongContextMethod[];
+  /** default all six (LONG_CONTEXT_METHODS) */ methods?: LongContextMethod[];
   seed?: number;
   kernel?: Kernel;
+  /** 'llama4': floor_scale, in [1, 1e9] (default 8192, Meta's) */ floorScale?: number;
+  /** 'llama4': attn_scale, in [0, 10] (default 0.1, Meta's) */ attnScale?: number;
+  /** 'ssmax': the scaling parameter s, in (0, 10] (default 0.43, the paper's check) */ s?: number;
+  /** 'yarn': mscale, in (0, 100] (default 1) */ mscale?: number;
+  /** 'yarn': mscale_all_dim, 0 = absent (the default) or in (0, 100] */ mscaleAllDim?: number;
 }
 export interface LongContextPoint {
   seqLen: number;
@@ -292,6 +364,26 @@ export interface LongContextPoint {
 }
 export interface LongContextResult {
   /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
+}
+
+/** One configuration value a model's scale is computed from. */
+export interface ModelParam { name: string; value: number }
+/**
+ * The attention scale factor a real model computes, computed by the core from the model's configuration values
+ * (`params`) by `formula`, with the code and configuration it follows (`source`, "owner/repo: path (symbol)").
+ */
+export interface ModelScale {
+  model: string;
+  /** the q·k dimension of a head (DeepSeek-V3's MLA: 128 + 64 = 192) */ dHead: number;
+  /** how the model computes c, in its parameters' names */ formula: string;
+  /** c on q·k of one head, in (0, 1e4]: pass it as an explicit scale to reproduce the model */ scale: number;
+  /** 1/√dHead, for the ratio scale / invSqrtDHead */ invSqrtDHead: number;
+  /** the attention-logit soft-cap cap · tanh(s / cap) after the scale, or null */ softcap: number | null;
+  /** a learned sink logit per head (gpt-oss) */ sinks: boolean;
+  /** q and k normalised per head before the product */ qkNorm: boolean;
+  params: ModelParam[];
+  /** what the number leaves out, or why the model chose it */ note: string;
+  source: string;
 }
 
 // ---- the training lab ----------------------------------------------------------------------
@@ -507,8 +599,13 @@ export interface Core {
   tensorStats(params: TensorStatsParams): TensorStatsResult;
   /** softmax in float64/float32/bfloat16/float16 with the naive, safe and online algorithms */
   precisionLab(params: PrecisionLabParams): PrecisionLabResult;
-  /** entropy against sequence length for fixed, log-n, YaRN and the article's temperature */
+  /** entropy against sequence length for fixed, log-n, YaRN, the article's temperature, Llama 4's and SSMax */
   longContext(params: LongContextParams): LongContextResult;
+  /**
+   * The catalogue of scales real models compute (GPT-2, Llama 3, Qwen2.5, Qwen3, Gemma 2 9B/27B, Gemma 3 27B,
+   * DeepSeek-V3, gpt-oss, Grok-1, Granite 3.0, T5, Llama 4 Scout, μP), each scale computed from its parameters.
+   */
+  modelScales(): ModelScale[];
   /** A Transformer training run of the training lab (RangeError naming the value when a size does not fit). */
   createTrainingRun(config?: TrainingConfig): TrainingRun;
   info(): CoreInfo;

@@ -8,7 +8,7 @@ export { CORE_VERSION } from './version.js';
 
 export const SCALE_NAMES = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
 
-export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article']);
+export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax']);
 
 /** How a row with a zero normaliser (every key masked, or every exp underflowed) comes out: 'nan' (its formula) or 'zero' (fused kernels). */
 export const MASKED_ROW_RULES = Object.freeze(['nan', 'zero']);
@@ -234,7 +234,44 @@ function scale(what, v, fallback = 'inv_sqrt_dk', name = 'scale') {
     }
     return v;
   }
-  throw new TypeError(`${what}: ${name} must be a string or a number, got ${typeName(v)}`);
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    // { power: p }: c = d_k^−p, p in 0..2 (½ is 1/√d_k, 1 is 1/d_k)
+    const keys = Object.keys(v);
+    if (keys.length !== 1 || keys[0] !== 'power') {
+      throw new TypeError(`${what}: ${name} as an object must be { power: p }, got keys ${keys.length ? keys.join(', ') : '(none)'}`);
+    }
+    const p = v.power;
+    if (typeof p !== 'number') throw new TypeError(`${what}: ${name}.power must be a number, got ${typeName(p)}`);
+    if (!(p >= 0 && p <= 2)) throw new RangeError(`${what}: ${name}.power = ${p} must be a number in 0..2 (c = d_k^-power)`);
+    return { power: p };
+  }
+  throw new TypeError(`${what}: ${name} must be a string or a number, got ${typeName(v)} (or { power: p })`);
+}
+// Attention sinks: absent or null = none; else one logit per head (a plain array of numbers or a
+// numeric typed array of length heads), each finite with |S| ≤ 1e6 or −∞ (no sink for that head).
+// Returns a Float64Array copy, or null.
+function sinks(what, v, heads) {
+  if (v === undefined || v === null) return null;
+  const kind = typedArrayKind(v);
+  const count = kind !== undefined && kind in NUMBER_ARRAYS ? taByteLength.call(v) / NUMBER_ARRAYS[kind] : Array.isArray(v) ? v.length : -1;
+  if (count >= 0 && count !== heads) {
+    throw new RangeError(`${what}: sinks.length = ${count} does not match heads = ${heads} (one sink logit per head)`);
+  }
+  const out = numberList(what, 'sinks', v, heads, heads);
+  out.forEach((x, i) => {
+    if (x === -Infinity) return;
+    if (!Number.isFinite(x) || Math.abs(x) > 1e6) {
+      throw new RangeError(`${what}: sinks[${i}] = ${x} must be a finite number of magnitude ≤ 1e6, or -Infinity (no sink)`);
+    }
+  });
+  return out;
+}
+// ρ, the correlation of each key with its matching query: absent = 0 (independent); a number in −1..1.
+function correlation(what, v) {
+  if (v === undefined) return 0;
+  if (typeof v !== 'number') throw new TypeError(`${what}: correlation must be a number, got ${typeName(v)}`);
+  if (!(v >= -1 && v <= 1)) throw new RangeError(`${what}: correlation = ${v} must be a number in -1..1`);
+  return v;
 }
 // Logit soft-capping: absent = off (0 for the core); otherwise a number in (0, 1e6].
 function softcap(what, v) {
@@ -432,7 +469,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     scoreVariance(params) {
       const what = 'scoreVariance';
-      checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins']);
+      checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins', 'correlation']);
       const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
       return call('scoreVariance', {
         dks,
@@ -441,13 +478,15 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         variance: num(what, 'variance', params.variance, 1),
         histDk: int(what, 'histDk', params.histDk, dks.length > 0 ? dks[0] : 64),
         bins: int(what, 'bins', params.bins, 60),
+        correlation: correlation(what, params.correlation),
       });
     },
     attentionStats(params) {
       const what = 'attentionStats';
-      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap']);
+      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap', 'correlation', 'sinks']);
+      const heads = int(what, 'heads', params.heads, 8);
       return call('attentionStats', {
-        heads: int(what, 'heads', params.heads, 8),
+        heads,
         headsKv: int(what, 'headsKv', params.headsKv, 0),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
         dk: int(what, 'dk', params.dk),
@@ -461,11 +500,13 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
         softcap: softcap(what, params.softcap),
+        correlation: correlation(what, params.correlation),
+        sinks: sinks(what, params.sinks, heads),
       });
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
-      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap']);
+      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap', 'correlation', 'sinks']);
       let scales = ['none', 'inv_sqrt_dk', 'inv_dk'];
       if (params.scales !== undefined) {
         scales = list(what, 'scales', params.scales, 8, (s, name) => {
@@ -473,10 +514,12 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
           return scale(what, s, undefined, name);
         });
       }
+      const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
+      const heads = int(what, 'heads', params.heads, 4);
       return call('saturationSweep', {
-        dks: intList(what, 'dks', params.dks, 64, LIMITS.dk),
+        dks,
         scales,
-        heads: int(what, 'heads', params.heads, 4),
+        heads,
         seqLen: int(what, 'seqLen', params.seqLen, 128),
         seed: seed(what, params.seed),
         variance: num(what, 'variance', params.variance, 1),
@@ -485,6 +528,8 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
         softcap: softcap(what, params.softcap),
+        correlation: correlation(what, params.correlation),
+        sinks: sinks(what, params.sinks, heads),
       });
     },
     softmaxJacobian(logits, options = {}) {
@@ -496,7 +541,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     attention(params) {
       const what = 'attention';
-      checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow']);
+      checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks']);
       // The shape first, then every tensor's real length against it: nothing is copied into the
       // wasm heap before the bindings' shape and budget checks (check_attention_work) pass.
       const heads = int(what, 'heads', params.heads);
@@ -519,6 +564,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         mask: params.mask === undefined || params.mask === null ? null : float32(what, 'mask', params.mask, seqLen * seqLen, 'seqLen · seqLen'),
         softcap: softcap(what, params.softcap),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'zero'),
+        sinks: sinks(what, params.sinks, heads),
       });
     },
     simdPeak(params = {}) {
@@ -580,7 +626,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     longContext(params) {
       const what = 'longContext';
-      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel']);
+      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim']);
       let methods = [...LONG_CONTEXT_METHODS];
       if (params.methods !== undefined) {
         methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
@@ -593,7 +639,16 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         methods,
         seed: seed(what, params.seed),
         kernel: kernelOf(what, params.kernel),
+        // Llama 4's temperature, Scalable-Softmax's s and YaRN's m-scales (the core checks their ranges)
+        floorScale: num(what, 'floorScale', params.floorScale, 8192),
+        attnScale: num(what, 'attnScale', params.attnScale, 0.1),
+        s: num(what, 's', params.s, 0.43),
+        mscale: num(what, 'mscale', params.mscale, 1),
+        mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, 0),
       });
+    },
+    modelScales() {
+      return checked(mod.modelScales());
     },
     createTrainingRun(config = {}) {
       const what = 'createTrainingRun';

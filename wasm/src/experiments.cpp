@@ -19,6 +19,26 @@ void check_softcap(const char* what, double cap) {
                                 " must be a positive number ≤ 1e6 (leave it out to turn soft-capping off)");
 }
 
+void check_correlation(const char* what, double rho) {
+  if (!(rho >= -kMaxCorrelation && rho <= kMaxCorrelation))
+    throw std::invalid_argument(std::string(what) + ": correlation = " + format_number(rho) +
+                                " must be a number in -1..1");
+}
+
+void check_sinks(const char* what, std::span<const double> sinks, int heads) {
+  if (sinks.empty()) return;
+  if (static_cast<long long>(sinks.size()) != heads)
+    throw std::invalid_argument(std::string(what) + ": sinks.length = " + std::to_string(sinks.size()) +
+                                " does not match heads = " + std::to_string(heads) + " (one sink logit per head)");
+  for (size_t i = 0; i < sinks.size(); ++i) {
+    const double x = sinks[i];
+    if (x == -std::numeric_limits<double>::infinity()) continue;  // no sink for this head
+    if (!std::isfinite(x) || std::fabs(x) > kMaxSink)
+      throw std::invalid_argument(std::string(what) + ": sinks[" + std::to_string(i) + "] = " + format_number(x) +
+                                  " must be a finite number of magnitude ≤ 1e6, or -inf (no sink)");
+  }
+}
+
 namespace {
 
 void check_variance(const char* what, double variance) {
@@ -45,15 +65,20 @@ void check_threshold(const char* what, double t) {
     throw std::invalid_argument(std::string(what) + ": threshold = " + format_number(t) + " must lie in (0, 1)");
 }
 
-// Draws `samples` scores q·k (components N(0, σ²), in double) for one d_k from stream (seed, dk).
-std::vector<double> draw_scores(uint32_t seed, int dk, int samples, double sigma) {
+// Draws `samples` scores q·k (components N(0, σ²), in double) for one d_k from stream (seed, dk);
+// with ρ ≠ 0 each key is k_i = ρ q_i + √(1 − ρ²) z_i from the same draws z_i (see check_correlation).
+std::vector<double> draw_scores(uint32_t seed, int dk, int samples, double sigma, double rho) {
   Rng rng = Rng::stream(seed, static_cast<uint64_t>(dk));
   std::vector<double> q(static_cast<size_t>(dk));
   std::vector<double> scores(static_cast<size_t>(samples));
+  const double rest = std::sqrt(1.0 - rho * rho);
   for (int s = 0; s < samples; ++s) {
     for (int i = 0; i < dk; ++i) q[i] = sigma * rng.normal();
     double dot = 0.0;
-    for (int i = 0; i < dk; ++i) dot += q[i] * (sigma * rng.normal());
+    if (rho == 0.0)
+      for (int i = 0; i < dk; ++i) dot += q[i] * (sigma * rng.normal());
+    else
+      for (int i = 0; i < dk; ++i) dot += q[i] * (rho * q[i] + rest * (sigma * rng.normal()));
     scores[s] = dot;
   }
   return scores;
@@ -61,6 +86,11 @@ std::vector<double> draw_scores(uint32_t seed, int dk, int samples, double sigma
 
 Moments scaled(const Moments& m, double c) { return Moments{m.mean * c, m.variance * c * c, m.std * c}; }
 Moments normal_moments(double variance) { return Moments{0.0, variance, std::sqrt(variance)}; }
+// Of q·k for a pair correlated by ρ (see check_correlation): mean ρ d_k σ², variance d_k σ⁴ (1 + ρ²).
+Moments correlated_moments(int dk, double variance, double rho) {
+  const double var = dk * variance * variance * (1.0 + rho * rho);
+  return Moments{rho * dk * variance, var, std::sqrt(var)};
+}
 
 std::vector<float> draw_tensor(uint32_t seed, uint64_t stream, size_t n, double sigma) {
   Rng rng = Rng::stream(seed, stream);
@@ -88,6 +118,21 @@ Inputs draw_inputs(uint32_t seed, int heads, int heads_kv, int seq_len, int dk, 
   }
   in.heads_kv = heads_kv;
   return in;
+}
+
+// Correlates each key with its match (key j of K/V head kv with query j of head kv · group, the
+// first query head of its group): k ← ρ q + √(1 − ρ²) k in double, rounded once to float32. K holds
+// the draws z; ρ = 0 leaves it untouched.
+void correlate_keys(Inputs& in, int heads, double rho) {
+  if (rho == 0.0) return;
+  const double rest = std::sqrt(1.0 - rho * rho);
+  const size_t per_head = in.k.size() / static_cast<size_t>(in.heads_kv);
+  const int group = heads / in.heads_kv;
+  for (int kv = 0; kv < in.heads_kv; ++kv) {
+    const float* q = in.q.data() + static_cast<size_t>(kv) * group * per_head;
+    float* k = in.k.data() + static_cast<size_t>(kv) * per_head;
+    for (size_t i = 0; i < per_head; ++i) k[i] = static_cast<float>(rho * q[i] + rest * k[i]);
+  }
 }
 
 // heads_kv = 0 means heads; otherwise it must divide heads.
@@ -129,16 +174,18 @@ void analyse_terms(std::vector<CostTerm>& terms, double times, const std::string
 }
 
 struct PerRow {
-  std::vector<double> entropy, max_weight, eff_support, jac_fro, jac_spec, grad_logits, grad_query;
+  std::vector<double> entropy, max_weight, eff_support, jac_fro, jac_spec, grad_logits, grad_query, sink_mass;
   void reserve(size_t n) {
     for (auto* v : {&entropy, &max_weight, &eff_support, &jac_fro, &jac_spec, &grad_logits, &grad_query}) v->reserve(n);
   }
 };
 
-// How the logits of a row are formed after S = c · Q Kᵀ: soft-capping, then the causal mask.
+// How the logits of a row are formed after S = c · Q Kᵀ: soft-capping, then the causal mask, then
+// the head's sink appended (see check_sinks).
 struct LogitRule {
   bool causal = false;   // row i sees keys 0..i (the rest −∞)
   double softcap = 0.0;  // > 0: s ↦ cap · tanh(s / cap) (see softcap_logit)
+  std::span<const double> sinks;  // empty, or [heads]
 };
 
 // Applies the rule to one head's logits S [L, L] in place; raw (if not null) receives the logits
@@ -174,8 +221,12 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
   const size_t head = L * dk;
   std::vector<float> P(L * L), dP(gradients ? L * L : 0), dS(gradients ? L * L : 0), dQ(gradients ? head : 0);
   std::vector<float> raw;
-  std::vector<double> p(L), g(L), js(L), dcap(capped ? L : 0);
+  const bool has_sinks = !rule.sinks.empty();
+  std::vector<float> sinkw(has_sinks ? L : 0);
+  // p and dcap hold one more entry for the sink's weight (and its soft-cap factor 1)
+  std::vector<double> p(L + 1), g(L), js(L), dcap(capped ? L + 1 : 0);
   std::vector<double> ratio;
+  if (has_sinks) rows.sink_mass.reserve(static_cast<size_t>(heads) * L);
   rows.reserve(static_cast<size_t>(heads) * L);
   AttentionSummary sum;
   sum.scale = c;
@@ -188,7 +239,12 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
     const float* dO = gradients ? in.dout.data() + h * head : nullptr;
     kt.matmul_abt(Q, K, P.data(), seq_len, seq_len, dk, static_cast<float>(c));  // logits
     sum.max_abs_logit = std::max(sum.max_abs_logit, apply_logit_rule(P.data(), seq_len, rule, capped ? &raw : nullptr));
-    kt.softmax_rows(P.data(), seq_len, seq_len);                                  // attention weights
+    const double sink = has_sinks ? rule.sinks[h] : -std::numeric_limits<double>::infinity();
+    const bool sink_on = sink != -std::numeric_limits<double>::infinity();
+    if (has_sinks)
+      kt.softmax_rows_sink(P.data(), seq_len, seq_len, static_cast<float>(sink), sinkw.data());  // weights, sink
+    else
+      kt.softmax_rows(P.data(), seq_len, seq_len);                                  // attention weights
     if (h == 0 && heatmap != nullptr) {
       heatmap->resize(static_cast<size_t>(heatmap_n) * heatmap_n);
       for (int i = 0; i < heatmap_n; ++i)
@@ -200,18 +256,27 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
       for (size_t j = 0; j < L; ++j) p[j] = P[i * L + j];
       if (capped)
         for (size_t j = 0; j < L; ++j) dcap[j] = j < seen ? softcap_derivative(raw[i * L + j], rule.softcap) : 0.0;
-      RowStats rs = row_stats(p.data(), seq_len);
+      // With a sink the row is the L + 1 outcomes, keys and sink (the sink is not capped: factor 1).
+      const int n = sink_on ? seq_len + 1 : seq_len;
+      if (sink_on) {
+        p[L] = sinkw[i];
+        if (capped) dcap[L] = 1.0;
+      }
+      if (has_sinks) rows.sink_mass.push_back(sinkw[i]);
+      RowStats rs = row_stats(p.data(), n);
       if (capped) {  // the Jacobian with respect to the raw logits: J · diag(1 − tanh²(s / cap))
-        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), seq_len);
+        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), n);
         rs.jac_fro = jn.frobenius;
         rs.jac_spec = jn.spectral;
       }
+      if (sink_on) rs.max_weight = *std::max_element(p.begin(), p.begin() + seq_len);  // over the keys
       rows.entropy.push_back(rs.entropy);
       rows.max_weight.push_back(rs.max_weight);
       rows.eff_support.push_back(rs.eff_support);
       rows.jac_fro.push_back(rs.jac_fro);
       rows.jac_spec.push_back(rs.jac_spec);
-      if (seen > 1) ratio.push_back(rs.entropy / std::log(static_cast<double>(seen)));
+      const size_t outcomes = sink_on ? seen + 1 : seen;  // the sink is one more place for the mass
+      if (outcomes > 1) ratio.push_back(rs.entropy / std::log(static_cast<double>(outcomes)));
       above += rs.max_weight > threshold ? 1.0 : 0.0;
       if (!gradients) continue;
       for (size_t j = 0; j < L; ++j) g[j] = dP[i * L + j];
@@ -242,6 +307,7 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
   sum.grad_logits = summarize(rows.grad_logits);
   sum.grad_query = summarize(rows.grad_query);
   sum.share_above = above / static_cast<double>(rows.entropy.size());
+  sum.sink_mass = summarize(rows.sink_mass);  // NaN without sinks
   return sum;
 }
 
@@ -265,6 +331,12 @@ Scale scale_value(double value) {
   return Scale{Scale::Kind::Value, value};
 }
 
+Scale scale_power(double p) {
+  if (!(p >= 0.0 && p <= kMaxScalePower))
+    throw std::invalid_argument("scale.power = " + format_number(p) + " must be a number in 0..2 (c = d_k^-power)");
+  return Scale{Scale::Kind::Power, p};
+}
+
 std::string scale_name(const Scale& s) {
   switch (s.kind) {
     case Scale::Kind::None: return "none";
@@ -272,6 +344,7 @@ std::string scale_name(const Scale& s) {
     case Scale::Kind::InvDk: return "inv_dk";
     case Scale::Kind::InvSqrtDModel: return "inv_sqrt_d_model";
     case Scale::Kind::Value: return format_number(s.value);
+    case Scale::Kind::Power: return "d_k^-" + format_number(s.value);
   }
   return "?";
 }
@@ -283,6 +356,15 @@ double resolve_scale(const Scale& s, int dk, int heads) {
     case Scale::Kind::InvDk: return 1.0 / static_cast<double>(dk);
     case Scale::Kind::InvSqrtDModel: return 1.0 / std::sqrt(static_cast<double>(dk) * heads);
     case Scale::Kind::Value: return scale_value(s.value).value;
+    case Scale::Kind::Power: {
+      const double pw = scale_power(s.value).value;
+      const double d = static_cast<double>(dk);
+      // The named exponents give the named scales' very numbers (pow may differ in the last bit).
+      if (pw == 0.0) return 1.0;
+      if (pw == 0.5) return 1.0 / std::sqrt(d);
+      if (pw == 1.0) return 1.0 / d;
+      return std::pow(d, -pw);
+    }
   }
   return 1.0;
 }
@@ -294,6 +376,7 @@ ScoreVarianceResult score_variance(const ScoreVarianceParams& p) {
   check_int_range(what, "histDk", p.hist_dk, 1, kMaxDk);
   check_int_range(what, "bins", p.bins, 4, 400);
   check_variance(what, p.variance);
+  check_correlation(what, p.correlation);
   {
     double sum_dk = 0.0;
     for (int dk : p.dks) sum_dk += dk;
@@ -313,7 +396,7 @@ ScoreVarianceResult score_variance(const ScoreVarianceParams& p) {
   ScoreVarianceResult r;
   std::vector<double> hist_scores;
   for (int dk : p.dks) {
-    std::vector<double> scores = draw_scores(p.seed, dk, p.samples, sigma);
+    std::vector<double> scores = draw_scores(p.seed, dk, p.samples, sigma, p.correlation);
     MomentAccumulator acc;
     for (double s : scores) acc.add(s);
     ScoreVarianceRow row;
@@ -321,19 +404,28 @@ ScoreVarianceResult score_variance(const ScoreVarianceParams& p) {
     row.raw = acc.moments();
     row.inv_sqrt_dk = scaled(row.raw, 1.0 / std::sqrt(double(dk)));
     row.inv_dk = scaled(row.raw, 1.0 / double(dk));
-    row.theory_raw = normal_moments(dk * s4);
-    row.theory_inv_sqrt_dk = normal_moments(s4);
-    row.theory_inv_dk = normal_moments(s4 / dk);
+    if (p.correlation == 0.0) {
+      row.theory_raw = normal_moments(dk * s4);
+      row.theory_inv_sqrt_dk = normal_moments(s4);
+      row.theory_inv_dk = normal_moments(s4 / dk);
+    } else {
+      const Moments m = correlated_moments(dk, p.variance, p.correlation);
+      row.theory_raw = m;
+      row.theory_inv_sqrt_dk = scaled(m, 1.0 / std::sqrt(double(dk)));
+      row.theory_inv_dk = scaled(m, 1.0 / double(dk));
+    }
     r.rows.push_back(row);
     if (dk == p.hist_dk && hist_scores.empty()) hist_scores = std::move(scores);
   }
-  if (hist_scores.empty()) hist_scores = draw_scores(p.seed, p.hist_dk, p.samples, sigma);
+  if (hist_scores.empty()) hist_scores = draw_scores(p.seed, p.hist_dk, p.samples, sigma, p.correlation);
   r.hist_dk = p.hist_dk;
-  const double sd = std::sqrt(p.hist_dk * s4);
-  r.hist_raw = histogram(hist_scores, uniform_edges(-5.0 * sd, 5.0 * sd, p.bins));
+  const Moments th = correlated_moments(p.hist_dk, p.variance, p.correlation);
+  const double sd = p.correlation == 0.0 ? std::sqrt(p.hist_dk * s4) : th.std;
+  const double mu = th.mean;  // 0 when ρ = 0: the edges are today's
+  r.hist_raw = histogram(hist_scores, uniform_edges(mu - 5.0 * sd, mu + 5.0 * sd, p.bins));
   const double c = 1.0 / std::sqrt(double(p.hist_dk));
   for (double& s : hist_scores) s *= c;
-  r.hist_inv_sqrt_dk = histogram(hist_scores, uniform_edges(-5.0 * sd * c, 5.0 * sd * c, p.bins));
+  r.hist_inv_sqrt_dk = histogram(hist_scores, uniform_edges((mu - 5.0 * sd) * c, (mu + 5.0 * sd) * c, p.bins));
   return r;
 }
 
@@ -346,6 +438,8 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
   const double c = resolve_scale(p.scale, p.dk, p.heads);
   check_softcap(what, p.softcap);
+  check_correlation(what, p.correlation);
+  check_sinks(what, p.sinks, p.heads);
   kernel_table(p.kernel);  // throws if the family is not in this build
   check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk, p.gradients), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
   {
@@ -354,13 +448,14 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
     check_cost(what, terms);
   }
 
-  const Inputs in = draw_inputs(p.seed, p.heads, heads_kv, p.seq_len, p.dk, p.variance, p.gradients);
+  Inputs in = draw_inputs(p.seed, p.heads, heads_kv, p.seq_len, p.dk, p.variance, p.gradients);
+  correlate_keys(in, p.heads, p.correlation);
   AttentionStatsResult r;
   r.log_seq_len = std::log(static_cast<double>(p.seq_len));
   r.heatmap_size = std::min(p.seq_len, p.heatmap_size);
   PerRow rows;
-  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, p.softcap}, rows,
-                      r.heatmap_size, &r.heatmap);
+  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, p.softcap, p.sinks},
+                      rows, r.heatmap_size, &r.heatmap);
   if (p.per_row) {
     r.entropy = std::move(rows.entropy);
     r.max_weight = std::move(rows.max_weight);
@@ -369,6 +464,7 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
     r.jac_spec = std::move(rows.jac_spec);
     r.grad_logits = std::move(rows.grad_logits);
     r.grad_query = std::move(rows.grad_query);
+    r.sink_mass = std::move(rows.sink_mass);
   }
   return r;
 }
@@ -384,6 +480,8 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
   check_threshold(what, p.threshold);
   for (const Scale& s : p.scales) resolve_scale(s, 1, 1);  // validates explicit values
   check_softcap(what, p.softcap);
+  check_correlation(what, p.correlation);
+  check_sinks(what, p.sinks, p.heads);
   kernel_table(p.kernel);
   double bytes = 0.0, sum_dk = 0.0, max_dk = 0.0;
   for (int dk : p.dks) {
@@ -425,11 +523,12 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
   r.points.assign(p.scales.size(), std::vector<AttentionSummary>(p.dks.size()));
   for (size_t d = 0; d < p.dks.size(); ++d) {
     const int dk = p.dks[d];
-    const Inputs in = draw_inputs(p.seed, p.heads, p.heads, p.seq_len, dk, p.variance, p.gradients);
+    Inputs in = draw_inputs(p.seed, p.heads, p.heads, p.seq_len, dk, p.variance, p.gradients);
+    correlate_keys(in, p.heads, p.correlation);
     for (size_t s = 0; s < p.scales.size(); ++s) {
       PerRow rows;
       r.points[s][d] = analyse(in, p.heads, p.seq_len, dk, resolve_scale(p.scales[s], dk, p.heads), p.threshold,
-                               p.kernel, LogitRule{p.causal, p.softcap}, rows, 0, nullptr);
+                               p.kernel, LogitRule{p.causal, p.softcap, p.sinks}, rows, 0, nullptr);
     }
   }
   return r;
@@ -504,6 +603,7 @@ void check_attention_work(const AttentionParams& p) {
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
   const double L = p.seq_len;
   check_softcap(what, p.softcap);
+  check_sinks(what, p.sinks, p.heads);
   check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
   check_cost(what, {{2.0 * p.heads * L * L * p.dk * ns_per_mac(p.kernel),
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
@@ -541,8 +641,9 @@ size_t check_attention(const AttentionParams& p) {
 }
 
 // The forward pass of checked parameters into output [heads, seq_len, dk] and, when
-// p.want_weights, weights [heads, seq_len, seq_len]; returns the scale factor.
-double run_attention(const AttentionParams& p, float* output, float* weights) {
+// p.want_weights, weights [heads, seq_len, seq_len], and with sinks sink_weights [heads, seq_len];
+// returns the scale factor.
+double run_attention(const AttentionParams& p, float* output, float* weights, float* sink_weights) {
   const int heads_kv = p.heads_kv == 0 ? p.heads : p.heads_kv;
   const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
   const KernelTable& kt = kernel_table(p.kernel);
@@ -554,7 +655,7 @@ double run_attention(const AttentionParams& p, float* output, float* weights) {
   // zero-filled (every entry is written by the product before it is read).
   static std::unique_ptr<float[]> scratch;
   static size_t scratch_cap = 0;
-  if (!p.want_weights && (logit_pass || !kt.attention_head) && scratch_cap < LL) {
+  if (!p.want_weights && (logit_pass || !kt.attention_head || !p.sinks.empty()) && scratch_cap < LL) {
     scratch.reset(new float[LL]);
     scratch_cap = LL;
   }
@@ -565,7 +666,7 @@ double run_attention(const AttentionParams& p, float* output, float* weights) {
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   for (int h = 0; h < p.heads; ++h) {
     const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
-    if (!logit_pass && !p.want_weights && kt.attention_head) {  // the same numbers, scores kept in cache
+    if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty()) {  // the same numbers, scores kept in cache
       kt.attention_head(p.q.data() + h * head, p.k.data() + kv, p.v.data() + kv, output + h * head, p.seq_len, p.dk,
                         static_cast<float>(scale));
       continue;
@@ -583,8 +684,12 @@ double run_attention(const AttentionParams& p, float* output, float* weights) {
       }
       dead[i] = all_masked;
     }
-    kt.softmax_rows(P, p.seq_len, p.seq_len);  // a fully masked row comes out all zeros
-    if (p.masked_row == MaskedRow::Nan)
+    const bool sink_on = !p.sinks.empty() && p.sinks[h] != -std::numeric_limits<double>::infinity();
+    if (!p.sinks.empty())  // a fully masked row comes out all zeros, the sink taking its mass
+      kt.softmax_rows_sink(P, p.seq_len, p.seq_len, static_cast<float>(p.sinks[h]), sink_weights + h * Lz);
+    else
+      kt.softmax_rows(P, p.seq_len, p.seq_len);  // a fully masked row comes out all zeros
+    if (p.masked_row == MaskedRow::Nan && !sink_on)
       for (size_t i = 0; i < Lz; ++i)
         if (dead[i]) std::fill_n(P + i * Lz, Lz, std::numeric_limits<float>::quiet_NaN());
     kt.matmul_ab(P, p.v.data() + kv, output + h * head, p.seq_len, p.dk, p.seq_len, 1.0f);
@@ -598,18 +703,28 @@ AttentionResult attention(const AttentionParams& p) {
   AttentionResult r;
   r.output.resize(n);
   if (p.want_weights) r.weights.resize(static_cast<size_t>(p.heads) * p.seq_len * p.seq_len);
-  r.scale = run_attention(p, r.output.data(), r.weights.data());
+  if (!p.sinks.empty()) r.sink_weights.resize(static_cast<size_t>(p.heads) * p.seq_len);
+  r.scale = run_attention(p, r.output.data(), r.weights.data(), r.sink_weights.data());
   return r;
 }
 
-double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights) {
+double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights,
+                      std::span<float> sink_weights) {
   const size_t n = check_attention(p);
   const size_t nw = p.want_weights ? static_cast<size_t>(p.heads) * p.seq_len * p.seq_len : 0;
-  if (output.size() != n || weights.size() != nw)
-    throw std::invalid_argument("attention: output buffers of " + std::to_string(output.size()) + " and " +
-                                std::to_string(weights.size()) + " floats do not match " + std::to_string(n) +
-                                " and " + std::to_string(nw));
-  return run_attention(p, output.data(), weights.data());
+  const size_t ns = p.sinks.empty() ? 0 : static_cast<size_t>(p.heads) * p.seq_len;
+  if (output.size() != n || weights.size() != nw || sink_weights.size() != ns)
+    throw std::invalid_argument("attention: output buffers of " + std::to_string(output.size()) + ", " +
+                                std::to_string(weights.size()) + " and " + std::to_string(sink_weights.size()) +
+                                " floats do not match " + std::to_string(n) + ", " + std::to_string(nw) + " and " +
+                                std::to_string(ns));
+  return run_attention(p, output.data(), weights.data(), sink_weights.data());
+}
+
+double mean_sink_mass(std::span<const float> sink_weights) {
+  double sum = 0.0;
+  for (float w : sink_weights) sum += w;
+  return sink_weights.empty() ? std::numeric_limits<double>::quiet_NaN() : sum / static_cast<double>(sink_weights.size());
 }
 
 void check_tensor_stats_work(const TensorStatsParams& p) {
@@ -812,13 +927,43 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
   return r;
 }
 
-double long_context_multiplier(const std::string& method, int seq_len, int train_len) {
+double yarn_get_mscale(double s, double mscale) { return s <= 1.0 ? 1.0 : 0.1 * mscale * std::log(s) + 1.0; }
+
+double yarn_multiplier(double s, double mscale, double mscale_all_dim) {
+  if (mscale_all_dim == 0.0) return std::pow(yarn_get_mscale(s, mscale), 2.0);
+  const double all = yarn_get_mscale(s, mscale_all_dim);
+  return std::pow(yarn_get_mscale(s, mscale) / all, 2.0) * (all * all);
+}
+
+double llama4_temperature(double pos_plus_one, double floor_scale, double attn_scale) {
+  return 1.0 + attn_scale * std::log(std::floor(pos_plus_one / floor_scale) + 1.0);
+}
+
+double ssmax_multiplier(int n, double s) { return s * std::log(static_cast<double>(n)); }
+
+void check_long_context_options(const char* what, const LongContextOptions& o) {
+  auto range = [what](const char* name, double v, double lo, double hi, bool open_lo) {
+    if (!(open_lo ? v > lo : v >= lo) || !(v <= hi))
+      throw std::invalid_argument(std::string(what) + ": " + name + " = " + format_number(v) + " must be a number in " +
+                                  (open_lo ? "(" : "[") + format_number(lo) + ", " + format_number(hi) + "]");
+  };
+  range("floorScale", o.floor_scale, 1.0, 1e9, false);
+  range("attnScale", o.attn_scale, 0.0, 10.0, false);
+  range("s", o.ssmax_s, 0.0, 10.0, true);
+  range("mscale", o.mscale, 0.0, 100.0, true);
+  if (o.mscale_all_dim != 0.0) range("mscaleAllDim", o.mscale_all_dim, 0.0, 100.0, true);
+}
+
+double long_context_multiplier(const std::string& method, int seq_len, int train_len, const LongContextOptions& o) {
   const double s = static_cast<double>(seq_len) / train_len;
   if (method == "fixed") return 1.0;
   if (method == "logn") return std::max(1.0, std::log(double(seq_len)) / std::log(double(train_len)));
-  if (method == "yarn") return s > 1.0 ? std::pow(0.1 * std::log(s) + 1.0, 2.0) : 1.0;
+  if (method == "yarn") return s > 1.0 ? yarn_multiplier(s, o.mscale, o.mscale_all_dim) : 1.0;
   if (method == "article") return std::sqrt(s);
-  throw std::invalid_argument("method = '" + method + "' is not one of 'fixed', 'logn', 'yarn', 'article'");
+  if (method == "llama4") return llama4_temperature(seq_len, o.floor_scale, o.attn_scale);
+  if (method == "ssmax") return ssmax_multiplier(seq_len, o.ssmax_s);
+  throw std::invalid_argument("method = '" + method +
+                              "' is not one of 'fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax'");
 }
 
 LongContextResult long_context(const LongContextParams& p) {
@@ -829,6 +974,7 @@ LongContextResult long_context(const LongContextParams& p) {
   if (p.seq_lens.empty()) throw std::invalid_argument("longContext: seqLens is empty; give at least one length");
   check_int_range(what, "seqLens.length", static_cast<long long>(p.seq_lens.size()), 1, 16);
   if (p.methods.empty()) throw std::invalid_argument("longContext: methods is empty; give at least one method");
+  check_long_context_options(what, p.options);
   for (const auto& m : p.methods) {
     try {
       long_context_multiplier(m, 2, 2);  // validates the name
@@ -867,7 +1013,7 @@ LongContextResult long_context(const LongContextParams& p) {
     for (int L : p.seq_lens) {
       LongContextPoint pt;
       pt.seq_len = L;
-      pt.multiplier = long_context_multiplier(method, L, p.train_len);
+      pt.multiplier = long_context_multiplier(method, L, p.train_len, p.options);
       S.resize(static_cast<size_t>(p.queries) * L);
       row.resize(L);
       kt.matmul_abt(Q.data(), K.data(), S.data(), p.queries, L, p.dk,

@@ -29,15 +29,21 @@ struct Scale {
     InvDk,          // c = 1/d_k
     InvSqrtDModel,  // c = 1/√d_model, d_model = heads · d_k: a common bug (the model width, not the head's)
     Value,          // c = value, an explicit number in (0, 1e4]
+    Power,          // c = d_k^−value, value = p in [0, 2]: p = ½ is 1/√d_k, p = 1 is 1/d_k (μP's 1/d, Yang et
+                    // al. 2021, Tensor Programs V §4 / microsoft/mup README); p = 0, ½ and 1 resolve to exactly
+                    // the numbers of 'none', 'inv_sqrt_dk' and 'inv_dk'
   };
   Kind kind = Kind::InvSqrtDk;
-  double value = 0.0;  // only for Kind::Value
+  double value = 0.0;  // Kind::Value: the number; Kind::Power: the exponent p
 };
 // "none" | "inv_sqrt_dk" | "inv_dk" | "inv_sqrt_d_model"; throws naming the value otherwise.
 Scale parse_scale(const std::string& name);
 // An explicit scale; throws unless 0 < value ≤ 1e4 (kMaxScale).
 Scale scale_value(double value);
-// The name ("inv_sqrt_dk", …) or the number as text.
+// The exponent form d_k^−p; throws unless 0 ≤ p ≤ 2 (kMaxScalePower), naming the value.
+inline constexpr double kMaxScalePower = 2.0;
+Scale scale_power(double p);
+// The name ("inv_sqrt_dk", …), the number as text, or "d_k^-p".
 std::string scale_name(const Scale& s);
 // c for a head dimension and head count.
 double resolve_scale(const Scale& s, int dk, int heads);
@@ -61,7 +67,35 @@ inline double softcap_derivative(double s, double cap) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// scoreVariance: the law Var(q·k) = d_k σ⁴ for q, k with iid N(0, σ²) components (C1, C3).
+// Correlated queries and keys (issue 19; μP's case, Yang et al. 2021, Tensor Programs V §4 and the
+// microsoft/mup README: once training aligns q and k, q·k grows like d_k, not √d_k). A key paired
+// with its query is drawn coordinate by coordinate as k_i = ρ q_i + √(1 − ρ²) z_i, z_i iid N(0, σ²)
+// independent of q: each k_i is still N(0, σ²), corr(q_i, k_i) = ρ, and for the pair
+//   E[q·k] = ρ d_k σ²,   Var(q·k) = d_k σ⁴ (1 + ρ²)
+// (q_i k_i = ρ q_i² + √(1 − ρ²) q_i z_i: mean ρσ², variance 2ρ²σ⁴ + (1 − ρ²)σ⁴). At d_k 128, ρ 0.1:
+// mean 12.8, variance 129.28. z is the draw the uncorrelated key would have had, so no normal is
+// drawn beyond today's and ρ = 0 gives today's numbers bit for bit.
+inline constexpr double kMaxCorrelation = 1.0;
+void check_correlation(const char* what, double rho);  // throws unless −1 ≤ ρ ≤ 1, naming the value
+
+// ---------------------------------------------------------------------------------------------
+// Attention sinks (gpt-oss: openai/gpt-oss gpt_oss/torch/model.py `sdpa`, a learned logit S_h per
+// head concatenated to every row of scaled, masked logits and dropped after the softmax;
+// StreamingLLM, Xiao et al. 2023, §3: heads park mass on a token that carries nothing). Row i of
+// head h: w_j = e^{s_j} / (e^{S_h} + Σ_k e^{s_k}), so the weights sum to 1 − p_sink,
+// p_sink = e^{S_h} / (…). The sink is not scaled, soft-capped or masked; it is rounded to float32
+// with the logits in the float32 paths. Logits [2, 1, 0] with S = 1: [0.5344, 0.1966, 0.0723], sink
+// 0.1966. A row whose keys are all masked gives zeros (the sink takes all) under either masked-row
+// rule. S_h = −∞ is no sink for head h: every number is the sink-free one, bit for bit.
+// sinks: empty (none) or one value per head, each finite with |S| ≤ 1e6, or −∞.
+inline constexpr double kMaxSink = 1e6;
+void check_sinks(const char* what, std::span<const double> sinks, int heads);  // throws naming sinks[i]
+
+// ---------------------------------------------------------------------------------------------
+// scoreVariance: the law Var(q·k) = d_k σ⁴ for q, k with iid N(0, σ²) components (C1, C3); with a
+// correlation ρ every drawn pair is correlated as above, and the theory rows are N(ρ d_k σ², d_k σ⁴ (1 + ρ²))
+// (raw), N(ρ √d_k σ², σ⁴ (1 + ρ²)) (1/√d_k) and N(ρ σ², σ⁴ (1 + ρ²)/d_k) (1/d_k); the histograms are
+// then centred on the theoretical mean, ±5 theoretical std.
 struct ScoreVarianceParams {
   std::vector<int> dks;    // head dimensions, each 1..16384, at most 64 of them
   int samples = 20000;     // pairs (q, k) per d_k, 2..1000000
@@ -69,6 +103,7 @@ struct ScoreVarianceParams {
   double variance = 1.0;   // σ², the variance of each component (positive, finite, ≤ 1e6)
   int hist_dk = 64;        // the d_k whose scores are histogrammed, 1..16384
   int bins = 60;           // histogram bins, 4..400
+  double correlation = 0;  // ρ in [−1, 1]: each pair's key is drawn as k_i = ρ q_i + √(1 − ρ²) z_i (see below)
 };
 struct ScoreVarianceRow {
   int dk = 0;
@@ -117,6 +152,14 @@ struct AttentionStatsParams {
                              // summaries are NaN and the gradient rows empty, at a third of the work
   bool causal = false;       // row i sees keys 0..i
   double softcap = 0.0;      // > 0: soft-cap the logits (0 = off)
+  double correlation = 0.0;  // ρ in [−1, 1]: key j is drawn correlated with query j (its match), see above;
+                             // under grouped K/V heads with the query head that opens its group (h = kv · group)
+  std::vector<double> sinks; // empty, or [heads] sink logits (see check_sinks). With a (finite) sink the per-row
+                             // quantities are those of the full row of L + 1 outcomes (the keys and the sink):
+                             // entropy and exp(entropy) of it, ‖J‖_F and ‖J‖₂ of its (L + 1)² softmax Jacobian
+                             // (the sink logit is a trained parameter), the entropy ceiling ln(keys seen + 1);
+                             // max weight and share_above over the keys only; dS and dQ through the key
+                             // weights, dS_j = w_j (g_j − Σ_k w_k g_k) (the sink's output column is dropped)
 };
 struct AttentionSummary {
   double scale = 0.0;         // the resolved c
@@ -131,12 +174,14 @@ struct AttentionSummary {
   Summary grad_query;         // ‖dQ_i‖₂
   double share_above = 0.0;   // fraction of rows with max weight > threshold
   double max_abs_logit = 0.0; // max |S| over all heads and unmasked pairs, after soft-capping
+  Summary sink_mass;          // p_sink of every row (0 for a −∞ sink); NaN when no sinks were given
 };
 struct AttentionStatsResult {
   AttentionSummary summary;
   double log_seq_len = 0.0;   // ln L, the entropy ceiling of a row that sees every key
   // Per-row quantities [heads, seq_len] (empty when per_row is false).
   std::vector<double> entropy, max_weight, eff_support, jac_fro, jac_spec, grad_logits, grad_query;
+  std::vector<double> sink_mass;  // [heads, seq_len] p_sink per row (empty unless sinks and per_row)
   int heatmap_size = 0;       // n: the heatmap is [n, n] float32, weights of head 0, rows and keys 0..n−1
   std::vector<float> heatmap;
 };
@@ -157,6 +202,8 @@ struct SaturationSweepParams {
   bool gradients = true;      // as in AttentionStatsParams
   bool causal = false;        // as in AttentionStatsParams
   double softcap = 0.0;       // as in AttentionStatsParams
+  double correlation = 0.0;   // as in AttentionStatsParams
+  std::vector<double> sinks;  // as in AttentionStatsParams: [heads], the same for every d_k and scale
 };
 struct SaturationSweepResult {
   double log_seq_len = 0.0;
@@ -204,18 +251,25 @@ struct AttentionParams {
                                    // any finite value (NaN and +∞ refused)
   double softcap = 0.0;            // > 0: soft-cap the scaled logits before the masks (0 = off)
   MaskedRow masked_row = MaskedRow::Zero;
+  std::span<const double> sinks;   // empty, or [heads] sink logits (check_sinks), appended to every row after
+                                   // the masks; a head with a finite sink never gives a NaN row
 };
 struct AttentionResult {
   double scale = 0.0;
-  std::vector<float> output;   // [heads, seq_len, dk]
-  std::vector<float> weights;  // [heads, seq_len, seq_len], empty unless want_weights
+  std::vector<float> output;        // [heads, seq_len, dk]
+  std::vector<float> weights;       // [heads, seq_len, seq_len], empty unless want_weights
+  std::vector<float> sink_weights;  // [heads, seq_len] p_sink per row, empty unless sinks are given
 };
 AttentionResult attention(const AttentionParams& p);
 // The same pass written into caller-owned buffers (no allocation, no zero-fill: the bindings keep
-// one pair of buffers from call to call): output [heads, seq_len, dk] and weights
-// [heads, seq_len, seq_len] (empty unless want_weights); returns the scale factor. Throws
-// std::invalid_argument as attention() does, and when a buffer's size does not match.
-double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights);
+// one pair of buffers from call to call): output [heads, seq_len, dk], weights
+// [heads, seq_len, seq_len] (empty unless want_weights) and sink_weights [heads, seq_len] (empty
+// unless sinks are given); returns the scale factor. Throws std::invalid_argument as attention()
+// does, and when a buffer's size does not match.
+double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights,
+                      std::span<float> sink_weights = {});
+// The mean of attention's sink_weights [heads, seq_len] (in double): the mean sink mass of a call.
+double mean_sink_mass(std::span<const float> sink_weights);
 // The checks of attention() that do not read the tensors (shape, headsKv, softcap, memory and work
 // budgets), so that a caller can run them before copying tensors in; attention() runs them first.
 void check_attention_work(const AttentionParams& p);
@@ -302,22 +356,64 @@ struct PrecisionLabResult {
 PrecisionLabResult precision_lab(const PrecisionLabParams& p);
 
 // ---------------------------------------------------------------------------------------------
+// Long-context temperatures, as functions of their parameters (each used by longContext and by
+// modelScales).
+//
+// YaRN's m-scale, DeepSeek's yarn_get_mscale (HF modeling_deepseek.py; DeepSeek-V3 inference/model.py):
+// 0.1 · mscale · ln s + 1 for a scale factor s > 1, else 1.
+double yarn_get_mscale(double s, double mscale);
+// The logit multiplier of YaRN at scale factor s with DeepSeek's two m-scales: the attention factor
+// a = yarn_get_mscale(s, mscale) / yarn_get_mscale(s, mscale_all_dim) multiplies the cos and sin of
+// both q and k (HF transformers _compute_yarn_parameters; DeepseekV3YarnRotaryEmbedding's _mscale),
+// so the logits by a², and DeepSeek multiplies its softmax scale by yarn_get_mscale(s, mscale_all_dim)²
+// (MLA.__init__ of DeepSeek-V3 inference/model.py: softmax_scale *= mscale * mscale):
+//   multiplier = a² · yarn_get_mscale(s, mscale_all_dim)²  (= yarn_get_mscale(s, mscale)² when both apply).
+// mscale_all_dim = 0 means absent: a = yarn_get_mscale(s, mscale), no softmax factor — with mscale = 1
+// the multiplier of Peng et al. 2023 (YaRN §3.4), (0.1 ln s + 1)², bit for bit. DeepSeek-V3
+// (s = 40, mscale = mscale_all_dim = 1): a = 1, multiplier 1.873854.
+double yarn_multiplier(double s, double mscale, double mscale_all_dim);
+// Llama 4's attention temperature tuning (meta-llama/llama-models models/llama4/model.py; HF
+// transformers modeling_llama4.py, on its NoPE layers): the query at 0-based position pos is
+// multiplied by t = 1 + attn_scale · ln(⌊(pos + 1) / floor_scale⌋ + 1); floor_scale 8192 and
+// attn_scale 0.1 in Meta's config: t = 1.28332 at pos + 1 = 131072.
+double llama4_temperature(double pos_plus_one, double floor_scale, double attn_scale);
+// Scalable-Softmax (Nakanishi 2025, arXiv 2501.19399, eq. 2): the logits z of a row over n keys
+// become s · ln n · z; s = 0.43 in the paper's check (all logits −2 but one +3, n = 1000: the max
+// weight is 0.12935 with softmax and 0.99965 with SSMax).
+double ssmax_multiplier(int n, double s);
+
+// ---------------------------------------------------------------------------------------------
 // longContext: entropy against sequence length for temperature schemes beyond the training length.
-// Keys K [L_max, dk] and `queries` queries, iid N(0, 1); at length L the first L keys are used.
+// Keys K [L_max, dk] and `queries` queries, iid N(0, 1); at length L the first L keys are used, and
+// each query is the newest token of the sequence (position L − 1, seeing all L keys).
 // Logit multipliers on q·k/√d_k (s = L / L_train):
 //   'fixed'   1
 //   'logn'    max(1, ln L / ln L_train)  (Chiang & Cholak 2022 §5; Su 2021; Qwen's logn attention)
-//   'yarn'    (0.1 ln s + 1)² for s > 1, else 1 (Peng et al. 2023, YaRN §3.4: √(1/t) = 0.1 ln s + 1
-//             multiplies both q and k, hence the square on the logits)
+//   'yarn'    yarn_multiplier(s, mscale, mscale_all_dim) for s > 1, else 1 (Peng et al. 2023, YaRN §3.4:
+//             √(1/t) = 0.1 ln s + 1 multiplies both q and k, hence the square on the logits; DeepSeek's
+//             two m-scales as above)
 //   'article' √(L / L_train): the article's T = √d_k · (L_train / L)^0.5 (C8), not a published method
+//   'llama4'  llama4_temperature(L, floor_scale, attn_scale): Llama 4's query temperature at the query's
+//             position, pos + 1 = L (it does not depend on L_train)
+//   'ssmax'   ssmax_multiplier(L, s): s · ln(keys the row sees) (Scalable-Softmax; not relative to L_train)
+struct LongContextOptions {
+  double floor_scale = 8192.0;  // llama4: in [1, 1e9]
+  double attn_scale = 0.1;      // llama4: in [0, 10]
+  double ssmax_s = 0.43;        // ssmax: in (0, 10]
+  double mscale = 1.0;          // yarn: in (0, 100]
+  double mscale_all_dim = 0.0;  // yarn: 0 (absent) or in (0, 100]
+};
+// Throws std::invalid_argument naming the first value out of its range.
+void check_long_context_options(const char* what, const LongContextOptions& o);
 struct LongContextParams {
   int dk = 64;
   std::vector<int> seq_lens;        // each 1..16384, at most 16
   int train_len = 512;              // L_train, 2..16384
   int queries = 64;                 // 1..1024
-  std::vector<std::string> methods; // subset of 'fixed', 'logn', 'yarn', 'article'
+  std::vector<std::string> methods; // subset of 'fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax'
   uint32_t seed = 0;
   Kernel kernel = Kernel::Scalar;
+  LongContextOptions options;
 };
 struct LongContextPoint {
   int seq_len = 0;
@@ -329,7 +425,8 @@ struct LongContextPoint {
 struct LongContextResult {
   std::vector<std::vector<LongContextPoint>> points;  // [method][seq_len]
 };
-double long_context_multiplier(const std::string& method, int seq_len, int train_len);
+double long_context_multiplier(const std::string& method, int seq_len, int train_len,
+                               const LongContextOptions& options = {});
 LongContextResult long_context(const LongContextParams& p);
 
 }  // namespace sqrtdk

@@ -21,10 +21,12 @@ bool simd_available() {
 }
 
 const KernelTable& kernel_table(Kernel k) {
-  static const KernelTable scalar{f32_matmul_abt__scalar, f32_matmul_ab__scalar, f32_softmax_rows__scalar, nullptr};
+  static const KernelTable scalar{f32_matmul_abt__scalar, f32_matmul_ab__scalar, f32_softmax_rows__scalar, nullptr,
+                                  f32_softmax_rows_sink__scalar};
 #ifdef SQRTDK_HAVE_WASM_SIMD
   static const KernelTable simd{f32_matmul_abt__wasmsimd_4x8, f32_matmul_ab__wasmsimd_4x8,
-                                f32_softmax_rows__wasmsimd, f32_attention_head__wasmsimd};
+                                f32_softmax_rows__wasmsimd, f32_attention_head__wasmsimd,
+                                f32_softmax_rows_sink__wasmsimd};
   if (k == Kernel::Simd) return simd;
 #else
   if (k == Kernel::Simd)

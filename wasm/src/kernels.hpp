@@ -41,6 +41,13 @@ struct KernelTable {
   // mask or cap and no weights kept, q, k, v, out [L, dk]; bit-identical to matmul_abt, then
   // softmax_rows, then matmul_ab, but fused by row blocks so the scores stay in cache.
   void (*attention_head)(const float* q, const float* k, const float* v, float* out, int L, int dk, float scale);
+  // In place, each row of x [rows, cols] with one more logit, the sink (gpt-oss, openai/gpt-oss
+  // gpt_oss/torch/model.py `sdpa`: a learned logit per head appended to each row and dropped after
+  // the softmax; StreamingLLM, Xiao et al. 2023): x_j ← e^{x_j − m} / (e^{sink − m} + Σ_i e^{x_i − m}),
+  // m = max(sink, max x), so a row sums to 1 − its sink weight. sink_weight [rows] (may be null)
+  // receives e^{sink − m} / (…). sink = −∞ is no sink: the weights are softmax_rows' bits and the sink
+  // weight 0. A row of all −∞ with a finite sink gives zeros (the sink takes all, weight 1).
+  void (*softmax_rows_sink)(float* x, int rows, int cols, float sink, float* sink_weight);
 };
 
 // The table of a family; throws std::invalid_argument if the family is not in this build.
@@ -50,10 +57,14 @@ const KernelTable& kernel_table(Kernel k);
 void f32_matmul_abt__scalar(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
 void f32_matmul_ab__scalar(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
 void f32_softmax_rows__scalar(float* x, int rows, int cols);
+void f32_softmax_rows_sink__scalar(float* x, int rows, int cols, float sink, float* sink_weight);
+// One row of the above; returns the sink weight (the SIMD family's fallback for rows with ±∞).
+float f32_softmax_row_sink__scalar(float* row, int cols, float sink);
 #ifdef SQRTDK_HAVE_WASM_SIMD
 void f32_matmul_abt__wasmsimd_4x8(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
 void f32_matmul_ab__wasmsimd_4x8(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
 void f32_softmax_rows__wasmsimd(float* x, int rows, int cols);
+void f32_softmax_rows_sink__wasmsimd(float* x, int rows, int cols, float sink, float* sink_weight);
 void f32_attention_head__wasmsimd(const float* q, const float* k, const float* v, float* out, int L, int dk, float scale);
 #endif
 
@@ -66,11 +77,18 @@ void f64_attention__reference(const float* q, const float* k, const float* v, in
 // soft-capping cap · tanh(S / cap) (softcap > 0), then the additive mask [seq_len, seq_len]
 // (float32, may be null; applied to the full score matrix of every head), then −∞ above the
 // diagonal (causal); a fully masked row gives zeros, or NaN weights and output when nan_rows.
+// sinks [heads] (may be null: none; −∞ entries: none for that head) adds each head's sink logit to
+// every row's softmax as softmax_rows_sink does, and sink_weights [heads, seq_len] (may be null)
+// receives the sink's weight of every row; a fully masked row with a finite sink gives zeros (never
+// NaN, whatever nan_rows says: the sink takes the mass).
 void f64_attention_masked__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
                                      double scale, const float* mask, bool causal, double softcap, bool nan_rows,
-                                     double* out, double* weights);
+                                     double* out, double* weights, const double* sinks = nullptr,
+                                     double* sink_weights = nullptr);
 // Softmax of one row in double, with the same conventions as softmax_rows (all −∞ → zeros).
 void f64_softmax__reference(const double* x, double* p, int n);
+// The same with a sink logit (−∞: none) as softmax_rows_sink; returns the sink's weight.
+double f64_softmax_sink__reference(const double* x, double sink, double* p, int n);
 
 // float32 exp for arguments ≤ 0 used by both float32 softmax families: Cody–Waite range
 // reduction x = n·ln2 + r, |r| ≤ ln2/2, then a degree-6 polynomial (Cephes expf coefficients);

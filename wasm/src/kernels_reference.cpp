@@ -1,6 +1,7 @@
 // f64 reference attention: the oracle for the float32 kernels. Plain Eigen 3.4 in double over
 // row-major maps of the float32 inputs; std::exp, no tricks beyond the max subtraction.
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -35,6 +36,24 @@ void f64_softmax__reference(const double* x, double* p, int n) {
   for (int j = 0; j < n; ++j) p[j] /= sum;
 }
 
+double f64_softmax_sink__reference(const double* x, double sink, double* p, int n) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double mx = -kInf;
+  for (int j = 0; j < n; ++j) mx = x[j] > mx ? x[j] : mx;
+  if (mx == kInf || sink == -kInf) {  // +∞ entries take everything, or there is no sink
+    f64_softmax__reference(x, p, n);
+    return 0.0;
+  }
+  mx = std::max(mx, sink);
+  double sum = std::exp(sink - mx);
+  for (int j = 0; j < n; ++j) {
+    p[j] = std::exp(x[j] - mx);  // exp(−∞) = 0 for a masked key
+    sum += p[j];
+  }
+  for (int j = 0; j < n; ++j) p[j] /= sum;
+  return std::exp(sink - mx) / sum;
+}
+
 void f64_attention__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
                               double scale, double* out, double* weights) {
   // the masked reference with no mask, no causal cut, no soft-cap: one code path for both
@@ -43,7 +62,7 @@ void f64_attention__reference(const float* q, const float* k, const float* v, in
 
 void f64_attention_masked__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
                                      double scale, const float* mask, bool causal, double softcap, bool nan_rows,
-                                     double* out, double* weights) {
+                                     double* out, double* weights, const double* sinks, double* sink_weights) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const size_t head_qkv = static_cast<size_t>(seq_len) * dk;
   MatD scores(seq_len, seq_len), probs(seq_len, seq_len);
@@ -56,9 +75,11 @@ void f64_attention_masked__reference(const float* q, const float* k, const float
     if (causal)
       for (int i = 0; i < seq_len; ++i)
         for (int j = i + 1; j < seq_len; ++j) scores(i, j) = -kInf;
+    const double sink = sinks != nullptr ? sinks[h] : -kInf;
     for (int i = 0; i < seq_len; ++i) {
-      f64_softmax__reference(scores.row(i).data(), probs.row(i).data(), seq_len);
-      if (nan_rows && (scores.row(i).array() == -kInf).all()) probs.row(i).setConstant(std::nan(""));
+      const double ws = f64_softmax_sink__reference(scores.row(i).data(), sink, probs.row(i).data(), seq_len);
+      if (sink_weights != nullptr) sink_weights[static_cast<size_t>(h) * seq_len + i] = ws;
+      if (nan_rows && sink == -kInf && (scores.row(i).array() == -kInf).all()) probs.row(i).setConstant(std::nan(""));
     }
     if (weights != nullptr) {
       Eigen::Map<MatD>(weights + static_cast<size_t>(h) * seq_len * seq_len, seq_len, seq_len) = probs;

@@ -58,30 +58,50 @@ void f32_matmul_ab__scalar(const float* a, const float* b, float* c, int M, int 
   }
 }
 
-void f32_softmax_rows__scalar(float* x, int rows, int cols) {
+namespace {
+// One row: x ← softmax over the row and a sink logit (−∞: no sink), exp(x − m) / (e^{sink − m} + Σ exp(x − m))
+// with m the max of both; returns the sink's weight. With sink = −∞ every operation is that of
+// the plain softmax (m is the row max, e^{−∞} = 0 adds nothing), so the result is the same bits.
+float softmax_row_scalar(float* row, int cols, float sink) {
   constexpr float kInf = std::numeric_limits<float>::infinity();
+  float mx = -kInf;
+  for (int j = 0; j < cols; ++j) mx = row[j] > mx ? row[j] : mx;
+  if (mx == kInf) {  // the limit of softmax: the +∞ entries share the mass (the finite sink gets none)
+    int count = 0;
+    for (int j = 0; j < cols; ++j) count += row[j] == kInf;
+    for (int j = 0; j < cols; ++j) row[j] = row[j] == kInf ? 1.0f / static_cast<float>(count) : 0.0f;
+    return 0.0f;
+  }
+  mx = sink > mx ? sink : mx;
+  if (mx == -kInf) {  // every key masked and no sink: no key is attended
+    for (int j = 0; j < cols; ++j) row[j] = 0.0f;
+    return 0.0f;
+  }
+  double sum = 0.0;  // accumulated in double: L up to 8192 terms
+  for (int j = 0; j < cols; ++j) {
+    const float e = f32_exp_nonpositive(row[j] - mx);
+    row[j] = e;
+    sum += e;
+  }
+  const float es = f32_exp_nonpositive(sink - mx);  // 0 for no sink; 1 when every key is masked
+  sum += es;
+  const float inv = static_cast<float>(1.0 / sum);
+  for (int j = 0; j < cols; ++j) row[j] *= inv;
+  return es * inv;
+}
+}  // namespace
+
+float f32_softmax_row_sink__scalar(float* row, int cols, float sink) { return softmax_row_scalar(row, cols, sink); }
+
+void f32_softmax_rows__scalar(float* x, int rows, int cols) {
+  for (int r = 0; r < rows; ++r)
+    softmax_row_scalar(x + static_cast<size_t>(r) * cols, cols, -std::numeric_limits<float>::infinity());
+}
+
+void f32_softmax_rows_sink__scalar(float* x, int rows, int cols, float sink, float* sink_weight) {
   for (int r = 0; r < rows; ++r) {
-    float* row = x + static_cast<size_t>(r) * cols;
-    float mx = -kInf;
-    for (int j = 0; j < cols; ++j) mx = row[j] > mx ? row[j] : mx;
-    if (mx == -kInf) {  // every key masked: no key is attended
-      for (int j = 0; j < cols; ++j) row[j] = 0.0f;
-      continue;
-    }
-    if (mx == kInf) {  // the limit of softmax: the +∞ entries share the mass
-      int count = 0;
-      for (int j = 0; j < cols; ++j) count += row[j] == kInf;
-      for (int j = 0; j < cols; ++j) row[j] = row[j] == kInf ? 1.0f / static_cast<float>(count) : 0.0f;
-      continue;
-    }
-    double sum = 0.0;  // accumulated in double: L up to 8192 terms
-    for (int j = 0; j < cols; ++j) {
-      const float e = f32_exp_nonpositive(row[j] - mx);
-      row[j] = e;
-      sum += e;
-    }
-    const float inv = static_cast<float>(1.0 / sum);
-    for (int j = 0; j < cols; ++j) row[j] *= inv;
+    const float w = softmax_row_scalar(x + static_cast<size_t>(r) * cols, cols, sink);
+    if (sink_weight != nullptr) sink_weight[r] = w;
   }
 }
 

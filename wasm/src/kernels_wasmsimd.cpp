@@ -274,67 +274,82 @@ void f32_attention_head__wasmsimd(const float* q, const float* k, const float* v
   }
 }
 
-void f32_softmax_rows__wasmsimd(float* x, int rows, int cols) {
+namespace {
+// One row of the softmax with a sink logit (−∞: none), as softmax_row_scalar; returns the sink's
+// weight. With sink = −∞ the operations are those of the plain row softmax, bit for bit.
+float softmax_row_simd(float* row, int cols, float sink) {
   constexpr float kInf = std::numeric_limits<float>::infinity();
   const int cols4 = cols & ~3;
   const int cols16 = cols & ~15;
+  // Row max with four independent accumulators (the max chain's latency would otherwise bind).
+  // pmax (b < a ? a : b) is one instruction where f32x4.max needs a NaN/±0 fix-up sequence; the
+  // row holds no NaN, and which zero wins does not change x − max.
+  v128_t m0 = wasm_f32x4_splat(-kInf), m1 = m0, m2 = m0, m3 = m0;
+  int j = 0;
+  for (; j < cols16; j += 16) {
+    m0 = wasm_f32x4_pmax(m0, wasm_v128_load(row + j));
+    m1 = wasm_f32x4_pmax(m1, wasm_v128_load(row + j + 4));
+    m2 = wasm_f32x4_pmax(m2, wasm_v128_load(row + j + 8));
+    m3 = wasm_f32x4_pmax(m3, wasm_v128_load(row + j + 12));
+  }
+  for (; j < cols4; j += 4) m0 = wasm_f32x4_pmax(m0, wasm_v128_load(row + j));
+  const v128_t vmax = wasm_f32x4_pmax(wasm_f32x4_pmax(m0, m1), wasm_f32x4_pmax(m2, m3));
+  float mx = wasm_f32x4_extract_lane(vmax, 0);
+  mx = wasm_f32x4_extract_lane(vmax, 1) > mx ? wasm_f32x4_extract_lane(vmax, 1) : mx;
+  mx = wasm_f32x4_extract_lane(vmax, 2) > mx ? wasm_f32x4_extract_lane(vmax, 2) : mx;
+  mx = wasm_f32x4_extract_lane(vmax, 3) > mx ? wasm_f32x4_extract_lane(vmax, 3) : mx;
+  for (; j < cols; ++j) mx = row[j] > mx ? row[j] : mx;
+  if (mx == -kInf || mx == kInf)  // all masked, or +∞ present: the scalar rules (rare)
+    return f32_softmax_row_sink__scalar(row, cols, sink);
+  mx = sink > mx ? sink : mx;
+  // exp(x − max) in f32x4, then the row sum in two f64x2 accumulators (L up to 8192 terms), in
+  // two loops: the exp loop needs about 20 vector registers and V8 has 15, and a sum carried
+  // through a spilled stack slot would put a store-to-load delay on every step.
+  const v128_t vm = wasm_f32x4_splat(mx);
+  constexpr int kU = 4;  // exps in flight per step
+  j = 0;
+#pragma clang loop unroll(disable)
+  for (; j + 4 * kU <= cols; j += 4 * kU) {
+    v128_t v[kU];
+    for (int u = 0; u < kU; ++u) v[u] = wasm_f32x4_sub(wasm_v128_load(row + j + 4 * u), vm);
+    exp_nonpositive_f32x4_xU(v);
+    for (int u = 0; u < kU; ++u) wasm_v128_store(row + j + 4 * u, v[u]);
+  }
+#pragma clang loop unroll(disable)
+  for (; j < cols4; j += 4)
+    wasm_v128_store(row + j, exp_nonpositive_f32x4(wasm_f32x4_sub(wasm_v128_load(row + j), vm)));
+  v128_t s0 = wasm_f64x2_splat(0.0), s1 = s0;
+  for (j = 0; j < cols4; j += 4) {
+    const v128_t e = wasm_v128_load(row + j);
+    s0 = wasm_f64x2_add(s0, wasm_f64x2_promote_low_f32x4(e));
+    s1 = wasm_f64x2_add(s1, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 0, 1)));
+  }
+  const v128_t s = wasm_f64x2_add(s0, s1);
+  double sum = wasm_f64x2_extract_lane(s, 0) + wasm_f64x2_extract_lane(s, 1);
+  for (; j < cols; ++j) {
+    const float e = f32_exp_nonpositive(row[j] - mx);
+    row[j] = e;
+    sum += e;
+  }
+  const float es = f32_exp_nonpositive(sink - mx);  // 0 without a sink: the sum keeps its bits
+  sum += es;
+  const float invs = static_cast<float>(1.0 / sum);
+  const v128_t inv = wasm_f32x4_splat(invs);
+  for (j = 0; j < cols4; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), inv));
+  for (; j < cols; ++j) row[j] *= invs;
+  return es * invs;
+}
+}  // namespace
+
+void f32_softmax_rows__wasmsimd(float* x, int rows, int cols) {
+  for (int r = 0; r < rows; ++r)
+    softmax_row_simd(x + static_cast<size_t>(r) * cols, cols, -std::numeric_limits<float>::infinity());
+}
+
+void f32_softmax_rows_sink__wasmsimd(float* x, int rows, int cols, float sink, float* sink_weight) {
   for (int r = 0; r < rows; ++r) {
-    float* row = x + static_cast<size_t>(r) * cols;
-    // Row max with four independent accumulators (the max chain's latency would otherwise bind).
-    // pmax (b < a ? a : b) is one instruction where f32x4.max needs a NaN/±0 fix-up sequence; the
-    // row holds no NaN, and which zero wins does not change x − max.
-    v128_t m0 = wasm_f32x4_splat(-kInf), m1 = m0, m2 = m0, m3 = m0;
-    int j = 0;
-    for (; j < cols16; j += 16) {
-      m0 = wasm_f32x4_pmax(m0, wasm_v128_load(row + j));
-      m1 = wasm_f32x4_pmax(m1, wasm_v128_load(row + j + 4));
-      m2 = wasm_f32x4_pmax(m2, wasm_v128_load(row + j + 8));
-      m3 = wasm_f32x4_pmax(m3, wasm_v128_load(row + j + 12));
-    }
-    for (; j < cols4; j += 4) m0 = wasm_f32x4_pmax(m0, wasm_v128_load(row + j));
-    const v128_t vmax = wasm_f32x4_pmax(wasm_f32x4_pmax(m0, m1), wasm_f32x4_pmax(m2, m3));
-    float mx = wasm_f32x4_extract_lane(vmax, 0);
-    mx = wasm_f32x4_extract_lane(vmax, 1) > mx ? wasm_f32x4_extract_lane(vmax, 1) : mx;
-    mx = wasm_f32x4_extract_lane(vmax, 2) > mx ? wasm_f32x4_extract_lane(vmax, 2) : mx;
-    mx = wasm_f32x4_extract_lane(vmax, 3) > mx ? wasm_f32x4_extract_lane(vmax, 3) : mx;
-    for (; j < cols; ++j) mx = row[j] > mx ? row[j] : mx;
-    if (mx == -kInf || mx == kInf) {  // all masked, or +∞ present: the scalar rules (rare)
-      f32_softmax_rows__scalar(row, 1, cols);
-      continue;
-    }
-    // exp(x − max) in f32x4, then the row sum in two f64x2 accumulators (L up to 8192 terms), in
-    // two loops: the exp loop needs about 20 vector registers and V8 has 15, and a sum carried
-    // through a spilled stack slot would put a store-to-load delay on every step.
-    const v128_t vm = wasm_f32x4_splat(mx);
-    constexpr int kU = 4;  // exps in flight per step
-    j = 0;
-#pragma clang loop unroll(disable)
-    for (; j + 4 * kU <= cols; j += 4 * kU) {
-      v128_t v[kU];
-      for (int u = 0; u < kU; ++u) v[u] = wasm_f32x4_sub(wasm_v128_load(row + j + 4 * u), vm);
-      exp_nonpositive_f32x4_xU(v);
-      for (int u = 0; u < kU; ++u) wasm_v128_store(row + j + 4 * u, v[u]);
-    }
-#pragma clang loop unroll(disable)
-    for (; j < cols4; j += 4)
-      wasm_v128_store(row + j, exp_nonpositive_f32x4(wasm_f32x4_sub(wasm_v128_load(row + j), vm)));
-    v128_t s0 = wasm_f64x2_splat(0.0), s1 = s0;
-    for (j = 0; j < cols4; j += 4) {
-      const v128_t e = wasm_v128_load(row + j);
-      s0 = wasm_f64x2_add(s0, wasm_f64x2_promote_low_f32x4(e));
-      s1 = wasm_f64x2_add(s1, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 0, 1)));
-    }
-    const v128_t s = wasm_f64x2_add(s0, s1);
-    double sum = wasm_f64x2_extract_lane(s, 0) + wasm_f64x2_extract_lane(s, 1);
-    for (; j < cols; ++j) {
-      const float e = f32_exp_nonpositive(row[j] - mx);
-      row[j] = e;
-      sum += e;
-    }
-    const float invs = static_cast<float>(1.0 / sum);
-    const v128_t inv = wasm_f32x4_splat(invs);
-    for (j = 0; j < cols4; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), inv));
-    for (; j < cols; ++j) row[j] *= invs;
+    const float w = softmax_row_simd(x + static_cast<size_t>(r) * cols, cols, sink);
+    if (sink_weight != nullptr) sink_weight[r] = w;
   }
 }
 
