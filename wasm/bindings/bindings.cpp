@@ -188,6 +188,7 @@ val js_attention_stats(val o) {
     p.per_row = get_bool(o, "perRow");
     p.gradients = get_bool(o, "gradients");
     p.causal = get_bool(o, "causal");
+    p.spectral = get_bool(o, "spectral");
     p.softcap = get_num(o, "softcap");
     p.correlation = get_num(o, "correlation");
     p.sinks = get_sinks(o);
@@ -226,6 +227,7 @@ val js_saturation_sweep(val o) {
     p.kernel = get_kernel(o);
     p.gradients = get_bool(o, "gradients");
     p.causal = get_bool(o, "causal");
+    p.spectral = get_bool(o, "spectral");
     p.softcap = get_num(o, "softcap");
     p.correlation = get_num(o, "correlation");
     p.sinks = get_sinks(o);

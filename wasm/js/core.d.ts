@@ -117,6 +117,12 @@ export interface AttentionStatsParams {
    * Each row's entropy is then bounded by ln(i + 1), not ln L: see summary.entropyRatio.
    */
   causal?: boolean;
+  /**
+   * compute ‖J‖₂ per row (default true): the secular (or, soft-capped, Lanczos) solve is most of the
+   * per-row work; false leaves jacSpec NaN (and rows.jacSpec empty) and every other number bit for
+   * bit the same
+   */
+  spectral?: boolean;
   /** soft-cap the scaled logits before the mask (default: off) */ softcap?: Softcap;
   /**
    * key j correlated with query j, its match (default 0); the other keys of a row stay independent of its query.
@@ -175,6 +181,7 @@ export interface SaturationSweepParams {
   kernel?: Kernel;
   /** as in AttentionStatsParams (default true) */ gradients?: boolean;
   /** as in AttentionStatsParams (default false) */ causal?: boolean;
+  /** as in AttentionStatsParams (default true) */ spectral?: boolean;
   /** as in AttentionStatsParams (default: off) */ softcap?: Softcap;
   /** as in AttentionStatsParams (default 0); the same draws serve every scale */ correlation?: Correlation;
   /** as in AttentionStatsParams (default: none), [heads]; every point then carries sinkMass */ sinks?: Sinks | null;

@@ -483,7 +483,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     attentionStats(params) {
       const what = 'attentionStats';
-      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap', 'correlation', 'sinks']);
+      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'spectral', 'softcap', 'correlation', 'sinks']);
       const heads = int(what, 'heads', params.heads, 8);
       return call('attentionStats', {
         heads,
@@ -499,6 +499,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         perRow: bool(what, 'perRow', params.perRow, true),
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
+        spectral: bool(what, 'spectral', params.spectral, true),
         softcap: softcap(what, params.softcap),
         correlation: correlation(what, params.correlation),
         sinks: sinks(what, params.sinks, heads),
@@ -506,7 +507,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
-      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap', 'correlation', 'sinks']);
+      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'spectral', 'softcap', 'correlation', 'sinks']);
       let scales = ['none', 'inv_sqrt_dk', 'inv_dk'];
       if (params.scales !== undefined) {
         scales = list(what, 'scales', params.scales, 8, (s, name) => {
@@ -527,6 +528,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         kernel: kernelOf(what, params.kernel),
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
+        spectral: bool(what, 'spectral', params.spectral, true),
         softcap: softcap(what, params.softcap),
         correlation: correlation(what, params.correlation),
         sinks: sinks(what, params.sinks, heads),

@@ -213,7 +213,7 @@ double apply_logit_rule(float* S, int seq_len, const LogitRule& rule, std::vecto
 // their summaries are NaN.
 AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, double c, double threshold,
                          Kernel kernel, const LogitRule& rule, PerRow& rows, int heatmap_n,
-                         std::vector<float>* heatmap) {
+                         std::vector<float>* heatmap, bool spectral = true) {
   const bool gradients = !in.dout.empty();
   const bool capped = rule.softcap > 0.0;
   const KernelTable& kt = kernel_table(kernel);
@@ -263,9 +263,10 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
         if (capped) dcap[L] = 1.0;
       }
       if (has_sinks) rows.sink_mass.push_back(sinkw[i]);
-      RowStats rs = row_stats(p.data(), n);
+      // capped: J's norms come next; ‖J‖₂ only when asked for
+      RowStats rs = row_stats(p.data(), n, capped ? kRowEntropy : spectral ? kRowAll : kRowEntropy | kRowJacFro);
       if (capped) {  // the Jacobian with respect to the raw logits: J · diag(1 − tanh²(s / cap))
-        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), n);
+        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), n, spectral);
         rs.jac_fro = jn.frobenius;
         rs.jac_spec = jn.spectral;
       }
@@ -274,7 +275,7 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
       rows.max_weight.push_back(rs.max_weight);
       rows.eff_support.push_back(rs.eff_support);
       rows.jac_fro.push_back(rs.jac_fro);
-      rows.jac_spec.push_back(rs.jac_spec);
+      if (spectral) rows.jac_spec.push_back(rs.jac_spec);
       const size_t outcomes = sink_on ? seen + 1 : seen;  // the sink is one more place for the mass
       if (outcomes > 1) ratio.push_back(rs.entropy / std::log(static_cast<double>(outcomes)));
       above += rs.max_weight > threshold ? 1.0 : 0.0;
@@ -455,7 +456,7 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   r.heatmap_size = std::min(p.seq_len, p.heatmap_size);
   PerRow rows;
   r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, p.softcap, p.sinks},
-                      rows, r.heatmap_size, &r.heatmap);
+                      rows, r.heatmap_size, &r.heatmap, p.spectral);
   if (p.per_row) {
     r.entropy = std::move(rows.entropy);
     r.max_weight = std::move(rows.max_weight);
@@ -528,7 +529,7 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
     for (size_t s = 0; s < p.scales.size(); ++s) {
       PerRow rows;
       r.points[s][d] = analyse(in, p.heads, p.seq_len, dk, resolve_scale(p.scales[s], dk, p.heads), p.threshold,
-                               p.kernel, LogitRule{p.causal, p.softcap, p.sinks}, rows, 0, nullptr);
+                               p.kernel, LogitRule{p.causal, p.softcap, p.sinks}, rows, 0, nullptr, p.spectral);
     }
   }
   return r;
@@ -853,7 +854,7 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
     ref.push_back(softmax_in_format(row, Format::Float64, SoftmaxAlgorithm::Safe, opt));
     bool finite = true;
     for (double v : ref.back()) finite = finite && std::isfinite(v);
-    if (finite) jf.push_back(row_stats(ref.back().data(), r.seq_len).jac_fro);
+    if (finite) jf.push_back(row_stats(ref.back().data(), r.seq_len, kRowJacFro).jac_fro);
   }
   r.reference = ref[0];
   r.jac_fro_median_f64 = quantile(jf, 0.5);
@@ -898,7 +899,7 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
           err_sum += err;
           cell.max_abs_error = std::max(cell.max_abs_error, err);
         }
-        if (!bad) jfro.push_back(row_stats(out.data(), r.seq_len).jac_fro);
+        if (!bad) jfro.push_back(row_stats(out.data(), r.seq_len, kRowJacFro).jac_fro);
         if (algos[a] == SoftmaxAlgorithm::Safe) safe_out.push_back(out);
         if (algos[a] == SoftmaxAlgorithm::Online)
           for (int j = 0; j < r.seq_len; ++j) {
@@ -1021,7 +1022,7 @@ LongContextResult long_context(const LongContextParams& p) {
       kt.softmax_rows(S.data(), p.queries, L);
       for (int i = 0; i < p.queries; ++i) {
         for (int j = 0; j < L; ++j) row[j] = S[static_cast<size_t>(i) * L + j];
-        const RowStats rs = row_stats(row.data(), L);
+        const RowStats rs = row_stats(row.data(), L, kRowEntropy);  // the point shows entropy and max weight only
         pt.entropy += rs.entropy / p.queries;
         pt.max_weight += rs.max_weight / p.queries;
       }

@@ -10,7 +10,7 @@ import type { KeySpec } from '../state/schema.js';
 import type { Kind, Calls } from '../worker/protocol.ts';
 import type { WorkerName } from '../compute.ts';
 import { LONG_SEQ_STEPS } from '../state/schema.js';
-import { pointParams, logitRuleParams, variancePointParams, articleParams } from '../requests/attention.ts';
+import { pointParams, logitRuleParams, saturationPointParams, variancePointParams, articleParams } from '../requests/attention.ts';
 import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../requests/labs.ts';
 import { trainingConfigs } from '../training/config.ts';
 import type { TrainingConfig } from '../../../wasm/js/core.js';
@@ -90,7 +90,7 @@ export function trainingRequest(base: State): { link: LinkId; configs: TrainingC
 /** Every request of the view (the same list the browser test replays in Node). */
 export function liveRequests(base: State): LiveRequest[] {
   const s = (id: LinkId) => linkState(base, id);
-  const sat = (id: LinkId): LiveRequest => ({ id, link: id, worker: 'live', kind: 'attentionStats', params: { ...pointParams(s(id)), ...logitRuleParams(s(id)), gradients: false } });
+  const sat = (id: LinkId): LiveRequest => ({ id, link: id, worker: 'live', kind: 'attentionStats', params: saturationPointParams(s(id)) });
   const out: LiveRequest[] = [
     { id: 'var512', link: 'var512', worker: 'live', kind: 'scoreVariance', params: variancePointParams(s('var512')) },
     { id: 'var1024', link: 'var1024', worker: 'live', kind: 'scoreVariance', params: variancePointParams(s('var1024')) },

@@ -13,7 +13,7 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { sweepParams, pointParams, pointTooBig, logitRuleParams, POINT_LIMIT_SECONDS, HEATMAP_N } from '../requests/attention.ts';
+import { sweepParams, saturationPointParams, pointTooBig, logitRuleParams, POINT_LIMIT_SECONDS, HEATMAP_N } from '../requests/attention.ts';
 import type { T } from '../i18n/messages.ts';
 
 // The causal-mask toggle (a checkbox) and the soft-cap field of this panel, with the markup of the
@@ -165,7 +165,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
         pointRefused = true;
         return;
       }
-      const pp = { ...pointParams(next), ...logitRuleParams(next), gradients: false };  // the readouts need no backward pass
+      const pp = saturationPointParams(next);  // the readouts need no backward pass and no ‖J‖₂
       const pk = JSON.stringify(pp);
       // after a refusal even the last good state asks again (a cache hit), so its success clears it
       if (pk !== pointKey || pointRefused) {

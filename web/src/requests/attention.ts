@@ -35,6 +35,14 @@ export function logitRuleParams(state: State): { causal?: boolean; softcap?: num
 }
 
 /**
+ * The saturation panel's point (its heatmap and readouts), also read by the interview and its drill:
+ * the logit rule, no backward pass and no ‖J‖₂ — no chart or readout of it shows them.
+ */
+export function saturationPointParams(state: State): AttentionStatsParams {
+  return { ...pointParams(state), ...logitRuleParams(state), gradients: false, spectral: false };
+}
+
+/**
  * The core's estimate of the point (the gradient panel's request, the larger of the two panels')
  * in seconds, as text, when it is over POINT_SECONDS_LIMIT; else null.
  */
