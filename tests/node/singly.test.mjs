@@ -43,3 +43,17 @@ test('saturationSweep without the spectral norm equals the full sweep, bit for b
   assert.ok(lean.points.flat().every((s) => Number.isNaN(s.jacSpec.median)));
   assert.throws(() => core.saturationSweep({ ...p, spectral: 1 }), (e) => e instanceof TypeError && /spectral must be a boolean/.test(e.message));
 });
+
+test('longContext draws its keys once for a panel\'s methods: any order of calls gives each call\'s own numbers', async () => {
+  // the baseline build is another module (its own kept keys): one call each, in a fresh order
+  const other = await loadCore({ build: 'baseline' });
+  const calls = [
+    { seed: 1, seqLens: [64, 4096], methods: ['logn'] }, { seed: 1, seqLens: [64, 8192], methods: ['yarn'] },
+    { seed: 2, seqLens: [128], methods: ['fixed'] }, { seed: 1, seqLens: [256], methods: ['article'], dk: 32 },
+    { seed: 1, seqLens: [64, 4096], methods: ['logn'] },
+  ].map((c) => ({ dk: 64, queries: 4, kernel: 'scalar', ...c }));
+  const here = calls.map((c) => core.longContext(c));
+  const fresh = [...calls].reverse().map((c) => other.longContext(c)).reverse();
+  here.forEach((r, i) => bitwise(r, fresh[i], `call ${i}`));
+  bitwise(here[0], here[4], 'the same call again');
+});

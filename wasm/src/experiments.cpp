@@ -967,6 +967,29 @@ double long_context_multiplier(const std::string& method, int seq_len, int train
                               "' is not one of 'fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax'");
 }
 
+namespace {
+// long_context's keys, K [lmax, d_k] of stream 2: the page asks the same (seed, lmax, d_k) once per
+// method and per L_train, so the last draw is kept (at most kMaxKeptKeys floats) and reused. A
+// stream's first n draws do not depend on how many follow, so the kept draw's first n values are
+// exactly draw_tensor(seed, 2, n): the result is bit for bit the same, the normals are drawn once.
+// Returns at least n values (the caller reads the first n).
+constexpr size_t kMaxKeptKeys = size_t{16} << 20;  // 64 MiB of floats
+const std::vector<float>& long_context_keys(uint32_t seed, size_t n) {
+  static uint32_t kept_seed = 0;
+  static std::vector<float> kept;
+  static std::vector<float> fresh;
+  if (n > kMaxKeptKeys) {
+    fresh = draw_tensor(seed, 2, n, 1.0);
+    return fresh;
+  }
+  if (kept_seed != seed || kept.size() < n) {
+    kept = draw_tensor(seed, 2, std::max(n, kept_seed == seed ? kept.size() : size_t{0}), 1.0);
+    kept_seed = seed;
+  }
+  return kept;  // at least n values; the caller reads the first n
+}
+}  // namespace
+
 LongContextResult long_context(const LongContextParams& p) {
   constexpr const char* what = "longContext";
   check_int_range(what, "dk", p.dk, 1, kMaxDk);
@@ -1004,7 +1027,7 @@ LongContextResult long_context(const LongContextParams& p) {
                        "the softmax and row statistics of methods · queries · Σ seqLens weights"}});
   }
   const KernelTable& kt = kernel_table(p.kernel);
-  const std::vector<float> K = draw_tensor(p.seed, 2, static_cast<size_t>(lmax) * p.dk, 1.0);
+  const std::vector<float>& K = long_context_keys(p.seed, static_cast<size_t>(lmax) * p.dk);
   const std::vector<float> Q = draw_tensor(p.seed, 1, static_cast<size_t>(p.queries) * p.dk, 1.0);
   LongContextResult r;
   std::vector<float> S;
