@@ -29,18 +29,45 @@ std::vector<float> stream_tensor(uint32_t seed, uint64_t stream, size_t n) {
   return t;
 }
 
+// attentionStats at a shape, seed and kernel family (the rest at its defaults).
+AttentionStatsParams stats_params(int heads, int L, int dk, uint32_t seed, Kernel kf = Kernel::Scalar) {
+  AttentionStatsParams a;
+  a.heads = heads;
+  a.seq_len = L;
+  a.dk = dk;
+  a.seed = seed;
+  a.kernel = kf;
+  return a;
+}
+
+// Expects f to throw std::invalid_argument whose message holds needle.
+void expect_message(const std::function<void()>& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected one naming " << needle;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
 // ---- correlation ------------------------------------------------------------------------------
+
+// scoreVariance at one d_k (histogrammed too) with a correlation.
+ScoreVarianceParams one_dk(int dk, int samples, uint32_t seed, double rho) {
+  ScoreVarianceParams p;
+  p.dks = {dk};
+  p.samples = samples;
+  p.seed = seed;
+  p.hist_dk = dk;
+  p.correlation = rho;
+  return p;
+}
 
 TEST(Correlation, MatchedPairMeanAndVarianceAtDk128) {
   // ρ = 0.1, d_k = 128: E[q·k] = ρ d_k = 12.8, Var(q·k) = d_k (1 + ρ²) = 129.28. With N = 100000
   // pairs the sample mean has std √(129.28 / N) = 0.036 (tolerance 5 of those, 0.18); the sample
   // variance has relative std √((κ − 1) / N) with kurtosis κ ≈ 3 (+ O(1/d_k)): 5 · √(3 / N) ≈ 2.7 %.
-  ScoreVarianceParams p;
-  p.dks = {128};
-  p.samples = 100000;
-  p.seed = 5;
-  p.hist_dk = 128;
-  p.correlation = 0.1;
+  const ScoreVarianceParams p = one_dk(128, 100000, 5, 0.1);
   const ScoreVarianceResult r = score_variance(p);
   const auto& row = r.rows[0];
   EXPECT_NEAR(row.theory_raw.mean, 12.8, 1e-12);
@@ -60,11 +87,7 @@ TEST(Correlation, MatchedPairMeanAndVarianceAtDk128) {
 
 TEST(Correlation, NegativeAndFullCorrelation) {
   // ρ = 1: k = q, q·k = |q|², mean d_k, variance 2 d_k (a χ²_{d_k}); ρ = −0.5: mean −d_k/2.
-  ScoreVarianceParams p;
-  p.dks = {32};
-  p.samples = 40000;
-  p.hist_dk = 32;
-  p.correlation = 1.0;
+  ScoreVarianceParams p = one_dk(32, 40000, 0, 1.0);
   const ScoreVarianceResult a = score_variance(p);
   EXPECT_NEAR(a.rows[0].theory_raw.variance, 64.0, 1e-12);
   EXPECT_NEAR(a.rows[0].raw.mean, 32.0, 5.0 * std::sqrt(64.0 / p.samples));
@@ -79,13 +102,7 @@ TEST(Correlation, NegativeAndFullCorrelation) {
 TEST(Correlation, ZeroIsTodaysDrawsBitForBit) {
   // ρ = 0 draws exactly what the independent sampler drew: q then z from stream (seed, d_k),
   // pair after pair, summed in the same order.
-  ScoreVarianceParams p;
-  p.dks = {16};
-  p.samples = 500;
-  p.seed = 21;
-  p.hist_dk = 16;
-  p.correlation = 0.0;
-  const ScoreVarianceResult r = score_variance(p);
+  const ScoreVarianceResult r = score_variance(one_dk(16, 500, 21, 0.0));
   Rng rng = Rng::stream(21, 16);
   MomentAccumulator acc;
   std::vector<double> q(16);
@@ -111,12 +128,7 @@ TEST(Correlation, AttentionKeysAreTheDocumentedMixOfTheSameDraws) {
     for (size_t i = 0; i < n; ++i)
       K[i] = rho == 0.0 ? Z[i] : static_cast<float>(rho * Q[i] + std::sqrt(1.0 - rho * rho) * Z[i]);
     for (Kernel kf : families()) {
-      AttentionStatsParams a;
-      a.heads = heads;
-      a.seq_len = L;
-      a.dk = dk;
-      a.seed = 8;
-      a.kernel = kf;
+      AttentionStatsParams a = stats_params(heads, L, dk, 8, kf);
       a.correlation = rho;
       const AttentionStatsResult got = attention_stats(a);
       TensorStatsParams t;
@@ -285,8 +297,11 @@ TEST(Sinks, AttentionAgainstTheReferenceWithMasksAndFullyMaskedRows) {
         }
         EXPECT_NEAR(r.weights[i], w[i], 1e-6) << i;
       }
-      for (size_t i = 0; i < out.size(); ++i)
-        if (!std::isnan(out[i])) EXPECT_NEAR(r.output[i], out[i], 1e-5) << i;
+      for (size_t i = 0; i < out.size(); ++i) {
+        if (!std::isnan(out[i])) {
+          EXPECT_NEAR(r.output[i], out[i], 1e-5) << i;
+        }
+      }
       for (size_t i = 0; i < sw.size(); ++i) EXPECT_NEAR(r.sink_weights[i], sw[i], 1e-6) << i;
       // A fully masked row: zeros and sink weight 1 where the head has a sink, under either rule;
       // head 1 (−∞: no sink) follows the rule (NaN or zeros).
@@ -341,12 +356,7 @@ TEST(Sinks, AttentionWithEverySinkMinusInfinityIsTheSinkFreePassBitForBit) {
 
 TEST(Sinks, AttentionStatsWithMinusInfinityIsTodayBitForBit) {
   for (Kernel kf : families()) {
-    AttentionStatsParams a;
-    a.heads = 3;
-    a.seq_len = 20;
-    a.dk = 16;
-    a.seed = 6;
-    a.kernel = kf;
+    AttentionStatsParams a = stats_params(3, 20, 16, 6, kf);
     a.causal = true;
     a.softcap = 5.0;
     const AttentionStatsResult x = attention_stats(a);
@@ -393,13 +403,8 @@ TEST(Sinks, GradientsAndJacobianNormsAgreeWithFiniteDifferences) {
   const int L = 10, dk = 6;
   const double sink = 1.25, c = 1.0 / std::sqrt(double(dk));
   for (Kernel kf : families()) {
-    AttentionStatsParams a;
-    a.heads = 1;
-    a.seq_len = L;
-    a.dk = dk;
-    a.seed = 12;
+    AttentionStatsParams a = stats_params(1, L, dk, 12, kf);
     a.variance = 2.0;
-    a.kernel = kf;
     a.sinks = {sink};
     const AttentionStatsResult r = attention_stats(a);
     const size_t n = static_cast<size_t>(L) * dk;
@@ -479,11 +484,7 @@ TEST(Sinks, SweepPointsEqualAttentionStatsAndTheSinkTakesMoreAsLogitsShrink) {
   s.gradients = false;
   s.sinks = {2.0, 2.0};
   const SaturationSweepResult r = saturation_sweep(s);
-  AttentionStatsParams a;
-  a.heads = 2;
-  a.seq_len = 32;
-  a.dk = 256;
-  a.seed = 2;
+  AttentionStatsParams a = stats_params(2, 32, 256, 2);
   a.gradients = false;
   a.scale = parse_scale("inv_dk");
   a.sinks = s.sinks;
@@ -595,16 +596,192 @@ TEST(LongContextTemperatures, TheNewMethodsInLongContext) {
   EXPECT_EQ(long_context(q).points[0][2].entropy, r.points[0][2].entropy);
 }
 
-// ---- errors -----------------------------------------------------------------------------------
+TEST(LongContextTemperatures, ASinkOnEveryRowAgainstTheDoubleReference) {
+  LongContextParams p;
+  p.dk = 8;
+  p.seq_lens = {5, 40};
+  p.train_len = 4;
+  p.queries = 3;
+  p.methods = {"fixed", "ssmax"};
+  p.seed = 6;
+  for (Kernel kf : families()) {
+    p.kernel = kf;
+    p.sink = std::numeric_limits<double>::quiet_NaN();
+    const LongContextResult none = long_context(p);
+    p.sink = kNegInf;  // no sink, bit for bit
+    const LongContextResult minf = long_context(p);
+    EXPECT_EQ(minf.points[1][1].entropy, none.points[1][1].entropy);
+    EXPECT_EQ(minf.points[0][0].max_weight, none.points[0][0].max_weight);
+    EXPECT_EQ(minf.points[0][0].sink_mass, 0.0);
+    p.sink = 1.5;
+    const LongContextResult r = long_context(p);
+    // the reference: Q (stream 1) and the first L keys (stream 2), logits m · q·k / √d_k, then the sink
+    const std::vector<float> K = stream_tensor(6, 2, 40 * 8), Q = stream_tensor(6, 1, 3 * 8);
+    for (size_t m = 0; m < 2; ++m)
+      for (size_t li = 0; li < 2; ++li) {
+        const int L = p.seq_lens[li];
+        const double mult = long_context_multiplier(p.methods[m], L, p.train_len);
+        double mass = 0.0, H = 0.0, mw = 0.0;
+        for (int i = 0; i < 3; ++i) {
+          std::vector<double> z(L), w(L);
+          for (int j = 0; j < L; ++j) {
+            double dot = 0.0;
+            for (int d = 0; d < 8; ++d) dot += double(Q[i * 8 + d]) * K[j * 8 + d];
+            z[j] = mult / std::sqrt(8.0) * dot;
+          }
+          const double ws = f64_softmax_sink__reference(z.data(), 1.5, w.data(), L);
+          mass += ws / 3;
+          double h = -ws * std::log(ws), top = 0.0;
+          for (double x : w) {
+            h -= x * std::log(x);
+            top = std::max(top, x);
+          }
+          H += h / 3;
+          mw += top / 3;
+        }
+        EXPECT_NEAR(r.points[m][li].sink_mass, mass, 1e-6) << kernel_name(kf);
+        EXPECT_NEAR(r.points[m][li].entropy, H, 1e-5) << kernel_name(kf);
+        EXPECT_NEAR(r.points[m][li].max_weight, mw, 1e-6) << kernel_name(kf);
+        EXPECT_NEAR(r.points[m][li].entropy_ratio, H / std::log(L + 1.0), 1e-5);
+      }
+  }
+  p.sink = std::numeric_limits<double>::infinity();
+  expect_message([&] { long_context(p); }, "sink = inf");
+}
 
-void expect_message(const std::function<void()>& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception; expected one naming " << needle;
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+// ---- the precision lab: q·kᵀ in the format, row sums ------------------------------------------
+
+// d_k 128, one query 24·𝟏, keys 24·𝟏, 12·𝟏 and 0.
+PrecisionLabParams overflow_case(ScaleAt at, Scale scale) {
+  PrecisionLabParams p;
+  p.dk = 128;
+  p.q.assign(128, 24.0f);
+  p.k.assign(3 * 128, 0.0f);
+  for (int d = 0; d < 128; ++d) {
+    p.k[d] = 24.0f;
+    p.k[128 + d] = 12.0f;
+  }
+  p.scale = scale;
+  p.scale_at = at;
+  return p;
+}
+
+const PrecisionCell& cell(const PrecisionLabResult& r, const std::string& format, const std::string& algorithm) {
+  for (const auto& c : r.cells)
+    if (c.format == format && c.algorithm == algorithm) return c;
+  throw std::runtime_error("no cell " + format + " " + algorithm);
+}
+
+TEST(PrecisionQk, Float16ProductsOverflowBeforeTheScaleUnlessQIsScaledFirst) {
+  // Raw products in float16: 24·24·128 = 73728 > 65504 → ∞; 12·24·128 = 36864; 0.
+  const auto raw = precision_qk_logits(overflow_case(ScaleAt::Scores, parse_scale("none")), Format::Float16);
+  EXPECT_EQ(raw[0][0], std::numeric_limits<double>::infinity());
+  EXPECT_EQ(raw[0][1], 36864.0);
+  EXPECT_EQ(raw[0][2], 0.0);
+  // With c = 1/√128 at the scores the row is [∞, 3258.3, 0]: NaN in every algorithm, cause input overflow.
+  const PrecisionLabResult at_scores = precision_lab(overflow_case(ScaleAt::Scores, parse_scale("inv_sqrt_dk")));
+  for (const char* a : {"naive", "safe", "online"}) {
+    const PrecisionCell& c = cell(at_scores, "float16", a);
+    EXPECT_EQ(c.share_nan, 1.0) << a;
+    EXPECT_EQ(c.causes.input_overflow, 1.0) << a;
+    EXPECT_TRUE(std::isnan(c.probs[0])) << a;
+  }
+  EXPECT_EQ(cell(at_scores, "float32", "safe").share_nonfinite, 0.0);  // float32 holds 73728
+  // Scaling q first: 24/√128 = 2.1213 in float16, logits [6516.6, 3258.3, 0] with float32 accumulation (to
+  // float16's spacing 4 and 2 at those sizes); summed in float16 itself the rounding drifts them to [6532, 3266, 0].
+  PrecisionLabParams f32acc = overflow_case(ScaleAt::Query, parse_scale("inv_sqrt_dk"));
+  f32acc.accumulate = Accumulate::Float32;
+  const auto q_first = precision_qk_logits(f32acc, Format::Float16);
+  EXPECT_NEAR(q_first[0][0], 6516.6, 4.0);
+  EXPECT_NEAR(q_first[0][1], 3258.3, 2.0);
+  EXPECT_EQ(q_first[0][2], 0.0);
+  const auto q_same = precision_qk_logits(overflow_case(ScaleAt::Query, parse_scale("inv_sqrt_dk")), Format::Float16);
+  EXPECT_EQ(q_same[0][0], 6532.0);
+  EXPECT_EQ(q_same[0][1], 3266.0);
+  const PrecisionLabResult at_query = precision_lab(overflow_case(ScaleAt::Query, parse_scale("inv_sqrt_dk")));
+  const PrecisionCell& safe = cell(at_query, "float16", "safe");
+  EXPECT_EQ(safe.share_nonfinite, 0.0);
+  EXPECT_EQ(safe.probs, (std::vector<double>{1.0, 0.0, 0.0}));
+  EXPECT_EQ(safe.causes.input_overflow, 0.0);
+  // float64 is the reference in both modes: [1, 0, 0] to within e^{−3258}
+  EXPECT_EQ(at_scores.reference, at_query.reference);
+  EXPECT_NEAR(at_scores.reference[0], 1.0, 1e-300);
+  EXPECT_EQ(at_scores.rows, 1);
+  EXPECT_EQ(at_scores.seq_len, 3);
+  EXPECT_NEAR(at_scores.max_abs_logit, 24.0 * 24.0 * 128.0 / std::sqrt(128.0), 1e-9);
+}
+
+TEST(PrecisionQk, Float32ProductsMatchTheDoubleProductsToRounding) {
+  PrecisionLabParams p;
+  p.dk = 16;
+  p.q = test::randn(4 * 16, 3);
+  p.k = test::randn(9 * 16, 4);
+  const auto f32 = precision_qk_logits(p, Format::Float32);
+  const auto f64 = precision_qk_logits(p, Format::Float64);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 9; ++j) EXPECT_NEAR(f32[i][j], f64[i][j], 1e-5 * (1.0 + std::fabs(f64[i][j])));
+  const PrecisionLabResult r = precision_lab(p);
+  EXPECT_EQ(r.rows, 4);
+  EXPECT_EQ(r.seq_len, 9);
+  EXPECT_LT(cell(r, "float32", "safe").max_abs_error, 1e-6);
+  EXPECT_NEAR(cell(r, "float32", "safe").row_sum.min, 1.0, 1e-6);
+}
+
+TEST(PrecisionRowSums, Float16SumOf4096ZerosStallsAt2048) {
+  PrecisionLabParams p;
+  p.logits.assign(4096, 0.0);
+  p.row_sums = true;
+  const PrecisionLabResult r = precision_lab(p);
+  for (const char* a : {"naive", "safe", "online"}) {
+    const PrecisionCell& c = cell(r, "float16", a);
+    EXPECT_EQ(c.probs[0], 1.0 / 2048.0) << a;  // 2048 + 1 rounds to 2048 in float16
+    EXPECT_EQ(c.row_sum.min, 2.0) << a;
+    EXPECT_EQ(c.row_sum.max, 2.0) << a;
+    EXPECT_EQ(c.causes.sum_stall, 1.0) << a;
+    EXPECT_EQ(c.share_nonfinite, 0.0) << a;
+    EXPECT_NEAR(c.max_abs_error, 1.0 / 2048 - 1.0 / 4096, 1e-12) << a;  // the 2.4e-4 that looked harmless
+    const PrecisionCell& b = cell(r, "bfloat16", a);  // 8 significant bits: 256 + 1 rounds to 256
+    EXPECT_EQ(b.row_sum.max, 16.0) << a;
+    EXPECT_EQ(b.causes.sum_stall, 1.0) << a;
+    EXPECT_EQ(cell(r, "float32", a).causes.sum_stall, 0.0) << a;
+    EXPECT_NEAR(cell(r, "float32", a).row_sum.max, 1.0, 1e-6) << a;
+  }
+  // Accumulated in float32, as kernels do: no stall.
+  p.accumulate = Accumulate::Float32;
+  const PrecisionLabResult f = precision_lab(p);
+  EXPECT_EQ(cell(f, "float16", "safe").causes.sum_stall, 0.0);
+  EXPECT_NEAR(cell(f, "float16", "safe").row_sum.max, 1.0, 1e-3);
+}
+
+TEST(PrecisionRowSums, OffByDefaultAndNothingElseChanges) {
+  PrecisionLabParams p;
+  p.rows = 32;
+  p.seq_len = 512;
+  p.dk = 64;
+  p.seed = 9;
+  const PrecisionLabResult off = precision_lab(p);
+  p.row_sums = true;
+  const PrecisionLabResult on = precision_lab(p);
+  ASSERT_EQ(off.cells.size(), on.cells.size());
+  for (size_t i = 0; i < off.cells.size(); ++i) {
+    EXPECT_EQ(off.cells[i].causes.sum_stall, 0.0);
+    EXPECT_EQ(off.cells[i].share_nonfinite, on.cells[i].share_nonfinite);
+    EXPECT_EQ(off.cells[i].causes.underflow, on.cells[i].causes.underflow);
+    EXPECT_EQ(off.cells[i].max_abs_error, on.cells[i].max_abs_error);
+    EXPECT_EQ(off.cells[i].probs, on.cells[i].probs);
+  }
+  // A fully masked row under the zero rule sums to 0 like its reference: not a stall.
+  PrecisionLabParams m;
+  m.logits.assign(8, -std::numeric_limits<double>::infinity());
+  m.masked_row = MaskedRow::Zero;
+  m.row_sums = true;
+  for (const auto& c : precision_lab(m).cells) {
+    EXPECT_EQ(c.causes.sum_stall, 0.0) << c.format << " " << c.algorithm;
+    EXPECT_EQ(c.row_sum.max, 0.0);
   }
 }
+
+// ---- errors -----------------------------------------------------------------------------------
 
 TEST(ScienceErrors, NewParametersNameTheBadValue) {
   expect_message([] { scale_power(2.5); }, "scale.power = 2.5");
@@ -651,6 +828,29 @@ TEST(ScienceErrors, LongContextOptionsNameTheBadValue) {
   p.options = {};
   p.methods = {"temperature"};
   expect_message([&] { long_context(p); }, "'llama4', 'ssmax'");
+}
+
+TEST(ScienceErrors, PrecisionQkNamesTheBadValue) {
+  PrecisionLabParams p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.k.pop_back();
+  expect_message([&] { precision_lab(p); }, "k.length = 383 is not keys · dk for dk = 128");
+  p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.q[5] = std::numeric_limits<float>::quiet_NaN();
+  expect_message([&] { precision_lab(p); }, "q[5] = NaN");
+  p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.logits = {1, 2};
+  expect_message([&] { precision_lab(p); }, "logits cannot go with q and k");
+  p = overflow_case(ScaleAt::Scores, parse_scale("none"));
+  p.k.clear();
+  expect_message([&] { precision_lab(p); }, "k.length = 0");
+  expect_message([] { parse_scale_at("keys"); }, "scaleAt = 'keys'");
+  // the cost model counts the emulated products: refused before any tensor is read
+  PrecisionLabParams big;
+  big.dk = 64;
+  big.q.assign(1024 * 64, 0.0f);
+  big.k.assign(8192 * 64, 0.0f);
+  expect_message([&] { precision_lab(big); }, "the products queries · keys · dk emulated in float32, bfloat16 and float16 "
+                                              "(queries = 1024, keys = 8192, dk = 64): lower queries, keys or dk");
 }
 
 TEST(ScienceErrors, SinksNameTheBadValue) {

@@ -1,7 +1,7 @@
 // Type-checked (never run) by dts.test.mjs: how a TypeScript caller uses the core's API.
 import { loadCore, LIMITS, SCALE_NAMES, simdSupported } from '../../wasm/js/core.js';
-import { ACCUMULATE_MODES, ATTENTION_VARIANTS, MASKED_ROW_RULES, TRAINING_DEFAULTS, TRAINING_LIMITS } from '../../wasm/js/core.js';
-import type { AttentionSummary, Core, PrecisionCauses, Scale, TrainingConfig, TrainingRun, TrainingStepResult } from '../../wasm/js/core.js';
+import { ACCUMULATE_MODES, ATTENTION_VARIANTS, MASKED_ROW_RULES, SCALE_AT, TRAINING_DEFAULTS, TRAINING_LIMITS } from '../../wasm/js/core.js';
+import type { AttentionSummary, Core, ModelScale, PrecisionCauses, Scale, ScaleAt, TrainingConfig, TrainingRun, TrainingStepResult } from '../../wasm/js/core.js';
 
 export function train(core: Core): number {
   const config: TrainingConfig = { ...TRAINING_DEFAULTS, attention: ATTENTION_VARIANTS[5], seqLen: TRAINING_LIMITS.seqLen[1], kernel: 'scalar' };
@@ -34,4 +34,21 @@ export async function usage(): Promise<number> {
   const ratio = core.attentionStats({ dk: 8, causal: true, softcap: 20 }).summary.entropyRatio.mean;
   const wm: number = masked.weights === null ? 0 : masked.weights[0];
   return wm + capped + causes.sumOverflow + ratio + sv.rows[0].raw.variance + st.summary.entropy.median + first.gradQuery.p90 + jac.spectral + w + st.heatmap[0] + sv.histRaw.counts[0];
+}
+
+// Issue 19: correlation, the d_k^−p scale, sinks, modelScales, Llama 4 / SSMax / YaRN m-scales, q·kᵀ in a format.
+export function science(core: Core): number {
+  const power: Scale = { power: 1 };
+  const sw = core.saturationSweep({ dks: [64], scales: [power, 'inv_sqrt_dk'], correlation: 0.2, sinks: new Float32Array([1, 1, 1, 1]) });
+  const mass: number = sw.points[0][0].sinkMass?.mean ?? 0;
+  const att = core.attention({ q: new Float32Array(4), k: new Float32Array(4), v: new Float32Array(4), heads: 1, seqLen: 2, dk: 2, sinks: [0.5] });
+  const sinkW: number = att.sinkWeights === undefined ? 0 : att.sinkWeights[0];
+  const models: ModelScale[] = core.modelScales();
+  const c: number = models[0].scale / models[0].invSqrtDHead + (models[0].softcap ?? 0);
+  const lc = core.longContext({ seqLens: [1024], methods: ['llama4', 'ssmax', 'yarn'], floorScale: 256, attnScale: 0.1, s: 0.43, mscale: 1, mscaleAllDim: 1 });
+  const at: ScaleAt = SCALE_AT[1];
+  const pl = core.precisionLab({ q: new Float32Array(4), k: new Float32Array(8), dk: 4, scale: 'inv_sqrt_dk', scaleAt: at, rowSums: true });
+  const stall: number = (pl.cells[9].causes.sumStall ?? 0) + (pl.cells[9].rowSum?.max ?? 0);
+  const sv = core.scoreVariance({ dks: [128], correlation: 0.1 });
+  return mass + sinkW + c + lc.points[0][0].multiplier + stall + sv.rows[0].theory.raw.mean;
 }

@@ -39,16 +39,24 @@ function interfacesOfConst(name) {
   throw new Error(`no const ${name} with an object type in core.d.ts`);
 }
 
+// The keys of `value` are the members' names: every required one, and optional ones (`x?:`) only
+// where the value has them (fields a result carries only for some parameters, e.g. sinkMass).
+function checkKeys(value, members, path) {
+  const names = members.map((m) => m.name.getText(source));
+  const required = members.filter((m) => !m.questionToken).map((m) => m.name.getText(source));
+  const keys = Object.keys(value);
+  assert.deepEqual(keys.filter((k) => !names.includes(k)), [], `keys of ${path} not declared`);
+  assert.deepEqual(required.filter((k) => !keys.includes(k)), [], `keys of ${path} missing`);
+}
 // Checks the keys of `value` against a type node, recursing into interfaces, arrays and literals.
 function checkShape(value, typeNode, path) {
-  if (!typeNode) return;
+  if (!typeNode || value === undefined) return;
   if (ts.isTypeReferenceNode(typeNode) && interfaces.has(typeNode.typeName.getText(source))) {
     const props = interfaces.get(typeNode.typeName.getText(source));
-    assert.deepEqual(Object.keys(value).sort(), [...props.keys()].sort(), `keys of ${path}`);
+    checkKeys(value, [...props.values()], path);
     for (const [k, m] of props) checkShape(value[k], m.type, `${path}.${k}`);
   } else if (ts.isTypeLiteralNode(typeNode)) {
-    const names = typeNode.members.map((m) => m.name.getText(source));
-    assert.deepEqual(Object.keys(value).sort(), names.sort(), `keys of ${path}`);
+    checkKeys(value, [...typeNode.members], path);
     for (const m of typeNode.members) checkShape(value[m.name.getText(source)], m.type, `${path}.${m.name.getText(source)}`);
   } else if (ts.isArrayTypeNode(typeNode)) {
     assert.ok(Array.isArray(value), `${path} is an array`);
@@ -67,7 +75,7 @@ function checkShape(value, typeNode, path) {
 function shape(value, interfaceName) {
   const props = interfaces.get(interfaceName);
   assert.ok(props, `interface ${interfaceName} exists`);
-  assert.deepEqual(Object.keys(value).sort(), [...props.keys()].sort(), `keys of ${interfaceName}`);
+  checkKeys(value, [...props.values()], interfaceName);
   for (const [k, m] of props) checkShape(value[k], m.type, `${interfaceName}.${k}`);
 }
 
@@ -90,6 +98,22 @@ test('every result matches its interface, field by field', () => {
   shape(core.tensorStats({ q, k: q, heads: 2, seqLen: 5, dk: 3 }), 'TensorStatsResult');
   shape(core.precisionLab({ rows: 2, seqLen: 8, dk: 4 }), 'PrecisionLabResult');
   shape(core.longContext({ seqLens: [8, 16], queries: 2, dk: 4 }), 'LongContextResult');
+  // the fields some parameters add (issue 19): sinks, row sums, q and k; and the model catalogue
+  const withSinks = core.attentionStats({ dk: 8, heads: 2, seqLen: 16, sinks: [1, -Infinity] });
+  assert.ok(withSinks.summary.sinkMass && withSinks.rows.sinkMass, 'sinkMass with sinks');
+  shape(withSinks, 'AttentionStatsResult');
+  shape(core.saturationSweep({ dks: [4], heads: 1, seqLen: 8, sinks: [0] }), 'SaturationSweepResult');
+  const att = core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3, sinks: [0, 1] });
+  assert.ok(att.sinkWeights instanceof Float32Array && typeof att.sinkMass === 'number');
+  shape(att, 'AttentionResult');
+  const sums = core.precisionLab({ rows: 2, seqLen: 8, dk: 4, rowSums: true });
+  assert.ok(sums.cells[0].rowSum && typeof sums.cells[0].causes.sumStall === 'number');
+  shape(sums, 'PrecisionLabResult');
+  shape(core.precisionLab({ q: new Float32Array(8).fill(1), k: new Float32Array(12).fill(1), dk: 4, scaleAt: 'query' }), 'PrecisionLabResult');
+  shape(core.longContext({ seqLens: [8], queries: 2, dk: 4, sink: 0 }), 'LongContextResult');
+  const models = core.modelScales();
+  assert.ok(models.length >= 13);
+  for (const m of models) shape(m, 'ModelScale');
 });
 
 test('the training run, its config and every result match their interfaces', () => {

@@ -83,7 +83,16 @@ const intList = (valid) => fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom({ length: 2 ** 32 }, new Array(2 ** 31), Int32Array.of(4, 8), new Float64Array([2.5]), new DataView(new ArrayBuffer(4)), Array(70).fill(1)) },
   { weight: 1, arbitrary: hostile },
 );
-const scaleArb = mix(pick('none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model', 0.5, 2, 'bogus'));
+const scaleArb = fc.oneof({ weight: 12, arbitrary: mix(pick('none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model', 0.5, 2, 'bogus', { power: 0.5 }, { power: 0.3 })) },
+  { weight: 1, arbitrary: pick({ power: 3 }, { power: -1 }, { power: NaN }, { power: '1' }, { pow: 1 }, { power: 1, extra: 2 }) });
+/** A new optional parameter: mostly absent, else mostly valid. */
+const optional = (valid) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: mix(valid) });
+const correlationArb = optional(pick(0, 0.1, -0.5, 1, -1, 1.5));
+/** One sink logit per head (h of them): right, wrong length, with −∞, NaN, +∞ or out of range. */
+const sinksArb = (h) => fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, fc.constant(null),
+  pick(Array(h).fill(1), Array(h).fill(-2.5)), pick(Array(h).fill(1), Float32Array.from(Array(h).fill(0.5)), Array(h).fill(-Infinity), [...Array(Math.max(0, h - 1)).fill(0), -Infinity],
+    Array(h + 1).fill(0), [], [...Array(Math.max(0, h - 1)).fill(0), NaN], [...Array(Math.max(0, h - 1)).fill(0), Infinity], Array(h).fill(2e6), Array(h).fill('1')),
+  hostile);
 const kernelArb = mix(pick('scalar', 'simd', 'gpu'));
 /** An object of optional fields, sometimes with an unknown key, sometimes not an object at all. */
 const params = (fields) => fc.oneof(
@@ -116,21 +125,21 @@ const run = (arb, f) => fc.assert(fc.property(arb, f), { seed: SEED, numRuns: RU
 const small = { heads: pick(1, 2, 4), seqLen: pick(1, 2, 3, 8, 16), dk: pick(1, 2, 4, 8, 16) };
 
 test(`scoreVariance (${RUNS} calls)`, () => {
-  run(params({ dks: intList(pick(1, 2, 4, 64)), samples: mix(pick(2, 10, 100, 500)), seed: mix(pick(0, 1, 4294967295)), variance: mix(pick(0.5, 1, 4)), histDk: mix(pick(1, 8, 64)), bins: mix(pick(4, 10, 60)) }), (p) => {
-    outcome('scoreVariance', ['params', 'dks', 'samples', 'seed', 'variance', 'histDk', 'bins', 'bogusKey'], () => core.scoreVariance(p));
+  run(params({ dks: intList(pick(1, 2, 4, 64)), samples: mix(pick(2, 10, 100, 500)), seed: mix(pick(0, 1, 4294967295)), variance: mix(pick(0.5, 1, 4)), histDk: mix(pick(1, 8, 64)), bins: mix(pick(4, 10, 60)), correlation: correlationArb }), (p) => {
+    outcome('scoreVariance', ['params', 'dks', 'samples', 'seed', 'variance', 'histDk', 'bins', 'correlation', 'bogusKey'], () => core.scoreVariance(p));
   });
 });
 
 test(`attentionStats (${RUNS} calls)`, () => {
-  run(params({ heads: mix(small.heads), headsKv: mix(pick(0, 1, 2, 3)), seqLen: mix(small.seqLen), dk: mix(small.dk), scale: scaleArb, seed: mix(pick(0, 9)), variance: mix(pick(1, 2)), threshold: mix(pick(0.5, 0.99, 1)), kernel: kernelArb, heatmapSize: mix(pick(1, 4, 512)), perRow: mix(pick(true, false)), gradients: mix(pick(true, false)), causal: mix(pick(true, false)), softcap: mix(pick(1, 30)) }), (p) => {
-    outcome('attentionStats', ['params', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap', 'bogusKey'], () => core.attentionStats(p));
+  run(params({ heads: mix(small.heads), headsKv: mix(pick(0, 1, 2, 3)), seqLen: mix(small.seqLen), dk: mix(small.dk), scale: scaleArb, seed: mix(pick(0, 9)), variance: mix(pick(1, 2)), threshold: mix(pick(0.5, 0.99, 1)), kernel: kernelArb, heatmapSize: mix(pick(1, 4, 512)), perRow: mix(pick(true, false)), gradients: mix(pick(true, false)), causal: mix(pick(true, false)), softcap: mix(pick(1, 30)), correlation: correlationArb, sinks: sinksArb(2) }), (p) => {
+    outcome('attentionStats', ['params', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap', 'correlation', 'sinks', 'bogusKey'], () => core.attentionStats(p));
   });
 });
 
 test(`saturationSweep (${RUNS} calls)`, () => {
   const scales = fc.oneof({ weight: 4, arbitrary: fc.array(scaleArb, { minLength: 1, maxLength: 3 }) }, { weight: 1, arbitrary: fc.constantFrom([], Array(9).fill('none'), { length: 2 ** 32 }, 'none') });
-  run(params({ dks: intList(pick(1, 2, 8, 16)), scales, heads: mix(small.heads), seqLen: mix(small.seqLen), seed: mix(pick(0, 3)), variance: mix(pick(1)), threshold: mix(pick(0.9)), kernel: kernelArb, gradients: mix(pick(true, false)), causal: mix(pick(true, false)), softcap: mix(pick(2)) }), (p) => {
-    outcome('saturationSweep', ['params', 'dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap', 'bogusKey', 'dk'], () => core.saturationSweep(p));
+  run(params({ dks: intList(pick(1, 2, 8, 16)), scales, heads: mix(small.heads), seqLen: mix(small.seqLen), seed: mix(pick(0, 3)), variance: mix(pick(1)), threshold: mix(pick(0.9)), kernel: kernelArb, gradients: mix(pick(true, false)), causal: mix(pick(true, false)), softcap: mix(pick(2)), correlation: correlationArb, sinks: sinksArb(4) }), (p) => {
+    outcome('saturationSweep', ['params', 'dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap', 'correlation', 'sinks', 'bogusKey', 'dk'], () => core.saturationSweep(p));
   });
 });
 
@@ -146,10 +155,11 @@ test(`attention (${RUNS} calls)`, () => {
     return params({
       q: tensor(h * L * dk), k: tensor(hkv * L * dk), v: tensor(hkv * L * dk), heads: mix(pick(h)), headsKv: mix(pick(g)), seqLen: mix(pick(L)), dk: mix(pick(dk)),
       scale: scaleArb, kernel: kernelArb, weights: mix(pick(true, false)), causal: mix(pick(true, false)), mask: fc.oneof(fc.constant(null), tensor(L * L)), softcap: mix(pick(3)), maskedRow: mix(pick('nan', 'zero', 'inf')),
+      sinks: sinksArb(h),
     });
   });
   run(arb, (p) => {
-    outcome('attention', ['params', 'q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'bogusKey'], () => core.attention(p));
+    outcome('attention', ['params', 'q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks', 'bogusKey'], () => core.attention(p));
   });
 });
 
@@ -166,16 +176,21 @@ test(`tensorStats (${RUNS} calls)`, () => {
 test(`precisionLab (${RUNS} calls)`, () => {
   const random = { rows: mix(pick(1, 4, 16)), seqLen: mix(pick(1, 8, 32)), dk: mix(pick(1, 8)), heads: mix(pick(1, 2)), scale: scaleArb, seed: mix(pick(0, 2)) };
   const shared = { blockSize: mix(pick(1, 4, 32)), accumulate: mix(pick('same', 'float32', 'double')), maskedRow: mix(pick('nan', 'zero')), softcap: mix(pick(4)) };
-  const arb = fc.oneof(params({ ...random, ...shared }), params({ logits: numbers, ...shared }), params({ logits: numbers, ...random, ...shared }));
+  const qk = fc.record({ dk: small.dk, nq: pick(1, 2, 3), nk: pick(1, 4, 9) }).chain(({ dk, nq, nk }) => params({
+    q: tensor(nq * dk), k: tensor(nk * dk), dk: mix(pick(dk)), heads: mix(pick(1, 2)), scale: scaleArb, scaleAt: optional(pick('scores', 'query', 'keys')),
+    rowSums: optional(pick(true, false)), rows: fc.constant(undefined), logits: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: numbers }), ...shared,
+  }));
+  const arb = fc.oneof(params({ ...random, ...shared, rowSums: optional(pick(true, false)) }), params({ logits: numbers, ...shared, rowSums: optional(pick(true, false)), scaleAt: fc.constantFrom(undefined, undefined, undefined, 'query') }), params({ logits: numbers, ...random, ...shared }), qk);
   run(arb, (p) => {
-    outcome('precisionLab', ['params', 'logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'bogusKey'], () => core.precisionLab(p));
+    outcome('precisionLab', ['params', 'logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'q', 'k', 'scaleAt', 'rowSums', 'queries', 'keys', 'bogusKey'], () => core.precisionLab(p));
   });
 });
 
 test(`longContext (${RUNS} calls)`, () => {
-  const methods = fc.oneof({ weight: 4, arbitrary: fc.array(mix(pick('fixed', 'logn', 'yarn', 'article', 'alibi')), { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constantFrom([], 'fixed', { length: 2 ** 32 }, Array(17).fill('fixed')) });
-  run(params({ dk: mix(pick(1, 8, 64)), seqLens: intList(pick(1, 16, 64, 256)), trainLen: mix(pick(2, 64, 512)), queries: mix(pick(1, 4, 16)), methods, seed: mix(pick(0, 1)), kernel: kernelArb }), (p) => {
-    outcome('longContext', ['params', 'dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'bogusKey', 'seqLen'], () => core.longContext(p));
+  const methods = fc.oneof({ weight: 4, arbitrary: fc.array(mix(pick('fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax', 'alibi')), { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constantFrom([], 'fixed', { length: 2 ** 32 }, Array(17).fill('fixed')) });
+  run(params({ dk: mix(pick(1, 8, 64)), seqLens: intList(pick(1, 16, 64, 256)), trainLen: mix(pick(2, 64, 512)), queries: mix(pick(1, 4, 16)), methods, seed: mix(pick(0, 1)), kernel: kernelArb,
+    floorScale: optional(pick(16, 8192, 0.5)), attnScale: optional(pick(0, 0.1, 11)), s: optional(pick(0.43, 1, 0)), mscale: optional(pick(1, 0.707, 0)), mscaleAllDim: optional(pick(0, 1, -1)), sink: optional(pick(1, -Infinity, Infinity, 2e6)) }), (p) => {
+    outcome('longContext', ['params', 'dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim', 'sink', 'bogusKey', 'seqLen'], () => core.longContext(p));
   });
 });
 

@@ -398,7 +398,12 @@ val js_precision_lab(val o) {
     p.accumulate = parse_accumulate(o["accumulate"].as<std::string>());
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
     p.softcap = get_num(o, "softcap");
+    p.scale_at = parse_scale_at(o["scaleAt"].as<std::string>());
+    p.row_sums = get_bool(o, "rowSums");
+    if (!o["q"].isNull()) p.q = copy_typed_array<float>(o["q"]);
+    if (!o["k"].isNull()) p.k = copy_typed_array<float>(o["k"]);
     const PrecisionLabResult r = precision_lab(p);
+    const bool row_sums = p.row_sums || !p.q.empty();  // only then: results without them are unchanged
     val cells = val::array();
     for (const auto& c : r.cells) {
       val x = val::object();
@@ -412,7 +417,14 @@ val js_precision_lab(val o) {
       causes.set("sumOverflow", c.causes.sum_overflow);
       causes.set("nan", c.causes.nan);
       causes.set("underflow", c.causes.underflow);
+      if (row_sums) causes.set("sumStall", c.causes.sum_stall);
       x.set("causes", causes);
+      if (row_sums) {
+        val rs = val::object();
+        rs.set("min", c.row_sum.min);
+        rs.set("max", c.row_sum.max);
+        x.set("rowSum", rs);
+      }
       x.set("maxAbsError", c.max_abs_error);
       x.set("meanAbsError", c.mean_abs_error);
       x.set("jacFroMedian", c.jac_fro_median);
@@ -447,6 +459,8 @@ val js_long_context(val o) {
     p.options.ssmax_s = get_num(o, "s");
     p.options.mscale = get_num(o, "mscale");
     p.options.mscale_all_dim = get_num(o, "mscaleAllDim");
+    const bool sink = !o["sink"].isNull();
+    if (sink) p.sink = get_num(o, "sink");
     const LongContextResult r = long_context(p);
     val series = val::array();
     for (const auto& per_method : r.points) {
@@ -458,6 +472,7 @@ val js_long_context(val o) {
         x.set("entropy", pt.entropy);
         x.set("entropyRatio", pt.entropy_ratio);
         x.set("maxWeight", pt.max_weight);
+        if (sink) x.set("sinkMass", pt.sink_mass);  // only with a sink: results without one are unchanged
         pts.call<void>("push", x);
       }
       series.call<void>("push", pts);

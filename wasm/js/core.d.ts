@@ -288,7 +288,7 @@ export interface PrecisionLabParams {
   /** default 128 */ seqLen?: number;
   /** default 64 */ dk?: number;
   /** only to resolve 'inv_sqrt_d_model' (default 1) */ heads?: number;
-  /** default 'inv_sqrt_dk' */ scale?: Scale;
+  /** default 'inv_sqrt_dk' (with q and k: the scale of the products, resolved with dk and heads) */ scale?: Scale;
   seed?: number;
   /** key block of the online softmax, 1..8192 (default 32) */ blockSize?: number;
   /**
@@ -299,7 +299,31 @@ export interface PrecisionLabParams {
   /** default 'nan': each cell computes what its formula gives; 'zero': the fused-kernel convention. The float64 reference follows the same rule */
   maskedRow?: MaskedRowRule;
   /** soft-cap the logits in double before each format rounds them; −∞ stays −∞ (default: off) */ softcap?: Softcap;
+  /**
+   * q [queries, dk] (queries 1..1024) and k [keys, dk] (keys 1..8192), float32, finite with |x| ≤ 1e6, given together
+   * with dk (required) and a scale (default 'inv_sqrt_dk'): one row per query, one logit per key. In each format q and
+   * k are rounded to it, each product and partial sum to the accumulation format (the format, or float32 for
+   * float16/bfloat16 under accumulate 'float32'), the dot product stored in the format, then the scale applied at
+   * scaleAt; a product or logit that overflows counts as inputOverflow. The float64 reference and cells use the
+   * products in double. Refused with logits, rows, seqLen or seed (TypeError). Every cell then carries rowSum and
+   * causes.sumStall. d_k 128, q = 24·𝟏, keys 24·𝟏, 12·𝟏, 0 in float16: at the scores the products are
+   * [∞, 36864, 0] and the row NaN; at the query the logits are [6516.6, 3258.3, 0] and the weights [1, 0, 0].
+   */
+  q?: Float32Array | null;
+  k?: Float32Array | null;
+  /**
+   * with q and k: 'scores' (default) computes c · (q·k), what softmax(q kᵀ · c) does; 'query' scales q first,
+   * (c · q)·k, as kernels that fold the scale into q do. Refused without q and k.
+   */
+  scaleAt?: ScaleAt;
+  /**
+   * check every row's sum Σ_j p_j (default false; always on with q and k): each cell then carries rowSum and
+   * causes.sumStall. Off by default so that a call without it returns exactly what it returned before.
+   */
+  rowSums?: boolean;
 }
+/** Where the precision lab with q and k applies the scale: 'scores' (c · (q·k)) or 'query' ((c · q)·k). */
+export type ScaleAt = 'scores' | 'query';
 /**
  * The cause of each broken row, as a share of the rows. A row counts under the first cause that happened in it, in
  * this order, so the shares partition the broken rows.
@@ -310,6 +334,13 @@ export interface PrecisionCauses {
   /** every term fit but their sum overflowed (the weights come out e/∞ = 0) */ sumOverflow: number;
   /** NaN without an overflow: 0/0 of a fully masked or fully underflowed row, −∞ − (−∞) */ nan: number;
   /** a weight came out 0 where float64 has it positive, with no overflow or NaN */ underflow: number;
+  /**
+   * only with rowSums or q/k: every weight finite, but Σ_j p_j is off the float64 row's sum by more than the format's
+   * rounding allows, u (2 + 2√n) + n · (smallest subnormal), u = 2^−(mantissa bits + 1) (2u for the outputs' own
+   * rounding and twice the √n·u that independent roundings of n terms typically leave; Higham 2002 §4.2). A float16
+   * row of 4096 zero logits summed in float16 stalls at 2048: every weight 1/2048, Σ = 2.0.
+   */
+  sumStall?: number;
 }
 export interface PrecisionCell {
   format: FloatFormat;
@@ -321,6 +352,8 @@ export interface PrecisionCell {
   meanAbsError: number;
   /** median ‖J‖_F of the finite rows */ jacFroMedian: number;
   /** the first row's weights [seqLen] */ probs: Float64Array;
+  /** only with rowSums or q/k: min and max of Σ_j p_j over the rows whose sum is not NaN (NaN if none) */
+  rowSum?: { min: number; max: number };
 }
 export interface PrecisionLabResult {
   rows: number;
@@ -347,13 +380,15 @@ export interface PrecisionLabResult {
  * 'ssmax' s · ln L, Scalable-Softmax (Nakanishi 2025, arXiv 2501.19399): all logits −2 but one +3, s = 0.43, n = 1000 keys:
  *   max weight 0.12935 with softmax, 0.99965 with SSMax.
  */
-export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article' | 'llama4' | 'ssmax';
+export type LongContextScheme = LongContextMethod | 'llama4' | 'ssmax';
+/** The four schemes of the first long-context panel (kept as a type of its own so that records keyed by it stay valid). */
+export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article';
 export interface LongContextParams {
   /** default 64 */ dk?: number;
   /** each 1..16384, at most 16 */ seqLens: number[];
   /** L_train, 2..16384 (default 512) */ trainLen?: number;
   /** queries per length, 1..1024 (default 64) */ queries?: number;
-  /** default all six (LONG_CONTEXT_METHODS) */ methods?: LongContextMethod[];
+  /** default all six (LONG_CONTEXT_METHODS) */ methods?: LongContextScheme[];
   seed?: number;
   kernel?: Kernel;
   /** 'llama4': floor_scale, in [1, 1e9] (default 8192, Meta's) */ floorScale?: number;
@@ -361,13 +396,20 @@ export interface LongContextParams {
   /** 'ssmax': the scaling parameter s, in (0, 10] (default 0.43, the paper's check) */ s?: number;
   /** 'yarn': mscale, in (0, 100] (default 1) */ mscale?: number;
   /** 'yarn': mscale_all_dim, 0 = absent (the default) or in (0, 100] */ mscaleAllDim?: number;
+  /**
+   * one sink logit appended to every row (gpt-oss semantics, see Sinks; default: none; −Infinity = none, bit for bit):
+   * the entropy is then that of the L + 1 outcomes and entropyRatio divides by ln(L + 1); maxWeight is over the keys;
+   * every point carries sinkMass
+   */
+  sink?: number | null;
 }
 export interface LongContextPoint {
   seqLen: number;
   /** on q·k/√d_k */ multiplier: number;
   /** mean over queries, nats */ entropy: number;
-  /** entropy / ln L */ entropyRatio: number;
+  /** entropy / ln L (ln(L + 1) with a finite sink) */ entropyRatio: number;
   maxWeight: number;
+  /** only with a sink: the mean sink weight p_sink over the queries */ sinkMass?: number;
 }
 export interface LongContextResult {
   /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
@@ -673,11 +715,13 @@ export const COSTED_CALLS: readonly CostedCall[];
 export const CORE_VERSION: string;
 export const SCALE_NAMES: readonly ScaleName[];
 /** The long-context temperature schemes, in display order. */
-export const LONG_CONTEXT_METHODS: readonly LongContextMethod[];
+export const LONG_CONTEXT_METHODS: readonly LongContextScheme[];
 /** The rules for a row with a zero normaliser: 'nan', 'zero'. */
 export const MASKED_ROW_RULES: readonly MaskedRowRule[];
 /** The precision lab's accumulation modes: 'same', 'float32'. */
 export const ACCUMULATE_MODES: readonly AccumulateMode[];
+/** Where the precision lab with q and k applies the scale: 'scores', 'query'. */
+export const SCALE_AT: readonly ScaleAt[];
 /**
  * Parameter limits enforced by the core. Besides the ranges, every call has two budgets:
  * `workBytes` of memory and `workSeconds` of work. The work is estimated by the core's cost model

@@ -14,6 +14,8 @@ export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'art
 export const MASKED_ROW_RULES = Object.freeze(['nan', 'zero']);
 /** Where the precision lab's half-precision softmax accumulates: 'same' (the storage format) or 'float32'. */
 export const ACCUMULATE_MODES = Object.freeze(['same', 'float32']);
+/** Where the precision lab with q and k applies the scale: to the products ('scores') or to q first ('query'). */
+export const SCALE_AT = Object.freeze(['scores', 'query']);
 
 export const LIMITS = Object.freeze({
   dk: Object.freeze([1, 16384]),
@@ -259,12 +261,19 @@ function sinks(what, v, heads) {
   }
   const out = numberList(what, 'sinks', v, heads, heads);
   out.forEach((x, i) => {
-    if (x === -Infinity) return;
-    if (!Number.isFinite(x) || Math.abs(x) > 1e6) {
+    if (x !== -Infinity && !(Number.isFinite(x) && Math.abs(x) <= 1e6)) {
       throw new RangeError(`${what}: sinks[${i}] = ${x} must be a finite number of magnitude ≤ 1e6, or -Infinity (no sink)`);
     }
   });
   return out;
+}
+// One sink logit (longContext): a number, finite with |S| ≤ 1e6, or −∞ (no sink).
+function sinkLogit(what, v) {
+  if (typeof v !== 'number') throw new TypeError(`${what}: sink must be a number, got ${typeName(v)}`);
+  if (v !== -Infinity && !(Number.isFinite(v) && Math.abs(v) <= 1e6)) {
+    throw new RangeError(`${what}: sink = ${v} must be a finite number of magnitude ≤ 1e6, or -Infinity (no sink)`);
+  }
+  return v;
 }
 // ρ, the correlation of each key with its matching query: absent = 0 (independent); a number in −1..1.
 function correlation(what, v) {
@@ -375,6 +384,19 @@ function float32(what, name, v, expected, shape) {
   if (count !== expected) {
     throw new RangeError(`${what}: ${name}.length = ${count} does not match ${shape} = ${expected}`);
   }
+  return freshView(v, kind);
+}
+/**
+ * A genuine Float32Array of rows × dk elements, rows in 1..maxRows (named `rowsName` in messages);
+ * returns a fresh view of the same bytes. Checked before anything is copied into the heap.
+ */
+function float32Rows(what, name, v, dk, maxRows, rowsName) {
+  const kind = typedArrayKind(v);
+  if (kind !== 'Float32Array') throw new TypeError(`${what}: ${name} must be a Float32Array [${rowsName}, dk], got ${describe(v)}`);
+  checkNotDetached(what, name, v, kind);
+  const count = taByteLength.call(v) / 4;
+  if (count === 0 || count % dk !== 0) throw new RangeError(`${what}: ${name}.length = ${count} is not ${rowsName} · dk for dk = ${dk}`);
+  if (count / dk > maxRows) throw new RangeError(`${what}: ${name} holds ${count / dk} ${rowsName}, more than ${maxRows}`);
   return freshView(v, kind);
 }
 /** headsKv as the core reads it (0 = heads), checked here because k and v are sized by it. */
@@ -599,8 +621,24 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     precisionLab(params) {
       const what = 'precisionLab';
-      checkObject(what, params, ['logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap']);
+      checkObject(what, params, ['logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'q', 'k', 'scaleAt', 'rowSums']);
       let logits = null;
+      let q = null, k = null;
+      const hasQ = params.q !== undefined && params.q !== null, hasK = params.k !== undefined && params.k !== null;
+      if (hasQ || hasK) {
+        // q [queries, dk] and k [keys, dk]: the products are formed in each format
+        if (!hasQ || !hasK) throw new TypeError(`${what}: q and k go together: give both (q [queries, dk], k [keys, dk]) or neither`);
+        if (params.logits !== undefined && params.logits !== null) throw new TypeError(`${what}: logits cannot go with q and k: give one of them`);
+        const clash = ['rows', 'seqLen', 'seed'].filter((key) => params[key] !== undefined);
+        if (clash.length > 0) {
+          throw new TypeError(`${what}: ${clash.join(', ')} cannot go with q and k (they describe random rows; q and k give the rows and keys): leave ${clash.length > 1 ? 'them' : 'it'} out`);
+        }
+        const dk = int(what, 'dk', params.dk);
+        q = float32Rows(what, 'q', params.q, dk, 1024, 'queries');
+        k = float32Rows(what, 'k', params.k, dk, 8192, 'keys');
+      } else if (params.scaleAt !== undefined) {
+        throw new TypeError(`${what}: scaleAt goes with q and k (it says where the scale meets the products): give q and k, or leave scaleAt out`);
+      }
       if (params.logits !== undefined && params.logits !== null) {
         // Explicit logits are one row: the parameters of the random rows cannot go with them.
         const clash = ['rows', 'seqLen', 'dk', 'heads', 'scale', 'seed'].filter((k) => params[k] !== undefined);
@@ -624,11 +662,15 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         accumulate: choice(what, 'accumulate', params.accumulate, ACCUMULATE_MODES, 'same'),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'nan'),
         softcap: softcap(what, params.softcap),
+        q,
+        k,
+        scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, 'scores'),
+        rowSums: bool(what, 'rowSums', params.rowSums, false),
       });
     },
     longContext(params) {
       const what = 'longContext';
-      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim']);
+      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim', 'sink']);
       let methods = [...LONG_CONTEXT_METHODS];
       if (params.methods !== undefined) {
         methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
@@ -647,6 +689,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         s: num(what, 's', params.s, 0.43),
         mscale: num(what, 'mscale', params.mscale, 1),
         mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, 0),
+        sink: params.sink === undefined || params.sink === null ? null : sinkLogit(what, params.sink),
       });
     },
     modelScales() {

@@ -778,12 +778,69 @@ TensorStatsResult tensor_stats(const TensorStatsParams& p) {
   }
   r.qk = qk.moments();
   PerRow rows;
-  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, 0.0}, rows, 0,
+  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, 0.0, {}}, rows, 0,
                       nullptr);
   r.entropy = std::move(rows.entropy);
   r.max_weight = std::move(rows.max_weight);
   r.jac_fro = std::move(rows.jac_fro);
   return r;
+}
+
+ScaleAt parse_scale_at(const std::string& name) {
+  if (name == "scores") return ScaleAt::Scores;
+  if (name == "query") return ScaleAt::Query;
+  throw std::invalid_argument("scaleAt = '" + name + "' is not one of 'scores', 'query'");
+}
+
+namespace {
+// The logits of q [queries, dk] against k [keys, dk] formed in format f (see PrecisionLabParams):
+// products and sums rounded to the accumulation format, the dot product stored in f, c applied at
+// the scores or to q first. overflow[i] is set when a product, a sum or a logit of row i overflowed.
+std::vector<std::vector<double>> logits_in_format(const PrecisionLabParams& p, int queries, int keys, double c,
+                                                  Format f, std::vector<char>& overflow) {
+  const Format acc = (p.accumulate == Accumulate::Float32 && (f == Format::Float16 || f == Format::BFloat16))
+                         ? Format::Float32
+                         : f;
+  auto S = [f](double v) { return round_to(f, v); };
+  auto A = [acc](double v) { return round_to(acc, v); };
+  const double cf = S(c);
+  const size_t dk = static_cast<size_t>(p.dk);
+  std::vector<double> kf(p.k.size()), qi(dk);
+  for (size_t i = 0; i < kf.size(); ++i) kf[i] = S(p.k[i]);
+  std::vector<std::vector<double>> rows(queries, std::vector<double>(keys));
+  overflow.assign(queries, 0);
+  for (int i = 0; i < queries; ++i) {
+    bool over = false;
+    for (size_t d = 0; d < dk; ++d) {
+      qi[d] = S(p.q[i * dk + d]);
+      if (p.scale_at == ScaleAt::Query) qi[d] = S(A(cf * qi[d]));
+      over = over || std::isinf(qi[d]);
+    }
+    for (int j = 0; j < keys; ++j) {
+      double dot = 0.0;
+      for (size_t d = 0; d < dk; ++d) dot = A(dot + A(qi[d] * kf[j * dk + d]));
+      double s = S(dot);
+      if (p.scale_at == ScaleAt::Scores) {
+        over = over || std::isinf(s);
+        s = S(A(cf * s));
+      }
+      over = over || std::isinf(s);
+      rows[i][j] = s;
+    }
+    overflow[i] = over;
+  }
+  return rows;
+}
+}  // namespace
+
+std::vector<std::vector<double>> precision_qk_logits(const PrecisionLabParams& p, Format f) {
+  check_int_range("precisionLab", "dk", p.dk, 1, kMaxDk);
+  const size_t dk = static_cast<size_t>(p.dk);
+  const int queries = static_cast<int>(p.q.size() / dk), keys = static_cast<int>(p.k.size() / dk);
+  std::vector<char> overflow;
+  PrecisionLabParams q = p;
+  if (f == Format::Float64) q.accumulate = Accumulate::Same;
+  return logits_in_format(q, queries, keys, resolve_scale(p.scale, p.dk, p.heads), f, overflow);
 }
 
 PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
@@ -792,7 +849,45 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
   check_softcap(what, p.softcap);
   std::vector<std::vector<double>> rows;
   PrecisionLabResult r;
-  if (!p.logits.empty()) {
+  const bool qk = !p.q.empty() || !p.k.empty();
+  int queries = 0, keys = 0;
+  if (qk) {
+    if (!p.logits.empty()) throw std::invalid_argument("precisionLab: logits cannot go with q and k; give one of them");
+    check_int_range(what, "dk", p.dk, 1, kMaxDk);
+    check_int_range(what, "heads", p.heads, 1, kMaxHeads);
+    const size_t dk = static_cast<size_t>(p.dk);
+    if (p.q.size() % dk != 0 || p.q.empty())
+      throw std::invalid_argument("precisionLab: q.length = " + std::to_string(p.q.size()) +
+                                  " is not queries · dk for dk = " + std::to_string(p.dk));
+    if (p.k.size() % dk != 0 || p.k.empty())
+      throw std::invalid_argument("precisionLab: k.length = " + std::to_string(p.k.size()) +
+                                  " is not keys · dk for dk = " + std::to_string(p.dk));
+    check_int_range(what, "queries", static_cast<long long>(p.q.size() / dk), 1, 1024);
+    check_int_range(what, "keys", static_cast<long long>(p.k.size() / dk), 1, kMaxSeqLen);
+    queries = static_cast<int>(p.q.size() / dk);
+    keys = static_cast<int>(p.k.size() / dk);
+    const std::string drivers = "queries = " + std::to_string(queries) + ", keys = " + std::to_string(keys) +
+                                ", dk = " + std::to_string(p.dk);
+    check_work_bytes(what, 8.0 * queries * double(keys) * 5.0 + 8.0 * double(p.k.size()), drivers);  // before check_cost: core.cost records both
+    check_cost(what, {{3.0 * queries * double(keys) * p.dk * cost::kNsPerEmulatedMac, drivers,
+                       "the products queries · keys · dk emulated in float32, bfloat16 and float16"},
+                      {double(queries) * keys * cost::kNsPerPrecisionLogit,
+                       "queries = " + std::to_string(queries) + ", keys = " + std::to_string(keys),
+                       "12 emulated softmaxes of queries · keys logits"}});
+    check_tensor(what, "q", p.q, p.q.size(), "queries · dk");
+    check_tensor(what, "k", p.k, p.k.size(), "keys · dk");
+    r.scale = resolve_scale(p.scale, p.dk, p.heads);
+    // The float64 reference: the products in double.
+    for (int i = 0; i < queries; ++i) {
+      std::vector<double> row(keys);
+      for (int j = 0; j < keys; ++j) {
+        double dot = 0.0;
+        for (int d = 0; d < p.dk; ++d) dot += double(p.q[size_t(i) * p.dk + d]) * p.k[size_t(j) * p.dk + d];
+        row[j] = r.scale * dot;
+      }
+      rows.push_back(std::move(row));
+    }
+  } else if (!p.logits.empty()) {
     check_int_range(what, "logits.length", static_cast<long long>(p.logits.size()), 1, kMaxSeqLen);
     for (size_t i = 0; i < p.logits.size(); ++i) {
       const double x = p.logits[i];
@@ -834,9 +929,12 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
       rows.push_back(std::move(row));
     }
   }
-  if (p.softcap > 0.0)
-    for (auto& row : rows)
-      for (double& x : row) x = softcap_logit(x, p.softcap);  // −∞ stays −∞
+  auto cap = [&p](std::vector<std::vector<double>>& rs) {
+    if (p.softcap > 0.0)
+      for (auto& row : rs)
+        for (double& x : row) x = softcap_logit(x, p.softcap);  // −∞ stays −∞
+  };
+  cap(rows);
   r.rows = static_cast<int>(rows.size());
   r.seq_len = static_cast<int>(rows[0].size());
   for (const auto& row : rows)
@@ -859,10 +957,25 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
   r.reference = ref[0];
   r.jac_fro_median_f64 = quantile(jf, 0.5);
 
+  const bool row_sums = p.row_sums || qk;
+  std::vector<double> ref_sum(rows.size(), 0.0);
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (double v : ref[i]) ref_sum[i] += v;
   const Format formats[] = {Format::Float64, Format::Float32, Format::BFloat16, Format::Float16};
   const SoftmaxAlgorithm algos[] = {SoftmaxAlgorithm::Naive, SoftmaxAlgorithm::Safe, SoftmaxAlgorithm::Online};
   const char* algo_names[] = {"naive", "safe", "online"};
   for (Format f : formats) {
+    // With q and k each format forms its own logits (float64: the reference's).
+    std::vector<std::vector<double>> own;
+    std::vector<char> overflow(rows.size(), 0);
+    if (qk && f != Format::Float64) {
+      own = logits_in_format(p, queries, keys, r.scale, f, overflow);
+      cap(own);
+    }
+    const std::vector<std::vector<double>>& frows = own.empty() ? rows : own;
+    const FormatInfo& fi = format_info(f);
+    const double u = std::ldexp(1.0, -(fi.mantissa_bits + 1));
+    const double stall_tol = u * (2.0 + 2.0 * std::sqrt(double(r.seq_len))) + r.seq_len * fi.min_subnormal;
     std::vector<std::vector<double>> safe_out;
     double online_vs_safe = 0.0;
     for (int a = 0; a < 3; ++a) {
@@ -873,10 +986,18 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
       PrecisionCauses causes;
       int finite_rows = 0;
       std::vector<double> jfro;
+      double sum_min = std::numeric_limits<double>::infinity(), sum_max = -sum_min;
       for (size_t i = 0; i < rows.size(); ++i) {
         SoftmaxTrace trace;
-        const std::vector<double> out = softmax_in_format(rows[i], f, algos[a], opt, &trace);
+        const std::vector<double> out = softmax_in_format(frows[i], f, algos[a], opt, &trace);
+        if (overflow[i]) trace.input_overflow = true;  // q·k (or c · q·k, or c · q) overflowed in the format
         if (i == 0) cell.probs = out;
+        double row_sum = 0.0;
+        for (double v : out) row_sum += v;
+        if (!std::isnan(row_sum)) {
+          sum_min = std::min(sum_min, row_sum);
+          sum_max = std::max(sum_max, row_sum);
+        }
         bool bad = false, has_nan = false, flushed = false, ref_finite = true;
         double err = 0.0;
         for (int j = 0; j < r.seq_len; ++j) {
@@ -894,6 +1015,7 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
         else if (trace.sum_overflow) causes.sum_overflow += 1;
         else if (has_nan) causes.nan += 1;
         else if (flushed) causes.underflow += 1;
+        else if (row_sums && !bad && std::fabs(row_sum - ref_sum[i]) > stall_tol) causes.sum_stall += 1;
         if (!bad && ref_finite) {
           ++finite_rows;
           err_sum += err;
@@ -915,6 +1037,9 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
       cell.causes.sum_overflow = causes.sum_overflow / n;
       cell.causes.nan = causes.nan / n;
       cell.causes.underflow = causes.underflow / n;
+      cell.causes.sum_stall = causes.sum_stall / n;
+      const double none = std::numeric_limits<double>::quiet_NaN();
+      cell.row_sum = sum_min <= sum_max ? RowSumRange{sum_min, sum_max} : RowSumRange{none, none};
       if (finite_rows == 0) {
         cell.max_abs_error = cell.mean_abs_error = std::numeric_limits<double>::quiet_NaN();
       } else {
@@ -999,6 +1124,10 @@ LongContextResult long_context(const LongContextParams& p) {
   check_int_range(what, "seqLens.length", static_cast<long long>(p.seq_lens.size()), 1, 16);
   if (p.methods.empty()) throw std::invalid_argument("longContext: methods is empty; give at least one method");
   check_long_context_options(what, p.options);
+  if (!std::isnan(p.sink) && p.sink != -std::numeric_limits<double>::infinity() &&
+      !(std::isfinite(p.sink) && std::fabs(p.sink) <= kMaxSink))
+    throw std::invalid_argument("longContext: sink = " + format_number(p.sink) +
+                                " must be a finite number of magnitude ≤ 1e6, or -inf (no sink)");
   for (const auto& m : p.methods) {
     try {
       long_context_multiplier(m, 2, 2);  // validates the name
@@ -1032,6 +1161,9 @@ LongContextResult long_context(const LongContextParams& p) {
   LongContextResult r;
   std::vector<float> S;
   std::vector<double> row;
+  const bool has_sink = !std::isnan(p.sink);  // NaN: none
+  const bool sink_on = has_sink && p.sink != -std::numeric_limits<double>::infinity();
+  std::vector<float> sinkw(has_sink ? p.queries : 0);
   for (const auto& method : p.methods) {
     std::vector<LongContextPoint> pts;
     for (int L : p.seq_lens) {
@@ -1039,17 +1171,25 @@ LongContextResult long_context(const LongContextParams& p) {
       pt.seq_len = L;
       pt.multiplier = long_context_multiplier(method, L, p.train_len, p.options);
       S.resize(static_cast<size_t>(p.queries) * L);
-      row.resize(L);
+      row.resize(L + 1);
       kt.matmul_abt(Q.data(), K.data(), S.data(), p.queries, L, p.dk,
                     static_cast<float>(pt.multiplier / std::sqrt(double(p.dk))));
-      kt.softmax_rows(S.data(), p.queries, L);
+      if (has_sink)
+        kt.softmax_rows_sink(S.data(), p.queries, L, static_cast<float>(p.sink), sinkw.data());
+      else
+        kt.softmax_rows(S.data(), p.queries, L);
       for (int i = 0; i < p.queries; ++i) {
         for (int j = 0; j < L; ++j) row[j] = S[static_cast<size_t>(i) * L + j];
-        const RowStats rs = row_stats(row.data(), L, kRowEntropy);  // the point shows entropy and max weight only
+        if (sink_on) row[L] = sinkw[i];  // the sink is one more outcome of the row
+        // the point shows entropy and max weight only: no Jacobian norms
+        RowStats rs = row_stats(row.data(), sink_on ? L + 1 : L, kRowEntropy);
+        if (sink_on) rs.max_weight = *std::max_element(row.begin(), row.begin() + L);  // over the keys
         pt.entropy += rs.entropy / p.queries;
         pt.max_weight += rs.max_weight / p.queries;
+        if (has_sink) pt.sink_mass += sinkw[i] / p.queries;
       }
-      pt.entropy_ratio = L > 1 ? pt.entropy / std::log(double(L)) : 0.0;
+      const int outcomes = sink_on ? L + 1 : L;
+      pt.entropy_ratio = outcomes > 1 ? pt.entropy / std::log(double(outcomes)) : 0.0;
       pts.push_back(pt);
     }
     r.points.push_back(std::move(pts));

@@ -310,8 +310,26 @@ void check_tensor_stats_work(const TensorStatsParams& p);
 // precisionLab: softmax of the same rows in float64/float32/bfloat16/float16 (emulated, see
 // precision.hpp) with the naive, safe and online algorithms, against the float64 safe softmax
 // (computed with the same masked-row rule, so a fully masked row's reference is NaN under 'nan').
-// Rows: the explicit `logits` if given (one row), else `rows` random rows of scores c · q·k_j with
-// q, k_j iid N(0, 1) of dimension dk (in double; each format rounds them on entry).
+// Rows: the explicit `logits` if given (one row); or the caller's q [queries, dk] and k [keys, dk]
+// (float32): one row per query, one key per column, the products formed in each format (below);
+// else `rows` random rows of scores c · q·k_j with q, k_j iid N(0, 1) of dimension dk (in double;
+// each format rounds them on entry).
+//
+// q and k in a format (issue 19: the fp16 failure in which q·kᵀ overflows before the scale): q and k
+// are rounded to the format, each product q_d k_d and each partial sum is rounded to the
+// accumulation format (the format itself, or float32 for float16/bfloat16 under accumulate =
+// 'float32', as tensor cores accumulate), the dot product is stored in the format, then
+//   scale_at Scores  s = c · (q·k), c rounded to the format, the product rounded (what
+//                    softmax(q kᵀ · c) computes);
+//   scale_at Query   q is scaled first, q' = c · q rounded to the format, then s = q'·k (what kernels
+//                    that fold c into q do: FlashAttention's softmax_scale applied to Q's tile, or
+//                    scaling the query projection).
+// A product or logit that overflows counts as an input overflow of its row. The float64 reference
+// and the float64 cells use the products in double. d_k 128, q = 24·𝟏, keys 24·𝟏, 12·𝟏, 0, float16,
+// c = 1/√128: at the scores the products are [∞, 36864, 0] and the row is NaN; at the query the
+// logits are [6516.6, 3258.3, 0] and the weights [1, 0, 0].
+enum class ScaleAt { Scores, Query };
+ScaleAt parse_scale_at(const std::string& name);  // "scores" | "query"; throws naming the value
 struct PrecisionLabParams {
   std::vector<double> logits;  // one explicit row (1..8192 values, −∞ allowed), or empty
   int rows = 64;               // random rows, 1..1024
@@ -325,6 +343,12 @@ struct PrecisionLabParams {
   MaskedRow masked_row = MaskedRow::Nan;     // a row with a zero normaliser: NaN (its formula) or zeros
   double softcap = 0.0;        // > 0: logits s ↦ cap · tanh(s / cap) in double before each format rounds
                                // them (Gemma 2); −∞ (a masked key) stays −∞; 0 = off
+  std::vector<float> q, k;     // both empty, or q [queries, dk] (queries 1..1024) and k [keys, dk] (keys
+                               // 1..8192), finite with |x| ≤ 1e6; with them rows, seq_len and seed are unused
+  ScaleAt scale_at = ScaleAt::Scores;  // q/k only: where c is applied (above)
+  bool row_sums = false;       // also check every row's sum Σ_j p_j: each cell's row_sum and the cause
+                               // sum_stall (always on with q and k). Off by default so that a call without
+                               // it returns exactly the numbers it returned before (see README: versions)
 };
 // The cause of each broken row, as shares of the rows. A row counts under the first of these that
 // happened in it (so the shares add up to the share of broken rows):
@@ -334,6 +358,16 @@ struct PrecisionCauses {
   double sum_overflow = 0;    // every term fit, their sum overflowed (weights e/∞ = 0)
   double nan = 0;             // NaN with no overflow: 0/0 of a fully masked or fully underflowed row
   double underflow = 0;       // a weight came out 0 where float64 has it positive, no overflow or NaN
+  double sum_stall = 0;       // (row_sums) every weight finite, but Σ_j p_j is off that of the float64 row by
+                              // more than the format's rounding allows, u (2 + 2√n) + n · (smallest
+                              // subnormal), u = 2^−(m+1): 2u for the outputs' own rounding and twice the √n·u
+                              // that independent roundings of n terms typically leave (Higham 2002, §4.2).
+                              // 4096 zero logits summed in float16 stall at 2048: p_j = 1/2048, Σ = 2.0
+};
+// The range of Σ_j p_j over the rows of a cell whose sum is not NaN (NaN if none).
+struct RowSumRange {
+  double min = 0.0;
+  double max = 0.0;
 };
 struct PrecisionCell {
   std::string format;          // "float64" | "float32" | "bfloat16" | "float16"
@@ -345,7 +379,11 @@ struct PrecisionCell {
   double mean_abs_error = 0;   // mean over those rows of max_j |p − p_f64|
   double jac_fro_median = 0;   // median ‖J‖_F of the finite rows' p (computed in double)
   std::vector<double> probs;   // the first row's result [seq_len]
+  RowSumRange row_sum;         // (row_sums) min and max of Σ_j p_j over the rows
 };
+// The logits precisionLab forms from p.q and p.k in format f (rows [queries][keys]), before the
+// soft-cap; float64 gives the products in double, scaled.
+std::vector<std::vector<double>> precision_qk_logits(const PrecisionLabParams& p, Format f);
 struct PrecisionLabResult {
   int rows = 0;
   int seq_len = 0;
@@ -418,13 +456,18 @@ struct LongContextParams {
   uint32_t seed = 0;
   Kernel kernel = Kernel::Scalar;
   LongContextOptions options;
+  // One sink logit appended to every row (see check_sinks; NaN = none, the default; −∞ = none, bit
+  // for bit): the entropy is then that of the L + 1 outcomes and its ratio divides by ln(L + 1), the
+  // max weight is over the keys, and each point reports the mean sink mass.
+  double sink = std::numeric_limits<double>::quiet_NaN();
 };
 struct LongContextPoint {
   int seq_len = 0;
   double multiplier = 1.0;      // on q·k/√d_k
   double entropy = 0.0;         // mean over queries, nats
-  double entropy_ratio = 0.0;   // entropy / ln L
+  double entropy_ratio = 0.0;   // entropy / ln L (ln(L + 1) with a finite sink)
   double max_weight = 0.0;      // mean
+  double sink_mass = 0.0;       // mean p_sink over the queries (0 without a sink)
 };
 struct LongContextResult {
   std::vector<std::vector<LongContextPoint>> points;  // [method][seq_len]
