@@ -124,6 +124,7 @@ export default defineConfig({
   test: {
     root: repo,
     include: ['tests/web/**/*.test.ts'],
+    setupFiles: ['tests/web/setup-cost.ts'],
     environment: 'node',
   },
 });

@@ -212,7 +212,7 @@ test('random input on every lab panel ends in the state of its link: no refusal,
   });
   const freshCtx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   const fresh = await freshCtx.newPage();
-  // the start is one step from the page's cost limit (h 4, L 256, d_k 2048: 2.3 of 5 GMAC), so
+  // the start is one step from the page's cost limit (h 4, L 256, d_k 2048: about 0.47 of 1 s by core.cost), so
   // that refusals come and go on the way
   await page.goto(srv.url + '#v=1&exp=saturation&dk=2048&seqLen=256&heads=4');
   await page.waitForSelector('[data-panel="saturation"]');

@@ -37,6 +37,37 @@ TEST(Cost, AttentionStatsOfLongFlatRowsIsRefusedNamingHeadsAndSeqLen) {
   EXPECT_NE(m.find("lower heads or seqLen"), std::string::npos) << m;
 }
 
+// core.cost (estimate_cost): the estimate of a call is the sum of the very terms it is checked
+// against, recorded before any work; a raised limit accepts a call the default refuses.
+TEST(Cost, EstimateRecordsTheTermsTheCallIsCheckedAgainst) {
+  ScoreVarianceParams p;
+  p.dks = {1024};
+  p.samples = 200000;
+  p.hist_dk = 1024;
+  CostEstimate e;
+  ASSERT_TRUE(estimate_cost(e, [&] { score_variance(p); }));
+  EXPECT_DOUBLE_EQ(e.ns, 2.0 * 200000 * 1024 * cost::kNsPerNormal);  // its one term: the normal draws
+  ASSERT_EQ(e.terms.size(), 1u);
+  EXPECT_DOUBLE_EQ(e.bytes, 3.0 * 8.0 * 200000);
+  EXPECT_EQ(recording_estimate(), nullptr);  // estimate mode ends with the estimate
+  EXPECT_NE(refusal([&] { score_variance(p); }).find("more than the 8 s budget"), std::string::npos);
+  set_work_limits(20.0, 512.0 * 1024 * 1024);
+  EXPECT_EQ(refusal([&] { score_variance(p); }), "");  // 9.8 s of work under a 20 s budget
+  set_work_limits(kBudgetSeconds, 1024.0 * 1024);
+  AttentionStatsParams a;
+  a.dk = 64;
+  EXPECT_NE(refusal([&] { attention_stats(a); }).find("more than the 1 MiB limit"), std::string::npos);
+  set_work_limits(kBudgetSeconds, 512.0 * 1024 * 1024);
+}
+
+TEST(Cost, EstimateOfABadParameterIsItsRefusal) {
+  AttentionStatsParams a;
+  a.dk = 0;
+  CostEstimate e;
+  EXPECT_NE(refusal([&] { estimate_cost(e, [&] { attention_stats(a); }); }).find("dk = 0"), std::string::npos);
+  EXPECT_EQ(recording_estimate(), nullptr);
+}
+
 TEST(Cost, ScoreVarianceCountsTheHistogramsDraws) {
   ScoreVarianceParams p;
   p.dks = {2, 64, 100};

@@ -4,6 +4,8 @@
 
 #include <Eigen/Dense>
 #include <cmath>
+#include <cstring>
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -162,6 +164,38 @@ TEST(Quantile, MatchesNumpyType7) {
   EXPECT_DOUBLE_EQ(s.mean, 22.0);
   EXPECT_DOUBLE_EQ(s.median, 3.0);
   EXPECT_NEAR(s.p90, 61.6, 1e-12);  // 4 + 0.6·(100 − 4)
+}
+
+// Statistics requested singly (row_stats' want flags, issue 20) are bit for bit the full pass's:
+// flat, peaked and saturated rows, with zeros and a masked row.
+TEST(RowStats, EachStatisticRequestedAloneEqualsTheFullPassBitForBit) {
+  Rng rng(11);
+  std::vector<std::vector<double>> rows = {{1.0}, {0.0, 0.0, 0.0}, {0.5, 0.5}, {1.0, 0.0, 0.0, 1e-300}};
+  for (double spread : {0.01, 1.0, 8.0, 40.0}) {
+    for (int n : {2, 7, 128, 1000}) {
+      std::vector<double> x(n);
+      double mx = -1e300, sum = 0.0;
+      for (double& v : x) { v = spread * rng.normal(); mx = std::max(mx, v); }
+      for (double& v : x) { v = std::exp(v - mx); sum += v; }
+      for (double& v : x) v /= sum;
+      rows.push_back(x);
+    }
+  }
+  const auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  for (const auto& x : rows) {
+    const int n = static_cast<int>(x.size());
+    const RowStats all = row_stats(x.data(), n);
+    const RowStats e = row_stats(x.data(), n, kRowEntropy);
+    const RowStats f = row_stats(x.data(), n, kRowJacFro);
+    const RowStats s = row_stats(x.data(), n, kRowJacSpec);
+    const RowStats every = row_stats(x.data(), n, kRowAll);
+    EXPECT_TRUE(same(e.entropy, all.entropy) && same(e.eff_support, all.eff_support) && same(e.max_weight, all.max_weight)) << n;
+    EXPECT_TRUE(same(f.jac_fro, all.jac_fro)) << n;
+    EXPECT_TRUE(same(s.jac_spec, all.jac_spec)) << n;
+    EXPECT_TRUE(same(every.entropy, all.entropy) && same(every.jac_fro, all.jac_fro) && same(every.jac_spec, all.jac_spec)) << n;
+    EXPECT_EQ(e.jac_spec, 0.0);  // not requested: not computed
+    EXPECT_EQ(f.entropy, 0.0);
+  }
 }
 
 TEST(Histogram, CountsBinsAndOutliers) {

@@ -9,7 +9,7 @@ import {
 } from '../../web/src/charts/builders.ts';
 import { defaultState } from '../../web/src/state/state.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
-import { sweepDks, varianceDks } from '../../web/src/compute.ts';
+import { sweepDks, varianceDks } from '../../web/src/requests/cost.ts';
 import { DK_STEPS } from '../../web/src/state/schema.js';
 
 let core: Core;
@@ -126,10 +126,12 @@ describe('chart builders', () => {
   });
 
   it('budgets keep the default sweeps whole and shrink the large ones', () => {
-    expect(sweepDks(4, 128, 4)).toEqual([...DK_STEPS]);
+    const four = ['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model'] as const;
+    expect(sweepDks(4, 128, [...four])).toEqual([...DK_STEPS]);
+    expect(sweepDks(4, 128, [...four], { kernel: 'scalar' })).toEqual([...DK_STEPS]);
     expect(varianceDks(2000)).toEqual([...DK_STEPS]);
-    expect(sweepDks(16, 1024, 4).length).toBeLessThan(DK_STEPS.length);
-    expect(sweepDks(16, 1024, 4).length).toBeGreaterThan(0);
+    expect(sweepDks(16, 1024, [...four]).length).toBeLessThan(DK_STEPS.length);
+    expect(sweepDks(16, 1024, [...four]).length).toBeGreaterThan(0);
     expect(varianceDks(20000).at(-1)).toBeLessThan(4096);
   });
 

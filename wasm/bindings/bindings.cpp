@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "cost.hpp"
 #include "experiments.hpp"
 #include "models.hpp"
 #include "peak.hpp"
@@ -187,6 +188,7 @@ val js_attention_stats(val o) {
     p.per_row = get_bool(o, "perRow");
     p.gradients = get_bool(o, "gradients");
     p.causal = get_bool(o, "causal");
+    p.spectral = get_bool(o, "spectral");
     p.softcap = get_num(o, "softcap");
     p.correlation = get_num(o, "correlation");
     p.sinks = get_sinks(o);
@@ -225,6 +227,7 @@ val js_saturation_sweep(val o) {
     p.kernel = get_kernel(o);
     p.gradients = get_bool(o, "gradients");
     p.causal = get_bool(o, "causal");
+    p.spectral = get_bool(o, "spectral");
     p.softcap = get_num(o, "softcap");
     p.correlation = get_num(o, "correlation");
     p.sinks = get_sinks(o);
@@ -619,6 +622,48 @@ class JsTrainingRun {
   std::unique_ptr<train::TrainingRun> run_;
 };
 
+// core.cost(name, params): the call of that name in estimate mode (cost.hpp, estimate_cost): its
+// parameter checks, then the cost model's terms instead of the work. A refused parameter comes back
+// as the call's own error.
+val js_cost(std::string name, val o) {
+  return guarded([&] {
+    CostEstimate e;
+    val refused = val::undefined();
+    const auto run = [&](val (*call)(val)) {
+      return estimate_cost(e, [&] { refused = call(o); });
+    };
+    bool reached = false;
+    if (name == "scoreVariance") reached = run(&js_score_variance);
+    else if (name == "attentionStats") reached = run(&js_attention_stats);
+    else if (name == "saturationSweep") reached = run(&js_saturation_sweep);
+    else if (name == "attention") reached = run(&js_attention);
+    else if (name == "tensorStats") reached = run(&js_tensor_stats);
+    else if (name == "precisionLab") reached = run(&js_precision_lab);
+    else if (name == "longContext") reached = run(&js_long_context);
+    else throw std::invalid_argument("cost: name = '" + name + "' has no cost model");
+    if (!reached) {
+      if (!refused.isUndefined() && refused.hasOwnProperty("__sqrtdkError")) return refused;
+      throw std::logic_error("cost: " + name + " returned before its cost check");
+    }
+    val drivers = val::array();
+    for (const CostTerm& t : e.terms) {
+      val d = val::object();
+      d.set("label", t.label);
+      d.set("params", t.drivers);
+      d.set("seconds", t.ns / 1e9);
+      drivers.call<void>("push", d);
+    }
+    val out = val::object();
+    out.set("seconds", e.ns / 1e9);
+    out.set("bytes", e.bytes);
+    out.set("drivers", drivers);
+    return out;
+  });
+}
+
+// The budgets of the calls that follow (core.js checks them against WORK_LIMIT_BOUNDS first).
+void js_set_work_limits(double seconds, double bytes) { set_work_limits(seconds, bytes); }
+
 val js_build_info() {
   val o = val::object();
   o.set("version", std::string(kVersion));
@@ -640,6 +685,8 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("longContext", &js_long_context);
   emscripten::function("modelScales", &js_model_scales);
   emscripten::function("buildInfo", &js_build_info);
+  emscripten::function("cost", &js_cost);
+  emscripten::function("setWorkLimits", &js_set_work_limits);
   emscripten::class_<JsTrainingRun>("TrainingRun")
       .constructor<>()
       .function("init", &JsTrainingRun::init)

@@ -117,6 +117,12 @@ export interface AttentionStatsParams {
    * Each row's entropy is then bounded by ln(i + 1), not ln L: see summary.entropyRatio.
    */
   causal?: boolean;
+  /**
+   * compute ‖J‖₂ per row (default true): the secular (or, soft-capped, Lanczos) solve is most of the
+   * per-row work; false leaves jacSpec NaN (and rows.jacSpec empty) and every other number bit for
+   * bit the same
+   */
+  spectral?: boolean;
   /** soft-cap the scaled logits before the mask (default: off) */ softcap?: Softcap;
   /**
    * key j correlated with query j, its match (default 0); the other keys of a row stay independent of its query.
@@ -175,6 +181,7 @@ export interface SaturationSweepParams {
   kernel?: Kernel;
   /** as in AttentionStatsParams (default true) */ gradients?: boolean;
   /** as in AttentionStatsParams (default false) */ causal?: boolean;
+  /** as in AttentionStatsParams (default true) */ spectral?: boolean;
   /** as in AttentionStatsParams (default: off) */ softcap?: Softcap;
   /** as in AttentionStatsParams (default 0); the same draws serve every scale */ correlation?: Correlation;
   /** as in AttentionStatsParams (default: none), [heads]; every point then carries sinkMass */ sinks?: Sinks | null;
@@ -575,7 +582,57 @@ export interface CoreInfo {
   /** the wasm heap's current size in bytes: it grows with the largest call so far and never shrinks (at most 1 GiB) */ heapBytes: number;
 }
 
+/** The calls whose work the core budgets, and so the names core.cost estimates. */
+export type CostedCall = 'scoreVariance' | 'attentionStats' | 'saturationSweep' | 'attention' | 'tensorStats' | 'precisionLab' | 'longContext';
+/** The parameters of each costed call (core.cost takes the same object the call would). */
+export interface CostedParams {
+  scoreVariance: ScoreVarianceParams;
+  attentionStats: AttentionStatsParams;
+  saturationSweep: SaturationSweepParams;
+  attention: AttentionParams;
+  tensorStats: TensorStatsParams;
+  precisionLab: PrecisionLabParams;
+  longContext: LongContextParams;
+}
+/** One term of a cost estimate: what it is, the parameters that drive it (with their values) and its share. */
+export interface CostDriver {
+  /** e.g. "the per-row statistics of 65536 attention weights" */
+  readonly label: string;
+  /** e.g. "heads = 4, seqLen = 128" */
+  readonly params: string;
+  /** seconds of this term */
+  readonly seconds: number;
+}
+/**
+ * The core's own estimate of a call (wasm/src/cost.hpp: the very terms the call checks against its
+ * budget before it computes anything): seconds of work on the calibration machine (2 cores,
+ * Node 20; a faster engine takes less), bytes of working memory, the terms with what drives each,
+ * and whether the call fits this core's limits (`seconds ≤ limits.workSeconds` and
+ * `bytes ≤ limits.workBytes`; a call that does not fit throws a RangeError naming its drivers).
+ */
+export interface CostEstimate {
+  readonly seconds: number;
+  readonly bytes: number;
+  readonly drivers: readonly CostDriver[];
+  readonly fits: boolean;
+}
+/** A core's budget of one call: seconds of estimated work and bytes of memory. */
+export interface WorkLimits {
+  /** seconds of work by the cost model (default LIMITS.workSeconds = 8; WORK_LIMIT_BOUNDS.workSeconds) */
+  readonly workSeconds: number;
+  /** bytes of memory (default LIMITS.workBytes = 512 MiB; WORK_LIMIT_BOUNDS.workBytes) */
+  readonly workBytes: number;
+}
+
 export interface Core {
+  /** This core's budget of one call (loadCore's `limits`, else LIMITS' defaults). */
+  readonly limits: WorkLimits;
+  /**
+   * The core's estimate of `core[name](params)` without making the call: the same checks of the
+   * parameters (a TypeError/RangeError naming a bad one), then the cost model's terms. Nothing is
+   * computed or allocated; about a microsecond. Throws a RangeError for a name not in COSTED_CALLS.
+   */
+  cost<N extends CostedCall>(name: N, params: CostedParams[N]): CostEstimate;
   scoreVariance(params: ScoreVarianceParams): ScoreVarianceResult;
   attentionStats(params: AttentionStatsParams): AttentionStatsResult;
   saturationSweep(params: SaturationSweepParams): SaturationSweepResult;
@@ -628,6 +685,13 @@ export interface LoadOptions {
    * fetching; memoised per Module object
    */
   wasmModule?: WebAssembly.Module;
+  /**
+   * The budget of each call of this core, instead of LIMITS' 8 s and 512 MiB: `workSeconds` in
+   * 0.01..3600 (seconds of work as the cost model estimates it) and `workBytes` in 1 MiB..768 MiB
+   * (WORK_LIMIT_BOUNDS; the heap is at most 1 GiB). A value outside them is a RangeError, a key
+   * other than these two a TypeError. The module is shared: cores with other limits load it once.
+   */
+  limits?: Partial<WorkLimits>;
 }
 
 /** True when this engine validates WebAssembly SIMD128 (wasm-feature-detect). */
@@ -637,9 +701,17 @@ export function simdSupported(): Promise<boolean>;
  * checked: its `info().version` must equal CORE_VERSION and its build the one asked for, else the
  * promise rejects with a TypeError naming the source (`wasmBinary`, `wasmUrl`, `wasmModule` or
  * the build) and the version it reports; so does a module that exports no memory (an empty or
- * foreign module) and a wasmBinary over a detached buffer. Options are read as own properties only.
+ * foreign module) and a wasmBinary over a detached buffer. Options are read as own properties only. An option not
+ * in LoadOptions (e.g. `kernal`) is refused with a TypeError naming it.
  */
 export function loadCore(options?: LoadOptions): Promise<Core>;
+/** The bounds of loadCore's `limits`, inclusive: [min, max] of each. */
+export const WORK_LIMIT_BOUNDS: {
+  readonly workSeconds: readonly [number, number];
+  readonly workBytes: readonly [number, number];
+};
+/** The names core.cost estimates. */
+export const COSTED_CALLS: readonly CostedCall[];
 /** The package's scale names, in display order. */
 /**
  * The version of the core (semver), known without loading the wasm module; equals `info().version`

@@ -33,6 +33,8 @@ export const LIMITS = Object.freeze({
   // was calibrated on (wasm/src/cost.hpp, scripts/calibrate-cost.mjs): products (with the call's
   // kernel), softmax, per-row statistics with their solvers, normal draws, emulated softmaxes and
   // training steps. A call above it throws a RangeError naming the parameters driving its cost.
+  // workBytes and workSeconds are the defaults: loadCore({ limits }) sets others within
+  // WORK_LIMIT_BOUNDS, and core.cost(name, params) tells a call's estimate before making it.
   workSeconds: 8,
 });
 
@@ -109,7 +111,7 @@ function disposedError(method) {
   return new TypeError(`trainingRun.${method}: this run was disposed (dispose() was called); create a new run`);
 }
 
-function wrapTrainingRun(handle, config, mod, bytes) {
+function wrapTrainingRun(handle, config, mod, bytes, applyLimits) {
   let live = true;
   const use = (method) => {
     if (!live) throw disposedError(method);
@@ -128,6 +130,7 @@ function wrapTrainingRun(handle, config, mod, bytes) {
       if (!Number.isInteger(n) || n < 1 || n > TRAINING_LIMITS.steps[1]) {
         throw new RangeError(`${what}: n = ${n} is outside 1..${TRAINING_LIMITS.steps[1]}`);
       }
+      applyLimits();  // its steps are capped by the work budget of the core that made it
       return checked(use('step').step(n));
     },
     evaluate() { return checked(use('evaluate').evaluate()); },
@@ -421,6 +424,38 @@ function headsKvOf(what, heads, v) {
   return hkv;
 }
 
+// ---- the work budget of a loaded core (loadCore's limits) ----
+/** The bounds of loadCore's `limits` (inclusive): seconds of estimated work, bytes of memory per call. */
+export const WORK_LIMIT_BOUNDS = Object.freeze({
+  workSeconds: Object.freeze([0.01, 3600]),
+  workBytes: Object.freeze([1024 * 1024, 768 * 1024 * 1024]),
+});
+/** loadCore's limits, checked against WORK_LIMIT_BOUNDS and completed with LIMITS' defaults. */
+function workLimits(what, v) {
+  if (v === undefined) return Object.freeze({ workSeconds: LIMITS.workSeconds, workBytes: LIMITS.workBytes });
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new TypeError(`${what}: limits must be an object, got ${typeName(v)}`);
+  const keys = Object.keys(WORK_LIMIT_BOUNDS);
+  for (const key of Object.keys(v)) {
+    if (!keys.includes(key)) throw new TypeError(`${what}: unknown option 'limits.${key}' (expected one of ${keys.join(', ')})`);
+  }
+  const out = {};
+  for (const key of keys) {
+    const x = v[key];
+    if (x === undefined) { out[key] = LIMITS[key]; continue; }
+    if (typeof x !== 'number') throw new TypeError(`${what}: limits.${key} must be a number, got ${typeName(x)}`);
+    const [lo, hi] = WORK_LIMIT_BOUNDS[key];
+    if (!(x >= lo && x <= hi)) throw new RangeError(`${what}: limits.${key} = ${x} is outside ${lo}..${hi}`);
+    out[key] = x;
+  }
+  return Object.freeze(out);
+}
+
+/** The experiments core.cost estimates: the calls whose work the core budgets. */
+export const COSTED_CALLS = Object.freeze(['scoreVariance', 'attentionStats', 'saturationSweep', 'attention', 'tensorStats', 'precisionLab', 'longContext']);
+
+// The limits the module's C++ side enforces now (one module may serve cores with other limits).
+const moduleLimits = new WeakMap();  // embind module → limits last set
+
 // ---- the core object ----
 /** Every method of the core reads its object arguments as own properties only (see own()). */
 function ownArgs(methods) {
@@ -428,7 +463,20 @@ function ownArgs(methods) {
   for (const [name, f] of Object.entries(methods)) out[name] = typeof f === 'function' ? (...args) => f(...args.map(own)) : f;
   return Object.freeze(out);
 }
-function makeCore(mod, build, defaultKernel) {
+function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', undefined)) {
+  // Every call runs under this core's limits: the module's budget is set before each call.
+  const applyLimits = () => {
+    if (moduleLimits.get(mod) === limits) return;
+    mod.setWorkLimits(limits.workSeconds, limits.workBytes);
+    moduleLimits.set(mod, limits);
+  };
+  // While core.cost resolves a call's parameters, `resolving` receives them instead of the call.
+  let resolving = null;
+  const call = (name, params) => {
+    if (resolving !== null) { resolving.params = params; throw resolving; }
+    applyLimits();
+    return checked(mod[name](params));
+  };
   const kernelOf = (what, v) => {
     if (v === undefined) return defaultKernel;
     if (typeof v !== 'string') throw new TypeError(`${what}: kernel must be a string, got ${typeName(v)}`);
@@ -438,12 +486,36 @@ function makeCore(mod, build, defaultKernel) {
     }
     return v;
   };
-  return ownArgs({
+  const core = ownArgs({
+    /** This core's budgets per call (loadCore's limits). */
+    limits,
+    cost(name, params) {
+      const what = 'cost';
+      if (typeof name !== 'string') throw new TypeError(`${what}: name must be a string, got ${typeName(name)}`);
+      if (!COSTED_CALLS.includes(name)) throw new RangeError(`${what}: name = '${name}' is not one of ${COSTED_CALLS.map((c) => `'${c}'`).join(', ')}`);
+      // the parameters exactly as core[name](params) would send them (its checks and defaults)
+      const box = { params: undefined };
+      resolving = box;
+      try {
+        core[name](params);
+      } catch (e) {
+        if (e !== box) throw e;
+      } finally {
+        resolving = null;
+      }
+      const est = checked(mod.cost(name, box.params));
+      return Object.freeze({
+        seconds: est.seconds,
+        bytes: est.bytes,
+        drivers: Object.freeze(est.drivers.map((d) => Object.freeze(d))),
+        fits: est.seconds <= limits.workSeconds && est.bytes <= limits.workBytes,
+      });
+    },
     scoreVariance(params) {
       const what = 'scoreVariance';
       checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins', 'correlation']);
       const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
-      return checked(mod.scoreVariance({
+      return call('scoreVariance', {
         dks,
         samples: int(what, 'samples', params.samples, 20000),
         seed: seed(what, params.seed),
@@ -451,13 +523,13 @@ function makeCore(mod, build, defaultKernel) {
         histDk: int(what, 'histDk', params.histDk, dks.length > 0 ? dks[0] : 64),
         bins: int(what, 'bins', params.bins, 60),
         correlation: correlation(what, params.correlation),
-      }));
+      });
     },
     attentionStats(params) {
       const what = 'attentionStats';
-      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'softcap', 'correlation', 'sinks']);
+      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'spectral', 'softcap', 'correlation', 'sinks']);
       const heads = int(what, 'heads', params.heads, 8);
-      return checked(mod.attentionStats({
+      return call('attentionStats', {
         heads,
         headsKv: int(what, 'headsKv', params.headsKv, 0),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
@@ -471,14 +543,15 @@ function makeCore(mod, build, defaultKernel) {
         perRow: bool(what, 'perRow', params.perRow, true),
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
+        spectral: bool(what, 'spectral', params.spectral, true),
         softcap: softcap(what, params.softcap),
         correlation: correlation(what, params.correlation),
         sinks: sinks(what, params.sinks, heads),
-      }));
+      });
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
-      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'softcap', 'correlation', 'sinks']);
+      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'spectral', 'softcap', 'correlation', 'sinks']);
       let scales = ['none', 'inv_sqrt_dk', 'inv_dk'];
       if (params.scales !== undefined) {
         scales = list(what, 'scales', params.scales, 8, (s, name) => {
@@ -488,7 +561,7 @@ function makeCore(mod, build, defaultKernel) {
       }
       const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
       const heads = int(what, 'heads', params.heads, 4);
-      return checked(mod.saturationSweep({
+      return call('saturationSweep', {
         dks,
         scales,
         heads,
@@ -499,15 +572,17 @@ function makeCore(mod, build, defaultKernel) {
         kernel: kernelOf(what, params.kernel),
         gradients: bool(what, 'gradients', params.gradients, true),
         causal: bool(what, 'causal', params.causal, false),
+        spectral: bool(what, 'spectral', params.spectral, true),
         softcap: softcap(what, params.softcap),
         correlation: correlation(what, params.correlation),
         sinks: sinks(what, params.sinks, heads),
-      }));
+      });
     },
     softmaxJacobian(logits, options = {}) {
       const what = 'softmaxJacobian';
       checkObject(what, options, ['softcap']);
       const x = numberList(what, 'logits', logits, 1, 4096);
+      applyLimits();
       return checked(mod.softmaxJacobian(x, softcap(what, options.softcap)));
     },
     attention(params) {
@@ -520,7 +595,7 @@ function makeCore(mod, build, defaultKernel) {
       const dk = int(what, 'dk', params.dk);
       const headsKv = headsKvOf(what, heads, params.headsKv);
       const n = heads * seqLen * dk, nkv = headsKv * seqLen * dk;
-      return checked(mod.attention({
+      return call('attention', {
         q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
         k: float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk'),
         v: float32(what, 'v', params.v, nkv, 'headsKv · seqLen · dk'),
@@ -536,13 +611,13 @@ function makeCore(mod, build, defaultKernel) {
         softcap: softcap(what, params.softcap),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'zero'),
         sinks: sinks(what, params.sinks, heads),
-      }));
+      });
     },
     simdPeak(params = {}) {
       const what = 'simdPeak';
       checkObject(what, params, ['iters']);
       if (build !== 'simd128') throw new RangeError(`${what}: the baseline build has no WebAssembly SIMD128`);
-      return checked(mod.simdPeak({ iters: int(what, 'iters', params.iters, 10000) }));
+      return call('simdPeak', { iters: int(what, 'iters', params.iters, 10000) });
     },
     tensorStats(params) {
       const what = 'tensorStats';
@@ -552,7 +627,7 @@ function makeCore(mod, build, defaultKernel) {
       const dk = int(what, 'dk', params.dk);
       const n = heads * seqLen * dk;
       // A zero-length v is refused (it is not "no v": leave v out, or pass null, to draw V).
-      return checked(mod.tensorStats({
+      return call('tensorStats', {
         q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
         k: float32(what, 'k', params.k, n, 'heads · seqLen · dk'),
         v: params.v === undefined || params.v === null ? null : float32(what, 'v', params.v, n, 'heads · seqLen · dk'),
@@ -564,7 +639,7 @@ function makeCore(mod, build, defaultKernel) {
         threshold: num(what, 'threshold', params.threshold, 0.99),
         kernel: kernelOf(what, params.kernel),
         causal: bool(what, 'causal', params.causal, false),
-      }));
+      });
     },
     precisionLab(params) {
       const what = 'precisionLab';
@@ -597,7 +672,7 @@ function makeCore(mod, build, defaultKernel) {
         }
         logits = numberList(what, 'logits', params.logits, 1, 8192);
       }
-      return checked(mod.precisionLab({
+      return call('precisionLab', {
         logits,
         rows: int(what, 'rows', params.rows, 64),
         seqLen: int(what, 'seqLen', params.seqLen, 128),
@@ -613,7 +688,7 @@ function makeCore(mod, build, defaultKernel) {
         k,
         scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, 'scores'),
         rowSums: bool(what, 'rowSums', params.rowSums, false),
-      }));
+      });
     },
     longContext(params) {
       const what = 'longContext';
@@ -622,7 +697,7 @@ function makeCore(mod, build, defaultKernel) {
       if (params.methods !== undefined) {
         methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
       }
-      return checked(mod.longContext({
+      return call('longContext', {
         dk: int(what, 'dk', params.dk, 64),
         seqLens: intList(what, 'seqLens', params.seqLens, 16, [1, 16384]),
         trainLen: int(what, 'trainLen', params.trainLen, 512),
@@ -637,7 +712,7 @@ function makeCore(mod, build, defaultKernel) {
         mscale: num(what, 'mscale', params.mscale, 1),
         mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, 0),
         sink: params.sink === undefined || params.sink === null ? null : sinkLogit(what, params.sink),
-      }));
+      });
     },
     modelScales() {
       return checked(mod.modelScales());
@@ -682,6 +757,7 @@ function makeCore(mod, build, defaultKernel) {
       const handle = new mod.TrainingRun();
       let bytes;
       try {
+        applyLimits();
         checked(handle.init(cfg));  // range checks (RangeError naming the value), weights, held-out set
         bytes = handle.info().memoryBytes;
         if (live.bytes + bytes > limit) throw overBudget(bytes);
@@ -689,7 +765,7 @@ function makeCore(mod, build, defaultKernel) {
         handle.delete();
         throw e;
       }
-      return wrapTrainingRun(handle, cfg, mod, bytes);
+      return wrapTrainingRun(handle, cfg, mod, bytes, applyLimits);
     },
     info() {
       const b = mod.buildInfo();
@@ -697,6 +773,7 @@ function makeCore(mod, build, defaultKernel) {
       return { version: b.version, kernel: defaultKernel, simd: b.simd, build, heapBytes: mod.HEAP8.length };
     },
   });
+  return core;
 }
 
 const modules = new Map();  // build → Promise<embind module>, loaded once
@@ -847,14 +924,21 @@ async function nodeUrlBytes(what, wasmUrl) {
   return { bytes: checkWasm(what, 'wasmUrl', new Uint8Array(data)), href: url.href };
 }
 
+/** The options loadCore accepts; any other is refused with a TypeError naming it. */
+const LOAD_OPTIONS = ['kernel', 'build', 'wasmBinary', 'wasmUrl', 'wasmModule', 'limits'];
+
 /**
  * Loads the core. The wasm module of each build is instantiated once (the promise is memoised).
  * @param {import('./core.js').LoadOptions} [options]
  */
 export async function loadCore(options = {}) {
   const what = 'loadCore';
-  if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`${what}: options must be an object`);
   options = own(options);
+  for (const key of Object.keys(options)) {
+    if (!LOAD_OPTIONS.includes(key)) throw new TypeError(`${what}: unknown option '${key}' (expected one of ${LOAD_OPTIONS.join(', ')})`);
+  }
+  const limits = workLimits(what, options.limits);
   const choice = options.kernel ?? 'auto';
   if (!['auto', 'simd', 'scalar'].includes(choice)) {
     throw new RangeError(`${what}: kernel = '${choice}' is not one of 'auto', 'simd', 'scalar'`);
@@ -895,5 +979,5 @@ export async function loadCore(options = {}) {
     modules.set(key, p);
     p.catch(() => modules.delete(key));  // a failed load may be retried
   }
-  return makeCore(await modules.get(key), build, kernel);
+  return makeCore(await modules.get(key), build, kernel, limits);
 }

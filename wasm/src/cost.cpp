@@ -36,6 +36,18 @@ std::string names_of(const std::string& drivers) {
 }
 }  // namespace
 
+namespace {
+WorkLimits g_limits;
+CostEstimate* g_recording = nullptr;
+}  // namespace
+
+const WorkLimits& work_limits() { return g_limits; }
+void set_work_limits(double seconds, double bytes) {
+  g_limits.seconds = seconds;
+  g_limits.bytes = bytes;
+}
+CostEstimate*& recording_estimate() { return g_recording; }
+
 void check_cost(const char* what, const std::vector<CostTerm>& terms) {
   double total = 0.0;
   const CostTerm* top = nullptr;
@@ -43,10 +55,15 @@ void check_cost(const char* what, const std::vector<CostTerm>& terms) {
     total += t.ns;
     if (top == nullptr || t.ns > top->ns) top = &t;
   }
-  if (!(total > kBudgetSeconds * 1e9) || top == nullptr) return;
+  if (g_recording != nullptr) {
+    g_recording->ns = total;
+    g_recording->terms = terms;
+    throw EstimateDone{};
+  }
+  if (!(total > g_limits.seconds * 1e9) || top == nullptr) return;
   throw std::invalid_argument(std::string(what) + ": this call would take about " + seconds(total) +
                               " s of work (cost model), more than the " +
-                              format_number(kBudgetSeconds) + " s budget; most of it is " + top->label + " (" +
+                              format_number(g_limits.seconds) + " s budget; most of it is " + top->label + " (" +
                               top->drivers + "): lower " + names_of(top->drivers));
 }
 

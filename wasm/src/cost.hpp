@@ -62,7 +62,35 @@ struct CostTerm {
   std::string label;    // e.g. "per-row statistics of 4.3e9 attention weights"
 };
 
-// Throws std::invalid_argument when the terms add up to more than kBudgetSeconds:
+// The budgets every call is checked against: kBudgetSeconds and kMaxWorkBytes unless the caller
+// set others (loadCore({ limits }) through the bindings' setWorkLimits, before each call).
+struct WorkLimits {
+  double seconds = kBudgetSeconds;
+  double bytes = 512.0 * 1024.0 * 1024.0;  // = kMaxWorkBytes (shapes.hpp)
+};
+const WorkLimits& work_limits();
+// Sets the budgets of the calls that follow (the bindings check the bounds; see core.js).
+void set_work_limits(double seconds, double bytes);
+
+// An estimate of one call (core.cost): its terms and the bytes of memory it needs.
+struct CostEstimate {
+  double ns = 0.0;
+  double bytes = 0.0;
+  std::vector<CostTerm> terms;
+};
+// Thrown by check_cost while an estimate is recorded (see estimate_cost): the call stops right
+// after its parameters and budgets were checked, before anything is drawn or computed.
+struct EstimateDone {};
+// Runs `call` (an experiment) in estimate mode: every parameter check runs as in the call, then
+// check_work_bytes records the memory instead of refusing it and check_cost records the terms and
+// stops the call (EstimateDone). So the estimate is, term for term, what the call checks against
+// its budget: one cost model. Returns false if the call never reached check_cost.
+template <typename F>
+bool estimate_cost(CostEstimate& out, F&& call);
+// Internals of estimate_cost: the estimate being recorded (null outside estimate mode).
+CostEstimate*& recording_estimate();
+
+// Throws std::invalid_argument when the terms add up to more than the work limit (kBudgetSeconds):
 // "<what>: this call would take about <s> s of work (cost model), more than the
 //  2 s budget; most of it is <label> (<drivers>): lower <drivers' names>".
 void check_cost(const char* what, const std::vector<CostTerm>& terms);
@@ -77,5 +105,19 @@ double draws_ns(double normals);
 // A training step of a config: 3 × the forward pass's multiply-adds, per sequence
 // T·(layers·(4C² + 2CF + 2TC) + C·V).
 double train_forward_macs(int batch, int seq_len, int layers, int d_model, int mlp, int vocab);
+
+template <typename F>
+bool estimate_cost(CostEstimate& out, F&& call) {
+  struct Scope {
+    explicit Scope(CostEstimate* e) { recording_estimate() = e; }
+    ~Scope() { recording_estimate() = nullptr; }
+  } scope(&out);
+  try {
+    call();
+  } catch (const EstimateDone&) {
+    return true;
+  }
+  return false;
+}
 
 }  // namespace sqrtdk

@@ -213,7 +213,7 @@ double apply_logit_rule(float* S, int seq_len, const LogitRule& rule, std::vecto
 // their summaries are NaN.
 AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, double c, double threshold,
                          Kernel kernel, const LogitRule& rule, PerRow& rows, int heatmap_n,
-                         std::vector<float>* heatmap) {
+                         std::vector<float>* heatmap, bool spectral = true) {
   const bool gradients = !in.dout.empty();
   const bool capped = rule.softcap > 0.0;
   const KernelTable& kt = kernel_table(kernel);
@@ -263,9 +263,10 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
         if (capped) dcap[L] = 1.0;
       }
       if (has_sinks) rows.sink_mass.push_back(sinkw[i]);
-      RowStats rs = row_stats(p.data(), n);
+      // capped: J's norms come next; ‖J‖₂ only when asked for
+      RowStats rs = row_stats(p.data(), n, capped ? kRowEntropy : spectral ? kRowAll : kRowEntropy | kRowJacFro);
       if (capped) {  // the Jacobian with respect to the raw logits: J · diag(1 − tanh²(s / cap))
-        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), n);
+        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), n, spectral);
         rs.jac_fro = jn.frobenius;
         rs.jac_spec = jn.spectral;
       }
@@ -274,7 +275,7 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
       rows.max_weight.push_back(rs.max_weight);
       rows.eff_support.push_back(rs.eff_support);
       rows.jac_fro.push_back(rs.jac_fro);
-      rows.jac_spec.push_back(rs.jac_spec);
+      if (spectral) rows.jac_spec.push_back(rs.jac_spec);
       const size_t outcomes = sink_on ? seen + 1 : seen;  // the sink is one more place for the mass
       if (outcomes > 1) ratio.push_back(rs.entropy / std::log(static_cast<double>(outcomes)));
       above += rs.max_weight > threshold ? 1.0 : 0.0;
@@ -387,9 +388,9 @@ ScoreVarianceResult score_variance(const ScoreVarianceParams& p) {
       terms.push_back({draws_ns(2.0 * p.samples * p.hist_dk),
                        "histDk = " + std::to_string(p.hist_dk) + ", samples = " + std::to_string(p.samples),
                        "drawing the histogram's samples · histDk pairs of normals"});
+    check_work_bytes(what, 3.0 * 8.0 * p.samples, "samples = " + std::to_string(p.samples));
     check_cost(what, terms);
   }
-  check_work_bytes(what, 3.0 * 8.0 * p.samples, "samples = " + std::to_string(p.samples));
 
   const double sigma = std::sqrt(p.variance);
   const double s4 = p.variance * p.variance;
@@ -455,7 +456,7 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   r.heatmap_size = std::min(p.seq_len, p.heatmap_size);
   PerRow rows;
   r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, p.softcap, p.sinks},
-                      rows, r.heatmap_size, &r.heatmap);
+                      rows, r.heatmap_size, &r.heatmap, p.spectral);
   if (p.per_row) {
     r.entropy = std::move(rows.entropy);
     r.max_weight = std::move(rows.max_weight);
@@ -528,7 +529,7 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
     for (size_t s = 0; s < p.scales.size(); ++s) {
       PerRow rows;
       r.points[s][d] = analyse(in, p.heads, p.seq_len, dk, resolve_scale(p.scales[s], dk, p.heads), p.threshold,
-                               p.kernel, LogitRule{p.causal, p.softcap, p.sinks}, rows, 0, nullptr);
+                               p.kernel, LogitRule{p.causal, p.softcap, p.sinks}, rows, 0, nullptr, p.spectral);
     }
   }
   return r;
@@ -602,6 +603,8 @@ void check_attention_work(const AttentionParams& p) {
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
   const double L = p.seq_len;
+  check_softcap(what, p.softcap);
+  check_sinks(what, p.sinks, p.heads);
   check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
   check_cost(what, {{2.0 * p.heads * L * L * p.dk * ns_per_mac(p.kernel),
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
@@ -610,8 +613,6 @@ void check_attention_work(const AttentionParams& p) {
                     {p.heads * L * L * cost::kNsPerSoftmaxWeight,
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
                      "the softmax of " + format_number(p.heads * L * L) + " attention weights"}});
-  check_softcap(what, p.softcap);
-  check_sinks(what, p.sinks, p.heads);
 }
 
 namespace {
@@ -867,12 +868,12 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
     keys = static_cast<int>(p.k.size() / dk);
     const std::string drivers = "queries = " + std::to_string(queries) + ", keys = " + std::to_string(keys) +
                                 ", dk = " + std::to_string(p.dk);
+    check_work_bytes(what, 8.0 * queries * double(keys) * 5.0 + 8.0 * double(p.k.size()), drivers);  // before check_cost: core.cost records both
     check_cost(what, {{3.0 * queries * double(keys) * p.dk * cost::kNsPerEmulatedMac, drivers,
                        "the products queries · keys · dk emulated in float32, bfloat16 and float16"},
                       {double(queries) * keys * cost::kNsPerPrecisionLogit,
                        "queries = " + std::to_string(queries) + ", keys = " + std::to_string(keys),
                        "12 emulated softmaxes of queries · keys logits"}});
-    check_work_bytes(what, 8.0 * queries * double(keys) * 5.0 + 8.0 * double(p.k.size()), drivers);
     check_tensor(what, "q", p.q, p.q.size(), "queries · dk");
     check_tensor(what, "k", p.k, p.k.size(), "keys · dk");
     r.scale = resolve_scale(p.scale, p.dk, p.heads);
@@ -894,6 +895,9 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
         throw std::invalid_argument("precisionLab: logits[" + std::to_string(i) + "] = " + format_number(x) +
                                     " is not allowed (finite numbers, or -inf for a masked key)");
     }
+    check_cost(what, {{double(p.logits.size()) * cost::kNsPerPrecisionLogit,
+                       "logits.length = " + std::to_string(p.logits.size()),
+                       "12 emulated softmaxes of the logits"}});
     rows.push_back(p.logits);
     r.scale = 1.0;
   } else {
@@ -901,6 +905,8 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
     check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
     check_int_range(what, "dk", p.dk, 1, kMaxDk);
     check_int_range(what, "heads", p.heads, 1, kMaxHeads);
+    check_work_bytes(what, 8.0 * p.rows * p.seq_len * 3.0 + 8.0 * p.seq_len * p.dk,
+                     "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
     check_cost(what, {{double(p.rows) * p.seq_len * p.dk * cost::kNsPerMac,
                        "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len) +
                            ", dk = " + std::to_string(p.dk),
@@ -908,8 +914,6 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
                       {double(p.rows) * p.seq_len * cost::kNsPerPrecisionLogit,
                        "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len),
                        "12 emulated softmaxes of rows · seqLen logits"}});
-    check_work_bytes(what, 8.0 * p.rows * p.seq_len * 3.0 + 8.0 * p.seq_len * p.dk,
-                     "rows = " + std::to_string(p.rows) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
     r.scale = resolve_scale(p.scale, p.dk, p.heads);
     Rng rng = Rng::stream(p.seed, 5);
     std::vector<double> keys(static_cast<size_t>(p.seq_len) * p.dk), q(p.dk);
@@ -948,7 +952,7 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
     ref.push_back(softmax_in_format(row, Format::Float64, SoftmaxAlgorithm::Safe, opt));
     bool finite = true;
     for (double v : ref.back()) finite = finite && std::isfinite(v);
-    if (finite) jf.push_back(row_stats(ref.back().data(), r.seq_len).jac_fro);
+    if (finite) jf.push_back(row_stats(ref.back().data(), r.seq_len, kRowJacFro).jac_fro);
   }
   r.reference = ref[0];
   r.jac_fro_median_f64 = quantile(jf, 0.5);
@@ -1017,7 +1021,7 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
           err_sum += err;
           cell.max_abs_error = std::max(cell.max_abs_error, err);
         }
-        if (!bad) jfro.push_back(row_stats(out.data(), r.seq_len).jac_fro);
+        if (!bad) jfro.push_back(row_stats(out.data(), r.seq_len, kRowJacFro).jac_fro);
         if (algos[a] == SoftmaxAlgorithm::Safe) safe_out.push_back(out);
         if (algos[a] == SoftmaxAlgorithm::Online)
           for (int j = 0; j < r.seq_len; ++j) {
@@ -1088,6 +1092,29 @@ double long_context_multiplier(const std::string& method, int seq_len, int train
                               "' is not one of 'fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax'");
 }
 
+namespace {
+// long_context's keys, K [lmax, d_k] of stream 2: the page asks the same (seed, lmax, d_k) once per
+// method and per L_train, so the last draw is kept (at most kMaxKeptKeys floats) and reused. A
+// stream's first n draws do not depend on how many follow, so the kept draw's first n values are
+// exactly draw_tensor(seed, 2, n): the result is bit for bit the same, the normals are drawn once.
+// Returns at least n values (the caller reads the first n).
+constexpr size_t kMaxKeptKeys = size_t{16} << 20;  // 64 MiB of floats
+const std::vector<float>& long_context_keys(uint32_t seed, size_t n) {
+  static uint32_t kept_seed = 0;
+  static std::vector<float> kept;
+  static std::vector<float> fresh;
+  if (n > kMaxKeptKeys) {
+    fresh = draw_tensor(seed, 2, n, 1.0);
+    return fresh;
+  }
+  if (kept_seed != seed || kept.size() < n) {
+    kept = draw_tensor(seed, 2, std::max(n, kept_seed == seed ? kept.size() : size_t{0}), 1.0);
+    kept_seed = seed;
+  }
+  return kept;  // at least n values; the caller reads the first n
+}
+}  // namespace
+
 LongContextResult long_context(const LongContextParams& p) {
   constexpr const char* what = "longContext";
   check_int_range(what, "dk", p.dk, 1, kMaxDk);
@@ -1129,7 +1156,7 @@ LongContextResult long_context(const LongContextParams& p) {
                        "the softmax and row statistics of methods · queries · Σ seqLens weights"}});
   }
   const KernelTable& kt = kernel_table(p.kernel);
-  const std::vector<float> K = draw_tensor(p.seed, 2, static_cast<size_t>(lmax) * p.dk, 1.0);
+  const std::vector<float>& K = long_context_keys(p.seed, static_cast<size_t>(lmax) * p.dk);
   const std::vector<float> Q = draw_tensor(p.seed, 1, static_cast<size_t>(p.queries) * p.dk, 1.0);
   LongContextResult r;
   std::vector<float> S;
@@ -1154,7 +1181,8 @@ LongContextResult long_context(const LongContextParams& p) {
       for (int i = 0; i < p.queries; ++i) {
         for (int j = 0; j < L; ++j) row[j] = S[static_cast<size_t>(i) * L + j];
         if (sink_on) row[L] = sinkw[i];  // the sink is one more outcome of the row
-        RowStats rs = row_stats(row.data(), sink_on ? L + 1 : L);
+        // the point shows entropy and max weight only: no Jacobian norms
+        RowStats rs = row_stats(row.data(), sink_on ? L + 1 : L, kRowEntropy);
         if (sink_on) rs.max_weight = *std::max_element(row.begin(), row.begin() + L);  // over the keys
         pt.entropy += rs.entropy / p.queries;
         pt.max_weight += rs.max_weight / p.queries;

@@ -151,6 +151,9 @@ struct AttentionStatsParams {
   bool gradients = true;     // run the backward pass (V, dO, dP, dS, dQ); without it the gradient
                              // summaries are NaN and the gradient rows empty, at a third of the work
   bool causal = false;       // row i sees keys 0..i
+  bool spectral = true;      // compute ‖J‖₂ (the secular or Lanczos solve, most of the per-row work); without
+                             // it the jac_spec summary is NaN and its rows empty; every other number is bit
+                             // for bit the same
   double softcap = 0.0;      // > 0: soft-cap the logits (0 = off)
   double correlation = 0.0;  // ρ in [−1, 1]: key j is drawn correlated with query j (its match), see above;
                              // under grouped K/V heads with the query head that opens its group (h = kv · group)
@@ -201,6 +204,7 @@ struct SaturationSweepParams {
   Kernel kernel = Kernel::Scalar;
   bool gradients = true;      // as in AttentionStatsParams
   bool causal = false;        // as in AttentionStatsParams
+  bool spectral = true;       // as in AttentionStatsParams
   double softcap = 0.0;       // as in AttentionStatsParams
   double correlation = 0.0;   // as in AttentionStatsParams
   std::vector<double> sinks;  // as in AttentionStatsParams: [heads], the same for every d_k and scale

@@ -1,8 +1,11 @@
 #include "shapes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
+
+#include "cost.hpp"
 
 namespace sqrtdk {
 
@@ -22,7 +25,11 @@ void check_int_range(const char* what, const char* name, long long value, long l
 }
 
 void check_work_bytes(const char* what, double bytes, const std::string& drivers) {
-  if (bytes > kMaxWorkBytes) {
+  if (CostEstimate* e = recording_estimate()) {  // core.cost: record, do not refuse
+    e->bytes = std::max(e->bytes, bytes);
+    return;
+  }
+  if (bytes > work_limits().bytes) {
     std::string names;  // "heads = 4, seqLen = 8192" → "heads or seqLen"
     size_t pos = 0;
     std::vector<std::string> list;
@@ -36,7 +43,8 @@ void check_work_bytes(const char* what, double bytes, const std::string& drivers
     for (size_t i = 0; i < list.size(); ++i) names += (i == 0 ? "" : i + 1 == list.size() ? " or " : ", ") + list[i];
     throw std::invalid_argument(std::string(what) + ": this call would need " +
                                 format_number(std::ceil(bytes / 1048576.0)) +
-                                " MiB of memory, more than the 512 MiB limit (" + drivers + "): lower " + names);
+                                " MiB of memory, more than the " + format_number(work_limits().bytes / 1048576.0) +
+                                " MiB limit (" + drivers + "): lower " + names);
   }
 }
 

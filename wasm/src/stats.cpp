@@ -159,20 +159,26 @@ std::vector<double> normalised(const double* p, int n, double& total) {
 
 }  // namespace
 
-RowStats row_stats(const double* p_in, int n) {
+RowStats row_stats(const double* p_in, int n) { return row_stats(p_in, n, kRowAll); }
+
+RowStats row_stats(const double* p_in, int n, unsigned want) {
   RowStats s;
   double total;
   const std::vector<double> pv = normalised(p_in, n, total);
   if (n <= 0 || total <= 0.0) return s;  // all keys masked: nothing attended
   const double* p = pv.data();
   const Top t = top_of(p, n);
-  // Entropy: the max entry uses ln p_max = log1p(−R), accurate when p_max → 1.
-  double h = t.pmax > 0.0 ? -t.pmax * std::log1p(-t.rest) : 0.0;
-  for (int j = 0; j < n; ++j)
-    if (j != t.imax && p[j] > 0.0) h -= p[j] * std::log(p[j]);
-  s.entropy = h < 0.0 ? 0.0 : h;
   s.max_weight = t.pmax;
-  s.eff_support = std::exp(s.entropy);
+  if (want & kRowEntropy) {
+    // Entropy: the max entry uses ln p_max = log1p(−R), accurate when p_max → 1.
+    double h = t.pmax > 0.0 ? -t.pmax * std::log1p(-t.rest) : 0.0;
+    for (int j = 0; j < n; ++j)
+      if (j != t.imax && p[j] > 0.0) h -= p[j] * std::log(p[j]);
+    s.entropy = h < 0.0 ? 0.0 : h;
+    s.eff_support = std::exp(s.entropy);
+  }
+  if (want & kRowJacSpec) s.jac_spec = spectral_normalised(p, n, t);
+  if (!(want & kRowJacFro)) return s;
   // ‖J‖_F² = Σᵢ pᵢ²(1 − pᵢ)² + Σ_{i≠j} pᵢ² pⱼ², with 1 − p_max = R and
   // Σ_{j≠i} pⱼ² = T + p_max² − pᵢ² for i ≠ imax, T = Σ_{j≠imax} pⱼ².
   double T = 0.0;
@@ -186,7 +192,6 @@ RowStats row_stats(const double* p_in, int n) {
     fro2 += pj2 * (1.0 - p[j]) * (1.0 - p[j]) + pj2 * (T - pj2 + p1sq);
   }
   s.jac_fro = std::sqrt(fro2);
-  s.jac_spec = spectral_normalised(p, n, t);
   return s;
 }
 
@@ -237,7 +242,7 @@ double tridiagonal_top_eigenvalue(const std::vector<double>& a, const std::vecto
 }
 }  // namespace
 
-JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d, int n) {
+JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d, int n, bool spectral) {
   JacobianNorms out;
   double total;
   const std::vector<double> pv = normalised(p_in, n, total);
@@ -257,6 +262,7 @@ JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d,
     fro2 += d[j] * d[j] * pj2 * ((1.0 - p[j]) * (1.0 - p[j]) + T - pj2 + p1sq);
   }
   out.frobenius = std::sqrt(fro2);
+  if (!spectral) return out;
   // J u without 1 − p_max: (J u)_i = p_i (R u_i − Σ_{j≠imax} p_j u_j + p_max (u_i − u_imax)).
   std::vector<double> u(n), w(n);
   auto J = [&](const std::vector<double>& in, std::vector<double>& res) {

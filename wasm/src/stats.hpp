@@ -64,6 +64,16 @@ struct RowStats {
 // its (tiny) Jacobian norms and entropy instead of rounding them to 0. A zero row (all keys
 // masked) gives all zeros.
 RowStats row_stats(const double* p, int n);
+// The statistics a caller needs (bit flags): the others are left 0 and not computed. Each one
+// computed is bit for bit the full row_stats' (the same operations in the same order); the
+// secular solve of ‖J‖₂ is most of the full pass's work, ‖J‖_F a pass more.
+enum RowStatsWant : unsigned {
+  kRowEntropy = 1u,    // entropy, eff_support and max_weight (one pass for the top, one for the logs)
+  kRowJacFro = 2u,     // ‖J‖_F
+  kRowJacSpec = 4u,    // ‖J‖₂ (secular equation)
+  kRowAll = 7u,
+};
+RowStats row_stats(const double* p, int n, unsigned want);
 
 // The softmax Jacobian J = ∂p/∂s = diag(p) − p pᵀ [n, n] (Bridle 1990; any deep-learning text).
 Eigen::MatrixXd softmax_jacobian_matrix(const double* p, int n);
@@ -79,7 +89,7 @@ struct JacobianNorms {
   double frobenius = 0.0;
   double spectral = 0.0;
 };
-JacobianNorms softmax_jacobian_scaled_norms(const double* p, const double* d, int n);
+JacobianNorms softmax_jacobian_scaled_norms(const double* p, const double* d, int n, bool spectral = true);  // !spectral: Frobenius only
 // J g = p ⊙ (g − (p·g)): the gradient of a scalar loss through softmax, given g = ∂ℓ/∂p
 // (J is symmetric, so Jᵀ g = J g). Writes out [n].
 void softmax_jacobian_vector(const double* p, const double* g, double* out, int n);

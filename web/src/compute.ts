@@ -1,5 +1,6 @@
-// The page's access to the core: a pool of workers (worker/pool.ts), a small result cache, and the
-// work budgets that keep every request inside what the browser does in about a second. A request
+// The page's access to the core: a pool of workers (worker/pool.ts) and a small result cache (the
+// work budgets that keep every request inside what the browser does in about a second are the
+// core's own estimates, requests/cost.ts). A request
 // names a priority, "live" (the point at the chosen setting, which must answer within a frame or
 // two) or "sweep" (the d_k sweeps, cached, not depending on the chosen d_k); it is computed by the
 // plan of worker/plan.ts: split by point across the pool, and with a preview step first when the
@@ -11,51 +12,10 @@ import type { Calls, Kind, WorkerLike } from './worker/protocol.ts';
 import { Pool, defaultPoolSize } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
 import { plan } from './worker/plan.ts';
-import { DK_STEPS } from './state/schema.js';
 
 export { CoreError, defaultPoolSize };
 export type { StartState };
 export type WorkerName = 'live' | 'sweep';
-
-/**
- * Work of one attentionStats call in multiply–add equivalents: the products (Q Kᵀ, weights · V and
- * the backward ones, 4·h·L²·d_k) plus the per-row statistics (entropy, Jacobian norms with their
- * secular solve), which cost about ROW_COST multiply–adds per attention weight whatever d_k is
- * (measured in Node: ~0.18 ns per multiply–add, ~70 ns per weight).
- */
-export const ROW_COST = 400;
-export function attentionMacs(heads: number, seqLen: number, dk: number): number {
-  return heads * seqLen * seqLen * (4 * dk + ROW_COST);
-}
-/** A point larger than this is refused before it reaches the core (about a second of wasm work). */
-export const POINT_MAC_LIMIT = 5e9;
-/** The sweep budget: the default settings (h 4, L 128, all d_k, 4 scales) fit exactly. */
-export const SWEEP_MAC_BUDGET = DK_STEPS.reduce((w, dk) => w + 4 * attentionMacs(4, 128, dk), 0) * 1.001;
-/** scoreVariance budget in q·k products (samples · Σ d_k): the default (2000 samples, all d_k) fits. */
-export const VARIANCE_BUDGET = 2000 * 8191 * 1.001;
-
-/** The d_k of the saturation / gradient sweep that fit the budget (always at least the first). */
-export function sweepDks(heads: number, seqLen: number, scales: number): number[] {
-  const out: number[] = [];
-  let work = 0;
-  for (const dk of DK_STEPS) {
-    work += scales * attentionMacs(heads, seqLen, dk);
-    if (out.length > 0 && work > SWEEP_MAC_BUDGET) break;
-    out.push(dk);
-  }
-  return out;
-}
-/** The d_k of the variance sweep that fit the budget. */
-export function varianceDks(samples: number): number[] {
-  const out: number[] = [];
-  let work = 0;
-  for (const dk of DK_STEPS) {
-    work += samples * dk;
-    if (out.length > 0 && work > VARIANCE_BUDGET) break;
-    out.push(dk);
-  }
-  return out;
-}
 
 export interface ComputeOptions {
   /** a new worker of the pool (index 0..poolSize−1) */
@@ -173,9 +133,9 @@ export class Compute {
   }
 
   private async runJob(job: Job, worker: WorkerName, kind: Kind, params: unknown, channel: string | undefined, progressive: boolean): Promise<void> {
-    const steps = plan(kind, params as never, progressive, this.pool.size);
     const base = worker === 'live' ? 0 : 2;
     try {
+      const steps = plan(kind, params as never, progressive, this.pool.size);
       for (let i = 0; i < steps.length; i++) {
         // client-driven: the next step is only sent when the previous one is back and still wanted
         if (this.stale(job)) { this.forget(job); return; }

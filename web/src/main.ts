@@ -11,7 +11,8 @@ import { bindUrl } from './state/url.ts';
 import { translator } from './i18n/messages.ts';
 import type { T } from './i18n/messages.ts';
 import { Compute, CoreError, defaultPoolSize } from './compute.ts';
-import { CoreSource, coreWorker } from './worker/boot.ts';
+import { CoreSource, coreWorker, pageCore } from './worker/boot.ts';
+import { useCostCore } from './requests/cost.ts';
 import { poolOverride, backoffOverride } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
 import { moduleWorker, blobWorkerFailures, pageThreadOverride } from './worker/spawn.ts';
@@ -182,8 +183,10 @@ function showStartNotice(): void {
 function recovered(): void {
   infoError = '';
   requestInfo();
-  if (!viewHost) return;
-  if (store.state.embed) mount(); else showPanel(store.state, false);
+  void costCore().then(() => {
+    if (!viewHost) return;
+    if (store.state.embed) mount(); else showPanel(store.state, false);
+  });
 }
 
 /**
@@ -473,8 +476,22 @@ window.addEventListener('hashchange', onBrowserHash);
 if (initial.state.embed) reportHeight();
 
 // Building the panel keeps the main thread busy for a while, and a worker cannot start while it
-// is: let the two compute workers (created above) start fetching and compiling the core first.
-setTimeout(mount, 0);
+// is: let the compute workers (created above) start fetching and compiling the core first. The
+// panel's requests are sized by the core's cost model (requests/cost.ts), so the page's own
+// instance of the core (the same compiled module) comes first; without it the panel still mounts
+// and its requests say why they cannot be sized.
+void costCore().finally(() => setTimeout(mount, 0));
+
+/**
+ * The page's own instance of the core for the cost model, once: tried again when the workers'
+ * core loads after a failure (recovered()), so requests are sized again once the lab can compute.
+ */
+let costCoreLoaded = false;
+function costCore(): Promise<void> {
+  if (costCoreLoaded) return Promise.resolve();
+  return pageCore(coreSource.get()).then((c) => { costCoreLoaded = true; useCostCore(c); },
+    (e: unknown) => console.warn('the core did not load on the page:', e instanceof Error ? e.message : e));
+}
 startPwa(() => t);
 function requestInfo(): void {
   compute.call('live', 'info', {}).then((i) => { info = i; download = null; setEngineInfo(i); markEngine(); showStatus(); }, (e: unknown) => {

@@ -38,12 +38,12 @@ StepMetrics TrainingRun::step(int n) {
   const int left = std::max(0, cfg_.steps - steps_done_);
   const double step_ns = 3.0 * (cfg_.kernel == Kernel::Simd ? cost::kNsPerTrainMacSimd : cost::kNsPerTrainMac) *
                          train_forward_macs(cfg_.batch, cfg_.seq_len, cfg_.layers, cfg_.d_model, cfg_.mlp, cfg_.vocab);
-  const int fit = static_cast<int>(std::max(1.0, std::floor(kBudgetSeconds * 1e9 / step_ns)));
+  const int fit = static_cast<int>(std::max(1.0, std::floor(work_limits().seconds * 1e9 / step_ns)));
   if (std::min(n, left) > fit)
     throw std::invalid_argument("trainingRun.step: n = " + std::to_string(n) + " steps would take about " +
                                 format_number(std::round(std::min(n, left) * step_ns / 1e8) / 10.0) +
                                 " s of work (cost model), more than the " +
-                                format_number(kBudgetSeconds) + " s budget; at most " + std::to_string(fit) +
+                                format_number(work_limits().seconds) + " s budget; at most " + std::to_string(fit) +
                                 " steps of this config fit in one call: lower n");
   StepMetrics out;
   out.first_step = steps_done_;

@@ -10,7 +10,7 @@ import type { KeySpec } from '../state/schema.js';
 import type { Kind, Calls } from '../worker/protocol.ts';
 import type { WorkerName } from '../compute.ts';
 import { LONG_SEQ_STEPS } from '../state/schema.js';
-import { pointParams, saturationPointParams, variancePointParams, articleParams } from '../requests/attention.ts';
+import { pointParams, logitRuleParams, saturationPointParams, variancePointParams, articleParams } from '../requests/attention.ts';
 import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../requests/labs.ts';
 import { trainingConfigs } from '../training/config.ts';
 import { mupSweepParams, mupVarianceParams } from '../requests/science.ts';

@@ -11,7 +11,7 @@ import type { GroupedLogitsResult } from '../worker/protocol.ts';
 import type { State } from '../state/state.ts';
 import { withPatch } from '../state/state.ts';
 import { DRILL_QUESTIONS } from '../state/schema.js';
-import { variancePointParams, varianceSweepParams, pointParams, sweepParams, logitRuleParams } from '../requests/attention.ts';
+import { variancePointParams, varianceSweepParams, pointParams, sweepParams, logitRuleParams, saturationPointParams } from '../requests/attention.ts';
 import { precisionParams, longParams, GQA_SEQ_LEN } from '../requests/labs.ts';
 import { sweepAt, ALL_SCALES } from '../charts/builders.ts';
 import { cellOf } from '../charts/labs.ts';
@@ -117,7 +117,7 @@ const QUESTIONS: Question[] = [
     id: 'entropy', kind: 'number', rule: { full: 1.05, half: 1.15 }, range: [0.1, 10],
     params: (seed) => { const r = rng(seed); return { L: pick(r, [32, 64, 128, 256, 512]) }; },
     patch: (p, seed) => ({ exp: 'saturation', ...SAT, seqLen: p.L, dk: 64, scale: 'inv_sqrt_dk', seed: coreSeed(seed) }),
-    request: (s) => req('live', 'attentionStats', { ...pointParams(s), ...logitRuleParams(s), gradients: false }),
+    request: (s) => req('live', 'attentionStats', saturationPointParams(s)),
     answer: (r) => (r as AttentionStatsResult).summary.entropy.mean,
     facts: (r, p) => ({ L: p.L, lnL: (r as AttentionStatsResult).logSeqLen, pred: (r as AttentionStatsResult).logSeqLen - 0.5 }),
   },
@@ -165,7 +165,7 @@ const QUESTIONS: Question[] = [
     id: 'uniform', kind: 'choice', options: 3,
     params: (seed) => { const r = rng(seed); return { dk: pick(r, [64, 256, 512, 1024]), L: pick(r, [64, 128, 256]) }; },
     patch: (p, seed) => ({ exp: 'saturation', ...SAT, dk: p.dk, seqLen: p.L, scale: 'inv_dk', seed: coreSeed(seed) }),
-    request: (s) => req('live', 'attentionStats', { ...pointParams(s), ...logitRuleParams(s), gradients: false }),
+    request: (s) => req('live', 'attentionStats', saturationPointParams(s)),
     correct: (r) => { const x = entropyShare(r); return x < 0.25 ? 0 : x < 0.95 ? 1 : 2; },
     facts: (r, p) => ({ dk: p.dk, L: p.L, H: (r as AttentionStatsResult).summary.entropy.mean, lnL: (r as AttentionStatsResult).logSeqLen, share: entropyShare(r) }),
   },

@@ -13,7 +13,7 @@ import { CLAIMED, CLAIMS, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_GMAC } from '../requests/attention.ts';
+import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_SECONDS } from '../requests/attention.ts';
 
 const GAPS = Array.from({ length: 161 }, (_, i) => -20 + i * 0.25);
 
@@ -159,7 +159,7 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
       const big = pointTooBig(next);
       if (big) {
         // beside the control of a driver of the cost (the one just moved, if it is one)
-        refuse(s.el, 'grad:point', ['seqLen', 'heads', 'dk'], source, t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }));
+        refuse(s.el, 'grad:point', ['seqLen', 'heads', 'dk'], source, t('common.tooMuch', { seconds: big, limit: POINT_LIMIT_SECONDS }));
         pointRefused = true;
         return;
       }

@@ -13,7 +13,7 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { sweepParams, pointTooBig, logitRuleParams, saturationPointParams, explicitSweepParams, sinkParams, SINK_STEPS, POINT_LIMIT_GMAC, HEATMAP_N } from '../requests/attention.ts';
+import { sweepParams, pointTooBig, logitRuleParams, saturationPointParams, explicitSweepParams, sinkParams, SINK_STEPS, POINT_LIMIT_SECONDS, HEATMAP_N } from '../requests/attention.ts';
 import type { T } from '../i18n/messages.ts';
 
 // The causal-mask toggle (a checkbox) and the soft-cap field of this panel, with the markup of the
@@ -193,11 +193,11 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
       const big = pointTooBig(next);
       if (big) {
         // beside the control of a driver of the cost (the one just moved, if it is one)
-        refuse(s.el, 'sat:point', ['seqLen', 'heads', 'dk'], source, t('common.tooMuch', { gmac: big, limit: POINT_LIMIT_GMAC }));
+        refuse(s.el, 'sat:point', ['seqLen', 'heads', 'dk'], source, t('common.tooMuch', { seconds: big, limit: POINT_LIMIT_SECONDS }));
         pointRefused = true;
         return;
       }
-      const pp = saturationPointParams(next);
+      const pp = saturationPointParams(next);  // the readouts need no backward pass and no ‖J‖₂
       const pk = JSON.stringify(pp);
       // after a refusal even the last good state asks again (a cache hit), so its success clears it
       if (pk !== pointKey || pointRefused) {

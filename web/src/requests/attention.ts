@@ -2,7 +2,7 @@
 // panels, the claims, the interview and the planner, so that equal requests hit the same cache entry.
 import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams, Scale } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
-import { sweepDks, attentionMacs, POINT_MAC_LIMIT, varianceDks } from '../compute.ts';
+import { sweepDks, varianceDks, pointOverLimit, POINT_SECONDS_LIMIT } from './cost.ts';
 import { ALL_SCALES, ARTICLE_SCALES } from '../charts/builders.ts';
 
 export const HEATMAP_N = 48;
@@ -13,7 +13,7 @@ export function kernelParam(state: State): { kernel?: 'simd' | 'scalar' } {
 
 export function sweepParams(state: State): SaturationSweepParams & { dks: number[] } {
   return {
-    dks: sweepDks(state.heads, state.seqLen, ALL_SCALES.length),
+    dks: sweepDks(state.heads, state.seqLen, [...ALL_SCALES], kernelParam(state)),
     scales: [...ALL_SCALES],
     heads: state.heads,
     seqLen: state.seqLen,
@@ -55,19 +55,23 @@ export function sinkParams(state: State): { sinks?: number[] } {
 export const SINK_STEPS: readonly number[] = [-Infinity, ...Array.from({ length: 33 }, (_, i) => -8 + i * 0.5)];
 
 /**
- * The saturation panel's point, as the panel sends it (and the interview's links to it): the state's
- * scale or explicit scale, causal mask, soft-cap and sink; forward only (the readouts need no backward pass).
+ * The saturation panel's point (its heatmap and readouts), as the panel sends it, also read by the
+ * interview, its drill and its links: the state's scale or explicit scale, causal mask, soft-cap and
+ * sink; no backward pass and no ‖J‖₂ — no chart or readout of it shows them.
  */
 export function saturationPointParams(state: State): AttentionStatsParams {
-  return { ...pointParams(state), ...explicitPointParams(state), ...logitRuleParams(state), ...sinkParams(state), gradients: false };
+  return { ...pointParams(state), ...explicitPointParams(state), ...logitRuleParams(state), ...sinkParams(state), gradients: false, spectral: false };
 }
 
-/** The work of the point in GMAC when it is over the limit, else null. */
+/**
+ * The core's estimate of the point (the gradient panel's request, the larger of the two panels')
+ * in seconds, as text, when it is over POINT_SECONDS_LIMIT; else null.
+ */
 export function pointTooBig(state: State): string | null {
-  const macs = attentionMacs(state.heads, state.seqLen, state.dk);
-  return macs > POINT_MAC_LIMIT ? (macs / 1e9).toFixed(1) : null;
+  const s = pointOverLimit(pointParams(state));
+  return s === null ? null : s.toFixed(1);
 }
-export const POINT_LIMIT_GMAC = (POINT_MAC_LIMIT / 1e9).toFixed(1);
+export const POINT_LIMIT_SECONDS = POINT_SECONDS_LIMIT.toFixed(1);
 
 /** Panel 1's law of the variance: every d_k the budget allows, 4 bins (the histograms come from the point). */
 export function varianceSweepParams(state: State): ScoreVarianceParams & { dks: number[] } {

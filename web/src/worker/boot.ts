@@ -7,6 +7,9 @@
 // that the workers reject (not this version or build) is evicted and compiled again once too.
 import { simd } from 'wasm-feature-detect';
 import type { WorkerLike } from './protocol.ts';
+import { loadCore } from '../../../wasm/js/core.js';
+import type { Core } from '../../../wasm/js/core.js';
+import { fetchCore } from './fetch-core.ts';
 
 /** The compiled core for the workers, or why there is none: `fatal` (an HTTP error: no worker retries the fetch). */
 export type CoreInit = { module: WebAssembly.Module; build: 'simd128' | 'baseline' } | { fatal: string };
@@ -113,4 +116,15 @@ export function coreWorker(make: () => Worker, init: Promise<CoreInit | null>): 
   const w = make();
   void init.then((i) => w.postMessage({ init: i }), () => w.postMessage({ init: null }));
   return w as unknown as WorkerLike;
+}
+
+/**
+ * The page's own instance of the core, for its cost estimates only (requests/cost.ts: core.cost
+ * computes nothing): the same compiled module the workers get, instantiated once more here, or the
+ * fetched bytes when the page could not compile it.
+ */
+export async function pageCore(init: Promise<CoreInit | null>): Promise<Core> {
+  const i = await init.catch(() => null);
+  if (i && 'fatal' in i) throw new Error(i.fatal);
+  return i ? loadCore({ build: i.build, kernel: 'auto', wasmModule: i.module }) : (await fetchCore()).core;
 }

@@ -11,7 +11,13 @@
 //   V and dO head-major as one sequence and the samples of a d_k one after another, so the slice is
 //   exactly a prefix of the full draw: the preview estimates the same quantity from part of the same
 //   numbers, and the last step is always the full request (tests/web/pool.test.ts).
+//
+// Every decision about work — a preview or not, the points of each call — reads the core's own
+// estimate (core.cost through requests/cost.ts): a final call is split further wherever its
+// estimate would not fit the core's budget of one call, so no call the page sends is refused for
+// its size while the request's points would fit one by one.
 import type { Calls, Kind } from './protocol.ts';
+import { estimateSeconds, callBudgetSeconds } from '../requests/cost.ts';
 import type {
   SaturationSweepParams, SaturationSweepResult, ScoreVarianceParams, ScoreVarianceResult,
   AttentionStatsParams, LongContextParams, LongContextResult, Scale,
@@ -30,17 +36,25 @@ export const PREVIEW_SAMPLES = 256;
 /** Queries per length of the longContext preview. */
 export const PREVIEW_QUERIES = 2;
 /**
- * A request with less work than this (multiply–add equivalents, compute.ts's cost model) is done in
- * one step: its full result comes about as fast as a preview would.
+ * A request the core estimates at less than this many seconds is done in one step: its full result
+ * comes about as fast as a preview would.
  */
-export const PREVIEW_MIN_MACS = 2e7;
+export const PREVIEW_MIN_SECONDS = 0.004;
+
+/** The core's estimate of a call in seconds (core.cost); tests may pass another. */
+export type CostOf = (kind: Kind, params: unknown) => number;
+// A request the core would refuse for its parameters costs nothing to plan: it goes as it is, and
+// the core's refusal, naming the bad value, is its answer.
+const coreCost: CostOf = (kind, params) => {
+  try {
+    return estimateSeconds(kind as never, params as never);
+  } catch (e) {
+    if (e instanceof RangeError || e instanceof TypeError) return 0;
+    throw e;
+  }
+};
 
 const one = (results: unknown[]) => results[0];
-
-/** The work of attention for h heads, L keys, d_k (as compute.ts's attentionMacs; kept here so plan.ts has no page imports). */
-function macs(heads: number, seqLen: number, dk: number): number {
-  return heads * seqLen * seqLen * (4 * dk + 400);
-}
 
 /**
  * A scale with a head count in it ('inv_sqrt_d_model' = 1/√(heads·d_k)) does not survive a slice
@@ -67,7 +81,7 @@ export function groups(costs: number[], parts: number): number[][] {
 }
 
 // ---- saturationSweep: points (scale, d_k) ----
-function sweepStep(p: SaturationSweepParams, parts: number, final: boolean): Step {
+function sweepStep(p: SaturationSweepParams, parts: number, final: boolean, cost: CostOf): Step {
   const scales = p.scales ?? ['none', 'inv_sqrt_dk', 'inv_dk'];
   const heads = p.heads ?? 4;
   const sliceHeads = final ? heads : 1;
@@ -80,7 +94,9 @@ function sweepStep(p: SaturationSweepParams, parts: number, final: boolean): Ste
   const shared = scales.map((_, i) => i).filter((i) => !perDk.includes(i));
   if (shared.length > 0) {
     if (p.dks.length >= parts || shared.length === 1) {
-      for (const g of groups(p.dks.map((dk) => macs(heads, L, dk)), parts)) parts2.push({ d: g, s: shared });
+      const scalesOf = shared.map((si) => scales[si]);
+      const costs = p.dks.map((dk) => cost('saturationSweep', { ...p, dks: [dk], scales: scalesOf, heads: sliceHeads }));
+      for (const g of groups(costs, parts)) parts2.push({ d: g, s: shared });
     } else {
       // fewer d_k than workers (the article's check: one d_k, three scales): one call per (d_k, scale)
       p.dks.forEach((_, d) => shared.forEach((si) => parts2.push({ d: [d], s: [si] })));
@@ -103,10 +119,10 @@ function sweepStep(p: SaturationSweepParams, parts: number, final: boolean): Ste
 }
 
 // ---- scoreVariance: groups of d_k; the histogram comes from the call holding histDk ----
-function varianceStep(p: ScoreVarianceParams, samples: number, parts: number, final: boolean): Step {
+function varianceStep(p: ScoreVarianceParams, samples: number, parts: number, final: boolean, cost: CostOf): Step {
   const histDk = p.histDk ?? p.dks[0];
   const histAt = Math.max(0, p.dks.indexOf(histDk));
-  const gs = groups(p.dks, parts);
+  const gs = groups(p.dks.map((dk) => cost('scoreVariance', { ...p, samples, dks: [dk], histDk: dk })), parts);
   const histCall = gs.findIndex((g) => g.includes(histAt));
   const calls: SubCall[] = gs.map((g, c) => ({
     kind: 'scoreVariance' as const,
@@ -125,8 +141,8 @@ function varianceStep(p: ScoreVarianceParams, samples: number, parts: number, fi
 }
 
 // ---- longContext: groups of lengths ----
-function longStep(p: LongContextParams, queries: number, parts: number, final: boolean): Step {
-  const gs = groups([...p.seqLens], parts);
+function longStep(p: LongContextParams, queries: number, parts: number, final: boolean, cost: CostOf): Step {
+  const gs = groups(p.seqLens.map((L) => cost('longContext', { ...p, queries, seqLens: [L] })), parts);
   const calls: SubCall[] = gs.map((g) => ({ kind: 'longContext' as const, params: { ...p, queries, seqLens: g.map((i) => p.seqLens[i]) } }));
   return {
     calls, final,
@@ -141,37 +157,46 @@ function longStep(p: LongContextParams, queries: number, parts: number, final: b
 }
 
 /**
- * The steps of a request for a pool of `parts` workers: a sweep's points in at most `parts` calls
- * (one call, the request itself, on one worker). `progressive` asks for a preview step before the
- * full one where the request is big enough to need one (PREVIEW_MIN_MACS).
+ * The final step of a sweep: split in `parts` calls (one call, the request itself, for one part),
+ * or in more where a call's estimate is over the core's budget of one call — the general rule, so
+ * a soft-capped sweep (its Lanczos solves) goes in as many calls as its estimate needs. At most one
+ * call per point.
  */
-export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progressive: boolean, parts = 1): Step[] {
+function finalStep(single: Step, parts: number, points: number, at: (parts: number) => Step, cost: CostOf): Step {
+  const budget = callBudgetSeconds();
+  const fits = (st: Step) => st.calls.every((c) => cost(c.kind, c.params) <= budget);
+  let step = parts > 1 ? at(parts) : single;
+  for (let n = Math.max(parts, 1) + 1; n <= points && step.calls.length < points && !fits(step); n++) step = at(n);
+  return step;
+}
+
+/**
+ * The steps of a request for a pool of `parts` workers: a sweep's points in at most `parts` calls
+ * (one call, the request itself, on one worker), more where the core's estimate of a call is over
+ * its budget. `progressive` asks for a preview step before the full one where the core estimates
+ * the request at PREVIEW_MIN_SECONDS or more. `cost` is the core's estimate (core.cost).
+ */
+export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progressive: boolean, parts = 1, cost: CostOf = coreCost): Step[] {
   const single: Step[] = [{ calls: [{ kind, params }], merge: one, final: true }];
   switch (kind) {
     case 'saturationSweep': {
       const p = params as SaturationSweepParams;
       if (!Array.isArray(p.dks) || !Array.isArray(p.scales ?? []) || p.dks.length === 0) return single;
       const heads = p.heads ?? 4;
-      const L = p.seqLen ?? 128;
-      const scales = (p.scales ?? [0, 0, 0]).length;
-      const work = p.dks.reduce((w, dk) => w + scales * macs(heads, L, dk), 0);
+      const work = cost(kind, p);
       const steps: Step[] = [];
-      if (progressive && heads > 1 && work > PREVIEW_MIN_MACS) steps.push(sweepStep(p, parts, false));
-      // A soft-capped sweep is dominated by the Lanczos solve of every row's ‖J‖₂ (about 20× the
-      // plain per-row statistics in the core's cost model), so it goes one d_k per call: each call
-      // stays inside the core's work budget (LIMITS.workSeconds) and the merged result is the same.
-      const callParts = p.softcap !== undefined && p.softcap > 0 ? Math.max(parts, p.dks.length) : parts;
-      steps.push(callParts > 1 ? sweepStep(p, callParts, true) : { ...single[0] });
+      if (progressive && heads > 1 && work > PREVIEW_MIN_SECONDS) steps.push(sweepStep(p, parts, false, cost));
+      const points = p.dks.length * (p.scales ?? [0, 0, 0]).length;
+      steps.push(finalStep({ ...single[0] }, parts, points, (n) => sweepStep(p, n, true, cost), cost));
       return steps;
     }
     case 'scoreVariance': {
       const p = params as ScoreVarianceParams;
       if (!Array.isArray(p.dks) || p.dks.length === 0) return single;
       const samples = p.samples ?? 20000;
-      const work = 4 * samples * p.dks.reduce((a, b) => a + b, 0);
       const steps: Step[] = [];
-      if (progressive && samples > 2 * PREVIEW_SAMPLES && work > PREVIEW_MIN_MACS) steps.push(varianceStep(p, PREVIEW_SAMPLES, parts, false));
-      steps.push(p.dks.length > 1 && parts > 1 ? varianceStep(p, samples, parts, true) : { ...single[0] });
+      if (progressive && samples > 2 * PREVIEW_SAMPLES && cost(kind, p) > PREVIEW_MIN_SECONDS) steps.push(varianceStep(p, PREVIEW_SAMPLES, parts, false, cost));
+      steps.push(finalStep({ ...single[0] }, p.dks.length > 1 ? parts : 1, p.dks.length, (n) => varianceStep(p, samples, n, true, cost), cost));
       return steps;
     }
     case 'attentionStats': {
@@ -181,7 +206,7 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
       const kv = headsKv === 0 ? heads : headsKv;
       if (!progressive || !Number.isInteger(heads) || !Number.isInteger(kv) || kv < 1 || heads % kv !== 0) return single;
       const group = heads / kv;  // query heads per K/V head: the slice is one K/V head and its group
-      if (group >= heads || macs(heads, p.seqLen ?? 128, p.dk) <= PREVIEW_MIN_MACS) return single;
+      if (group >= heads || cost(kind, p) <= PREVIEW_MIN_SECONDS) return single;
       const preview = { ...p, heads: group, headsKv: group === 1 ? 0 : 1, scale: sliceScale(p.scale, heads, p.dk) };
       return [{ calls: [{ kind, params: preview }], merge: one, final: false }, single[0]];
     }
@@ -190,9 +215,8 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
       if (!Array.isArray(p.seqLens) || p.seqLens.length === 0) return single;
       const queries = p.queries ?? 64;
       const steps: Step[] = [];
-      const work = queries * (p.dk ?? 64) * p.seqLens.reduce((a, b) => a + b, 0) * (p.methods?.length ?? 4);
-      if (progressive && queries > 2 * PREVIEW_QUERIES && work > PREVIEW_MIN_MACS / 20) steps.push(longStep(p, PREVIEW_QUERIES, parts, false));
-      steps.push(p.seqLens.length > 1 && parts > 1 ? longStep(p, queries, parts, true) : { ...single[0] });
+      if (progressive && queries > 2 * PREVIEW_QUERIES && cost(kind, p) > PREVIEW_MIN_SECONDS) steps.push(longStep(p, PREVIEW_QUERIES, parts, false, cost));
+      steps.push(finalStep({ ...single[0] }, p.seqLens.length > 1 ? parts : 1, p.seqLens.length, (n) => longStep(p, queries, n, true, cost), cost));
       return steps;
     }
     default:

@@ -1,0 +1,82 @@
+// The page's budgets, read from the core's own cost model: every decision the page takes about how
+// much work a request is (which d_k a sweep holds, whether a point is too big for one step, whether
+// a request gets a preview, how a sweep is split across workers) asks core.cost — the estimate the
+// core itself checks each call against (wasm/src/cost.hpp) — so the page accepts exactly what the
+// core accepts and there is no second formula. The page instantiates the module it compiles for
+// its workers once more here, on the main thread (worker/boot.ts), only to evaluate estimates: a
+// call to core.cost computes nothing and takes about a microsecond.
+import type { Core, CostedCall, CostedParams, SaturationSweepParams, ScoreVarianceParams, AttentionStatsParams } from '../../../wasm/js/core.js';
+import { DK_STEPS } from '../state/schema.js';
+
+let core: Core | null = null;
+
+/** Gives the cost helper its core (the page's main-thread instance; tests pass a Node-loaded one). */
+export function useCostCore(c: Core): void {
+  core = c;
+  memo.clear();
+}
+
+function costCore(): Core {
+  if (core === null) throw new Error('cost: the core is not loaded yet (useCostCore must be called before any request is built)');
+  return core;
+}
+
+// Estimates already asked for (a panel sizes the same requests on every change): by name and params.
+const memo = new Map<string, number>();
+const MEMO_ENTRIES = 1024;
+
+/** Seconds of work the core estimates for core[name](params) (its cost model; throws on bad params). */
+export function estimateSeconds<N extends CostedCall>(name: N, params: CostedParams[N]): number {
+  const c = costCore();
+  const key = `${name}:${JSON.stringify(params)}`;
+  const hit = memo.get(key);
+  if (hit !== undefined) return hit;
+  const s = c.cost(name, params).seconds;
+  if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+  memo.set(key, s);
+  return s;
+}
+
+/** Seconds of work one call may take in a worker: the core's budget (LIMITS.workSeconds, 8 s). */
+export function callBudgetSeconds(): number {
+  return costCore().limits.workSeconds;
+}
+
+/** A point larger than this (seconds by the core's estimate) is refused before it reaches the core. */
+export const POINT_SECONDS_LIMIT = 1;
+
+/** The request with the default sweep's size: h 4, L 128, every d_k, the four scales. */
+const DEFAULT_SWEEP = { dks: [...DK_STEPS], scales: ['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model'], heads: 4, seqLen: 128 } as const;
+/** The default variance sweep: 2000 samples at every d_k (4 bins: its histograms come from the point). */
+const DEFAULT_VARIANCE = { dks: [...DK_STEPS], samples: 2000, bins: 4 } as const;
+
+/**
+ * The longest prefix of DK_STEPS (at least its first) whose request, built by `at(dks)`, the core
+ * estimates within `budget` seconds.
+ */
+function dksWithin(budget: number, at: (dks: number[]) => number): number[] {
+  let n = 1;
+  while (n < DK_STEPS.length && at(DK_STEPS.slice(0, n + 1)) <= budget) n++;
+  return DK_STEPS.slice(0, n);
+}
+
+/**
+ * The d_k of the saturation / gradient sweep: as many as fit the budget of the default sweep
+ * (h 4, L 128, every d_k, the four scales: it fits exactly) with the same kernel.
+ */
+export function sweepDks(heads: number, seqLen: number, scales: SaturationSweepParams['scales'], kernel: { kernel?: 'simd' | 'scalar' } = {}): number[] {
+  const budget = 1.001 * estimateSeconds('saturationSweep', { ...DEFAULT_SWEEP, dks: [...DEFAULT_SWEEP.dks], scales: [...DEFAULT_SWEEP.scales], ...kernel });
+  return dksWithin(budget, (dks) => estimateSeconds('saturationSweep', { dks, scales, heads, seqLen, ...kernel }));
+}
+
+/** The d_k of the variance sweep: as many as fit the budget of the default one (2000 samples, every d_k). */
+export function varianceDks(samples: number): number[] {
+  const budget = 1.001 * estimateSeconds('scoreVariance', { ...DEFAULT_VARIANCE, dks: [...DEFAULT_VARIANCE.dks] });
+  return dksWithin(budget, (dks) => estimateSeconds('scoreVariance', { dks, samples, bins: DEFAULT_VARIANCE.bins } satisfies ScoreVarianceParams));
+}
+
+/** The core's estimate of a point in seconds when it is over POINT_SECONDS_LIMIT, else null. */
+export function pointOverLimit(params: AttentionStatsParams): number | null {
+  const s = estimateSeconds('attentionStats', params);
+  return s > POINT_SECONDS_LIMIT ? s : null;
+}
