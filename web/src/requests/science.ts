@@ -40,7 +40,7 @@ export function mupVarianceParams(s: State, rho: number): ScoreVarianceParams & 
 /** Mean entropy and max weight against d_k at the state's ρ for 1/√d_k, 1/d_k and d_k^−p; forward only. */
 export function mupSweepParams(s: State): SaturationSweepParams & { dks: number[] } {
   return {
-    dks: sweepDks(MUP_SHAPE.heads, MUP_SHAPE.seqLen, 3), scales: mupScales(s.mpow),
+    dks: sweepDks(MUP_SHAPE.heads, MUP_SHAPE.seqLen, mupScales(s.mpow), kernelParam(s)), scales: mupScales(s.mpow),
     heads: MUP_SHAPE.heads, seqLen: MUP_SHAPE.seqLen, seed: s.seed, gradients: false, ...corr(s.rho), ...kernelParam(s),
   };
 }
