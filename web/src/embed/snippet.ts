@@ -13,18 +13,18 @@ import { embedHash } from '../state/state.ts';
 export const EMBED_HEIGHTS: Record<Panel, { all: number; charts: number }> = {
   interview: { all: 4000, charts: 1400 },  // a long reading view, not measured by embed-heights.mjs
   variance: { all: 1280, charts: 760 },
-  saturation: { all: 1640, charts: 860 },
+  saturation: { all: 1800, charts: 860 },
   gradient: { all: 1680, charts: 1000 },
   article: { all: 900, charts: 480 },
-  followups: { all: 920, charts: 920 },
-  precision: { all: 2080, charts: 1080 },
-  longctx: { all: 1700, charts: 860 },
+  followups: { all: 1260, charts: 1260 },
+  precision: { all: 2120, charts: 1120 },
+  longctx: { all: 2020, charts: 960 },
   gqa: { all: 1800, charts: 780 },
   tensors: { all: 1540, charts: 700 },
   training: { all: 1340, charts: 1000 },  // charts: the curves of a finished run, not the empty lab
   device: { all: 900, charts: 260 },
-  mup: { all: 1900, charts: 1100 },
-  wild: { all: 1900, charts: 1700 },  // all: after a run (861 px at 720 px); charts alone have no Run button: the readouts
+  mup: { all: 1560, charts: 940 },
+  wild: { all: 3040, charts: 2820 },  // all: after a run (861 px at 720 px); charts alone have no Run button: the readouts
 };
 
 export function fallbackHeight(state: State): number {

@@ -14,6 +14,7 @@ export const scienceEn = {
   'fu.q12': 'Can q·kᵀ overflow in float16 before the scale?',
   'fu.a12': 'Precision lab, q/k mode at d_k = 128 with q = 24·𝟏: the products overflow at the scores; scaling the query first keeps them finite.',
   'mup.title': 'When is 1/d_k right?',
+  'mup.tab': 'μP: 1/d_k?',
   'mup.lede': 'The √d_k argument assumes q and k independent. Training correlates a query with the key it should match; then q·k grows like d_k, not √d_k — and 1/d_k, μP’s scale, is the one that keeps the logits put.',
   'mup.rho': 'correlation ρ of q and its key',
   'mup.power': 'exponent p of d_k^−p',
@@ -39,6 +40,7 @@ export const scienceEn = {
   'mup.why.breaks': 'With correlated q and k, ÷√d_k lets the rows saturate as d_k grows, while ÷d_k keeps them put: the argument holds only while ρ ≈ 0.',
 
   'wild.title': 'Scales in the wild',
+  'wild.tab': 'Real scales',
   'wild.lede': 'What real models multiply q·k by: the head dimension they use, extra factors from long-context schemes, soft-caps, sinks and QK-norm — each number computed by the core from the model’s own parameters.',
   'wild.len': 'context length L of the entropy columns',
   'wild.h.models': 'The scale each model computes',
@@ -141,6 +143,7 @@ export const scienceZh: Record<keyof typeof scienceEn, string> = {
   'fu.q12': 'float16 下 q·kᵀ 会在缩放之前上溢吗？',
   'fu.a12': '精度实验 q/k 模式，d_k = 128、q = 24·𝟏：在得分处缩放时乘积上溢；先缩放查询则保持有限。',
   'mup.title': '什么时候 1/d_k 才对？',
+  'mup.tab': 'μP：1/d_k？',
   'mup.lede': '√d_k 的论证假设 q、k 相互独立。训练会让查询和它该匹配的键相关；这时 q·k 随 d_k 增长，而不是 √d_k——能让 logit 保持稳定的是 1/d_k，也就是 μP 的缩放。',
   'mup.rho': 'q 与其键的相关系数 ρ',
   'mup.power': 'd_k^−p 的指数 p',
@@ -166,6 +169,7 @@ export const scienceZh: Record<keyof typeof scienceEn, string> = {
   'mup.why.breaks': 'q、k 相关时，÷√d_k 会让每行随 d_k 增大而饱和，而 ÷d_k 保持不变：这个论证只在 ρ ≈ 0 时成立。',
 
   'wild.title': '真实模型的缩放',
+  'wild.tab': '真实缩放',
   'wild.lede': '真实模型把 q·k 乘以什么：用的是哪个头维度、长上下文方案带来的额外因子、软截断、sink 和 QK-norm——每个数都由核心根据模型自己的参数算出。',
   'wild.len': '熵这两列的上下文长度 L',
   'wild.h.models': '各模型实际使用的缩放',
