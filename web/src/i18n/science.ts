@@ -40,7 +40,7 @@ export const scienceEn = {
   'mup.why.breaks': 'With correlated q and k, ÷√d_k lets the rows saturate as d_k grows, while ÷d_k keeps them put: the argument holds only while ρ ≈ 0.',
 
   'wild.title': 'Scales in the wild',
-  'wild.tab': 'Real scales',
+  'wild.tab': 'Models',
   'wild.lede': 'What real models multiply q·k by: the head dimension they use, extra factors from long-context schemes, soft-caps, sinks and QK-norm — each number computed by the core from the model’s own parameters.',
   'wild.len': 'context length L of the entropy columns',
   'wild.h.models': 'The scale each model computes',
@@ -169,7 +169,7 @@ export const scienceZh: Record<keyof typeof scienceEn, string> = {
   'mup.why.breaks': 'q、k 相关时，÷√d_k 会让每行随 d_k 增大而饱和，而 ÷d_k 保持不变：这个论证只在 ρ ≈ 0 时成立。',
 
   'wild.title': '真实模型的缩放',
-  'wild.tab': '真实缩放',
+  'wild.tab': '真实模型',
   'wild.lede': '真实模型把 q·k 乘以什么：用的是哪个头维度、长上下文方案带来的额外因子、软截断、sink 和 QK-norm——每个数都由核心根据模型自己的参数算出。',
   'wild.len': '熵这两列的上下文长度 L',
   'wild.h.models': '各模型实际使用的缩放',
