@@ -29,6 +29,27 @@ std::vector<float> stream_tensor(uint32_t seed, uint64_t stream, size_t n) {
   return t;
 }
 
+// attentionStats at a shape, seed and kernel family (the rest at its defaults).
+AttentionStatsParams stats_params(int heads, int L, int dk, uint32_t seed, Kernel kf = Kernel::Scalar) {
+  AttentionStatsParams a;
+  a.heads = heads;
+  a.seq_len = L;
+  a.dk = dk;
+  a.seed = seed;
+  a.kernel = kf;
+  return a;
+}
+
+// Expects f to throw std::invalid_argument whose message holds needle.
+void expect_message(const std::function<void()>& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected one naming " << needle;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
 // ---- correlation ------------------------------------------------------------------------------
 
 // scoreVariance at one d_k (histogrammed too) with a correlation.
@@ -107,12 +128,7 @@ TEST(Correlation, AttentionKeysAreTheDocumentedMixOfTheSameDraws) {
     for (size_t i = 0; i < n; ++i)
       K[i] = rho == 0.0 ? Z[i] : static_cast<float>(rho * Q[i] + std::sqrt(1.0 - rho * rho) * Z[i]);
     for (Kernel kf : families()) {
-      AttentionStatsParams a;
-      a.heads = heads;
-      a.seq_len = L;
-      a.dk = dk;
-      a.seed = 8;
-      a.kernel = kf;
+      AttentionStatsParams a = stats_params(heads, L, dk, 8, kf);
       a.correlation = rho;
       const AttentionStatsResult got = attention_stats(a);
       TensorStatsParams t;
@@ -340,12 +356,7 @@ TEST(Sinks, AttentionWithEverySinkMinusInfinityIsTheSinkFreePassBitForBit) {
 
 TEST(Sinks, AttentionStatsWithMinusInfinityIsTodayBitForBit) {
   for (Kernel kf : families()) {
-    AttentionStatsParams a;
-    a.heads = 3;
-    a.seq_len = 20;
-    a.dk = 16;
-    a.seed = 6;
-    a.kernel = kf;
+    AttentionStatsParams a = stats_params(3, 20, 16, 6, kf);
     a.causal = true;
     a.softcap = 5.0;
     const AttentionStatsResult x = attention_stats(a);
@@ -392,13 +403,8 @@ TEST(Sinks, GradientsAndJacobianNormsAgreeWithFiniteDifferences) {
   const int L = 10, dk = 6;
   const double sink = 1.25, c = 1.0 / std::sqrt(double(dk));
   for (Kernel kf : families()) {
-    AttentionStatsParams a;
-    a.heads = 1;
-    a.seq_len = L;
-    a.dk = dk;
-    a.seed = 12;
+    AttentionStatsParams a = stats_params(1, L, dk, 12, kf);
     a.variance = 2.0;
-    a.kernel = kf;
     a.sinks = {sink};
     const AttentionStatsResult r = attention_stats(a);
     const size_t n = static_cast<size_t>(L) * dk;
@@ -478,11 +484,7 @@ TEST(Sinks, SweepPointsEqualAttentionStatsAndTheSinkTakesMoreAsLogitsShrink) {
   s.gradients = false;
   s.sinks = {2.0, 2.0};
   const SaturationSweepResult r = saturation_sweep(s);
-  AttentionStatsParams a;
-  a.heads = 2;
-  a.seq_len = 32;
-  a.dk = 256;
-  a.seed = 2;
+  AttentionStatsParams a = stats_params(2, 32, 256, 2);
   a.gradients = false;
   a.scale = parse_scale("inv_dk");
   a.sinks = s.sinks;
@@ -592,6 +594,59 @@ TEST(LongContextTemperatures, TheNewMethodsInLongContext) {
   LongContextParams q = p;
   q.options = {};
   EXPECT_EQ(long_context(q).points[0][2].entropy, r.points[0][2].entropy);
+}
+
+TEST(LongContextTemperatures, ASinkOnEveryRowAgainstTheDoubleReference) {
+  LongContextParams p;
+  p.dk = 8;
+  p.seq_lens = {5, 40};
+  p.train_len = 4;
+  p.queries = 3;
+  p.methods = {"fixed", "ssmax"};
+  p.seed = 6;
+  for (Kernel kf : families()) {
+    p.kernel = kf;
+    p.sink = std::numeric_limits<double>::quiet_NaN();
+    const LongContextResult none = long_context(p);
+    p.sink = kNegInf;  // no sink, bit for bit
+    const LongContextResult minf = long_context(p);
+    EXPECT_EQ(minf.points[1][1].entropy, none.points[1][1].entropy);
+    EXPECT_EQ(minf.points[0][0].max_weight, none.points[0][0].max_weight);
+    EXPECT_EQ(minf.points[0][0].sink_mass, 0.0);
+    p.sink = 1.5;
+    const LongContextResult r = long_context(p);
+    // the reference: Q (stream 1) and the first L keys (stream 2), logits m · q·k / √d_k, then the sink
+    const std::vector<float> K = stream_tensor(6, 2, 40 * 8), Q = stream_tensor(6, 1, 3 * 8);
+    for (size_t m = 0; m < 2; ++m)
+      for (size_t li = 0; li < 2; ++li) {
+        const int L = p.seq_lens[li];
+        const double mult = long_context_multiplier(p.methods[m], L, p.train_len);
+        double mass = 0.0, H = 0.0, mw = 0.0;
+        for (int i = 0; i < 3; ++i) {
+          std::vector<double> z(L), w(L);
+          for (int j = 0; j < L; ++j) {
+            double dot = 0.0;
+            for (int d = 0; d < 8; ++d) dot += double(Q[i * 8 + d]) * K[j * 8 + d];
+            z[j] = mult / std::sqrt(8.0) * dot;
+          }
+          const double ws = f64_softmax_sink__reference(z.data(), 1.5, w.data(), L);
+          mass += ws / 3;
+          double h = -ws * std::log(ws), top = 0.0;
+          for (double x : w) {
+            h -= x * std::log(x);
+            top = std::max(top, x);
+          }
+          H += h / 3;
+          mw += top / 3;
+        }
+        EXPECT_NEAR(r.points[m][li].sink_mass, mass, 1e-6) << kernel_name(kf);
+        EXPECT_NEAR(r.points[m][li].entropy, H, 1e-5) << kernel_name(kf);
+        EXPECT_NEAR(r.points[m][li].max_weight, mw, 1e-6) << kernel_name(kf);
+        EXPECT_NEAR(r.points[m][li].entropy_ratio, H / std::log(L + 1.0), 1e-5);
+      }
+  }
+  p.sink = std::numeric_limits<double>::infinity();
+  expect_message([&] { long_context(p); }, "sink = inf");
 }
 
 // ---- the precision lab: q·kᵀ in the format, row sums ------------------------------------------
@@ -728,15 +783,6 @@ TEST(PrecisionRowSums, OffByDefaultAndNothingElseChanges) {
 
 // ---- errors -----------------------------------------------------------------------------------
 
-void expect_message(const std::function<void()>& f, const std::string& needle) {
-  try {
-    f();
-    ADD_FAILURE() << "no exception; expected one naming " << needle;
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
-
 TEST(ScienceErrors, NewParametersNameTheBadValue) {
   expect_message([] { scale_power(2.5); }, "scale.power = 2.5");
   expect_message([] { scale_power(-0.1); }, "scale.power = -0.1");
@@ -798,6 +844,13 @@ TEST(ScienceErrors, PrecisionQkNamesTheBadValue) {
   p.k.clear();
   expect_message([&] { precision_lab(p); }, "k.length = 0");
   expect_message([] { parse_scale_at("keys"); }, "scaleAt = 'keys'");
+  // the cost model counts the emulated products: refused before any tensor is read
+  PrecisionLabParams big;
+  big.dk = 64;
+  big.q.assign(1024 * 64, 0.0f);
+  big.k.assign(8192 * 64, 0.0f);
+  expect_message([&] { precision_lab(big); }, "the products queries · keys · dk emulated in float32, bfloat16 and float16 "
+                                              "(queries = 1024, keys = 8192, dk = 64): lower queries, keys or dk");
 }
 
 TEST(ScienceErrors, SinksNameTheBadValue) {

@@ -83,11 +83,16 @@ const intList = (valid) => fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom({ length: 2 ** 32 }, new Array(2 ** 31), Int32Array.of(4, 8), new Float64Array([2.5]), new DataView(new ArrayBuffer(4)), Array(70).fill(1)) },
   { weight: 1, arbitrary: hostile },
 );
-const scaleArb = mix(pick('none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model', 0.5, 2, 'bogus', { power: 0.5 }, { power: 1 }, { power: 0.3 }, { power: 3 }, { power: -1 }, { power: NaN }, { power: '1' }, { pow: 1 }, { power: 1, extra: 2 }));
-const correlationArb = mix(pick(0, 0.1, -0.5, 1, -1, 1.5, -2));
+const scaleArb = fc.oneof({ weight: 40, arbitrary: mix(pick('none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model', 0.5, 2, 'bogus', { power: 0.5 }, { power: 0.3 })) },
+  { weight: 1, arbitrary: pick({ power: 3 }, { power: -1 }, { power: NaN }, { power: '1' }, { pow: 1 }, { power: 1, extra: 2 }) });
+/** A tensor of n elements, mostly a valid one. */
+const mostlyOk = (n) => fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 99 }).map((s) => Float32Array.from({ length: n }, (_, i) => Math.sin(i + s) * 30)) }, { weight: 1, arbitrary: tensor(n) });
+/** A new optional parameter: mostly absent, else mostly valid. */
+const optional = (valid) => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: mix(valid) });
+const correlationArb = optional(pick(0, 0.1, -0.5, 1, -1));
 /** One sink logit per head (h of them): right, wrong length, with −∞, NaN, +∞ or out of range. */
-const sinksArb = (h) => fc.oneof(fc.constant(undefined), fc.constant(null),
-  pick(Array(h).fill(1), Float32Array.from(Array(h).fill(0.5)), Array(h).fill(-Infinity), [...Array(Math.max(0, h - 1)).fill(0), -Infinity],
+const sinksArb = (h) => fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, fc.constant(null),
+  { weight: 2, arbitrary: pick(Array(h).fill(1), Array(h).fill(-2.5)) }, pick(Array(h).fill(1), Float32Array.from(Array(h).fill(0.5)), Array(h).fill(-Infinity), [...Array(Math.max(0, h - 1)).fill(0), -Infinity],
     Array(h + 1).fill(0), [], [...Array(Math.max(0, h - 1)).fill(0), NaN], [...Array(Math.max(0, h - 1)).fill(0), Infinity], Array(h).fill(2e6), Array(h).fill('1')),
   hostile);
 const kernelArb = mix(pick('scalar', 'simd', 'gpu'));
@@ -174,10 +179,10 @@ test(`precisionLab (${RUNS} calls)`, () => {
   const random = { rows: mix(pick(1, 4, 16)), seqLen: mix(pick(1, 8, 32)), dk: mix(pick(1, 8)), heads: mix(pick(1, 2)), scale: scaleArb, seed: mix(pick(0, 2)) };
   const shared = { blockSize: mix(pick(1, 4, 32)), accumulate: mix(pick('same', 'float32', 'double')), maskedRow: mix(pick('nan', 'zero')), softcap: mix(pick(4)) };
   const qk = fc.record({ dk: small.dk, nq: pick(1, 2, 3), nk: pick(1, 4, 9) }).chain(({ dk, nq, nk }) => params({
-    q: tensor(nq * dk), k: tensor(nk * dk), dk: mix(pick(dk)), heads: mix(pick(1, 2)), scale: scaleArb, scaleAt: mix(pick('scores', 'query', 'keys')),
-    rowSums: mix(pick(true, false)), rows: fc.constant(undefined), logits: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: numbers }), ...shared,
+    q: mostlyOk(nq * dk), k: mostlyOk(nk * dk), dk: mix(pick(dk)), heads: mix(pick(1, 2)), scale: scaleArb, scaleAt: optional(pick('scores', 'query', 'keys')),
+    rowSums: optional(pick(true, false)), rows: fc.constant(undefined), logits: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: numbers }), ...shared,
   }));
-  const arb = fc.oneof(params({ ...random, ...shared, rowSums: mix(pick(true, false)) }), params({ logits: numbers, ...shared, rowSums: mix(pick(true, false)), scaleAt: fc.constantFrom(undefined, undefined, 'query') }), params({ logits: numbers, ...random, ...shared }), qk);
+  const arb = fc.oneof(params({ ...random, ...shared, rowSums: optional(pick(true, false)) }), params({ logits: numbers, ...shared, rowSums: optional(pick(true, false)), scaleAt: fc.constantFrom(undefined, undefined, undefined, 'query') }), params({ logits: numbers, ...random, ...shared }), qk);
   run(arb, (p) => {
     outcome('precisionLab', ['params', 'logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'q', 'k', 'scaleAt', 'rowSums', 'queries', 'keys', 'bogusKey'], () => core.precisionLab(p));
   });
@@ -186,8 +191,10 @@ test(`precisionLab (${RUNS} calls)`, () => {
 test(`longContext (${RUNS} calls)`, () => {
   const methods = fc.oneof({ weight: 4, arbitrary: fc.array(mix(pick('fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax', 'alibi')), { minLength: 1, maxLength: 4 }) }, { weight: 1, arbitrary: fc.constantFrom([], 'fixed', { length: 2 ** 32 }, Array(17).fill('fixed')) });
   run(params({ dk: mix(pick(1, 8, 64)), seqLens: intList(pick(1, 16, 64, 256)), trainLen: mix(pick(2, 64, 512)), queries: mix(pick(1, 4, 16)), methods, seed: mix(pick(0, 1)), kernel: kernelArb,
-    floorScale: mix(pick(16, 8192, 0.5)), attnScale: mix(pick(0, 0.1, 11)), s: mix(pick(0.43, 1, 0)), mscale: mix(pick(1, 0.707, 0)), mscaleAllDim: mix(pick(0, 1, -1)) }), (p) => {
-    outcome('longContext', ['params', 'dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim', 'bogusKey', 'seqLen'], () => core.longContext(p));
+    floorScale: optional(pick(16, 8192)), attnScale: optional(pick(0, 0.1)), s: optional(pick(0.43, 1)), mscale: optional(pick(1, 0.707)), mscaleAllDim: optional(pick(0, 1)), sink: optional(pick(1, -Infinity)) })
+    // and, now and then, one of the new options out of its range
+    .chain((p) => fc.constantFrom(p, p, p, p, p, p, p, { ...p, floorScale: 0.5 }, { ...p, attnScale: 11 }, { ...p, s: 0 }, { ...p, mscale: 0 }, { ...p, mscaleAllDim: -1 }, { ...p, sink: Infinity })), (p) => {
+    outcome('longContext', ['params', 'dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim', 'sink', 'bogusKey', 'seqLen'], () => core.longContext(p));
   });
 });
 

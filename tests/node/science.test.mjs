@@ -149,6 +149,22 @@ test('longContext: Llama 4\'s temperature, Scalable-Softmax\'s check and DeepSee
   refuses(() => core.longContext({ seqLens: [8], attnScale: NaN }), RangeError, /^longContext: attnScale = NaN must be a finite number/);
 });
 
+test('longContext with a sink: the mean sink mass per point; −∞ is no sink, bit for bit', () => {
+  const p = { seqLens: [16, 256], methods: ['fixed', 'ssmax'], queries: 8, dk: 16, seed: 2 };
+  const none = core.longContext(p);
+  assert.ok(!('sinkMass' in none.points[0][0]));
+  const minf = core.longContext({ ...p, sink: -Infinity });
+  minf.points.forEach((pts, m) => pts.forEach((pt, i) => {
+    const { sinkMass, ...rest } = pt;
+    assert.equal(sinkMass, 0);
+    assert.deepEqual(rest, none.points[m][i]);
+  }));
+  const big = core.longContext({ ...p, sink: 30 });
+  assert.ok(big.points[0][0].sinkMass > 0.999 && big.points[0][0].maxWeight < 1e-3, 'a large sink takes the mass');
+  refuses(() => core.longContext({ ...p, sink: NaN }), RangeError, /^longContext: sink = NaN must be/);
+  refuses(() => core.longContext({ ...p, sink: '1' }), TypeError, /^longContext: sink must be a number/);
+});
+
 test('precisionLab q·kᵀ in float16: the products overflow before the scale, not when q is scaled first', () => {
   assert.deepEqual(SCALE_AT, ['scores', 'query']);
   const dk = 128;

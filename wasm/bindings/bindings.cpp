@@ -456,6 +456,8 @@ val js_long_context(val o) {
     p.options.ssmax_s = get_num(o, "s");
     p.options.mscale = get_num(o, "mscale");
     p.options.mscale_all_dim = get_num(o, "mscaleAllDim");
+    const bool sink = !o["sink"].isNull();
+    if (sink) p.sink = get_num(o, "sink");
     const LongContextResult r = long_context(p);
     val series = val::array();
     for (const auto& per_method : r.points) {
@@ -467,6 +469,7 @@ val js_long_context(val o) {
         x.set("entropy", pt.entropy);
         x.set("entropyRatio", pt.entropy_ratio);
         x.set("maxWeight", pt.max_weight);
+        if (sink) x.set("sinkMass", pt.sink_mass);  // only with a sink: results without one are unchanged
         pts.call<void>("push", x);
       }
       series.call<void>("push", pts);

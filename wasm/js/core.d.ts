@@ -373,13 +373,15 @@ export interface PrecisionLabResult {
  * 'ssmax' s · ln L, Scalable-Softmax (Nakanishi 2025, arXiv 2501.19399): all logits −2 but one +3, s = 0.43, n = 1000 keys:
  *   max weight 0.12935 with softmax, 0.99965 with SSMax.
  */
-export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article' | 'llama4' | 'ssmax';
+export type LongContextScheme = LongContextMethod | 'llama4' | 'ssmax';
+/** The four schemes of the first long-context panel (kept as a type of its own so that records keyed by it stay valid). */
+export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article';
 export interface LongContextParams {
   /** default 64 */ dk?: number;
   /** each 1..16384, at most 16 */ seqLens: number[];
   /** L_train, 2..16384 (default 512) */ trainLen?: number;
   /** queries per length, 1..1024 (default 64) */ queries?: number;
-  /** default all six (LONG_CONTEXT_METHODS) */ methods?: LongContextMethod[];
+  /** default all six (LONG_CONTEXT_METHODS) */ methods?: LongContextScheme[];
   seed?: number;
   kernel?: Kernel;
   /** 'llama4': floor_scale, in [1, 1e9] (default 8192, Meta's) */ floorScale?: number;
@@ -387,13 +389,20 @@ export interface LongContextParams {
   /** 'ssmax': the scaling parameter s, in (0, 10] (default 0.43, the paper's check) */ s?: number;
   /** 'yarn': mscale, in (0, 100] (default 1) */ mscale?: number;
   /** 'yarn': mscale_all_dim, 0 = absent (the default) or in (0, 100] */ mscaleAllDim?: number;
+  /**
+   * one sink logit appended to every row (gpt-oss semantics, see Sinks; default: none; −Infinity = none, bit for bit):
+   * the entropy is then that of the L + 1 outcomes and entropyRatio divides by ln(L + 1); maxWeight is over the keys;
+   * every point carries sinkMass
+   */
+  sink?: number | null;
 }
 export interface LongContextPoint {
   seqLen: number;
   /** on q·k/√d_k */ multiplier: number;
   /** mean over queries, nats */ entropy: number;
-  /** entropy / ln L */ entropyRatio: number;
+  /** entropy / ln L (ln(L + 1) with a finite sink) */ entropyRatio: number;
   maxWeight: number;
+  /** only with a sink: the mean sink weight p_sink over the queries */ sinkMass?: number;
 }
 export interface LongContextResult {
   /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
@@ -632,7 +641,7 @@ export function loadCore(options?: LoadOptions): Promise<Core>;
 export const CORE_VERSION: string;
 export const SCALE_NAMES: readonly ScaleName[];
 /** The long-context temperature schemes, in display order. */
-export const LONG_CONTEXT_METHODS: readonly LongContextMethod[];
+export const LONG_CONTEXT_METHODS: readonly LongContextScheme[];
 /** The rules for a row with a zero normaliser: 'nan', 'zero'. */
 export const MASKED_ROW_RULES: readonly MaskedRowRule[];
 /** The precision lab's accumulation modes: 'same', 'float32'. */

@@ -258,12 +258,19 @@ function sinks(what, v, heads) {
   }
   const out = numberList(what, 'sinks', v, heads, heads);
   out.forEach((x, i) => {
-    if (x === -Infinity) return;
-    if (!Number.isFinite(x) || Math.abs(x) > 1e6) {
+    if (x !== -Infinity && !(Number.isFinite(x) && Math.abs(x) <= 1e6)) {
       throw new RangeError(`${what}: sinks[${i}] = ${x} must be a finite number of magnitude ≤ 1e6, or -Infinity (no sink)`);
     }
   });
   return out;
+}
+// One sink logit (longContext): a number, finite with |S| ≤ 1e6, or −∞ (no sink).
+function sinkLogit(what, v) {
+  if (typeof v !== 'number') throw new TypeError(`${what}: sink must be a number, got ${typeName(v)}`);
+  if (v !== -Infinity && !(Number.isFinite(v) && Math.abs(v) <= 1e6)) {
+    throw new RangeError(`${what}: sink = ${v} must be a finite number of magnitude ≤ 1e6, or -Infinity (no sink)`);
+  }
+  return v;
 }
 // ρ, the correlation of each key with its matching query: absent = 0 (independent); a number in −1..1.
 function correlation(what, v) {
@@ -588,7 +595,7 @@ function makeCore(mod, build, defaultKernel) {
     },
     longContext(params) {
       const what = 'longContext';
-      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim']);
+      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim', 'sink']);
       let methods = [...LONG_CONTEXT_METHODS];
       if (params.methods !== undefined) {
         methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
@@ -607,6 +614,7 @@ function makeCore(mod, build, defaultKernel) {
         s: num(what, 's', params.s, 0.43),
         mscale: num(what, 'mscale', params.mscale, 1),
         mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, 0),
+        sink: params.sink === undefined || params.sink === null ? null : sinkLogit(what, params.sink),
       }));
     },
     modelScales() {

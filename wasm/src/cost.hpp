@@ -44,9 +44,10 @@ inline constexpr double kNsPerSoftmaxWeight = 48.0; // [39.6] attention(): soft-
 inline constexpr double kNsPerNormal = 24.0;        // [20.8] one N(0, 1) draw (with its use in a dot product)
 inline constexpr double kNsPerLongWeight = 100.0;   // [89.2] longContext: softmax and row statistics per weight
 inline constexpr double kNsPerPrecisionLogit = 2100.0;  // [1830] precisionLab: 12 emulated softmaxes and checks per logit
-inline constexpr double kNsPerEmulatedMac = 60.0;  // precisionLab with q and k: one multiply-add emulated in a
-                                                    // format (two roundings), per format; estimated from
-                                                    // round_to's cost, to be timed by calibrate-cost.mjs
+inline constexpr double kNsPerEmulatedMac = 20.0;  // [16.5] precisionLab with q and k: one multiply-add emulated
+                                                    // in float32, bfloat16 or float16 (two roundings), per format
+                                                    // (measured 2026-12-01, queries 16, keys 256, dk 256, CPU time
+                                                    // less that of the softmaxes; float64's products are not counted)
 inline constexpr double kNsPerPairMoment = 5.0;    // [within the noise of the rest; kept] tensorStats: Welford moments of one q·k pair
 inline constexpr double kNsPerTrainMac = 0.8;       // [0.65 at dModel 320, 0.72 at 64] training: per multiply-add
                                                     // of a step (3 × forward), scalar kernel

@@ -777,7 +777,7 @@ TensorStatsResult tensor_stats(const TensorStatsParams& p) {
   }
   r.qk = qk.moments();
   PerRow rows;
-  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, 0.0}, rows, 0,
+  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, 0.0, {}}, rows, 0,
                       nullptr);
   r.entropy = std::move(rows.entropy);
   r.max_weight = std::move(rows.max_weight);
@@ -867,8 +867,8 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
     keys = static_cast<int>(p.k.size() / dk);
     const std::string drivers = "queries = " + std::to_string(queries) + ", keys = " + std::to_string(keys) +
                                 ", dk = " + std::to_string(p.dk);
-    check_cost(what, {{4.0 * queries * double(keys) * p.dk * cost::kNsPerEmulatedMac, drivers,
-                       "the products queries · keys · dk emulated in each format"},
+    check_cost(what, {{3.0 * queries * double(keys) * p.dk * cost::kNsPerEmulatedMac, drivers,
+                       "the products queries · keys · dk emulated in float32, bfloat16 and float16"},
                       {double(queries) * keys * cost::kNsPerPrecisionLogit,
                        "queries = " + std::to_string(queries) + ", keys = " + std::to_string(keys),
                        "12 emulated softmaxes of queries · keys logits"}});
@@ -1097,6 +1097,10 @@ LongContextResult long_context(const LongContextParams& p) {
   check_int_range(what, "seqLens.length", static_cast<long long>(p.seq_lens.size()), 1, 16);
   if (p.methods.empty()) throw std::invalid_argument("longContext: methods is empty; give at least one method");
   check_long_context_options(what, p.options);
+  if (!std::isnan(p.sink) && p.sink != -std::numeric_limits<double>::infinity() &&
+      !(std::isfinite(p.sink) && std::fabs(p.sink) <= kMaxSink))
+    throw std::invalid_argument("longContext: sink = " + format_number(p.sink) +
+                                " must be a finite number of magnitude ≤ 1e6, or -inf (no sink)");
   for (const auto& m : p.methods) {
     try {
       long_context_multiplier(m, 2, 2);  // validates the name
@@ -1130,6 +1134,9 @@ LongContextResult long_context(const LongContextParams& p) {
   LongContextResult r;
   std::vector<float> S;
   std::vector<double> row;
+  const bool has_sink = !std::isnan(p.sink);  // NaN: none
+  const bool sink_on = has_sink && p.sink != -std::numeric_limits<double>::infinity();
+  std::vector<float> sinkw(has_sink ? p.queries : 0);
   for (const auto& method : p.methods) {
     std::vector<LongContextPoint> pts;
     for (int L : p.seq_lens) {
@@ -1137,17 +1144,24 @@ LongContextResult long_context(const LongContextParams& p) {
       pt.seq_len = L;
       pt.multiplier = long_context_multiplier(method, L, p.train_len, p.options);
       S.resize(static_cast<size_t>(p.queries) * L);
-      row.resize(L);
+      row.resize(L + 1);
       kt.matmul_abt(Q.data(), K.data(), S.data(), p.queries, L, p.dk,
                     static_cast<float>(pt.multiplier / std::sqrt(double(p.dk))));
-      kt.softmax_rows(S.data(), p.queries, L);
+      if (has_sink)
+        kt.softmax_rows_sink(S.data(), p.queries, L, static_cast<float>(p.sink), sinkw.data());
+      else
+        kt.softmax_rows(S.data(), p.queries, L);
       for (int i = 0; i < p.queries; ++i) {
         for (int j = 0; j < L; ++j) row[j] = S[static_cast<size_t>(i) * L + j];
-        const RowStats rs = row_stats(row.data(), L);
+        if (sink_on) row[L] = sinkw[i];  // the sink is one more outcome of the row
+        RowStats rs = row_stats(row.data(), sink_on ? L + 1 : L);
+        if (sink_on) rs.max_weight = *std::max_element(row.begin(), row.begin() + L);  // over the keys
         pt.entropy += rs.entropy / p.queries;
         pt.max_weight += rs.max_weight / p.queries;
+        if (has_sink) pt.sink_mass += sinkw[i] / p.queries;
       }
-      pt.entropy_ratio = L > 1 ? pt.entropy / std::log(double(L)) : 0.0;
+      const int outcomes = sink_on ? L + 1 : L;
+      pt.entropy_ratio = outcomes > 1 ? pt.entropy / std::log(double(outcomes)) : 0.0;
       pts.push_back(pt);
     }
     r.points.push_back(std::move(pts));

@@ -452,13 +452,18 @@ struct LongContextParams {
   uint32_t seed = 0;
   Kernel kernel = Kernel::Scalar;
   LongContextOptions options;
+  // One sink logit appended to every row (see check_sinks; NaN = none, the default; −∞ = none, bit
+  // for bit): the entropy is then that of the L + 1 outcomes and its ratio divides by ln(L + 1), the
+  // max weight is over the keys, and each point reports the mean sink mass.
+  double sink = std::numeric_limits<double>::quiet_NaN();
 };
 struct LongContextPoint {
   int seq_len = 0;
   double multiplier = 1.0;      // on q·k/√d_k
   double entropy = 0.0;         // mean over queries, nats
-  double entropy_ratio = 0.0;   // entropy / ln L
+  double entropy_ratio = 0.0;   // entropy / ln L (ln(L + 1) with a finite sink)
   double max_weight = 0.0;      // mean
+  double sink_mass = 0.0;       // mean p_sink over the queries (0 without a sink)
 };
 struct LongContextResult {
   std::vector<std::vector<LongContextPoint>> points;  // [method][seq_len]
