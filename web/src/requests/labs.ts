@@ -1,6 +1,6 @@
 // Request parameters (and text helpers) of the lab panels (precision, long context, GQA), with no
 // DOM and no Chart.js, so that unit tests import exactly what the panels send to the core.
-import type { PrecisionLabParams, PrecisionLabResult, LongContextMethod, LongContextParams, AttentionStatsParams } from '../../../wasm/js/core.js';
+import type { PrecisionLabParams, PrecisionLabResult, LongContextMethod, LongContextScheme, LongContextParams, AttentionStatsParams } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
 import type { WorkerName } from '../compute.ts';
 import type { Layout } from '../charts/labs.ts';
@@ -84,10 +84,10 @@ export function rowSumText(c: PrecisionLabResult['cells'][number]): string {
 /** The methods of C8 and of the golden links (tests/web/golden-links.test.ts), in their order. */
 export const METHODS: readonly LongContextMethod[] = ['fixed', 'logn', 'yarn', 'article'];
 /** Every method the long-context panel draws: METHODS, then Llama 4's query temperature and SSMax (issue 19). */
-export const PANEL_METHODS: readonly LongContextMethod[] = [...METHODS, 'llama4', 'ssmax'];
-export const WORKER_OF: Record<LongContextMethod, WorkerName> = { fixed: 'live', logn: 'live', yarn: 'sweep', article: 'sweep', llama4: 'live', ssmax: 'sweep' };
+export const PANEL_METHODS: readonly LongContextScheme[] = [...METHODS, 'llama4', 'ssmax'];
+export const WORKER_OF: Record<LongContextScheme, WorkerName> = { fixed: 'live', logn: 'live', yarn: 'sweep', article: 'sweep', llama4: 'live', ssmax: 'sweep' };
 /** The methods whose factor does not depend on L_train (Llama 4's floor_scale and SSMax's s are their own). */
-const NO_TRAIN_LEN: ReadonlySet<LongContextMethod> = new Set(['fixed', 'llama4', 'ssmax']);
+const NO_TRAIN_LEN: ReadonlySet<LongContextScheme> = new Set(['fixed', 'llama4', 'ssmax']);
 /** The length the text and readouts quote. */
 export const QUOTE_L = 8192;
 
@@ -96,11 +96,13 @@ export function longQueries(dk: number): number {
   return dk <= 64 ? 16 : dk <= 128 ? 8 : 4;
 }
 
-export function longParams(s: State, method: LongContextMethod): LongContextParams {
+export function longParams(s: State, method: LongContextScheme): LongContextParams {
   return {
     dk: s.ldk, seqLens: [...LONG_SEQ_STEPS], queries: longQueries(s.ldk), methods: [method], seed: 0,
     // the fixed scale, Llama 4 and SSMax ignore L_train: one cache entry for every L_train
     trainLen: NO_TRAIN_LEN.has(method) ? 512 : s.ltrain,
+    // the attention sink (the saturation panel's key), only when set: without it the request is today's
+    ...(s.sink[0] !== undefined && s.sink[0] !== -Infinity ? { sink: s.sink[0] } : {}),
     ...kernelParam(s),
   };
 }

@@ -105,8 +105,8 @@ export const SCHEMA = Object.freeze({
     doc: 'Saturation: an explicit scale factor c (scores = c · q·k) for the heatmap and readouts, drawn as its own line in the sweep (a model’s effective scale, from “Scales in the wild”); 0 = off, scale decides.',
   }),
   sink: /** @type {NumsSpec} */ ({
-    type: 'nums', default: [-Infinity], min: -100, max: 100, maxLength: 1, negInf: true, panels: 'saturation',
-    doc: 'Saturation: an attention-sink logit S for every head (gpt-oss): each row’s weights are e^{s_j} / (e^S + Σ e^{s_i}) and sum to 1 − sink mass; -inf = no sink.',
+    type: 'nums', default: [-Infinity], min: -100, max: 100, maxLength: 1, negInf: true, panels: 'saturation, longctx',
+    doc: 'Saturation and long context: an attention-sink logit S for every head and row (gpt-oss): the weights are e^{s_j} / (e^S + Σ e^{s_i}) and sum to 1 − sink mass; -inf = no sink.',
   }),
   gq: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'jac', values: ['jac', 'grad'], panels: 'gradient',
