@@ -19,14 +19,17 @@ export function precisionRows(seqLen: number): number {
 /** The setting of the C11 check: the article's d_k = 512 and L = 128, random rows. */
 export const C11_SHAPE = { rows: 32, seqLen: 128, dk: 512, seed: 0, blockSize: 32 } as const;
 
-/** The q/k mode's tensors: q = pq·𝟏 [1, d_k] and keys k_j = pk_j·𝟏 [keys, d_k], float32. */
+/** The q/k mode's tensors: q = pq·𝟏 [1, d_k] and keys k_j = pk_j·𝟏, each repeated pkrep times: [keys · pkrep, d_k], float32. */
 export function precisionQk(s: State): { q: Float32Array; k: Float32Array } {
-  const k = new Float32Array(s.pk.length * s.pdk);
-  s.pk.forEach((x, j) => k.fill(x, j * s.pdk, (j + 1) * s.pdk));
+  const per = s.pkrep * s.pdk;
+  const k = new Float32Array(s.pk.length * per);
+  s.pk.forEach((x, j) => k.fill(x, j * per, (j + 1) * per));
   return { q: new Float32Array(s.pdk).fill(s.pq), k };
 }
+/** The float16 sum stall: 4096 zero logits (q = 0) summed in float16 stop at 2048, so Σp = 2 (issue 19). */
+export const STALL_PRESET = { pmode: 'qk', pdk: 16, pq: 0, pk: [0], pkrep: 4096, pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
 /** The d_k the q/k mode starts at: the issue's fp16 case (q = 24·𝟏 against 24·𝟏, 12·𝟏, 0 at d_k 128). */
-export const QK_PRESET = { pmode: 'qk', pdk: 128, pq: 24, pk: [24, 12, 0], pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
+export const QK_PRESET = { pmode: 'qk', pdk: 128, pq: 24, pk: [24, 12, 0], pkrep: 1, pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
 
 /**
  * The precision lab's request. The panel adds rowSums (the Σp column) in every mode; q/k always has it.

@@ -164,6 +164,10 @@ export const SCHEMA = Object.freeze({
     type: 'nums', default: [24, 12, 0], min: -1000, max: 1000, maxLength: 16, panels: 'precision',
     doc: 'Precision lab, q/k mode: one number per key, every component of key j (k_j = pk_j·𝟏), comma-separated.',
   }),
+  pkrep: /** @type {IntSpec} */ ({
+    type: 'int', default: 1, min: 1, max: 4096, panels: 'precision',
+    doc: 'Precision lab, q/k mode: each key of pk repeated this many times (4096 zero keys show the float16 sum stall at 2048).',
+  }),
   pscaleat: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'scores', values: ['scores', 'query'], panels: 'precision',
     doc: 'Precision lab, q/k mode: apply the scale to the stored products q·k (scores) or to q before the products (query).',
