@@ -88,7 +88,7 @@ export function precisionCsv(r: PrecisionLabResult) {
 
 // ---------- Long context ----------
 
-export const METHOD_COLOURS: Record<LongContextScheme, string> = { fixed: '#2f6fb0', logn: '#3a9a5b', yarn: '#d08c1f', article: '#d1495b', llama4: '#8e5cc2', ssmax: '#5b6b7f' };
+export const METHOD_COLOURS: Record<LongContextScheme, string> = { fixed: '#2f6fb0', logn: '#3a9a5b', yarn: '#d08c1f', article: '#d1495b', llama4: '#8e5cc2', ssmax: '#0f8b8d' };
 export type LongField = 'entropy' | 'entropyRatio' | 'maxWeight';
 
 /** One quantity against L (log axis), one line per method; ln L drawn for the entropy; L_train marked. */
