@@ -458,8 +458,8 @@ test('precision lab: causes, their legend, float32 accumulation, the masked-row 
   await panelSettled(page, 'precision');
   assert.equal((await panelReadouts(page, 'precision'))['prec-float16-naive'], 'Σ→∞ 100.0 % · Δ 0.5');
   const legend = await page.$$eval('[data-panel="precision"] [data-legend="precision-causes"] li', (lis) => lis.map((li) => [li.dataset.sign, li.textContent]));
-  assert.deepEqual(legend.map(([k]) => k), ['nonfinite', 'inputOverflow', 'expOverflow', 'sumOverflow', 'nan', 'underflow', 'delta']);
-  for (const sign of ['in→∞', 'exp→∞', 'Σ→∞', '0/0', '0↓', 'Δ']) assert.ok(legend.some(([, text]) => text.startsWith(sign)), sign);
+  assert.deepEqual(legend.map(([k]) => k), ['nonfinite', 'inputOverflow', 'expOverflow', 'sumOverflow', 'nan', 'underflow', 'sumStall', 'delta']);
+  for (const sign of ['in→∞', 'exp→∞', 'Σ→∞', '0/0', '0↓', 'Σp≠1', 'Δ']) assert.ok(legend.some(([, text]) => text.startsWith(sign)), sign);
   assert.match(await page.textContent('[data-panel="precision"] [data-online-note]'), /not FlashAttention/);
   // accumulate in float32: the sum fits, 0.5 each; the online cell is FlashAttention-style
   await page.selectOption('[data-panel="precision"] [data-key="pacc"] select', 'float32');
@@ -488,6 +488,19 @@ test('precision lab: causes, their legend, float32 accumulation, the masked-row 
   await masked.waitForFunction(() => location.hash.includes('pmasked=zero'));
   await masked.waitForFunction(() => document.querySelector('[data-readout="prec-float32-safe"]').textContent === '✓ · Δ 0');
   await masked.close();
+  // q/k mode (issue 19): at d_k 128, q = 24·𝟏 the float16 products overflow before a scale at the scores; scaling q first is fine
+  const qk = await open('#v=1&exp=precision&pmode=qk&pdk=128&pscale=inv_sqrt_dk');
+  await qk.waitForFunction(() => /^NaN 100\.0 % · in→∞ 100\.0 %/.test(document.querySelector('[data-readout="prec-float16-safe"]').textContent));
+  await qk.selectOption('[data-panel="precision"] [data-key="pscaleat"] select', 'query');
+  await qk.waitForFunction(() => location.hash.includes('pscaleat=query'));
+  await qk.waitForFunction(() => /^✓/.test(document.querySelector('[data-readout="prec-float16-safe"]').textContent));
+  // the float16 sum stall: 4096 zero logits, every weight finite, but Σp = 2
+  await qk.click('[data-preset="qk-stall"]');
+  await qk.waitForFunction(() => location.hash.includes('pkrep=4096'));
+  await qk.waitForFunction(() => document.querySelector('[data-readout="prec-rowsum-float16"]').textContent === '2');
+  assert.match(await qk.textContent('[data-readout="prec-float16-safe"]'), /Σp≠1 100\.0 %/);
+  assert.equal(await qk.textContent('[data-readout="prec-rowsum-float64"]'), '1');
+  await qk.close();
   // a link with +∞ is refused with a notice and the default is used
   const bad = await open('#v=1&exp=precision&plogits=inf,0');
   await panelSettled(bad, 'precision');

@@ -180,3 +180,25 @@ export function controlVisible(root: HTMLElement, key: string): boolean {
   const slot = root.querySelector<HTMLElement>(`[data-err-for="${CSS.escape(key)}"]`);
   return slot !== null && slot.closest('[hidden]') === null;
 }
+
+/** The positions of the sink slider: off (−∞), then S = −8 … 8 in steps of 0.5. */
+export const SINK_STEPS: readonly number[] = [-Infinity, ...Array.from({ length: 33 }, (_, i) => -8 + i * 0.5)];
+
+/** The attention-sink slider (the `sink` key, shared by the saturation and long-context panels): off, then S = −8 … 8. */
+export function sinkSlider(store: Store, panel: Panel, label: string, offText: string): Control {
+  const input = h('input', { type: 'range', min: 0, max: SINK_STEPS.length - 1, step: 1 }) as HTMLInputElement;
+  const out = h('output', { class: 'value' });
+  input.addEventListener('input', () => store.set({ sink: [SINK_STEPS[Number(input.value)]], exp: panel }, 'sink'));
+  const show = (S: number) => (S === -Infinity ? offText : `S = ${S}`);
+  return {
+    el: wrap('sink', label, input, out),
+    sync(st) {
+      const S = st.sink[0] ?? -Infinity;
+      let best = 0;
+      SINK_STEPS.forEach((v, i) => { if (v === S || Math.abs(v - S) < Math.abs(SINK_STEPS[best] - S)) best = i; });
+      if (input.value !== String(best)) input.value = String(best);
+      setText(out, show(S));
+      input.setAttribute('aria-valuetext', show(S));
+    },
+  };
+}

@@ -36,7 +36,7 @@ import { trainingPanel } from './panels/training.ts';
 import { devicePanel } from './panels/device.ts';
 import { mupPanel } from './panels/mup.ts';
 import { wildPanel } from './panels/wild.ts';
-import { panelTitle, panelTitleKey, numberedTitle } from './panels/titles.ts';
+import { panelTitle, panelTitleKey, numberedTitle, tabTitle } from './panels/titles.ts';
 import { applyTheme } from './theme.ts';
 import { openEmbedDialog, closeEmbedDialog } from './embed/dialog.ts';
 import { reportHeight } from './embed/report.ts';
@@ -275,7 +275,7 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   const status = h('p', { class: 'status core-status', 'data-core-status': '', role: 'status', hidden: '' });
   const nav = h('nav', { class: 'tabs', 'aria-label': t('app.nav') },
     h('ul', {}, ...PANELS.map((p) => h('li', {}, h('a', {
-      class: 'nav-item', 'data-nav': p, href: toHash({ ...state, exp: p }), text: numberedTitle(t, p),
+      class: 'nav-item', 'data-nav': p, href: toHash({ ...state, exp: p }), text: tabTitle(t, p), title: numberedTitle(t, p),
       onclick: (ev: Event) => { if (!plainClick(ev)) return; ev.preventDefault(); go(p); },
     })))));
   const menuId = 'panel-menu';

@@ -1,7 +1,7 @@
 // Pure chart builders of the precision, long-context, GQA and own-tensor panels (the same
 // contract as builders.ts: result(s) + state + translator → Chart.js config + the CSV of exactly
 // what is drawn; no DOM, so tests/web/labs.test.ts runs them under Node).
-import type { PrecisionLabResult, FloatFormat, SoftmaxAlgorithm, LongContextResult, LongContextMethod, AttentionStatsResult, TensorStatsResult } from '../../../wasm/js/core.js';
+import type { PrecisionLabResult, FloatFormat, SoftmaxAlgorithm, LongContextResult, LongContextScheme, AttentionStatsResult, TensorStatsResult } from '../../../wasm/js/core.js';
 import type { T, MessageKey } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset, Point, Cell } from './builders.ts';
 import { axis, baseOptions, countPoints, longCsv, line, logTick, pow10Label, pow2Ticks, alpha, GREY, SCALE_COLOURS } from './builders.ts';
@@ -88,12 +88,12 @@ export function precisionCsv(r: PrecisionLabResult) {
 
 // ---------- Long context ----------
 
-export const METHOD_COLOURS: Record<LongContextMethod, string> = { fixed: '#2f6fb0', logn: '#3a9a5b', yarn: '#d08c1f', article: '#d1495b', llama4: '#8e5cc2', ssmax: '#5b6b7f' };
+export const METHOD_COLOURS: Record<LongContextScheme, string> = { fixed: '#2f6fb0', logn: '#3a9a5b', yarn: '#d08c1f', article: '#d1495b', llama4: '#8e5cc2', ssmax: '#0f8b8d' };
 export type LongField = 'entropy' | 'entropyRatio' | 'maxWeight';
 
 /** One quantity against L (log axis), one line per method; ln L drawn for the entropy; L_train marked. */
 export function buildLongContext(
-  results: Partial<Record<LongContextMethod, LongContextResult>>, methods: readonly LongContextMethod[], field: LongField, trainLen: number, t: T,
+  results: Partial<Record<LongContextScheme, LongContextResult>>, methods: readonly LongContextScheme[], field: LongField, trainLen: number, t: T,
 ): ChartSpec {
   const datasets: Dataset[] = [];
   let lmin = Infinity, lmax = 0;

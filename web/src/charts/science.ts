@@ -76,7 +76,9 @@ export function buildWildEntropy(rows: readonly WildBar[], lnL: number, t: T): C
     { label: t('wild.series.ref'), data: rows.map((r) => r.ref), backgroundColor: SCALE_COLOURS.inv_sqrt_dk, borderColor: SCALE_COLOURS.inv_sqrt_dk },
   ];
   const x = axis(t('sat.axis.entropy'), 'linear', { min: 0, suggestedMax: lnL * 1.02 });
-  const y = axis('', 'category', { ticks: { autoSkip: false, font: { size: 11 } }, grid: { display: false } });
+  // long model names are cut on the axis (the tooltip, the data table and the CSV keep them whole)
+  const short = (i: number) => { const l = labels[i] ?? ''; return l.length > 18 ? `${l.slice(0, 17)}…` : l; };
+  const y = axis('', 'category', { ticks: { autoSkip: false, font: { size: 11 }, callback: (_v: unknown, i: number) => short(i) }, grid: { display: false } });
   return {
     config: { type: 'bar', data: { labels, datasets }, options: baseOptions(x, y, { indexAxis: 'y', plugins: { vline: { x: lnL } } }) },
     csv: { header: ['model', 'entropy_own_scale_nats', 'entropy_inv_sqrt_d_head_nats'], rows: rows.map((r) => [r.model, r.own, r.ref]) },

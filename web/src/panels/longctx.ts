@@ -2,11 +2,11 @@
 // sequence length for the fixed 1/√d_k, log-length scaling, YaRN's temperature and the article's
 // T = √d_k · (L_train / L)^0.5. One core request per method, split over both workers and cached;
 // 'fixed' does not depend on L_train, so moving L_train recomputes three of the four.
-import type { LongContextMethod, LongContextResult } from '../../../wasm/js/core.js';
+import type { LongContextScheme, LongContextResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildLongContext } from '../charts/labs.ts';
 import type { LongField } from '../charts/labs.ts';
-import { stepSlider } from '../controls.ts';
+import { stepSlider, sinkSlider } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { LONG_DK_STEPS, TRAIN_LEN_STEPS } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
@@ -22,13 +22,14 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
   const controls: Control[] = [
     stepSlider(store, 'longctx', 'ldk', t('common.dk'), LONG_DK_STEPS),
     stepSlider(store, 'longctx', 'ltrain', t('lc.trainLen'), TRAIN_LEN_STEPS),
+    sinkSlider(store, 'longctx', t('sat.sink'), t('sat.sinkOff')),
   ];
   for (const c of controls) s.controls.append(c.el);
   const ent = new ChartBox('longctx-entropy', '', t, { height: 300 });
   const ratio = new ChartBox('longctx-ratio', t('lc.chart.ratio'), t, { height: 260 });
   const maxw = new ChartBox('longctx-maxweight', t('lc.chart.maxw'), t, { height: 260 });
   s.charts.append(ent.el, h('div', { class: 'chart-pair' }, ratio.el, maxw.el), s.readouts);
-  const ro: Record<LongContextMethod, HTMLElement> = {
+  const ro: Record<LongContextScheme, HTMLElement> = {
     fixed: readout(s.readouts, 'lc-fixed', t('lc.ro.at', { method: t('lc.method.fixed'), L: QUOTE_L })),
     logn: readout(s.readouts, 'lc-logn', t('lc.ro.at', { method: t('lc.method.logn'), L: QUOTE_L })),
     yarn: readout(s.readouts, 'lc-yarn', t('lc.ro.at', { method: t('lc.method.yarn'), L: QUOTE_L })),
@@ -37,18 +38,19 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     ssmax: readout(s.readouts, 'lc-ssmax', t('lc.ro.at', { method: t('lc.method.ssmax'), L: QUOTE_L })),
   };
   const roLn = readout(s.readouts, 'lc-lnL', `ln ${QUOTE_L}`);
+  const roSink = readout(s.readouts, 'lc-sink', t('lc.ro.sink', { L: QUOTE_L }));
   const methodsText = h('ul', { class: 'explain methods' },
     ...METHODS.map((m) => h('li', { 'data-method': m }, h('strong', { text: `${t(`lc.method.${m}`)}: ` }), t(`lc.about.${m}`))));
   s.text.before(methodsText);
   const c8 = claimBox(s.claims, 'C8', t('lc.claim'), t);
 
-  const results: Partial<Record<LongContextMethod, LongContextResult>> = {};
-  const keys: Partial<Record<LongContextMethod, string>> = {};
+  const results: Partial<Record<LongContextScheme, LongContextResult>> = {};
+  const keys: Partial<Record<LongContextScheme, string>> = {};
   /** false while results[m] is a first estimate from fewer queries (worker/plan.ts) */
-  const final: Partial<Record<LongContextMethod, boolean>> = {};
+  const final: Partial<Record<LongContextScheme, boolean>> = {};
   let state = store.state;
 
-  const at = (m: LongContextMethod, L = QUOTE_L) => results[m]?.points[0].find((p) => p.seqLen === L) ?? null;
+  const at = (m: LongContextScheme, L = QUOTE_L) => results[m]?.points[0].find((p) => p.seqLen === L) ?? null;
 
   const draw = () => {
     const have = METHODS.filter((m) => results[m]);
@@ -62,6 +64,8 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     for (const m of METHODS) { const p = at(m); if (final[m] || !p) setText(ro[m], p && final[m] ? fmt(p.entropy) : '–'); }
     s.readouts.classList.toggle('refining', refining);
     setText(roLn, fmt(Math.log(QUOTE_L)));
+    const fixedAt = at('fixed');
+    setText(roSink, fixedAt?.sinkMass !== undefined ? fmt(fixedAt.sinkMass) : t('sat.sinkOff'));
     if (have.length < METHODS.length || refining) return;
     const [f, l, y, a, l4, ss] = METHODS.map((m) => at(m)!);
     const vars = {

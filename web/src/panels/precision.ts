@@ -14,7 +14,7 @@ import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
 import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
-import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField, rowSumText, QK_PRESET } from '../requests/labs.ts';
+import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField, rowSumText, QK_PRESET, STALL_PRESET } from '../requests/labs.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 
@@ -95,11 +95,14 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
   const qkControls: Control[] = [
     numField(store, 'pq', t('prec.pq'), t('prec.pqBad')),
     numsField(store, 'pk', t('prec.pk'), t('prec.pkBad')),
+    select(store, 'precision', 'pkrep', t('prec.pkrep'), [1, 16, 256, 1024, 2048, 4096].map((n) => ({ value: String(n), label: `× ${n}` }))),
     select(store, 'precision', 'pscaleat', t('prec.scaleAt'), (['scores', 'query'] as const).map((v) => ({ value: v, label: t(`prec.scaleAt.${v}`) }))),
   ];
   const qkPreset = h('button', { type: 'button', class: 'mini', 'data-preset': 'qk-fp16', text: t('prec.qkPreset'),
     onclick: () => store.set({ ...QK_PRESET, pk: [...QK_PRESET.pk], exp: 'precision' }, 'pmode') });
-  qkControls[0].el.querySelector('.control-row')?.append(qkPreset);
+  const stallPreset = h('button', { type: 'button', class: 'mini', 'data-preset': 'qk-stall', text: t('prec.stallPreset'),
+    onclick: () => store.set({ ...STALL_PRESET, pk: [...STALL_PRESET.pk], exp: 'precision' }, 'pmode') });
+  qkControls[0].el.querySelector('.control-row')?.append(qkPreset, stallPreset);
   const controls: Control[] = [mode, logits, ...randomControls, ...qkControls, block, acc, masked];
   for (const c of controls) s.controls.append(c.el);
 
@@ -174,7 +177,7 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
     }
     setText(tableBox.querySelector<HTMLElement>('[data-online-note]')!, t(state.pacc === 'float32' ? 'prec.onlineFA' : 'prec.onlineSame'));
     const input = state.pmode === 'logits' ? `[${state.plogits.map(showLogit).join(', ')}]`
-      : state.pmode === 'qk' ? t('prec.inputQk', { dk: state.pdk, q: state.pq, keys: state.pk.join(', '), scale: t(`scale.${state.pscale}`), at: t(`prec.scaleAt.${state.pscaleat}`) })
+      : state.pmode === 'qk' ? t('prec.inputQk', { dk: state.pdk, q: state.pq, keys: state.pkrep > 1 ? `${state.pk.join(', ')} × ${state.pkrep}` : state.pk.join(', '), scale: t(`scale.${state.pscale}`), at: t(`prec.scaleAt.${state.pscaleat}`) })
         : t('prec.inputRandom', { rows: r.rows, seqLen: r.seqLen, dk: state.pdk, scale: t(`scale.${state.pscale}`) });
     probs.setTitle(t('prec.chart.probs', { input: state.pmode === 'random' ? t('prec.firstRow') : input }));
     probs.set(buildPrecisionProbs(r, t));

@@ -3,7 +3,7 @@
 import type { AttentionStatsResult, SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildSaturationLine, buildHeatmap, sweepAt, ALL_SCALES } from '../charts/builders.ts';
-import { stepSlider, intSlider, select, seedInput } from '../controls.ts';
+import { stepSlider, intSlider, select, seedInput, sinkSlider } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SEQ_STEPS, SCALES, SCHEMA } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
@@ -13,7 +13,7 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, refuse } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { sweepParams, pointTooBig, logitRuleParams, saturationPointParams, explicitSweepParams, sinkParams, SINK_STEPS, POINT_LIMIT_SECONDS, HEATMAP_N } from '../requests/attention.ts';
+import { sweepParams, pointTooBig, logitRuleParams, saturationPointParams, explicitSweepParams, sinkParams, POINT_LIMIT_SECONDS, HEATMAP_N } from '../requests/attention.ts';
 import type { T } from '../i18n/messages.ts';
 
 // The causal-mask toggle (a checkbox) and the soft-cap field of this panel, with the markup of the
@@ -50,30 +50,6 @@ function numberInput(store: Store, t: T, key: 'softcap' | 'sscale'): Control {
   return { el, sync(st) { const v = String(st[key]); if (document.activeElement !== input && input.value !== v) input.value = v; } };
 }
 
-// The sink slider: off, then S = −8 … 8 (SINK_STEPS); the value shown is the state's.
-function sinkSlider(store: Store, t: T): Control {
-  const id = `c-sink-${Math.random().toString(36).slice(2, 8)}`;
-  const input = h('input', { type: 'range', id, min: 0, max: SINK_STEPS.length - 1, step: 1 }) as HTMLInputElement;
-  const out = h('output', { class: 'value' });
-  input.addEventListener('input', () => store.set({ sink: [SINK_STEPS[Number(input.value)]], exp: 'saturation' }, 'sink'));
-  const el = h('div', { class: 'control', 'data-key': 'sink' },
-    h('label', { for: id, text: t('sat.sink') }),
-    h('div', { class: 'control-row' }, input, out),
-    h('span', { class: 'err', 'data-err-for': 'sink', role: 'alert' }));
-  const show = (S: number) => (S === -Infinity ? t('sat.sinkOff') : `S = ${S}`);
-  return {
-    el,
-    sync(st) {
-      const S = st.sink[0] ?? -Infinity;
-      let best = 0;
-      SINK_STEPS.forEach((v, i) => { if (Math.abs(v - S) < Math.abs(SINK_STEPS[best] - S) || v === S) best = i; });
-      if (input.value !== String(best)) input.value = String(best);
-      setText(out, show(S));
-      input.setAttribute('aria-valuetext', show(S));
-    },
-  };
-}
-
 export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('saturation', 2, t('sat.title'), t('sat.lede'), ['saturation'], t);
   const controls: Control[] = [
@@ -85,7 +61,7 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     causalToggle(store, t),
     numberInput(store, t, 'softcap'),
     numberInput(store, t, 'sscale'),
-    sinkSlider(store, t),
+    sinkSlider(store, 'saturation', t('sat.sink'), t('sat.sinkOff')),
   ];
   for (const c of controls) s.controls.append(c.el);
 

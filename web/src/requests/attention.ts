@@ -51,8 +51,6 @@ export function sinkParams(state: State): { sinks?: number[] } {
   const S = state.sink[0];
   return S === undefined || S === -Infinity ? {} : { sinks: new Array<number>(state.heads).fill(S) };
 }
-/** The positions of the sink slider: off (−∞), then S = −8 … 8 in steps of 0.5. */
-export const SINK_STEPS: readonly number[] = [-Infinity, ...Array.from({ length: 33 }, (_, i) => -8 + i * 0.5)];
 
 /**
  * The saturation panel's point (its heatmap and readouts), as the panel sends it, also read by the

@@ -1,6 +1,6 @@
 // Request parameters (and text helpers) of the lab panels (precision, long context, GQA), with no
 // DOM and no Chart.js, so that unit tests import exactly what the panels send to the core.
-import type { PrecisionLabParams, PrecisionLabResult, LongContextMethod, LongContextParams, AttentionStatsParams } from '../../../wasm/js/core.js';
+import type { PrecisionLabParams, PrecisionLabResult, LongContextMethod, LongContextScheme, LongContextParams, AttentionStatsParams } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
 import type { WorkerName } from '../compute.ts';
 import type { Layout } from '../charts/labs.ts';
@@ -19,14 +19,17 @@ export function precisionRows(seqLen: number): number {
 /** The setting of the C11 check: the article's d_k = 512 and L = 128, random rows. */
 export const C11_SHAPE = { rows: 32, seqLen: 128, dk: 512, seed: 0, blockSize: 32 } as const;
 
-/** The q/k mode's tensors: q = pq·𝟏 [1, d_k] and keys k_j = pk_j·𝟏 [keys, d_k], float32. */
+/** The q/k mode's tensors: q = pq·𝟏 [1, d_k] and keys k_j = pk_j·𝟏, each repeated pkrep times: [keys · pkrep, d_k], float32. */
 export function precisionQk(s: State): { q: Float32Array; k: Float32Array } {
-  const k = new Float32Array(s.pk.length * s.pdk);
-  s.pk.forEach((x, j) => k.fill(x, j * s.pdk, (j + 1) * s.pdk));
+  const per = s.pkrep * s.pdk;
+  const k = new Float32Array(s.pk.length * per);
+  s.pk.forEach((x, j) => k.fill(x, j * per, (j + 1) * per));
   return { q: new Float32Array(s.pdk).fill(s.pq), k };
 }
+/** The float16 sum stall: 4096 zero logits (q = 0) summed in float16 stop at 2048, so Σp = 2 (issue 19). */
+export const STALL_PRESET = { pmode: 'qk', pdk: 16, pq: 0, pk: [0], pkrep: 4096, pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
 /** The d_k the q/k mode starts at: the issue's fp16 case (q = 24·𝟏 against 24·𝟏, 12·𝟏, 0 at d_k 128). */
-export const QK_PRESET = { pmode: 'qk', pdk: 128, pq: 24, pk: [24, 12, 0], pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
+export const QK_PRESET = { pmode: 'qk', pdk: 128, pq: 24, pk: [24, 12, 0], pkrep: 1, pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
 
 /**
  * The precision lab's request. The panel adds rowSums (the Σp column) in every mode; q/k always has it.
@@ -84,10 +87,10 @@ export function rowSumText(c: PrecisionLabResult['cells'][number]): string {
 /** The methods of C8 and of the golden links (tests/web/golden-links.test.ts), in their order. */
 export const METHODS: readonly LongContextMethod[] = ['fixed', 'logn', 'yarn', 'article'];
 /** Every method the long-context panel draws: METHODS, then Llama 4's query temperature and SSMax (issue 19). */
-export const PANEL_METHODS: readonly LongContextMethod[] = [...METHODS, 'llama4', 'ssmax'];
-export const WORKER_OF: Record<LongContextMethod, WorkerName> = { fixed: 'live', logn: 'live', yarn: 'sweep', article: 'sweep', llama4: 'live', ssmax: 'sweep' };
+export const PANEL_METHODS: readonly LongContextScheme[] = [...METHODS, 'llama4', 'ssmax'];
+export const WORKER_OF: Record<LongContextScheme, WorkerName> = { fixed: 'live', logn: 'live', yarn: 'sweep', article: 'sweep', llama4: 'live', ssmax: 'sweep' };
 /** The methods whose factor does not depend on L_train (Llama 4's floor_scale and SSMax's s are their own). */
-const NO_TRAIN_LEN: ReadonlySet<LongContextMethod> = new Set(['fixed', 'llama4', 'ssmax']);
+const NO_TRAIN_LEN: ReadonlySet<LongContextScheme> = new Set(['fixed', 'llama4', 'ssmax']);
 /** The length the text and readouts quote. */
 export const QUOTE_L = 8192;
 
@@ -96,11 +99,13 @@ export function longQueries(dk: number): number {
   return dk <= 64 ? 16 : dk <= 128 ? 8 : 4;
 }
 
-export function longParams(s: State, method: LongContextMethod): LongContextParams {
+export function longParams(s: State, method: LongContextScheme): LongContextParams {
   return {
     dk: s.ldk, seqLens: [...LONG_SEQ_STEPS], queries: longQueries(s.ldk), methods: [method], seed: 0,
     // the fixed scale, Llama 4 and SSMax ignore L_train: one cache entry for every L_train
     trainLen: NO_TRAIN_LEN.has(method) ? 512 : s.ltrain,
+    // the attention sink (the saturation panel's key), only when set: without it the request is today's
+    ...(s.sink[0] !== undefined && s.sink[0] !== -Infinity ? { sink: s.sink[0] } : {}),
     ...kernelParam(s),
   };
 }

@@ -105,8 +105,8 @@ export const SCHEMA = Object.freeze({
     doc: 'Saturation: an explicit scale factor c (scores = c · q·k) for the heatmap and readouts, drawn as its own line in the sweep (a model’s effective scale, from “Scales in the wild”); 0 = off, scale decides.',
   }),
   sink: /** @type {NumsSpec} */ ({
-    type: 'nums', default: [-Infinity], min: -100, max: 100, maxLength: 1, negInf: true, panels: 'saturation',
-    doc: 'Saturation: an attention-sink logit S for every head (gpt-oss): each row’s weights are e^{s_j} / (e^S + Σ e^{s_i}) and sum to 1 − sink mass; -inf = no sink.',
+    type: 'nums', default: [-Infinity], min: -100, max: 100, maxLength: 1, negInf: true, panels: 'saturation, longctx',
+    doc: 'Saturation and long context: an attention-sink logit S for every head and row (gpt-oss): the weights are e^{s_j} / (e^S + Σ e^{s_i}) and sum to 1 − sink mass; -inf = no sink.',
   }),
   gq: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'jac', values: ['jac', 'grad'], panels: 'gradient',
@@ -163,6 +163,10 @@ export const SCHEMA = Object.freeze({
   pk: /** @type {NumsSpec} */ ({
     type: 'nums', default: [24, 12, 0], min: -1000, max: 1000, maxLength: 16, panels: 'precision',
     doc: 'Precision lab, q/k mode: one number per key, every component of key j (k_j = pk_j·𝟏), comma-separated.',
+  }),
+  pkrep: /** @type {IntSpec} */ ({
+    type: 'int', default: 1, min: 1, max: 4096, panels: 'precision',
+    doc: 'Precision lab, q/k mode: each key of pk repeated this many times (4096 zero keys show the float16 sum stall at 2048).',
   }),
   pscaleat: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'scores', values: ['scores', 'query'], panels: 'precision',

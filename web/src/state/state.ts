@@ -43,6 +43,7 @@ export interface State {
   pscale: ScaleName;
   pq: number;
   pk: number[];
+  pkrep: number;
   pscaleat: 'scores' | 'query';
   pblock: number;
   pacc: 'same' | 'float32';
