@@ -59,7 +59,7 @@ export function pageHtml(template: string, o: { lang: Lang; path: string; exp: P
     // the root, follow the reader's browser unless the hash names lang
     .replace(/<html lang="[^"]*">/, `<html lang="${o.lang}" data-root="${root}"${o.exp ? ` data-page-exp="${o.exp}"` : ''}${o.exp && o.lang !== SCHEMA.lang.default ? ` data-page-lang="${o.lang}"` : ''}>`)
     .replace(/(<meta name="referrer"[^>]*>)/, `$1\n  ${o.head}\n  <style>${FIRST_PAINT_CSS}</style>`)
-    .replace(/<div id="app"><\/div>/, `<div id="app">${o.body}</div>`)
+    .replace(/<p class="boot" data-boot-text>[^<]*<\/p>/, o.body)
     .replace(/<noscript>[^<]*<\/noscript>/, `<noscript><p class="fp-noscript">${o.noscript}</p><style>.fp-status{display:none}</style></noscript>`);
   // the app's stylesheet after the first paint: it no longer holds back the first picture (Chromium
   // paints the content before a stylesheet in <body>), and the app's script, far larger, needs it first

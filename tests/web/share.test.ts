@@ -143,7 +143,8 @@ describe('the page from the built template', () => {
   <link rel="stylesheet" crossorigin href="./assets/index-x.css">
 </head>
 <body>
-  <div id="app"></div>
+  <div id="app"><p class="boot" data-boot-text>√dk Lab …</p>
+    <div class="boot boot-late" data-boot-late><p>could not start here</p></div></div>
   <noscript>needs JS</noscript>
 </body>
 </html>`;
@@ -157,6 +158,9 @@ describe('the page from the built template', () => {
     expect(html).toContain('src="../../../assets/index-x.js"');
     expect(html).not.toContain('"./');
     expect(html.indexOf('rel="stylesheet"')).toBeGreaterThan(html.indexOf('data-first-paint'));
+    // the first paint takes the place of "loading"; the message of a lab that cannot load stays after it
+    expect(html).not.toContain('data-boot-text');
+    expect(html.indexOf('data-boot-late')).toBeGreaterThan(html.indexOf('data-first-paint'));
     expect(html).toContain('<noscript><p class="fp-noscript">要 JS</p><style>.fp-status{display:none}</style></noscript>');
     // an English page follows the reader's browser, as the root does
     expect(pageHtml(template, { lang: 'en', path: 'p/gqa/', exp: 'gqa', head: '<title>T</title><meta property="og:image" content="c.png">', body: '<div data-first-paint="gqa"></div>', noscript: 'n' }))

@@ -9,7 +9,7 @@ import { SCHEMA, VERSION } from '../state/schema.js';
 import type { KeySpec } from '../state/schema.js';
 import type { Kind, Calls } from '../worker/protocol.ts';
 import type { WorkerName } from '../compute.ts';
-import { LONG_SEQ_STEPS } from '../state/schema.js';
+import { LONG_SEQ_STEPS, DK_STEPS } from '../state/schema.js';
 import { pointParams, logitRuleParams, saturationPointParams, variancePointParams, articleParams } from '../requests/attention.ts';
 import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../requests/labs.ts';
 import { trainingConfigs } from '../training/config.ts';
@@ -137,9 +137,13 @@ export function liveRequests(base: State): LiveRequest[] {
 const L_AT = LONG_SEQ_STEPS.indexOf(QUOTE_L);
 /** DeepSeek-V3's place in modelScales() */
 export const MLA_ENTRY = 7;
-/** where d_k 64 and 1024 sit in the μP sweeps and the μP variance sweep */
-const M64 = mupSweepParams(defaultState()).dks.indexOf(64), M1024 = mupSweepParams(defaultState()).dks.indexOf(1024);
-const V64 = mupVarianceParams(defaultState(), 1).dks.indexOf(64);
+/**
+ * Where d_k 64 and 1024 sit in the μP sweeps and the μP variance sweep: their d_k are a prefix of
+ * DK_STEPS sized by the core's cost model (requests/cost.ts), which holds both (a test of the
+ * interview's numbers reads them); known without the core, so this table can be built at load.
+ */
+const M64 = DK_STEPS.indexOf(64), M1024 = DK_STEPS.indexOf(1024);
+const V64 = DK_STEPS.indexOf(64);
 /** precision cells are format-major (float64, float32, bfloat16, float16) × (naive, safe, online) */
 const F32_SAFE = 1 * 3 + 1;
 

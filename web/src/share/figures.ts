@@ -26,6 +26,9 @@ import { buildTrainLoss } from '../charts/training.ts';
 import type { RunSeries } from '../training/series.ts';
 import { emptySeries, appendStep, finalLoss } from '../training/series.ts';
 import { fmt, pct } from '../format.ts';
+import type { ModelScale } from '../../../wasm/js/core.js';
+import { mupSweepParams } from '../requests/science.ts';
+import { buildMupEntropy, rhoLabel } from '../charts/science.ts';
 import { panelTitleKey } from '../panels/titles.ts';
 
 /** One live number of a card: its label (in the page's language) and its value as the page prints it. */
@@ -258,8 +261,44 @@ const device: FigureDef<number> = {
   },
 };
 
+/** The μP view: entropy against d_k at the state's ρ for 1/√d_k, 1/d_k and d_k^−p (its own request and builder). */
+const MUP_QUOTE_DK = 1024;
+const mup: FigureDef<SaturationSweepResult> = {
+  compute: (core, s) => callCore(core, 'saturationSweep', mupSweepParams(s)) as SaturationSweepResult,
+  render(sw, s, t) {
+    const dks = mupSweepParams(s).dks;
+    const di = dks.indexOf(MUP_QUOTE_DK) >= 0 ? dks.indexOf(MUP_QUOTE_DK) : dks.length - 1;
+    const label = (scale: 'inv_sqrt_dk' | 'inv_dk') => t('share.mup.at', { what: t('sat.ro.entropy'), scale: t(`scale.${scale}`), dk: dks[di], rho: rhoLabel(s.rho) });
+    return {
+      chart: buildMupEntropy(sw, dks, s.mpow, t),
+      numbers: [
+        { label: label('inv_sqrt_dk'), value: `${fmt(sw.points[0][di].entropy.mean)} (ln L = ${fmt(sw.logSeqLen)})` },
+        { label: label('inv_dk'), value: fmt(sw.points[1][di].entropy.mean) },
+      ],
+    };
+  },
+};
+
+/** Scales in the wild: each model's effective scale over 1/√d_head, as the core's catalogue computes it. */
+const WILD_QUOTED = ['DeepSeek-V3', 'Gemma 3 27B'];
+const wild: FigureDef<ModelScale[]> = {
+  compute: (core) => callCore(core, 'modelScales', {}) as ModelScale[],
+  render(models, _s, t) {
+    const ratio = (m: ModelScale) => m.scale / m.invSqrtDHead;
+    const labels = models.map((m) => (m.model.length > 18 ? `${m.model.slice(0, 17)}…` : m.model));
+    const datasets: Dataset[] = [{ label: t('share.wild.bars'), data: models.map(ratio), backgroundColor: models.map((m) => (Math.abs(ratio(m) - 1) < 1e-9 ? alpha(SCALE_COLOURS.inv_sqrt_dk, 0.6) : SCALE_COLOURS.none)) }];
+    const chart: ChartSpec = {
+      config: { type: 'bar', data: { labels, datasets }, options: baseOptions(axis('', 'category', { title: { display: false } }), axis(t('share.wild.bars'), 'linear', { min: 0 }), { plugins: { legend: { display: false } } }) },
+      csv: { header: ['model', 'scale_over_inv_sqrt_d_head'], rows: models.map((m) => [m.model, ratio(m)]) },
+      points: models.length,
+    };
+    const quoted = WILD_QUOTED.map((name) => models.find((m) => m.model.startsWith(name))).filter((m): m is ModelScale => m !== undefined);
+    return { chart, numbers: quoted.map((m) => ({ label: t('share.wild.model', { model: m.model }), value: `${fmt(m.scale, 6)} (${fmt(ratio(m), 4)}×)` })) };
+  },
+};
+
 const FIGURES: Partial<Record<Panel, FigureDef<unknown>>> = {
-  interview, variance, saturation, gradient, article, followups, precision, longctx, gqa, tensors, training, device,
+  interview, variance, saturation, gradient, article, followups, precision, longctx, gqa, tensors, training, device, mup, wild,
 } as Partial<Record<Panel, FigureDef<unknown>>>;
 
 /** True when the view has a figure (a chart or a number); a view without one gets a text-only card. */

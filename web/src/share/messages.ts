@@ -14,6 +14,9 @@ export const shareEn = {
   'share.dev.flops': 'FLOP per attention call on [8, 128, 64], timed on your device',
   'share.train.steps': 'loss after {steps} steps, {variant}',
   'share.tens.note': 'structured example pair, {scale}',
+  'share.mup.at': '{what}, {scale}, d_k = {dk}, {rho}',
+  'share.wild.bars': 'effective scale × √d_head (1 = 1/√d_head)',
+  'share.wild.model': '{model}: effective scale (× 1/√d_head)',
 } as const;
 
 export const shareZh: Record<keyof typeof shareEn, string> = {
@@ -29,4 +32,7 @@ export const shareZh: Record<keyof typeof shareEn, string> = {
   'share.dev.flops': '[8, 128, 64] 上一次注意力调用的浮点运算数，在你的设备上计时',
   'share.train.steps': '{variant}：{steps} 步后的损失',
   'share.tens.note': '结构化示例张量，{scale}',
+  'share.mup.at': '{what}，{scale}，d_k = {dk}，{rho}',
+  'share.wild.bars': '有效缩放 × √d_head（1 即 1/√d_head）',
+  'share.wild.model': '{model}：有效缩放（× 1/√d_head）',
 };
