@@ -28,11 +28,13 @@ export function powerLabel(p: number): string {
  * `corr` is null while the chosen ρ is 0 (then one pair of series is drawn).
  */
 export function buildMupMoments(iid: ScoreVarianceResult, corr: ScoreVarianceResult | null, rho: number, field: 'variance' | 'mean', t: T): ChartSpec {
-  const series = (r: ScoreVarianceResult, label: string, colour: string): Dataset[] => [
-    dots(`${t(field === 'variance' ? 'mup.series.var' : 'mup.series.mean')}, ${label}`, colour, r.rows.map((row) => ({ x: row.dk, y: row.raw[field] }))),
+  // ρ = 0 as open rings, the chosen ρ as filled dots inside them: where the two agree (the variance) both stay visible
+  const series = (r: ScoreVarianceResult, label: string, colour: string, ring = false): Dataset[] => [
+    dots(`${t(field === 'variance' ? 'mup.series.var' : 'mup.series.mean')}, ${label}`, colour, r.rows.map((row) => ({ x: row.dk, y: row.raw[field] })),
+      ring ? { pointRadius: 6, pointHoverRadius: 7, backgroundColor: 'rgba(0, 0, 0, 0)', borderWidth: 1.5 } : { pointRadius: 3 }),
     line(`${t(field === 'variance' ? 'mup.series.varTheory' : 'mup.series.meanTheory')}, ${label}`, alpha(colour, 0.6), r.rows.map((row) => ({ x: row.dk, y: row.theory.raw[field] })), { borderDash: [6, 4], borderWidth: 1.5 }),
   ];
-  const datasets: Dataset[] = [...series(iid, rhoLabel(0), IID_COLOUR), ...(corr ? series(corr, rhoLabel(rho), RHO_COLOUR) : [])];
+  const datasets: Dataset[] = [...series(iid, rhoLabel(0), IID_COLOUR, true), ...(corr ? series(corr, rhoLabel(rho), RHO_COLOUR) : [])];
   const x = axis(t('var.axis.dk'), 'logarithmic', pow2Ticks(1, 4096));
   const y = field === 'variance'
     ? axis(t('var.axis.var'), 'logarithmic', { ticks: { callback: logTick } })
