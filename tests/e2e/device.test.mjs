@@ -43,13 +43,13 @@ test('device panel: run, the numbers, CSV and PNG; cancel; the link carries no d
   await page.click('[data-action="device-run"]');
   assert.equal(await phase(page), 'running');
   assert.equal(await page.isDisabled('[data-action="device-run"]'), true);
-  await page.waitForFunction(() => document.querySelector('[data-panel="device"]').dataset.device === 'done', null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('[data-panel="device"]')?.dataset.device === 'done', null, { timeout: 60000 });
   assert.equal(await page.$eval('[data-device-progress]', (b) => b.value), 1);
   const rows = await page.$$eval('[data-device-table] tbody tr', (trs) => trs.map((tr) => ({ measure: tr.dataset.measure, gflops: Number(tr.querySelector('[data-gflops]').dataset.gflops), ms: Number(tr.querySelector('[data-ms]').dataset.ms) })));
   assert.deepEqual(rows.map((r) => r.measure), ['simd', 'scalar', 'js', 'peak']);
   for (const r of rows) assert.ok(Number.isFinite(r.gflops) && r.gflops > 0 && Number.isFinite(r.ms) && r.ms > 0, JSON.stringify(r));
   await page.locator('[data-chart-box="device-gflops"]').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => Number(document.querySelector('canvas[data-chart="device-gflops"]').dataset.renders ?? 0) >= 1);
+  await page.waitForFunction(() => Number(document.querySelector('canvas[data-chart="device-gflops"]')?.dataset.renders ?? 0) >= 1);
   assert.equal(await page.getAttribute('[data-chart-box="device-gflops"]', 'data-points'), '4');
   assert.match(await page.textContent('[data-readout="dev-speedup"]'), /^[\d.e]+× \/ [\d.e]+×$/);
 
@@ -96,7 +96,7 @@ test('device panel at 390 px in Chinese: labelled controls, no sideways scroll, 
   assert.equal(await page.textContent('[data-panel="device"] h2'), '你的设备');
   assert.equal(await page.getAttribute('[data-device-progress]', 'aria-label'), '测速进度');
   await page.click('[data-action="device-run"]');
-  await page.waitForFunction(() => document.querySelector('[data-panel="device"]').dataset.device === 'done', null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('[data-panel="device"]')?.dataset.device === 'done', null, { timeout: 60000 });
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), true, 'no horizontal scroll');
   const g = await page.$$eval('[data-device-table] [data-gflops]', (tds) => tds.map((td) => Number(td.dataset.gflops)));
   assert.equal(g.length, 4);

@@ -85,7 +85,7 @@ test('offline while the core downloads, then online: it recovers by itself (zh-C
   // a long backoff: only the browser's `online` event can bring the core back within the test
   await page.goto(srv.url + '?backoff=60000#v=1&exp=saturation&lang=zh-CN');
   await ctx.setOffline(true);
-  await page.waitForFunction(() => /核心未能加载（第 1 次，共 2 次）/.test(document.querySelector('[data-core-status]').textContent), null, { timeout: 15000 });
+  await page.waitForFunction(() => /核心未能加载（第 1 次，共 2 次）/.test(document.querySelector('[data-core-status]')?.textContent ?? ''), null, { timeout: 15000 });
   const during = n.wasm + n.worker;
   offline = false;
   await ctx.setOffline(false);
@@ -193,7 +193,7 @@ test('a deployment under an open tab (every hashed file renamed, the update take
     // and it trains: the training worker's script is this version's, loaded only now
     await page.waitForSelector('[data-action="train-run"]:not([disabled])', { timeout: 30000 });
     await page.click('[data-action="train-run"]');
-    await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 60000 });
+    await page.waitForFunction(() => document.querySelector('[data-panel="training"]')?.dataset.training === 'done', null, { timeout: 60000 });
     assert.deepEqual(missing.filter((u) => u.includes('/assets/')), [], 'no file of the old version went missing');
   } finally {
     srv.setRoot(dist);

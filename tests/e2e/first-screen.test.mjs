@@ -41,7 +41,7 @@ test('a phone: the header takes at most 15 % of the first screen in both languag
   await page.waitForSelector('[data-panel="device"] [data-key="kernel"] select');
   assert.equal(await page.inputValue('[data-panel="device"] [data-key="kernel"] select'), 'scalar');
   await page.waitForFunction(() => document.documentElement.dataset.engine === 'scalar');
-  await page.waitForFunction(() => /标量/.test(document.querySelector('[data-panel="device"] [data-status]').textContent));
+  await page.waitForFunction(() => /标量/.test(document.querySelector('[data-panel="device"] [data-status]')?.textContent ?? ''));
   assert.match(await page.getAttribute('[data-panel="device"] [data-status]', 'title'), /^核心 \d+\.\d+\.\d+ · 构建 .+ · 内核 标量$/);
   await page.selectOption('[data-panel="device"] [data-key="kernel"] select', 'auto');
   await page.waitForFunction(() => location.hash.includes('kernel=auto') && document.documentElement.dataset.engine === 'simd');
@@ -95,7 +95,7 @@ test('a training link with the default configuration shows its curves growing wi
   assert.equal(m.cancelEnabled, true);
   assert.equal(m.advancedOpen, false, 'the settings wait behind their disclosure');
   await page.click('[data-action="train-cancel"]');
-  await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'cancelled');
+  await page.waitForFunction(() => document.querySelector('[data-panel="training"]')?.dataset.training === 'cancelled');
   // trauto=0: the link waits for Run
   const p2 = await ctx.newPage();
   await p2.goto(`${srv.url}#v=1&exp=training&trauto=0&trsteps=5`);
@@ -114,7 +114,7 @@ test('embedded in a 720 px column every chart has a plot area of at least 180 px
     await panelSettled(page, p, 60000);
     for (const id of await page.$$eval('canvas[data-chart]', (cs) => cs.filter((c) => c.offsetParent).map((c) => c.dataset.chart))) {
       await page.locator(`canvas[data-chart="${id}"]`).scrollIntoViewIfNeeded();
-      await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.plotH ?? 0) > 0, id);
+      await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`)?.dataset.plotH ?? 0) > 0, id);
       plots[id] = Number(await page.getAttribute(`canvas[data-chart="${id}"]`, 'data-plot-h'));
     }
   }

@@ -41,7 +41,7 @@ async function openInterview(hash = '', ctx = context) {
   const page = await ctx.newPage();
   await page.goto(srv.url + hash);
   await page.waitForSelector('[data-panel="interview"]');
-  await page.waitForFunction(() => document.querySelector('[data-panel="interview"]').dataset.liveDone === '1', null, { timeout: 60000, polling: 50 });
+  await page.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1', null, { timeout: 60000, polling: 50 });
   return page;
 }
 
@@ -136,7 +136,7 @@ test('every live number is finite and equals the core’s own call, for two seed
   await other.fill('[data-key="iseed"] input', '3');
   await other.press('[data-key="iseed"] input', 'Enter');
   await other.waitForFunction(() => location.hash.includes('iseed=3'));
-  await other.waitForFunction(() => document.querySelector('[data-panel="interview"]').dataset.liveDone === '1');
+  await other.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1');
   await checkAgainstCore(other, 3);
   await Promise.all([page.close(), other.close()]);
 });
@@ -173,7 +173,7 @@ test('a follow-up and a wrong answer, followed as a reader does: click, the pane
   const page = await openInterview('#v=1&iseed=2');
   for (const item of ['fu-dk1024', 'w-invdk']) {
     await page.waitForSelector('[data-panel="interview"]');
-    await page.waitForFunction(() => document.querySelector('[data-panel="interview"]').dataset.liveDone === '1');
+    await page.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1');
     // the follow-ups and the wrong answers are sections one opens (issue 18)
     await page.click(`details[data-more="${item.startsWith('fu') ? 'followups' : 'wrong'}"] > summary`);
     const inItem = await page.$$eval(`[data-item="${item}"] [data-live]`, (els) => Object.fromEntries(els.map((e) => [e.dataset.live, e.textContent])));

@@ -44,7 +44,7 @@ test('every panel renders a chart with data, with the expected numbers', async (
     // every chart of the view is drawn, and has coloured pixels (not a blank canvas)
     for (const id of await page.$$eval('[data-chart-box]', (bs) => bs.map((b) => b.dataset.chartBox))) {
       await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
-      await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) >= 1, id);
+      await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`)?.dataset.renders ?? 0) >= 1, id);
     }
     if (p === 'saturation') {
       const inked = await page.evaluate(() => {
@@ -99,12 +99,12 @@ test('moving d_k changes the chart and the readout', async () => {
   const page = await open('#v=1&exp=saturation');
   await settled(page);
   await page.locator('[data-chart-box="saturation-heatmap"]').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => Number(document.querySelector('canvas[data-chart="saturation-heatmap"]').dataset.renders ?? 0) >= 1);
+  await page.waitForFunction(() => Number(document.querySelector('canvas[data-chart="saturation-heatmap"]')?.dataset.renders ?? 0) >= 1);
   const before = await readouts(page);
   const rendersBefore = Number(await page.getAttribute('canvas[data-chart="saturation-heatmap"]', 'data-renders'));
   await moveSlider(page, 'saturation', 'dk', DK_STEPS.indexOf(512));
   await page.waitForFunction((old) => document.querySelector('[data-readout="sat-maxlogit"]').textContent !== old, before['sat-maxlogit']);
-  await page.waitForFunction(() => /d_k = 512/.test(document.querySelector('[data-chart-box="saturation-heatmap"] .chart-title').textContent));
+  await page.waitForFunction(() => /d_k = 512/.test(document.querySelector('[data-chart-box="saturation-heatmap"] .chart-title')?.textContent ?? ''));
   const afterRo = await readouts(page);
   assert.notEqual(afterRo['sat-entropy'], before['sat-entropy']);
   assert.equal(afterRo['sat-c'], String(Number((1 / Math.sqrt(512)).toPrecision(4))));
@@ -129,7 +129,7 @@ test('a copied link opened in a fresh browser reproduces the readouts exactly', 
   await moveSlider(page, 'saturation', 'dk', DK_STEPS.indexOf(256));
   await page.selectOption('[data-panel="saturation"] [data-key="scale"] select', 'none');
   await moveSlider(page, 'saturation', 'heads', 6);
-  await page.waitForFunction(() => /h = 6/.test(document.querySelector('[data-chart-box="saturation-entropy"] .chart-title').textContent));
+  await page.waitForFunction(() => /h = 6/.test(document.querySelector('[data-chart-box="saturation-entropy"] .chart-title')?.textContent ?? ''));
   await settled(page);
   await page.waitForTimeout(300);
   want.saturation = await readouts(page);
@@ -138,7 +138,7 @@ test('a copied link opened in a fresh browser reproduces the readouts exactly', 
   want.variance = await readouts(page);
   await openPanel(page, 'gradient');
   await page.click('[data-panel="gradient"] [data-gap="10"]');
-  await page.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]').textContent === '9.079e-5');
+  await page.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]')?.textContent === '9.079e-5');
   await settled(page);
   want.gradient = await readouts(page);
   await openPanel(page, 'article');
@@ -168,7 +168,7 @@ test('a copied link opened in a fresh browser reproduces the readouts exactly', 
   await settled(p2);
   for (const p of ['saturation', 'variance', 'gradient']) {
     await openPanel(p2, p);
-    if (p === 'gradient') await p2.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]').textContent === '9.079e-5');
+    if (p === 'gradient') await p2.waitForFunction(() => document.querySelector('[data-readout="jac-fro"]')?.textContent === '9.079e-5');
     await settled(p2);
     assert.deepEqual(await readouts(p2), want[p], p);
   }
@@ -272,7 +272,7 @@ const renders = (page, id) => page.evaluate((id) => Number(document.querySelecto
 /** Scrolls a chart into view and waits until it has drawn more than `after` times. */
 async function drawn(page, id, after = 0) {
   await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
-  await page.waitForFunction(([id, n]) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) > n, [id, after]);
+  await page.waitForFunction(([id, n]) => Number(document.querySelector(`canvas[data-chart="${id}"]`)?.dataset.renders ?? 0) > n, [id, after]);
 }
 
 /** Opens the page's own URL (what Copy link gives) in a new page and checks the panel's readouts. */
@@ -308,7 +308,7 @@ test('precision lab: presets, random rows and block size; link and embed', async
   const before = await readouts(page);
   const r0 = await renders(page, 'precision-probs');
   await page.click('[data-panel="precision"] [data-preset="10,0"]');
-  await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]').textContent === '10');
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]')?.textContent === '10');
   await drawn(page, 'precision-probs', r0);
   const ten = await readouts(page);
   assert.notEqual(ten['prec-float32-naive'], before['prec-float32-naive']);
@@ -316,11 +316,11 @@ test('precision lab: presets, random rows and block size; link and embed', async
   // [11, 11]: exp(11) ≈ 59874 > 65504/2, so the naive float16 sum overflows and both weights come out 59874/∞ = 0:
   // an overflow of the sum, not an underflow (issue #11)
   await page.click('[data-panel="precision"] [data-preset="11,11"]');
-  await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]').textContent === '11');
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]')?.textContent === '11');
   assert.equal((await readouts(page))['prec-float16-naive'], 'Σ→∞ 100.0 % · Δ 0.5');
   // random rows, block size 4: online still equals safe up to rounding
   await page.selectOption('[data-panel="precision"] [data-key="pmode"] select', 'random');
-  await page.waitForFunction(() => document.querySelector('[data-readout="prec-rows"]').textContent === '32');
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-rows"]')?.textContent === '32');
   await moveSlider(page, 'precision', 'pblock', 2);
   await page.waitForFunction(() => location.hash.includes('pblock=4'));
   await panelSettled(page, 'precision');
@@ -358,13 +358,13 @@ test('GQA / MQA: heads change the K/V options, the cache and the table; link and
   await drawn(page, 'gqa-kvcache');
   const r0 = await renders(page, 'gqa-kvcache');
   await page.selectOption('[data-panel="gqa"] [data-key="hq"] select', '12');
-  await page.waitForFunction(() => document.querySelector('[data-readout="gqa-mha-kv"]').textContent === '12');
+  await page.waitForFunction(() => document.querySelector('[data-readout="gqa-mha-kv"]')?.textContent === '12');
   const opts = await page.$$eval('[data-panel="gqa"] [data-key="hkv"] option', (o) => o.map((x) => x.value));
   assert.deepEqual(opts, ['1', '2', '3', '4', '6', '12']);
   assert.equal(await page.inputValue('[data-panel="gqa"] [data-key="hkv"] select'), '6');  // 8 does not divide 12
   await drawn(page, 'gqa-kvcache', r0);
   await page.selectOption('[data-panel="gqa"] [data-key="kvdt"] select', 'fp8');
-  await page.waitForFunction(() => document.querySelector('[data-readout="gqa-gqa-perToken"]').textContent === '48 KiB');  // 2·32·6·128·1 B
+  await page.waitForFunction(() => document.querySelector('[data-readout="gqa-gqa-perToken"]')?.textContent === '48 KiB');  // 2·32·6·128·1 B
   await panelSettled(page, 'gqa');
   const ro = await readouts(page);
   assert.ok(['mha', 'gqa', 'mqa'].every((l) => Math.abs(Number(ro[`gqa-${l}-var`]) - 1) < 0.15), 'Var(q·k/√d) ≈ 1 for every layout');
@@ -380,7 +380,7 @@ test('your own tensors: examples load, a broken file names its problem and the p
   assert.match(await page.textContent('[data-privacy]'), /never leave this page/);
   await page.click('[data-panel="tensors"] [data-example="iid"]');
   await page.selectOption('[data-panel="tensors"] [data-key="tscale"] select', 'none');
-  await page.waitForFunction(() => document.querySelector('[data-readout="tens-shape"]').textContent === '[2, 64, 32]');
+  await page.waitForFunction(() => document.querySelector('[data-readout="tens-shape"]')?.textContent === '[2, 64, 32]');
   await panelSettled(page, 'tensors');
   const iid = await readouts(page);
   assert.ok(Math.abs(Number(iid['tens-var']) - 32) < 32 * 0.2, `iid Var(q·k) ≈ d_k = 32, got ${iid['tens-var']}`);
@@ -389,21 +389,21 @@ test('your own tensors: examples load, a broken file names its problem and the p
   // a truncated .npy and a CSV with a NaN: a message naming the file and the problem; the charts stay
   const good = await page.evaluate(async () => new Uint8Array(await (await fetch('examples/iid-q.npy')).arrayBuffer()).slice(0, 1000));
   await page.setInputFiles('[data-panel="tensors"] input[data-slot="q"]', { name: 'cut.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(good) });
-  await page.waitForFunction(() => /cut\.npy is truncated/.test(document.querySelector('[data-tensor-error]').textContent));
+  await page.waitForFunction(() => /cut\.npy is truncated/.test(document.querySelector('[data-tensor-error]')?.textContent ?? ''));
   await page.setInputFiles('[data-panel="tensors"] input[data-slot="k"]', { name: 'k.csv', mimeType: 'text/csv', buffer: Buffer.from('1,2\n3,nan\n') });
-  await page.waitForFunction(() => /k\.csv holds a non-finite value/.test(document.querySelector('[data-tensor-error]').textContent));
+  await page.waitForFunction(() => /k\.csv holds a non-finite value/.test(document.querySelector('[data-tensor-error]')?.textContent ?? ''));
   assert.deepEqual(pick(await readouts(page), 'tens-'), pick(iid, 'tens-'));
   // a good own pair (CSV) after the broken ones: the panel computes it and the link says tex=own
   const rows = (f) => Array.from({ length: 8 }, (_, i) => Array.from({ length: 4 }, (_, j) => f(i, j).toFixed(4)).join(',')).join('\n');
   await page.setInputFiles('[data-panel="tensors"] input[data-slot="q"]', { name: 'q.csv', mimeType: 'text/csv', buffer: Buffer.from('a,b,c,d\n' + rows((i, j) => Math.sin(i + 3 * j))) });
   await page.setInputFiles('[data-panel="tensors"] input[data-slot="k"]', { name: 'k.csv', mimeType: 'text/csv', buffer: Buffer.from(rows((i, j) => Math.cos(2 * i - j))) });
-  await page.waitForFunction(() => document.querySelector('[data-readout="tens-shape"]').textContent === '[8, 4]');
+  await page.waitForFunction(() => document.querySelector('[data-readout="tens-shape"]')?.textContent === '[8, 4]');
   await page.waitForFunction(() => location.hash.includes('tex=own'));
   assert.equal(await page.textContent('[data-tensor-error]'), '');
   await page.close();
   // a link made with own files says that the files are not in it
   const own = await open('#v=1&embed=1&exp=tensors&tex=own');
-  await own.waitForFunction(() => /not carry/.test(document.querySelector('[data-tensor-error]').textContent));
+  await own.waitForFunction(() => /not carry/.test(document.querySelector('[data-tensor-error]')?.textContent ?? ''));
   await own.close();
   (await embedOnly('#v=1&embed=1&exp=tensors&tex=structured', 'tensors', ['tensors-jacobian', 'tensors-entropy'])).close();
 });
@@ -464,14 +464,14 @@ test('precision lab: causes, their legend, float32 accumulation, the masked-row 
   // accumulate in float32: the sum fits, 0.5 each; the online cell is FlashAttention-style
   await page.selectOption('[data-panel="precision"] [data-key="pacc"] select', 'float32');
   await page.waitForFunction(() => location.hash.includes('pacc=float32'));
-  await page.waitForFunction(() => document.querySelector('[data-readout="prec-float16-naive"]').textContent === '✓ · Δ 0');
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-float16-naive"]')?.textContent === '✓ · Δ 0');
   assert.match(await page.textContent('[data-panel="precision"] [data-online-note]'), /FlashAttention-style/);
   // −∞ typed in the field is a masked key; +∞ is refused with a notice
   const field = '[data-panel="precision"] [data-key="plogits"] input';
   await page.fill(field, '−∞, 0, 5');
   await page.dispatchEvent(field, 'change');
   await page.waitForFunction(() => location.hash.includes('plogits=-inf,0,5'));
-  await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]').textContent === '5');
+  await page.waitForFunction(() => document.querySelector('[data-readout="prec-maxlogit"]')?.textContent === '5');
   await panelSettled(page, 'precision');
   const ro = await panelReadouts(page, 'precision');
   assert.ok(/^✓/.test(ro['prec-float64-safe']), ro['prec-float64-safe']);
@@ -483,21 +483,21 @@ test('precision lab: causes, their legend, float32 accumulation, the masked-row 
   await page.close();
   // a fully masked row: NaN by the formulas, zeros under the fused-kernel rule
   const masked = await open('#v=1&exp=precision&plogits=-inf,-inf');
-  await masked.waitForFunction(() => document.querySelector('[data-readout="prec-float32-safe"]').textContent === 'NaN 100.0 % · 0/0 100.0 %');
+  await masked.waitForFunction(() => document.querySelector('[data-readout="prec-float32-safe"]')?.textContent === 'NaN 100.0 % · 0/0 100.0 %');
   await masked.selectOption('[data-panel="precision"] [data-key="pmasked"] select', 'zero');
   await masked.waitForFunction(() => location.hash.includes('pmasked=zero'));
-  await masked.waitForFunction(() => document.querySelector('[data-readout="prec-float32-safe"]').textContent === '✓ · Δ 0');
+  await masked.waitForFunction(() => document.querySelector('[data-readout="prec-float32-safe"]')?.textContent === '✓ · Δ 0');
   await masked.close();
   // q/k mode (issue 19): at d_k 128, q = 24·𝟏 the float16 products overflow before a scale at the scores; scaling q first is fine
   const qk = await open('#v=1&exp=precision&pmode=qk&pdk=128&pscale=inv_sqrt_dk');
-  await qk.waitForFunction(() => /^NaN 100\.0 % · in→∞ 100\.0 %/.test(document.querySelector('[data-readout="prec-float16-safe"]').textContent));
+  await qk.waitForFunction(() => /^NaN 100\.0 % · in→∞ 100\.0 %/.test(document.querySelector('[data-readout="prec-float16-safe"]')?.textContent ?? ''));
   await qk.selectOption('[data-panel="precision"] [data-key="pscaleat"] select', 'query');
   await qk.waitForFunction(() => location.hash.includes('pscaleat=query'));
-  await qk.waitForFunction(() => /^✓/.test(document.querySelector('[data-readout="prec-float16-safe"]').textContent));
+  await qk.waitForFunction(() => /^✓/.test(document.querySelector('[data-readout="prec-float16-safe"]')?.textContent ?? ''));
   // the float16 sum stall: 4096 zero logits, every weight finite, but Σp = 2
   await qk.click('[data-preset="qk-stall"]');
   await qk.waitForFunction(() => location.hash.includes('pkrep=4096'));
-  await qk.waitForFunction(() => document.querySelector('[data-readout="prec-rowsum-float16"]').textContent === '2');
+  await qk.waitForFunction(() => document.querySelector('[data-readout="prec-rowsum-float16"]')?.textContent === '2');
   assert.match(await qk.textContent('[data-readout="prec-float16-safe"]'), /Σp≠1 100\.0 %/);
   assert.equal(await qk.textContent('[data-readout="prec-rowsum-float64"]'), '1');
   await qk.close();
@@ -510,7 +510,7 @@ test('precision lab: causes, their legend, float32 accumulation, the masked-row 
 
 test('GQA: the Gemma 2 note computes with its soft-cap of 50', async () => {
   const page = await open('#v=1&exp=gqa');
-  await page.waitForFunction(() => /1\.65e-21/.test(document.querySelector('[data-note="gemmaCap"]').textContent), null, { timeout: 30000 });
+  await page.waitForFunction(() => /1\.65e-21/.test(document.querySelector('[data-note="gemmaCap"]')?.textContent ?? ''), null, { timeout: 30000 });
   const note = await page.textContent('[data-note="gemmaCap"]');
   assert.match(note, /48\.2/);      // 50 · tanh(2)
   assert.match(note, /7\.44e-44/);  // uncapped: 2 p₁ p₂ at a gap of 100

@@ -116,7 +116,7 @@ test('REGRESSION: a switch of the system colour scheme repaints the charts', asy
   await page.goto(`${srv.url}#v=1&exp=article`);
   await panelSettled(page, 'article');
   const corner = () => page.evaluate(() => { const c = document.querySelector('canvas[data-chart="article-entropy"]'); return [...c.getContext('2d').getImageData(2, 2, 1, 1).data.slice(0, 3)]; });
-  await page.waitForFunction(() => Number(document.querySelector('canvas[data-chart="article-entropy"]').dataset.renders ?? 0) >= 1);
+  await page.waitForFunction(() => Number(document.querySelector('canvas[data-chart="article-entropy"]')?.dataset.renders ?? 0) >= 1);
   assert.deepEqual(await corner(), [255, 255, 255]);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');

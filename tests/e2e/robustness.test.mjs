@@ -124,7 +124,7 @@ test('PNG and CSV export of a line chart and of the heatmap hold exactly what th
 
   for (const id of ['saturation-entropy', 'saturation-heatmap']) {
     await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
-    await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) >= 1, id);
+    await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`)?.dataset.renders ?? 0) >= 1, id);
   }
   const canvasSize = (id) => page.$eval(`canvas[data-chart="${id}"]`, (c) => [c.width, c.height]);
 
@@ -254,7 +254,7 @@ test('REGRESSION: a refusal shown beside a control stays while other requests of
   const page = await ctx.newPage();
   // h 4, L 256, d_k 4096: about 0.94 s by the core's estimate (core.cost), under the page's 1 s limit for one point, so it is drawn
   await page.goto(`${srv.url}#v=1&embed=1&exp=saturation&dk=4096&seqLen=256&heads=4`);
-  await page.waitForFunction(() => /d_k = 4096/.test(document.querySelector('[data-chart-box="saturation-heatmap"] .chart-title').textContent)
+  await page.waitForFunction(() => /d_k = 4096/.test(document.querySelector('[data-chart-box="saturation-heatmap"] .chart-title')?.textContent ?? '')
     && /h = 4, L = 256/.test(document.querySelector('[data-chart-box="saturation-entropy"] .chart-title').textContent), null, { timeout: 20000 });
   await settled(page);
   const good = await readouts(page);
@@ -266,7 +266,7 @@ test('REGRESSION: a refusal shown beside a control stays while other requests of
   });
   const errSel = '[data-panel="saturation"] [data-err-for="heads"]';
   await page.waitForFunction((sel) => document.querySelector(sel).textContent.includes('Too much work'), errSel);
-  await page.waitForFunction(() => /h = 5, L = 256/.test(document.querySelector('[data-chart-box="saturation-entropy"] .chart-title').textContent), null, { timeout: 20000 });
+  await page.waitForFunction(() => /h = 5, L = 256/.test(document.querySelector('[data-chart-box="saturation-entropy"] .chart-title')?.textContent ?? ''), null, { timeout: 20000 });
   await page.waitForTimeout(300);
   assert.match(await page.textContent(errSel), /Too much work/, 'the refusal is still beside heads once the sweep has been drawn');
   assert.deepEqual(await readouts(page), good, 'the last good point stays');

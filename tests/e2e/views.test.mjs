@@ -42,7 +42,7 @@ async function settle(page, panel) {
 async function allDrawn(page, panel) {
   for (const id of await page.$$eval(`[data-panel="${panel}"] [data-chart-box]`, (bs) => bs.map((b) => b.dataset.chartBox))) {
     await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
-    await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`).dataset.renders ?? 0) >= 1, id);
+    await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`)?.dataset.renders ?? 0) >= 1, id);
   }
 }
 

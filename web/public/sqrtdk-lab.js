@@ -24,7 +24,18 @@
       parts.push('embed=1');
       return this.site().replace(/#.*$/, '') + '#' + parts.join('&');
     }
-    site() { return new URL(this.getAttribute('site') || defaultSite, location.href).href; }
+    // only an http(s) address may be the lab's site (a javascript: or data: one would run in the post)
+    site() {
+      var given = this.getAttribute('site');
+      if (given) {
+        try {
+          var u = new URL(given, location.href);
+          if (u.protocol === 'https:' || u.protocol === 'http:') return u.href;
+        } catch (e) { /* not an address */ }
+        if (window.console) console.warn('sqrtdk-lab: site must be an http(s) address; using ' + defaultSite);
+      }
+      return new URL(defaultSite, location.href).href;
+    }
     origin() { return new URL(this.site()).origin; }
 
     connectedCallback() {

@@ -67,7 +67,11 @@ export interface ClaimDef {
 export const CLAIM_IDS = ['C1', 'C2', 'C3a', 'C3b', 'C3c', 'C4', 'C5', 'C6', 'C7', 'C8', 'C8-online', 'C9', 'C10', 'C11'] as const;
 export type ClaimId = (typeof CLAIM_IDS)[number];
 
-const SAT_PATCH = { heads: 4, seqLen: 128, causal: false, softcap: 0, scale: 'inv_sqrt_dk' } as const;
+/**
+ * The saturation panel's settings of a claim's own check: the iid case at the default shape, with no
+ * explicit scale and no attention sink (the reader's panel settings do not leak into a verdict).
+ */
+const SAT_PATCH: Partial<State> = { heads: 4, seqLen: 128, causal: false, softcap: 0, scale: 'inv_sqrt_dk', sscale: 0, sink: [-Infinity] };
 
 function satAt(r: SaturationSweepResult, s: State, dk: number) {
   const dks = sweepParams(s).dks;
@@ -209,7 +213,7 @@ const DEFS: ClaimDef[] = [
   },
   {
     id: 'C8', claim: 'C8', panel: 'longctx', main: 'ratio',
-    patch: () => ({ exp: 'longctx', ldk: 64, ltrain: 512 }),
+    patch: () => ({ exp: 'longctx', ldk: 64, ltrain: 512, sink: [-Infinity] }),
     requests: (s) => (['logn', 'yarn', 'article'] as const).map((m) => req(WORKER_OF[m], 'longContext', longParams(s, m))),
     extract: (rs) => {
       const at = (r: unknown) => (r as LongContextResult).points[0].find((p) => p.seqLen === QUOTE_L)!;

@@ -385,6 +385,7 @@ function mount(): void {
     h('a', { class: 'skip-link', href: '#main', 'data-skip': '', text: t('app.skip'), onclick: (ev: Event) => { ev.preventDefault(); skipToPanel(); } }),
     top, bar, viewHost, h('footer', { class: 'foot', text: t('app.footer') }));
   for (const c of chrome!.controls) c.sync(state);
+  showStatus();
   showPanel(state, false);
 }
 

@@ -120,7 +120,7 @@ export function mdxComponent(site: string): string {
 // "state" holds the view's other keys exactly as in its link; "site" overrides where √dk Lab is served.
 import React from 'react';
 
-export default function SqrtdkLab({ exp, state = '', show = '${ALL_PARTS}', lang = 'en', height = 860, title = '√dk Lab', site = '${site}' }) {
+export default function SqrtdkLab({ exp, state = '', show = '${ALL_PARTS}', lang = 'en', height = 860, title = '√dk Lab', site = ${JSON.stringify(site)} }) {
   const frame = React.useRef(null);
   const [h, setH] = React.useState(Number(height));
   const src = site + '#v=1&exp=' + exp + '&lang=' + lang + (state ? '&' + state : '') + '&embed=1&show=' + show;

@@ -65,7 +65,7 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     s.readouts.classList.toggle('refining', refining);
     setText(roLn, fmt(Math.log(QUOTE_L)));
     const fixedAt = at('fixed');
-    setText(roSink, fixedAt?.sinkMass !== undefined ? fmt(fixedAt.sinkMass) : t('sat.sinkOff'));
+    setText(roSink, fixedAt?.sinkMass !== undefined ? fmt(fixedAt.sinkMass) : '0');  // no sink: none of the mass
     if (have.length < METHODS.length || refining) return;
     const [f, l, y, a, l4, ss] = METHODS.map((m) => at(m)!);
     const vars = {

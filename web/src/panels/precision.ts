@@ -14,7 +14,7 @@ import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
 import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
-import { LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField, rowSumText, QK_PRESET, STALL_PRESET } from '../requests/labs.ts';
+import { precisionKey, LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField, rowSumText, QK_PRESET, STALL_PRESET } from '../requests/labs.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 
@@ -223,11 +223,11 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
       syncVisibility(next);
       if (!claimsAsked || changed === null) { claimsAsked = true; askClaims(); }
       // the Σp column needs the row sums (q/k has them always): the same numbers otherwise
-      const p = { ...precisionParams(next), rowSums: true };
-      const k = JSON.stringify(p);
+      const k = precisionKey(next);
       if (k !== key) {
         key = k;
-        track(s.el, 'prec:main', compute.get('live', 'precisionLab', p, 'prec:main'), source, t, (r) => {
+        const p = { ...precisionParams(next), rowSums: true };
+        track(s.el, 'prec:main', compute.get('live', 'precisionLab', p, 'prec:main', `${k}:rowSums`), source, t, (r) => {
           if (k !== key) return;
           result = r;
           draw();

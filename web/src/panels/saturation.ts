@@ -137,7 +137,8 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
     setText(ro.share, pct(sm.shareAbove));
     setText(ro.c, fmt(sm.scale));
     setText(ro.maxLogit, fmt(sm.maxAbsLogit));
-    setText(ro.sink, sm.sinkMass ? fmt(sm.sinkMass.mean) : t('sat.sinkOff'));
+    // without a sink no mass goes anywhere but the keys: 0, a number like the other readouts
+    setText(ro.sink, sm.sinkMass ? fmt(sm.sinkMass.mean) : '0');
     const rule = [state.causal ? t('sat.textCausal', { ratio: fmt(sm.entropyRatio.mean) }) : '',
       state.softcap > 0 ? t('sat.textSoftcap', { cap: state.softcap, maxLogit: fmt(sm.maxAbsLogit) }) : '',
       sm.sinkMass ? t('sat.textSink', { S: state.sink[0], mass: fmt(sm.sinkMass.mean), maxw: fmt(sm.maxWeight.mean) }) : ''].filter((x) => x !== '').join(' ');

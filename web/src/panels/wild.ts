@@ -73,10 +73,14 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
     td.title = e instanceof Error ? e.message : String(e);
   };
 
-  let bars: WildBar[] = [];
+  /** a catalogue row's two entropies and how many of its two requests have answered (a number or a refusal) */
+  let bars: (WildBar & { answers: number })[] = [];
   let lnL = NaN;
   const drawChart = () => {
-    if (bars.length > 0 && bars.every((b) => Number.isFinite(b.own) && Number.isFinite(b.ref))) chart.set(buildWildEntropy(bars, lnL, t), false);
+    // every row answered (a number, or a refusal: its bar is left out, its row says why)
+    if (bars.length === 0 || !bars.every((b) => b.answers === 2)) return;
+    const drawn = bars.filter((b) => Number.isFinite(b.own) && Number.isFinite(b.ref));
+    if (drawn.length > 0) chart.set(buildWildEntropy(drawn, lnL, t), false);
   };
   const fillModels = (my: number) => {
     if (!catalogue) return;
@@ -85,7 +89,7 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
     setText(modelsNote, t('wild.modelsNote', { L }));
     mhead.replaceWith(headRow(t, MODEL_COLS, 'wild.th', L));
     mbody.replaceChildren();
-    bars = catalogue.map((m) => ({ model: m.model, own: NaN, ref: NaN }));
+    bars = catalogue.map((m) => ({ model: m.model, own: NaN, ref: NaN, answers: 0 }));
     links.length = 0;
     catalogue.forEach((m, i) => {
       const cell = (c: string, text = '–') => h('td', { 'data-col': c, 'data-label': t(`wild.th.${c}` as MessageKey, { L }), text });
@@ -111,8 +115,9 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
       const base = compute.get('sweep', 'attentionStats', wildReferenceParams(state, m.dHead), `wild:ref:${i}`);
       busy(s.el, settled(own));
       busy(s.el, settled(base));
-      own.then((r: AttentionStatsResult) => { if (my === gen) { setText(ent, fmt(r.summary.entropy.mean)); bars[i].own = r.summary.entropy.mean; drawChart(); } }, (e) => failed(e, ent));
-      base.then((r: AttentionStatsResult) => { if (my === gen) { setText(ref, fmt(r.summary.entropy.mean)); bars[i].ref = r.summary.entropy.mean; lnL = r.logSeqLen; drawChart(); } }, (e) => failed(e, ref));
+      const answered = () => { bars[i].answers += 1; drawChart(); };
+      own.then((r: AttentionStatsResult) => { if (my === gen) { setText(ent, fmt(r.summary.entropy.mean)); bars[i].own = r.summary.entropy.mean; answered(); } }, (e) => { failed(e, ent); if (my === gen) answered(); });
+      base.then((r: AttentionStatsResult) => { if (my === gen) { setText(ref, fmt(r.summary.entropy.mean)); bars[i].ref = r.summary.entropy.mean; lnL = r.logSeqLen; answered(); } }, (e) => { failed(e, ref); if (my === gen) answered(); });
     });
     setLinks();
   };

@@ -7,6 +7,7 @@
 // call to core.cost computes nothing and takes about a microsecond.
 import type { Core, CostedCall, CostedParams, SaturationSweepParams, ScoreVarianceParams, AttentionStatsParams } from '../../../wasm/js/core.js';
 import { DK_STEPS } from '../state/schema.js';
+import { LIMITS } from '../../../wasm/js/core.js';
 
 let core: Core | null = null;
 
@@ -16,10 +17,6 @@ export function useCostCore(c: Core): void {
   memo.clear();
 }
 
-function costCore(): Core {
-  if (core === null) throw new Error('cost: the core is not loaded yet (useCostCore must be called before any request is built)');
-  return core;
-}
 
 // Estimates already asked for (a panel sizes the same requests on every change): by name and params.
 const memo = new Map<string, number>();
@@ -27,7 +24,12 @@ const MEMO_ENTRIES = 1024;
 
 /** Seconds of work the core estimates for core[name](params) (its cost model; throws on bad params). */
 export function estimateSeconds<N extends CostedCall>(name: N, params: CostedParams[N]): number {
-  const c = costCore();
+  // Where the core could not be loaded on the page (the lab's code is unavailable: the workers
+  // cannot load it either), requests are not sized: nothing can compute them, and the pool answers
+  // each as unavailable, which the panels say beside their controls. Once the core loads, the page
+  // mounts again with every request sized (main.ts recovered()). No second formula stands in.
+  const c = core;
+  if (c === null) return 0;
   const key = `${name}:${JSON.stringify(params)}`;
   const hit = memo.get(key);
   if (hit !== undefined) return hit;
@@ -39,7 +41,7 @@ export function estimateSeconds<N extends CostedCall>(name: N, params: CostedPar
 
 /** Seconds of work one call may take in a worker: the core's budget (LIMITS.workSeconds, 8 s). */
 export function callBudgetSeconds(): number {
-  return costCore().limits.workSeconds;
+  return core === null ? LIMITS.workSeconds : core.limits.workSeconds;
 }
 
 /** A point larger than this (seconds by the core's estimate) is refused before it reaches the core. */

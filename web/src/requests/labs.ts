@@ -27,6 +27,16 @@ export function precisionQk(s: State): { q: Float32Array; k: Float32Array } {
   return { q: new Float32Array(s.pdk).fill(s.pq), k };
 }
 /** The float16 sum stall: 4096 zero logits (q = 0) summed in float16 stop at 2048, so Σp = 2 (issue 19). */
+/**
+ * The cache key of the precision lab's request: in the q/k mode the state fields the tensors are
+ * built from (pq, pk, pkrep, pdk), not the tensors themselves (up to 8192 × 4096 numbers, which
+ * JSON.stringify could neither afford on every change nor always hold in one string); else its params.
+ */
+export function precisionKey(s: State): string {
+  if (s.pmode !== 'qk') return JSON.stringify(precisionParams(s));
+  return JSON.stringify({ qk: [s.pq, s.pk, s.pkrep, s.pdk], scale: s.pscale, scaleAt: s.pscaleat, blockSize: s.pblock, accumulate: s.pacc, maskedRow: s.pmasked });
+}
+
 export const STALL_PRESET = { pmode: 'qk', pdk: 16, pq: 0, pk: [0], pkrep: 4096, pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
 /** The d_k the q/k mode starts at: the issue's fp16 case (q = 24·𝟏 against 24·𝟏, 12·𝟏, 0 at d_k 128). */
 export const QK_PRESET = { pmode: 'qk', pdk: 128, pq: 24, pk: [24, 12, 0], pkrep: 1, pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
