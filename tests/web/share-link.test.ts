@@ -8,7 +8,7 @@ import type { State, StateKey } from '../../web/src/state/state.ts';
 import { PANELS, SCHEMA } from '../../web/src/state/schema.js';
 import type { KeySpec } from '../../web/src/state/schema.js';
 import { sweepParams, pointParams, logitRuleParams, varianceSweepParams, variancePointParams, articleParams } from '../../web/src/requests/attention.ts';
-import { precisionParams, longParams, METHODS, gqaStatsParams } from '../../web/src/requests/labs.ts';
+import { precisionKey, longParams, METHODS, gqaStatsParams } from '../../web/src/requests/labs.ts';
 import { liveRequests, trainingRequest } from '../../web/src/interview/live.ts';
 import { claimState } from '../../web/src/interview/checker.ts';
 import { CLAIMS, CLAIM_IDS } from '../../web/src/claims.ts';
@@ -23,7 +23,8 @@ function viewRequests(s: State): unknown {
     case 'saturation': return [page, { ...sweepParams(s), ...logitRuleParams(s) }, { ...pointParams(s), ...logitRuleParams(s) }];
     case 'gradient': return [page, sweepParams(s), pointParams(s), [s.gap, 0], s.gq];
     case 'article': return [page, articleParams(s)];
-    case 'precision': return [page, precisionParams(s)];
+    // the request's key (its q/k tensors, up to 8192 × 4096 numbers, are built from the fields it names)
+    case 'precision': return [page, precisionKey(s)];
     case 'longctx': return [page, METHODS.map((m) => longParams(s, m))];
     case 'gqa': return [page, (['mha', 'gqa', 'mqa'] as const).map((l) => gqaStatsParams(s, l, s.gdk)), [s.kvl, s.kvctx, s.kvdt]];
     case 'tensors': return [page, s.tex, s.tscale];
