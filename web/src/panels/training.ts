@@ -256,7 +256,8 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       runBtn.dataset.refused = '';
       syncButtons();
       setText(paramsOut, '');
-      if (autoPending) { autoPending = false; startRun(); }
+      // the check answers later: a reader who has left the view meanwhile is not brought back to it
+      if (autoPending) { autoPending = false; if (store.state.exp === 'training') startRun(); }
     }, (e: unknown) => {
       if (seq !== checkSeq) return;
       const msg = e instanceof Error ? e.message : String(e);

@@ -5,7 +5,8 @@
 // the stylesheet's arrival moves nothing.
 export const FIRST_PAINT_CSS = [
   // body and #app as style.css has them (its @media (max-width: 680px) padding included)
-  'body{margin:0;background:#f6f7f9}#app{box-sizing:border-box;max-width:1180px;margin:0 auto;padding:20px 20px 40px}',
+  // the scrollbar's gutter kept from the start: the app, taller than the first paint, adds no scrollbar that narrows the page
+  'html{scrollbar-gutter:stable}body{margin:0;background:#f6f7f9}#app{box-sizing:border-box;max-width:1180px;margin:0 auto;padding:20px 20px 40px}',
   '@media (max-width:680px){#app{padding:10px 12px 28px}}',
   '.first-paint,.first-paint *{box-sizing:border-box}',
   '.first-paint{margin:0;padding:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;color:#1f2937}',

@@ -32,9 +32,11 @@ export function takeFirstPaint(root: HTMLElement): FirstPaint {
       overlay.className = 'fp-overlay';
       overlay.dataset.firstPaintOverlay = '';
       overlay.setAttribute('aria-hidden', 'true');
-      // the drawing whose proportions suit the chart's box
-      const svg = narrow && box.clientWidth < 520 ? narrow : wide!;
-      overlay.append(svg, ...(status ? [status] : []));
+      // the drawing whose proportions suit the chart's box, as new nodes: moving the first paint's
+      // own nodes into the box would count as a layout shift of theirs (a slow machine paints the
+      // first paint and the mounted view in different frames)
+      const svg = (narrow && box.clientWidth < 520 ? narrow : wide!).cloneNode(true) as SVGElement;
+      overlay.append(svg, ...(status ? [status.cloneNode(true) as HTMLElement] : []));
       box.append(overlay);
       const done = () => { overlay.remove(); obs.disconnect(); };
       const obs = new MutationObserver(() => { if (Number(canvas.dataset.renders ?? 0) > 0) done(); });
