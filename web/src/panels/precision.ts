@@ -108,6 +108,8 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
 
   // the table: formats × algorithms, each cell a readout
   const table = h('table', { class: 'table prec-table' });
+  // fixed column widths (style.css): the cells' words, coming with the numbers, do not re-divide the width
+  table.append(h('colgroup', {}, h('col', { class: 'prec-col-format' }), ...ALGORITHMS.map(() => h('col', { class: 'prec-col-alg' })), h('col', { class: 'prec-col-ovs' }), h('col', { class: 'prec-col-sum' })));
   const cells = new Map<string, HTMLElement>();
   table.append(h('thead', {}, h('tr', {}, h('th', { text: t('prec.th.format') }), ...ALGORITHMS.map((a) => h('th', { text: t(`prec.alg.${a}`) })), h('th', { text: t('prec.th.ovs') }), h('th', { text: t('prec.th.rowSum') }))));
   const tbody = h('tbody');
@@ -116,7 +118,7 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
     const tds = ALGORITHMS.map((a) => { const td = h('td', { 'data-readout': `prec-${f}-${a}`, 'data-label': t(`prec.alg.${a}`), text: '–' }); cells.set(`${f}-${a}`, td); return td; });
     const ovs = h('td', { 'data-readout': `prec-ovs-${f}`, 'data-label': t('prec.th.ovs'), text: '–' });
     cells.set(`ovs-${f}`, ovs);
-    const sum = h('td', { 'data-readout': `prec-rowsum-${f}`, text: '–' });
+    const sum = h('td', { 'data-readout': `prec-rowsum-${f}`, 'data-label': t('prec.th.rowSum'), text: '–' });
     cells.set(`sum-${f}`, sum);
     tbody.append(h('tr', {}, h('th', { scope: 'row', text: f }), ...tds, ovs, sum));
   }
@@ -175,7 +177,6 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
       setText(cells.get(`ovs-${f}`)!, fmt(r.onlineVsSafe[FORMATS.indexOf(f)], 2));
       setText(cells.get(`sum-${f}`)!, rowSumText(cellOf(r, f, 'safe')));
     }
-    setText(tableBox.querySelector<HTMLElement>('[data-online-note]')!, t(state.pacc === 'float32' ? 'prec.onlineFA' : 'prec.onlineSame'));
     const input = state.pmode === 'logits' ? `[${state.plogits.map(showLogit).join(', ')}]`
       : state.pmode === 'qk' ? t('prec.inputQk', { dk: state.pdk, q: state.pq, keys: state.pkrep > 1 ? `${state.pk.join(', ')} × ${state.pkrep}` : state.pk.join(', '), scale: t(`scale.${state.pscale}`), at: t(`prec.scaleAt.${state.pscaleat}`) })
         : t('prec.inputRandom', { rows: r.rows, seqLen: r.seqLen, dk: state.pdk, scale: t(`scale.${state.pscale}`) });
@@ -221,6 +222,8 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
       state = next;
       for (const c of controls) c.sync(next);
       syncVisibility(next);
+      // the note reads the state only: written before the numbers come, so their arrival moves nothing under the table
+      setText(tableBox.querySelector<HTMLElement>('[data-online-note]')!, t(next.pacc === 'float32' ? 'prec.onlineFA' : 'prec.onlineSame'));
       if (!claimsAsked || changed === null) { claimsAsked = true; askClaims(); }
       // the Σp column needs the row sums (q/k has them always): the same numbers otherwise
       const k = precisionKey(next);
