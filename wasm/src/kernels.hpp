@@ -107,6 +107,33 @@ struct F32Top2 {
 struct F32RowSums {
   double rest = 0.0, plogp = 0.0, sq = 0.0, cube = 0.0;
 };
+// The four lanes of those sums, term j added to lane j & 3, and their combination: one definition
+// for the scalar family's loop and the SIMD128 family's tail, so both round alike.
+struct F32RowLanes {
+  double rest[4] = {0, 0, 0, 0}, plogp[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0}, cube[4] = {0, 0, 0, 0};
+};
+float f32_log_nonnegative(float x);  // (documented below)
+inline double f32_combine_lanes(const double (&a)[4]) { return (a[0] + a[2]) + (a[1] + a[3]); }
+inline void f32_row_sums_add(F32RowLanes& a, float pj, int j, bool logs, bool powers) {
+  const double x = pj;
+  a.rest[j & 3] += x;
+  if (logs) a.plogp[j & 3] += x * static_cast<double>(f32_log_nonnegative(pj));
+  if (powers) {
+    const double x2 = x * x;
+    a.sq[j & 3] += x2;
+    a.cube[j & 3] += x2 * x;
+  }
+}
+inline F32RowSums f32_row_sums_finish(const F32RowLanes& a, bool logs, bool powers) {
+  F32RowSums s;
+  s.rest = f32_combine_lanes(a.rest);
+  if (logs) s.plogp = f32_combine_lanes(a.plogp);
+  if (powers) {
+    s.sq = f32_combine_lanes(a.sq);
+    s.cube = f32_combine_lanes(a.cube);
+  }
+  return s;
+}
 // The secular-equation sums of the un-normalised row at the scaled abscissa y (> 0):
 // psi = Σ_{j≠skip} p_j² / (p_j − y), dpsi = Σ_{j≠skip} (p_j / (p_j − y))² (zeros add nothing).
 struct F32RowKernels {

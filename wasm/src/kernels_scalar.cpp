@@ -67,11 +67,6 @@ float f32_log_nonnegative(float x) {
   return r;
 }
 
-namespace {
-// The lanes' combination of every row-statistics sum (kernels.hpp).
-inline double combine_lanes(const double (&a)[4]) { return (a[0] + a[2]) + (a[1] + a[3]); }
-}  // namespace
-
 F32Top2 f32_row_top2__scalar(const float* p, int n) {
   F32Top2 t;
   for (int j = 1; j < n; ++j)
@@ -86,26 +81,10 @@ F32Top2 f32_row_top2__scalar(const float* p, int n) {
 }
 
 F32RowSums f32_row_sums__scalar(const float* p, int n, int skip0, int skip1, bool logs, bool powers) {
-  double rest[4] = {0, 0, 0, 0}, plogp[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0}, cube[4] = {0, 0, 0, 0};
-  for (int j = 0; j < n; ++j) {
-    if (j == skip0 || j == skip1) continue;  // the SIMD family adds ±0 there: the same sums
-    const double x = p[j];
-    rest[j & 3] += x;
-    if (logs) plogp[j & 3] += x * static_cast<double>(f32_log_nonnegative(p[j]));
-    if (powers) {
-      const double x2 = x * x;
-      sq[j & 3] += x2;
-      cube[j & 3] += x2 * x;
-    }
-  }
-  F32RowSums s;
-  s.rest = combine_lanes(rest);
-  if (logs) s.plogp = combine_lanes(plogp);
-  if (powers) {
-    s.sq = combine_lanes(sq);
-    s.cube = combine_lanes(cube);
-  }
-  return s;
+  F32RowLanes lanes;
+  for (int j = 0; j < n; ++j)
+    if (j != skip0 && j != skip1) f32_row_sums_add(lanes, p[j], j, logs, powers);  // SIMD128 adds ±0 there
+  return f32_row_sums_finish(lanes, logs, powers);
 }
 
 void f32_row_secular__scalar(const float* p, int n, int skip, double y, double* psi, double* dpsi) {
@@ -117,8 +96,8 @@ void f32_row_secular__scalar(const float* p, int n, int skip, double y, double* 
     a[j & 3] += x * t;
     b[j & 3] += t * t;
   }
-  *psi = combine_lanes(a);
-  *dpsi = combine_lanes(b);
+  *psi = f32_combine_lanes(a);
+  *dpsi = f32_combine_lanes(b);
 }
 
 void f32_matmul_abt__scalar(const float* a, const float* b, float* c, int M, int N, int K, float alpha) {

@@ -381,7 +381,6 @@ inline void lanes_of(v128_t lo, v128_t hi, double (&out)[4]) {
   out[2] = wasm_f64x2_extract_lane(hi, 0);
   out[3] = wasm_f64x2_extract_lane(hi, 1);
 }
-inline double combine_lanes(const double (&a)[4]) { return (a[0] + a[2]) + (a[1] + a[3]); }
 
 // The first index ≥ from of a value equal to v and ≠ skip, or −1.
 int find_first(const float* p, int n, float v, int skip, int from = 0) {
@@ -425,30 +424,14 @@ F32RowSums row_sums_simd(const float* p, int n, int skip0, int skip1) {
       ch = wasm_f64x2_add(ch, wasm_f64x2_mul(x2h, xh));
     }
   }
-  double rest[4], plogp[4], sq[4], cube[4];
-  lanes_of(rl, rh, rest);
-  lanes_of(ll, lh, plogp);
-  lanes_of(ql, qh, sq);
-  lanes_of(cl, ch, cube);
-  for (; j < n; ++j) {  // the tail: lane j & 3, after the lane's vector terms, as the scalar loop
-    if (j == skip0 || j == skip1) continue;
-    const double x = p[j];
-    rest[j & 3] += x;
-    if (kLogs) plogp[j & 3] += x * static_cast<double>(f32_log_nonnegative(p[j]));
-    if (kPowers) {
-      const double x2 = x * x;
-      sq[j & 3] += x2;
-      cube[j & 3] += x2 * x;
-    }
-  }
-  F32RowSums s;
-  s.rest = combine_lanes(rest);
-  if (kLogs) s.plogp = combine_lanes(plogp);
-  if (kPowers) {
-    s.sq = combine_lanes(sq);
-    s.cube = combine_lanes(cube);
-  }
-  return s;
+  F32RowLanes lanes;
+  lanes_of(rl, rh, lanes.rest);
+  lanes_of(ll, lh, lanes.plogp);
+  lanes_of(ql, qh, lanes.sq);
+  lanes_of(cl, ch, lanes.cube);
+  for (; j < n; ++j)  // the tail: lane j & 3, after the lane's vector terms, as the scalar loop
+    if (j != skip0 && j != skip1) f32_row_sums_add(lanes, p[j], j, kLogs, kPowers);
+  return f32_row_sums_finish(lanes, kLogs, kPowers);
 }
 }  // namespace
 
@@ -516,8 +499,8 @@ void f32_row_secular__wasmsimd(const float* p, int n, int skip, double y, double
     a[j & 3] += x * t;
     b[j & 3] += t * t;
   }
-  *psi = combine_lanes(a);
-  *dpsi = combine_lanes(b);
+  *psi = f32_combine_lanes(a);
+  *dpsi = f32_combine_lanes(b);
 }
 
 void f32_softmax_rows__wasmsimd(float* x, int rows, int cols) {
