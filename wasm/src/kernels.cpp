@@ -36,13 +36,11 @@ const KernelTable& kernel_table(Kernel k) {
 }
 
 const F32RowKernels& f32_row_kernels(Kernel k) {
+  kernel_table(k);  // throws for a family this build does not have
   static const F32RowKernels scalar{f32_row_top2__scalar, f32_row_sums__scalar, f32_row_secular__scalar};
 #ifdef SQRTDK_HAVE_WASM_SIMD
   static const F32RowKernels simd{f32_row_top2__wasmsimd, f32_row_sums__wasmsimd, f32_row_secular__wasmsimd};
   if (k == Kernel::Simd) return simd;
-#else
-  if (k == Kernel::Simd)
-    throw std::invalid_argument("kernel = 'simd' is not in this build (it has no WebAssembly SIMD128); use 'scalar'");
 #endif
   return scalar;
 }
