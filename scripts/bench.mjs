@@ -308,6 +308,123 @@ async function trainingBench(loadCore) {
 
 const fmt = (x, w = 8) => (x == null || Number.isNaN(x) ? '—' : x.toFixed(x >= 100 ? 0 : x >= 10 ? 1 : 2)).padStart(w);
 
+// ---------------------------------------------------------------------------------------------
+// The plain-JavaScript floor: what a hand-written page would compute without a core, in doubles
+// with Math.exp / Math.log, one element at a time (no libraries). Timed beside ours on the same
+// inputs: the attention forward pass (both products and the softmax) and the per-row statistics
+// of its weights (entropy in nats, max weight, ‖J‖_F and ‖J‖₂ of J = diag(p) − p pᵀ).
+function jsAttention([h, l, d], q, k, v, scale) {
+  const out = new Float32Array(h * l * d);
+  const row = new Float64Array(l);
+  for (let hh = 0; hh < h; ++hh) {
+    const base = hh * l * d;
+    for (let i = 0; i < l; ++i) {
+      let mx = -Infinity;
+      for (let j = 0; j < l; ++j) {
+        let s = 0;
+        for (let p = 0; p < d; ++p) s += q[base + i * d + p] * k[base + j * d + p];
+        row[j] = s * scale;
+        if (row[j] > mx) mx = row[j];
+      }
+      let sum = 0;
+      for (let j = 0; j < l; ++j) { row[j] = Math.exp(row[j] - mx); sum += row[j]; }
+      for (let j = 0; j < l; ++j) row[j] /= sum;
+      for (let p = 0; p < d; ++p) {
+        let o = 0;
+        for (let j = 0; j < l; ++j) o += row[j] * v[base + j * d + p];
+        out[base + i * d + p] = o;
+      }
+    }
+  }
+  return out;
+}
+
+// Per-row statistics of weights [rows, n]: entropy, max weight, ‖J‖_F (closed form) and ‖J‖₂ (the
+// largest root of the secular equation 1 = Σ pᵢ²/(pᵢ − λ) in (p₍₂₎, p₍₁₎), Newton safeguarded by
+// bisection, to 1e-7 relatively as ours). Returns the four means (so the work cannot be skipped).
+function jsRowStats(w, rows, n, spectral = true) {
+  let eSum = 0, mSum = 0, fSum = 0, sSum = 0;
+  for (let r = 0; r < rows; ++r) {
+    const o = r * n;
+    let p1 = 0, p2 = 0, h = 0, t2 = 0;
+    for (let j = 0; j < n; ++j) {
+      const p = w[o + j];
+      if (p > p1) { p2 = p1; p1 = p; } else if (p > p2) p2 = p;
+      if (p > 0) h -= p * Math.log(p);
+      t2 += p * p;
+    }
+    let fro2 = 0;
+    for (let j = 0; j < n; ++j) {
+      const p = w[o + j];
+      fro2 += p * p * ((1 - p) * (1 - p) + t2 - p * p);
+    }
+    eSum += h; mSum += p1; fSum += Math.sqrt(fro2);
+    if (!spectral || n < 2 || p1 === p2) { sSum += p1 === p2 ? p1 : 0; continue; }
+    let lo = p2, hi = p1, x = 0.5 * (p1 + p2);
+    for (let it = 0; it < 100; ++it) {
+      let f = 1, df = 0;
+      for (let j = 0; j < n; ++j) {
+        const p = w[o + j];
+        if (p === 0) continue;
+        const t = p / (p - x);
+        f -= p * t;
+        df -= t * t;
+      }
+      if (f > 0) lo = x; else hi = x;  // f decreases from +∞ at p₂ to −∞ at p₁
+      let next = x - f / df;
+      if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+      const done = Math.abs(next - x) <= 1e-7 * next;
+      x = next;
+      if (done) break;
+    }
+    sSum += x;
+  }
+  return [eSum / rows, mSum / rows, fSum / rows, sSum / rows];
+}
+
+// Statistics pass, ns per attention weight: ours = attentionStats (forward, per-row summaries)
+// minus attention (its product and softmax) at d_k = 1, where the products are negligible, so the
+// difference is the statistics alone; the JS floor = jsRowStats on the same weights.
+const STATS_SHAPES = QUICK ? [[8, 128]] : [[8, 128], [8, 512], [1, 1024], [8, 1024]];
+const JS_ATTENTION_SHAPES = QUICK ? [[8, 128, 64]] : [[1, 128, 64], [8, 128, 64], [8, 512, 64]];
+async function statsBench(core) {
+  const rows = [];
+  for (const [h, l] of STATS_SHAPES) {
+    console.error(`statistics ${h}x${l} …`);
+    const q = normals(h * l, 4), k = normals(h * l, 5), v = normals(h * l, 6);
+    const att = { q, k, v, heads: h, seqLen: l, dk: 1, scale: 'none', kernel: 'simd' };
+    const weights = core.attention({ ...att, weights: true }).weights;
+    const base = { heads: h, seqLen: l, dk: 1, scale: 'none', gradients: false, perRow: false, kernel: 'simd' };
+    const m = await measureInterleaved([
+      ['attention', () => core.attention({ ...att, weights: false })],
+      ['stats', () => core.attentionStats({ ...base, spectral: true })],
+      ['statsNoSpec', () => core.attentionStats({ ...base, spectral: false })],
+      ['js', () => jsRowStats(weights, h * l, l, true)],
+      ['jsNoSpec', () => jsRowStats(weights, h * l, l, false)],
+    ]);
+    const W = h * l * l;
+    const per = (name, minus = 0) => ((m[name].medianCpuMs - minus) * 1e6) / W;
+    rows.push({
+      heads: h, seqLen: l, weights: W,
+      oursSoftmaxNs: per('attention'),
+      oursNs: per('stats', m.attention.medianCpuMs), oursNoSpectralNs: per('statsNoSpec', m.attention.medianCpuMs),
+      jsNs: per('js'), jsNoSpectralNs: per('jsNoSpec'),
+    });
+  }
+  const attention = [];
+  for (const shape of JS_ATTENTION_SHAPES) {
+    const [h, l, d] = shape;
+    console.error(`plain JS attention ${shapeKey(shape)} …`);
+    const q = normals(h * l * d, 1), k = normals(h * l * d, 2), v = normals(h * l * d, 3);
+    const scale = 1 / Math.sqrt(d);
+    const call = () => core.attention({ q, k, v, heads: h, seqLen: l, dk: d, scale: 'inv_sqrt_dk', kernel: 'simd', weights: false });
+    const relDiffJs = relDiff(jsAttention(shape, q, k, v, scale), call().output);
+    const m = await measureInterleaved([['ours', call], ['js', () => jsAttention(shape, q, k, v, scale)]]);
+    attention.push({ shape: shapeKey(shape), oursGflops: gflops(shape, m.ours.medianCpuMs), jsGflops: gflops(shape, m.js.medianCpuMs), relDiffJs });
+  }
+  return { rows, attention };
+}
+
 async function main() {
   const t0 = performance.now();
   const load0 = os.loadavg()[0];
@@ -432,6 +549,18 @@ async function main() {
   };
   const checks = goals('gflops', 'wall-clock time');
   const checksCpu = goals('gflopsCpu', 'CPU time');
+  const stats = await statsBench(core);
+  console.log('\nper-row statistics pass (entropy, max weight, ‖J‖_F, ‖J‖₂), ns per attention weight, by CPU time' +
+    '\n(ours: attentionStats minus attention at d_k = 1, SIMD128; plain JS: the same statistics on the same weights;' +
+    '\n last column: attention itself at d_k = 1 — products and softmax — per weight):');
+  console.log(`${'shape (h×L)'.padEnd(16)} ${'ours'.padStart(8)} ${'ours −‖J‖₂'.padStart(11)} ${'plain JS'.padStart(9)} ${'JS −‖J‖₂'.padStart(9)} ${'JS/ours'.padStart(8)}  ${'softmax+products'.padStart(16)}`);
+  for (const r of stats.rows) {
+    console.log(`${`${r.heads}x${r.seqLen}`.padEnd(16)} ${fmt(r.oursNs)} ${fmt(r.oursNoSpectralNs, 11)} ${fmt(r.jsNs, 9)} ${fmt(r.jsNoSpectralNs, 9)} ${fmt(r.jsNs / r.oursNs, 7)}×  ${fmt(r.oursSoftmaxNs, 16)}`);
+  }
+  console.log('\nattention forward, GFLOP/s by CPU time: ours-simd and a plain-JavaScript loop (doubles, Math.exp)');
+  for (const a of stats.attention) {
+    console.log(`  ${a.shape.padEnd(14)} ours ${fmt(a.oursGflops)}   plain JS ${fmt(a.jsGflops)}   (${fmt(a.oursGflops / a.jsGflops)}×; JS output vs ours ${a.relDiffJs.toExponential(1)})`);
+  }
   console.error('training …');
   const training = await trainingBench(loadCore);
   const nat = training.native.stepsPerSecond;
@@ -458,7 +587,7 @@ async function main() {
     },
     peak: peak.error ? { error: peak.error } : { gflops: peak.gflops, medianOverShapes: peak.medianOverShapes, variant: peak.variant, variantsAtStart: peak.variants },
     native: native.error ? { error: native.error } : { compiler: native.compiler, kernels: native.kernels },
-    shapes: rows, targets: { ...TARGETS, ofPeakFrom: shapeKey(OF_PEAK_FROM), checks, checksCpu }, training, seconds,
+    shapes: rows, targets: { ...TARGETS, ofPeakFrom: shapeKey(OF_PEAK_FROM), checks, checksCpu }, statistics: stats, training, seconds,
   };
   mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
   writeFileSync(path.join(ROOT, 'bench-results/bench.json'), `${JSON.stringify(out, null, 2)}\n`);

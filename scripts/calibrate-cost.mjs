@@ -1,6 +1,6 @@
 // Calibrates the core's cost model (wasm/src/cost.hpp): times each kind of work the experiments do
-// on the built wasm module in Node (the products with each kernel family, everything else is
-// scalar code in both), one term at a time, and prints the nanoseconds
+// on the built wasm module in Node (the products with each kernel family; the per-row statistics
+// run the build's fastest passes whatever the kernel), one term at a time, and prints the nanoseconds
 // per unit that cost.hpp records. Run: `node scripts/calibrate-cost.mjs` (about a minute alone).
 // CPU time of this process (not wall time, so a busy machine does not inflate it). Each term is the median of 3 runs; the per-row statistics are timed in every regime of the
 // secular solve (flat rows at d_k = 1 to saturated rows without a scale) and the slowest is kept.
@@ -84,9 +84,10 @@ for (const kernel of ['scalar', 'simd']) {
   const t = time(() => core.attention({ q, k, v, heads: 1, seqLen: L, dk, kernel: 'scalar', weights: true, softcap: 5 }));
   log('nsPerSoftmaxWeight', (t - 2 * out.nsPerMac * L * L * dk) / (L * L), `attention L ${L} dk 1, soft-capped, weights returned`);
 }
-// 5. longContext: products plus per-query row statistics (entropy, max weight, and ‖J‖ via row_stats).
+// 5. longContext: products plus per-query row statistics (entropy and max weight). At d_k = 1, so
+//    the products (subtracted) do not drown the per-weight work.
 {
-  const q = 16, dk = 64, L = 16384;
+  const q = 64, dk = 1, L = 16384;
   const t = time(() => core.longContext({ dk, seqLens: [L], queries: q, methods: ['fixed', 'article'], kernel: 'scalar' }));
   log('nsPerLongWeight', (t - 2 * out.nsPerMac * q * L * dk) / (2 * q * L), `longContext q ${q} dk ${dk} L ${L}, 2 methods, minus products`);
 }

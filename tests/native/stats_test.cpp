@@ -13,6 +13,7 @@
 #include "kernels.hpp"
 #include "rng.hpp"
 #include "stats.hpp"
+#include "test_util.hpp"
 
 namespace sqrtdk {
 namespace {
@@ -195,6 +196,128 @@ TEST(RowStats, EachStatisticRequestedAloneEqualsTheFullPassBitForBit) {
     EXPECT_TRUE(same(every.entropy, all.entropy) && same(every.jac_fro, all.jac_fro) && same(every.jac_spec, all.jac_spec)) << n;
     EXPECT_EQ(e.jac_spec, 0.0);  // not requested: not computed
     EXPECT_EQ(f.entropy, 0.0);
+  }
+}
+
+// ---- The float32-row statistics (f32_row_stats, issue 20) against the double reference ----
+
+// Rows as the experiments meet them: float32 softmax outputs (flat to saturated), with masked
+// zeros, ties, one-hot rows, subnormal entries, lengths around multiples of 4 (the SIMD tails).
+std::vector<std::vector<float>> float_rows() {
+  std::vector<std::vector<float>> rows = {{1.0f}, {0.5f, 0.5f}, {0.0f, 1.0f, 0.0f}, {0.4f, 0.4f, 0.1f, 0.1f},
+                                          {1.0f, 1e-30f, 0.0f, 3e-39f, 1e-44f}, {0.0f, 0.0f, 0.0f}};
+  Rng rng(21);
+  for (double spread : {0.01, 1.0, 4.0, 12.0, 40.0, 300.0}) {
+    for (int n : {2, 3, 5, 7, 8, 9, 17, 128, 1001, 4099}) {
+      std::vector<float> x(n);
+      for (float& v : x) v = static_cast<float>(spread * rng.normal());
+      if (n > 8) x[n / 3] = -std::numeric_limits<float>::infinity();  // a masked key
+      f32_softmax_rows__scalar(x.data(), 1, n);
+      rows.push_back(x);
+    }
+  }
+  std::vector<float> tie(130, 0.0f);  // the maximum tied, both in the tail of a 4-lane pass
+  tie[128] = tie[129] = 0.5f;
+  rows.push_back(tie);
+  return rows;
+}
+
+TEST(F32Log, WithinOneUlpOfDoubleLogIncludingSubnormals) {
+  double worst = 0.0;
+  for (float x = 1e-45f; x < 3.0e38f; x = x * 1.0009765f + 1e-45f) {
+    const double ref = std::log(static_cast<double>(x));
+    const double got = f32_log_nonnegative(x);
+    // relative to |ln x|, but near x = 1 (ln x → 0) against float32's resolution of ln x there
+    const double tol_base = std::max(std::fabs(ref), std::fabs(static_cast<double>(x) - 1.0));
+    worst = std::max(worst, std::fabs(got - ref) / tol_base);
+  }
+  EXPECT_LE(worst, 1.2e-7);  // about 1 ulp of float32 (7.7e-8 measured)
+  EXPECT_TRUE(std::isfinite(f32_log_nonnegative(0.0f)));
+  EXPECT_EQ(0.0f * f32_log_nonnegative(0.0f), 0.0f);
+}
+
+TEST(F32RowStats, MatchTheDoubleReferenceWithinStatedTolerances) {
+  for (const auto& x : float_rows()) {
+    const int n = static_cast<int>(x.size());
+    const std::vector<double> xd(x.begin(), x.end());
+    const RowStats ref = row_stats(xd.data(), n);
+    for (Kernel kf : test::families()) {
+      const RowStats got = f32_row_stats(x.data(), n, kRowAll, f32_row_kernels(kf));
+      const auto rel = [](double a, double b) { return std::fabs(a - b) / std::max(std::fabs(b), 1e-300); };
+      EXPECT_LE(rel(got.entropy, ref.entropy), 1e-6) << "n=" << n << " H=" << ref.entropy;
+      EXPECT_LE(std::fabs(got.eff_support - ref.eff_support), 1e-6 * ref.eff_support * std::max(1.0, ref.entropy)) << n;
+      EXPECT_LE(rel(got.max_weight, ref.max_weight), 1e-12) << n;
+      EXPECT_LE(rel(got.jac_fro, ref.jac_fro), 1e-12) << "n=" << n << " fro=" << ref.jac_fro;
+      EXPECT_LE(rel(got.jac_spec, ref.jac_spec), 1e-6) << "n=" << n << " spec=" << ref.jac_spec;
+    }
+  }
+}
+
+TEST(F32RowStats, SpectralNormWithinOneMillionthOfTheEigenSolve) {
+  Rng rng(22);
+  for (int n : {2, 3, 5, 8, 17, 40, 128}) {
+    for (double sigma : {0.01, 1.0, 4.0, 12.0}) {
+      std::vector<float> x(n);
+      for (float& v : x) v = static_cast<float>(sigma * rng.normal());
+      f32_softmax_rows__scalar(x.data(), 1, n);
+      std::vector<double> q(x.begin(), x.end());
+      double total = 0.0;
+      for (double v : q) total += v;
+      for (double& v : q) v /= total;
+      const double ref = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(softmax_jacobian_matrix(q.data(), n)).eigenvalues().maxCoeff();
+      const RowStats got = f32_row_stats(x.data(), n, kRowJacSpec);
+      EXPECT_NEAR(got.jac_spec, ref, 1e-6 * ref + 1e-300) << "n=" << n << " sigma=" << sigma;
+    }
+  }
+}
+
+// The SIMD128 passes are the scalar ones lane for lane: the same bits (in the build with both).
+TEST(F32RowStats, FamiliesGiveTheSameBits) {
+  if (!simd_available()) GTEST_SKIP() << "one family in this build";
+  const auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  for (const auto& x : float_rows()) {
+    const int n = static_cast<int>(x.size());
+    const RowStats a = f32_row_stats(x.data(), n, kRowAll, f32_row_kernels(Kernel::Scalar));
+    const RowStats b = f32_row_stats(x.data(), n, kRowAll, f32_row_kernels(Kernel::Simd));
+    EXPECT_TRUE(same(a.entropy, b.entropy) && same(a.eff_support, b.eff_support) && same(a.max_weight, b.max_weight) &&
+                same(a.jac_fro, b.jac_fro) && same(a.jac_spec, b.jac_spec))
+        << "n=" << n << ": " << a.entropy << " vs " << b.entropy << ", " << a.jac_spec << " vs " << b.jac_spec;
+  }
+}
+
+TEST(F32RowStats, EachStatisticRequestedAloneEqualsTheFullPassBitForBit) {
+  const auto same = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; };
+  for (const auto& x : float_rows()) {
+    const int n = static_cast<int>(x.size());
+    const RowStats all = f32_row_stats(x.data(), n, kRowAll);
+    const RowStats e = f32_row_stats(x.data(), n, kRowEntropy);
+    const RowStats f = f32_row_stats(x.data(), n, kRowJacFro);
+    const RowStats sp = f32_row_stats(x.data(), n, kRowJacSpec);
+    EXPECT_TRUE(same(e.entropy, all.entropy) && same(e.max_weight, all.max_weight)) << n;
+    EXPECT_TRUE(same(f.jac_fro, all.jac_fro)) << n;
+    EXPECT_TRUE(same(sp.jac_spec, all.jac_spec)) << n;
+    EXPECT_EQ(e.jac_spec, 0.0);
+    EXPECT_EQ(f.entropy, 0.0);
+  }
+}
+
+// The soft-capped ‖J D‖₂ by Lanczos stopped at kRowSolveRelTol, against the eigen-solve of (J D)ᵀ(J D).
+TEST(Jacobian, ScaledSpectralNormAtTheRowToleranceWithinOneMillionth) {
+  Rng rng(23);
+  for (int n : {3, 17, 128, 300}) {
+    for (double cap : {1.0, 5.0, 30.0}) {
+      std::vector<double> s(n), z(n), p(n), d(n);
+      for (int i = 0; i < n; ++i) {
+        s[i] = 6.0 * rng.normal();
+        z[i] = softcap_logit(s[i], cap);
+        d[i] = softcap_derivative(s[i], cap);
+      }
+      f64_softmax__reference(z.data(), p.data(), n);
+      const Eigen::MatrixXd JD = softmax_jacobian_matrix(p.data(), n) * Eigen::Map<Eigen::VectorXd>(d.data(), n).asDiagonal();
+      const double ref = std::sqrt(Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(JD.transpose() * JD).eigenvalues().maxCoeff());
+      const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), d.data(), n, true, kRowSolveRelTol);
+      EXPECT_NEAR(jn.spectral, ref, 1e-6 * ref) << "n=" << n << " cap=" << cap;
+    }
   }
 }
 

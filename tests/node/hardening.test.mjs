@@ -34,7 +34,8 @@ test('attentionStats heads 64, seqLen 8192, dk 1 is refused naming heads and seq
   const m = refuses(() => core.attentionStats({ heads: 64, seqLen: 8192, dk: 1, gradients: false, perRow: false }),
     RangeError, budget, /per-row statistics/, /heads = 64/, /seqLen = 8192/, /lower heads or seqLen/);
   const s = Number(/about (\d+) s/.exec(m)[1]);
-  assert.ok(s > 100 && s < 1000, `estimate ${s} s (≈ 200 s measured in the issue)`);
+  // ≈ 200 s measured in issue 12 with core 0.2.0; core 0.3.0's statistics passes take about a third
+  assert.ok(s > 50 && s < 500, `estimate ${s} s`);
 });
 
 test('saturationSweep with 16 × d_k = 1, 8 scales, L 8192 is refused naming its lists and seqLen', () => {

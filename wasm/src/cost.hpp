@@ -1,8 +1,9 @@
 // The work budget of one call: a cost model of each experiment's real work (products, softmax,
 // per-row statistics with their solvers, normal draws, emulated softmaxes, training steps) in
 // nanoseconds of this project's wasm build run by Node on the machine the constants were measured
-// on. Everything but the float32 products is scalar code in both builds; the products are costed
-// for the kernel family the call uses (scalar or SIMD128). A call whose estimate exceeds kBudgetSeconds is refused with
+// on. The products are costed for the kernel family the call uses (scalar or SIMD128); the per-row
+// statistics' passes are SIMD128 in the SIMD128 build whatever the kernel (same numbers), the rest
+// is scalar code in both builds. A call whose estimate exceeds kBudgetSeconds is refused with
 // std::invalid_argument naming the parameters that drive its cost and the estimate.
 //
 // Calibration: `node scripts/calibrate-cost.mjs` times each term alone through the public API
@@ -34,15 +35,18 @@ inline constexpr double kBudgetSeconds = 8.0;
 namespace cost {
 inline constexpr double kNsPerMac = 1.1;            // [0.92] float32 multiply-add of the scalar matmul
 inline constexpr double kNsPerMacSimd = 0.16;       // [0.13] the same with the SIMD128 kernel
-inline constexpr double kNsPerRowWeight = 72.0;     // [63.8] per attention weight: softmax, copies, entropy,
-                                                    // ‖J‖_F and the secular solve for ‖J‖₂ (slowest regime)
+inline constexpr double kNsPerRowWeight = 23.0;     // [19.8] per attention weight: softmax, entropy, ‖J‖_F and
+                                                    // the secular solve for ‖J‖₂ (slowest regime; core 0.3.0's
+                                                    // float32-row passes, SIMD128 in that build: 0.31 × 0.2.0's
+                                                    // 63.8, both timed 2026-12-01 on one machine, 12.0 vs 38.6)
 inline constexpr double kNsPerGradWeight = 10.0;   // [9.05] per weight, backward pass: dP copy, J·dP, dS
 inline constexpr double kNsPerLanczosLS = 12.0;     // [10.4] soft-capped ‖J D‖₂ per row: L·S, S = min(L, 160) steps
 inline constexpr double kNsPerLanczosS2 = 12.0;     // [10.3] and per S² (Sturm bisection every 4 steps); the
                                                     // worst case (cap 1: flat rows, every step) at L 128 and 1024
 inline constexpr double kNsPerSoftmaxWeight = 48.0; // [39.6] attention(): soft-cap, masks, softmax per weight
 inline constexpr double kNsPerNormal = 24.0;        // [20.8] one N(0, 1) draw (with its use in a dot product)
-inline constexpr double kNsPerLongWeight = 100.0;   // [89.2] longContext: softmax and row statistics per weight
+inline constexpr double kNsPerLongWeight = 56.0;    // [48] longContext: softmax and row statistics per weight
+                                                    // (0.54 × 0.2.0's 89.2: 8.5 vs 15.8 ns at d_k 1, 2026-12-01)
 inline constexpr double kNsPerPrecisionLogit = 2100.0;  // [1830] precisionLab: 12 emulated softmaxes and checks per logit
 inline constexpr double kNsPerEmulatedMac = 20.0;  // [16.5] precisionLab with q and k: one multiply-add emulated
                                                     // in float32, bfloat16 or float16 (two roundings), per format

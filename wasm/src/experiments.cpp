@@ -225,6 +225,7 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
   std::vector<float> sinkw(has_sinks ? L : 0);
   // p and dcap hold one more entry for the sink's weight (and its soft-cap factor 1)
   std::vector<double> p(L + 1), g(L), js(L), dcap(capped ? L + 1 : 0);
+  std::vector<float> frow(has_sinks ? L + 1 : 0);  // a row and its sink weight
   std::vector<double> ratio;
   if (has_sinks) rows.sink_mass.reserve(static_cast<size_t>(heads) * L);
   rows.reserve(static_cast<size_t>(heads) * L);
@@ -253,24 +254,29 @@ AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, doubl
     if (gradients) kt.matmul_abt(dO, V, dP.data(), seq_len, seq_len, dk, 1.0f);  // dP = dO Vᵀ
     for (size_t i = 0; i < L; ++i) {
       const size_t seen = rule.causal ? i + 1 : L;  // keys this row sees
-      for (size_t j = 0; j < L; ++j) p[j] = P[i * L + j];
-      if (capped)
-        for (size_t j = 0; j < L; ++j) dcap[j] = j < seen ? softcap_derivative(raw[i * L + j], rule.softcap) : 0.0;
       // With a sink the row is the L + 1 outcomes, keys and sink (the sink is not capped: factor 1).
       const int n = sink_on ? seq_len + 1 : seq_len;
+      const float* prow = P.data() + i * L;
       if (sink_on) {
-        p[L] = sinkw[i];
-        if (capped) dcap[L] = 1.0;
+        std::copy_n(prow, L, frow.data());
+        frow[L] = sinkw[i];
+        prow = frow.data();
+      }
+      if (capped || gradients) {  // the double row of the Lanczos norms and of J·dP
+        for (int j = 0; j < n; ++j) p[j] = prow[j];
+        if (capped)
+          for (size_t j = 0; j < L; ++j) dcap[j] = j < seen ? softcap_derivative(raw[i * L + j], rule.softcap) : 0.0;
+        if (capped && sink_on) dcap[L] = 1.0;
       }
       if (has_sinks) rows.sink_mass.push_back(sinkw[i]);
       // capped: J's norms come next; ‖J‖₂ only when asked for
-      RowStats rs = row_stats(p.data(), n, capped ? kRowEntropy : spectral ? kRowAll : kRowEntropy | kRowJacFro);
+      RowStats rs = f32_row_stats(prow, n, capped ? kRowEntropy : spectral ? kRowAll : kRowEntropy | kRowJacFro);
       if (capped) {  // the Jacobian with respect to the raw logits: J · diag(1 − tanh²(s / cap))
-        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), n, spectral);
+        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), n, spectral, kRowSolveRelTol);
         rs.jac_fro = jn.frobenius;
         rs.jac_spec = jn.spectral;
       }
-      if (sink_on) rs.max_weight = *std::max_element(p.begin(), p.begin() + seq_len);  // over the keys
+      if (sink_on) rs.max_weight = *std::max_element(prow, prow + seq_len);  // over the keys
       rows.entropy.push_back(rs.entropy);
       rows.max_weight.push_back(rs.max_weight);
       rows.eff_support.push_back(rs.eff_support);
@@ -1160,7 +1166,7 @@ LongContextResult long_context(const LongContextParams& p) {
   const std::vector<float> Q = draw_tensor(p.seed, 1, static_cast<size_t>(p.queries) * p.dk, 1.0);
   LongContextResult r;
   std::vector<float> S;
-  std::vector<double> row;
+  std::vector<float> row;  // a row and its sink weight
   const bool has_sink = !std::isnan(p.sink);  // NaN: none
   const bool sink_on = has_sink && p.sink != -std::numeric_limits<double>::infinity();
   std::vector<float> sinkw(has_sink ? p.queries : 0);
@@ -1179,11 +1185,15 @@ LongContextResult long_context(const LongContextParams& p) {
       else
         kt.softmax_rows(S.data(), p.queries, L);
       for (int i = 0; i < p.queries; ++i) {
-        for (int j = 0; j < L; ++j) row[j] = S[static_cast<size_t>(i) * L + j];
-        if (sink_on) row[L] = sinkw[i];  // the sink is one more outcome of the row
+        const float* srow = S.data() + static_cast<size_t>(i) * L;
+        if (sink_on) {  // the sink is one more outcome of the row
+          std::copy_n(srow, L, row.data());
+          row[L] = sinkw[i];
+          srow = row.data();
+        }
         // the point shows entropy and max weight only: no Jacobian norms
-        RowStats rs = row_stats(row.data(), sink_on ? L + 1 : L, kRowEntropy);
-        if (sink_on) rs.max_weight = *std::max_element(row.begin(), row.begin() + L);  // over the keys
+        RowStats rs = f32_row_stats(srow, sink_on ? L + 1 : L, kRowEntropy);
+        if (sink_on) rs.max_weight = *std::max_element(srow, srow + L);  // over the keys
         pt.entropy += rs.entropy / p.queries;
         pt.max_weight += rs.max_weight / p.queries;
         if (has_sink) pt.sink_mass += sinkw[i] / p.queries;

@@ -18,7 +18,7 @@
 
 namespace sqrtdk {
 
-inline constexpr const char* kVersion = "0.2.0";
+inline constexpr const char* kVersion = "0.3.0";
 
 // ---------------------------------------------------------------------------------------------
 // The scale factor c in scores = c · q·k.

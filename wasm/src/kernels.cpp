@@ -35,4 +35,16 @@ const KernelTable& kernel_table(Kernel k) {
   return scalar;
 }
 
+const F32RowKernels& f32_row_kernels(Kernel k) {
+  kernel_table(k);  // throws for a family this build does not have
+  static const F32RowKernels scalar{f32_row_top2__scalar, f32_row_sums__scalar, f32_row_secular__scalar};
+#ifdef SQRTDK_HAVE_WASM_SIMD
+  static const F32RowKernels simd{f32_row_top2__wasmsimd, f32_row_sums__wasmsimd, f32_row_secular__wasmsimd};
+  if (k == Kernel::Simd) return simd;
+#endif
+  return scalar;
+}
+
+const F32RowKernels& f32_row_kernels_best() { return f32_row_kernels(simd_available() ? Kernel::Simd : Kernel::Scalar); }
+
 }  // namespace sqrtdk

@@ -90,6 +90,75 @@ void f64_softmax__reference(const double* x, double* p, int n);
 // The same with a sink logit (−∞: none) as softmax_rows_sink; returns the sink's weight.
 double f64_softmax_sink__reference(const double* x, double sink, double* p, int n);
 
+// ---- per-row statistics passes over float32 attention rows (see f32_row_stats, stats.hpp) ----
+// Both families give bit-identical results: sums are kept in four double lanes, lane k holding
+// the terms j ≡ k (mod 4) in ascending j, combined as (lane0 + lane2) + (lane1 + lane3) (the SIMD128
+// family holds lanes 0,1 and 2,3 in two f64x2 registers); maxima are order-free. No FMA anywhere.
+//
+// The two largest entries of a row p [n] (n ≥ 1, p ≥ 0, no NaN): imax is the first index of the
+// maximum, i2 the first index ≠ imax holding the largest of the rest (−1 and p2 = 0 when n = 1).
+struct F32Top2 {
+  int imax = 0, i2 = -1;
+  float pmax = 0.0f, p2 = 0.0f;
+};
+// Sums over j ∉ {skip0, skip1} of a row p [n] (p ≥ 0), in double from the exact float→double
+// promotion: rest = Σ p_j; with `logs` plogp = Σ p_j · ln p_j (ln by f32_log_nonnegative, 0·ln 0 = 0);
+// with `powers` sq = Σ p_j², cube = Σ p_j³ (p_j² · p_j). Sums not asked for are 0.
+struct F32RowSums {
+  double rest = 0.0, plogp = 0.0, sq = 0.0, cube = 0.0;
+};
+// The four lanes of those sums, term j added to lane j & 3, and their combination: one definition
+// for the scalar family's loop and the SIMD128 family's tail, so both round alike.
+struct F32RowLanes {
+  double rest[4] = {0, 0, 0, 0}, plogp[4] = {0, 0, 0, 0}, sq[4] = {0, 0, 0, 0}, cube[4] = {0, 0, 0, 0};
+};
+float f32_log_nonnegative(float x);  // (documented below)
+inline double f32_combine_lanes(const double (&a)[4]) { return (a[0] + a[2]) + (a[1] + a[3]); }
+inline void f32_row_sums_add(F32RowLanes& a, float pj, int j, bool logs, bool powers) {
+  const double x = pj;
+  a.rest[j & 3] += x;
+  if (logs) a.plogp[j & 3] += x * static_cast<double>(f32_log_nonnegative(pj));
+  if (powers) {
+    const double x2 = x * x;
+    a.sq[j & 3] += x2;
+    a.cube[j & 3] += x2 * x;
+  }
+}
+inline F32RowSums f32_row_sums_finish(const F32RowLanes& a, bool logs, bool powers) {
+  F32RowSums s;
+  s.rest = f32_combine_lanes(a.rest);
+  if (logs) s.plogp = f32_combine_lanes(a.plogp);
+  if (powers) {
+    s.sq = f32_combine_lanes(a.sq);
+    s.cube = f32_combine_lanes(a.cube);
+  }
+  return s;
+}
+// The secular-equation sums of the un-normalised row at the scaled abscissa y (> 0):
+// psi = Σ_{j≠skip} p_j² / (p_j − y), dpsi = Σ_{j≠skip} (p_j / (p_j − y))² (zeros add nothing).
+struct F32RowKernels {
+  F32Top2 (*top2)(const float* p, int n);
+  F32RowSums (*sums)(const float* p, int n, int skip0, int skip1, bool logs, bool powers);
+  void (*secular)(const float* p, int n, int skip, double y, double* psi, double* dpsi);
+};
+// The family's passes; throws std::invalid_argument if the family is not in this build.
+const F32RowKernels& f32_row_kernels(Kernel k);
+// The fastest family in this build (SIMD128 where built; the numbers are the same either way).
+const F32RowKernels& f32_row_kernels_best();
+F32Top2 f32_row_top2__scalar(const float* p, int n);
+F32RowSums f32_row_sums__scalar(const float* p, int n, int skip0, int skip1, bool logs, bool powers);
+void f32_row_secular__scalar(const float* p, int n, int skip, double y, double* psi, double* dpsi);
+#ifdef SQRTDK_HAVE_WASM_SIMD
+F32Top2 f32_row_top2__wasmsimd(const float* p, int n);
+F32RowSums f32_row_sums__wasmsimd(const float* p, int n, int skip0, int skip1, bool logs, bool powers);
+void f32_row_secular__wasmsimd(const float* p, int n, int skip, double y, double* psi, double* dpsi);
+#endif
+// float32 ln x for finite x ≥ 0: subnormals scaled by 2²³ first, x = 2^e · m with m ∈ [√½, √2),
+// then ln(1 + f), f = m − 1, by a degree-9 polynomial (Cephes logf coefficients) and e·ln2 in two
+// parts (Cody–Waite). Max error about 1 ulp (relative 1.2e-7) on normal and subnormal inputs.
+// x = 0 gives a finite value (about −104), so 0 · f32_log_nonnegative(0) = 0 without a branch.
+float f32_log_nonnegative(float x);
+
 // float32 exp for arguments ≤ 0 used by both float32 softmax families: Cody–Waite range
 // reduction x = n·ln2 + r, |r| ≤ ln2/2, then a degree-6 polynomial (Cephes expf coefficients);
 // max relative error about 2 ulp. Returns 0 below −87.3 and for −∞.

@@ -31,6 +31,75 @@ float f32_exp_nonpositive(float x) {
   return y * pow2n;
 }
 
+float f32_log_nonnegative(float x) {
+  int32_t adjust = 0;
+  if (x < 1.17549435e-38f) {  // subnormal (or 0): scale into the normal range, exactly
+    x *= 8388608.0f;          // 2^23
+    adjust = -23;
+  }
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  int32_t e = static_cast<int32_t>(bits >> 23) - 127 + adjust;
+  bits = (bits & 0x007fffffu) | 0x3f800000u;  // the mantissa as m ∈ [1, 2)
+  float m;
+  std::memcpy(&m, &bits, sizeof m);
+  if (m > 1.41421356f) {  // into [√½, √2): |f| ≤ 0.414
+    m *= 0.5f;
+    e += 1;
+  }
+  const float f = m - 1.0f;  // exact (Sterbenz)
+  const float z = f * f;
+  float y = 7.0376836292e-2f;
+  y = y * f + -1.1514610310e-1f;
+  y = y * f + 1.1676998740e-1f;
+  y = y * f + -1.2420140846e-1f;
+  y = y * f + 1.4249322787e-1f;
+  y = y * f + -1.6668057665e-1f;
+  y = y * f + 2.0000714765e-1f;
+  y = y * f + -2.4999993993e-1f;
+  y = y * f + 3.3333331174e-1f;
+  y = y * f * z;
+  const float fe = static_cast<float>(e);
+  y = y + fe * -2.12194440e-4f;
+  y = y - 0.5f * z;
+  float r = f + y;
+  r = r + fe * 0.693359375f;
+  return r;
+}
+
+F32Top2 f32_row_top2__scalar(const float* p, int n) {
+  F32Top2 t;
+  for (int j = 1; j < n; ++j)
+    if (p[j] > p[t.imax]) t.imax = j;
+  t.pmax = p[t.imax];
+  for (int j = 0; j < n; ++j) {
+    if (j == t.imax) continue;
+    if (t.i2 < 0 || p[j] > p[t.i2]) t.i2 = j;
+  }
+  t.p2 = t.i2 < 0 ? 0.0f : p[t.i2];
+  return t;
+}
+
+F32RowSums f32_row_sums__scalar(const float* p, int n, int skip0, int skip1, bool logs, bool powers) {
+  F32RowLanes lanes;
+  for (int j = 0; j < n; ++j)
+    if (j != skip0 && j != skip1) f32_row_sums_add(lanes, p[j], j, logs, powers);  // SIMD128 adds ±0 there
+  return f32_row_sums_finish(lanes, logs, powers);
+}
+
+void f32_row_secular__scalar(const float* p, int n, int skip, double y, double* psi, double* dpsi) {
+  double a[4] = {0, 0, 0, 0}, b[4] = {0, 0, 0, 0};
+  for (int j = 0; j < n; ++j) {
+    if (j == skip) continue;
+    const double x = p[j];
+    const double t = x / (x - y);
+    a[j & 3] += x * t;
+    b[j & 3] += t * t;
+  }
+  *psi = f32_combine_lanes(a);
+  *dpsi = f32_combine_lanes(b);
+}
+
 void f32_matmul_abt__scalar(const float* a, const float* b, float* c, int M, int N, int K, float alpha) {
   for (int m = 0; m < M; ++m) {
     const float* arow = a + static_cast<size_t>(m) * K;

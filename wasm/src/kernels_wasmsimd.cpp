@@ -341,6 +341,168 @@ float softmax_row_simd(float* row, int cols, float sink) {
 }
 }  // namespace
 
+// ---- per-row statistics passes (kernels.hpp): lane-wise the scalar family's operations ----
+namespace {
+// f32_log_nonnegative on four lanes: the same operations in the same order.
+inline v128_t log_nonnegative_f32x4(v128_t x) {
+  const v128_t sub = wasm_f32x4_lt(x, wasm_f32x4_splat(1.17549435e-38f));
+  x = wasm_v128_bitselect(wasm_f32x4_mul(x, wasm_f32x4_splat(8388608.0f)), x, sub);
+  v128_t e = wasm_i32x4_add(wasm_i32x4_sub(wasm_u32x4_shr(x, 23), wasm_i32x4_splat(127)),
+                            wasm_v128_and(sub, wasm_i32x4_splat(-23)));
+  v128_t m = wasm_v128_or(wasm_v128_and(x, wasm_i32x4_splat(0x007fffff)), wasm_i32x4_splat(0x3f800000));
+  const v128_t big = wasm_f32x4_gt(m, wasm_f32x4_splat(1.41421356f));
+  m = wasm_v128_bitselect(wasm_f32x4_mul(m, wasm_f32x4_splat(0.5f)), m, big);
+  e = wasm_i32x4_sub(e, big);  // big lanes are −1: e + 1
+  const v128_t f = wasm_f32x4_sub(m, wasm_f32x4_splat(1.0f));
+  const v128_t z = wasm_f32x4_mul(f, f);
+  v128_t y = wasm_f32x4_splat(7.0376836292e-2f);
+  y = wasm_f32x4_add(wasm_f32x4_mul(y, f), wasm_f32x4_splat(-1.1514610310e-1f));
+  y = wasm_f32x4_add(wasm_f32x4_mul(y, f), wasm_f32x4_splat(1.1676998740e-1f));
+  y = wasm_f32x4_add(wasm_f32x4_mul(y, f), wasm_f32x4_splat(-1.2420140846e-1f));
+  y = wasm_f32x4_add(wasm_f32x4_mul(y, f), wasm_f32x4_splat(1.4249322787e-1f));
+  y = wasm_f32x4_add(wasm_f32x4_mul(y, f), wasm_f32x4_splat(-1.6668057665e-1f));
+  y = wasm_f32x4_add(wasm_f32x4_mul(y, f), wasm_f32x4_splat(2.0000714765e-1f));
+  y = wasm_f32x4_add(wasm_f32x4_mul(y, f), wasm_f32x4_splat(-2.4999993993e-1f));
+  y = wasm_f32x4_add(wasm_f32x4_mul(y, f), wasm_f32x4_splat(3.3333331174e-1f));
+  y = wasm_f32x4_mul(wasm_f32x4_mul(y, f), z);
+  const v128_t fe = wasm_f32x4_convert_i32x4(e);
+  y = wasm_f32x4_add(y, wasm_f32x4_mul(fe, wasm_f32x4_splat(-2.12194440e-4f)));
+  y = wasm_f32x4_sub(y, wasm_f32x4_mul(wasm_f32x4_splat(0.5f), z));
+  const v128_t r = wasm_f32x4_add(f, y);
+  return wasm_f32x4_add(r, wasm_f32x4_mul(fe, wasm_f32x4_splat(0.693359375f)));
+}
+
+inline v128_t promote_high(v128_t x) { return wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(x, x, 2, 3, 0, 1)); }
+
+// Lanes 0..3 of the two f64x2 accumulators lo (lanes 0, 1) and hi (lanes 2, 3).
+inline void lanes_of(v128_t lo, v128_t hi, double (&out)[4]) {
+  out[0] = wasm_f64x2_extract_lane(lo, 0);
+  out[1] = wasm_f64x2_extract_lane(lo, 1);
+  out[2] = wasm_f64x2_extract_lane(hi, 0);
+  out[3] = wasm_f64x2_extract_lane(hi, 1);
+}
+
+// The first index ≥ from of a value equal to v and ≠ skip, or −1.
+int find_first(const float* p, int n, float v, int skip, int from = 0) {
+  const v128_t vv = wasm_f32x4_splat(v);
+  int j = from;
+  for (; j + 4 <= n; j += 4) {
+    if (!wasm_v128_any_true(wasm_f32x4_eq(wasm_v128_load(p + j), vv))) continue;
+    for (int k = j; k < j + 4; ++k)
+      if (p[k] == v && k != skip) return k;
+  }
+  for (; j < n; ++j)
+    if (p[j] == v && j != skip) return j;
+  return -1;
+}
+
+template <bool kLogs, bool kPowers>
+F32RowSums row_sums_simd(const float* p, int n, int skip0, int skip1) {
+  const v128_t z = wasm_f64x2_splat(0.0);
+  v128_t rl = z, rh = z, ll = z, lh = z, ql = z, qh = z, cl = z, ch = z;
+  const v128_t s0 = wasm_i32x4_splat(skip0), s1 = wasm_i32x4_splat(skip1);
+  v128_t idx = wasm_i32x4_make(0, 1, 2, 3);
+  const v128_t four = wasm_i32x4_splat(4);
+  int j = 0;
+  for (; j + 4 <= n; j += 4, idx = wasm_i32x4_add(idx, four)) {
+    const v128_t raw = wasm_v128_load(p + j);
+    // the skipped entries become +0: they add ±0, as the scalar family's skip adds nothing
+    const v128_t x = wasm_v128_andnot(raw, wasm_v128_or(wasm_i32x4_eq(idx, s0), wasm_i32x4_eq(idx, s1)));
+    const v128_t xl = wasm_f64x2_promote_low_f32x4(x), xh = promote_high(x);
+    rl = wasm_f64x2_add(rl, xl);
+    rh = wasm_f64x2_add(rh, xh);
+    if (kLogs) {
+      const v128_t lnx = log_nonnegative_f32x4(raw);
+      ll = wasm_f64x2_add(ll, wasm_f64x2_mul(xl, wasm_f64x2_promote_low_f32x4(lnx)));
+      lh = wasm_f64x2_add(lh, wasm_f64x2_mul(xh, promote_high(lnx)));
+    }
+    if (kPowers) {
+      const v128_t x2l = wasm_f64x2_mul(xl, xl), x2h = wasm_f64x2_mul(xh, xh);
+      ql = wasm_f64x2_add(ql, x2l);
+      qh = wasm_f64x2_add(qh, x2h);
+      cl = wasm_f64x2_add(cl, wasm_f64x2_mul(x2l, xl));
+      ch = wasm_f64x2_add(ch, wasm_f64x2_mul(x2h, xh));
+    }
+  }
+  F32RowLanes lanes;
+  lanes_of(rl, rh, lanes.rest);
+  lanes_of(ll, lh, lanes.plogp);
+  lanes_of(ql, qh, lanes.sq);
+  lanes_of(cl, ch, lanes.cube);
+  for (; j < n; ++j)  // the tail: lane j & 3, after the lane's vector terms, as the scalar loop
+    if (j != skip0 && j != skip1) f32_row_sums_add(lanes, p[j], j, kLogs, kPowers);
+  return f32_row_sums_finish(lanes, kLogs, kPowers);
+}
+}  // namespace
+
+F32Top2 f32_row_top2__wasmsimd(const float* p, int n) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  // Per lane the largest and the second largest (pmin/pmax: the row holds no NaN).
+  v128_t m1 = wasm_f32x4_splat(-kInf), m2 = m1;
+  int j = 0;
+  for (; j + 4 <= n; j += 4) {
+    const v128_t x = wasm_v128_load(p + j);
+    m2 = wasm_f32x4_pmax(m2, wasm_f32x4_pmin(m1, x));
+    m1 = wasm_f32x4_pmax(m1, x);
+  }
+  // The two largest of the multiset: the lanes' pairs and the tail.
+  alignas(16) float c[12];
+  wasm_v128_store(c, m1);
+  wasm_v128_store(c + 4, m2);
+  int nc = 8;
+  for (; j < n; ++j) c[nc++] = p[j];
+  int top = 0;
+  for (int k = 1; k < nc; ++k)
+    if (c[k] > c[top]) top = k;
+  float second = -kInf;
+  for (int k = 0; k < nc; ++k)
+    if (k != top && c[k] > second) second = c[k];
+  F32Top2 t;
+  t.pmax = c[top];
+  t.imax = find_first(p, n, t.pmax, -1);
+  if (n > 1) {
+    t.p2 = second;
+    t.i2 = find_first(p, n, second, t.imax);
+  }
+  return t;
+}
+
+F32RowSums f32_row_sums__wasmsimd(const float* p, int n, int skip0, int skip1, bool logs, bool powers) {
+  if (logs) return powers ? row_sums_simd<true, true>(p, n, skip0, skip1) : row_sums_simd<true, false>(p, n, skip0, skip1);
+  return powers ? row_sums_simd<false, true>(p, n, skip0, skip1) : row_sums_simd<false, false>(p, n, skip0, skip1);
+}
+
+void f32_row_secular__wasmsimd(const float* p, int n, int skip, double y, double* psi, double* dpsi) {
+  const v128_t z = wasm_f64x2_splat(0.0), vy = wasm_f64x2_splat(y);
+  v128_t al = z, ah = z, bl = z, bh = z;
+  const v128_t s0 = wasm_i32x4_splat(skip);
+  v128_t idx = wasm_i32x4_make(0, 1, 2, 3);
+  const v128_t four = wasm_i32x4_splat(4);
+  int j = 0;
+  for (; j + 4 <= n; j += 4, idx = wasm_i32x4_add(idx, four)) {
+    const v128_t x = wasm_v128_andnot(wasm_v128_load(p + j), wasm_i32x4_eq(idx, s0));
+    const v128_t xl = wasm_f64x2_promote_low_f32x4(x), xh = promote_high(x);
+    const v128_t tl = wasm_f64x2_div(xl, wasm_f64x2_sub(xl, vy));
+    const v128_t th = wasm_f64x2_div(xh, wasm_f64x2_sub(xh, vy));
+    al = wasm_f64x2_add(al, wasm_f64x2_mul(xl, tl));
+    ah = wasm_f64x2_add(ah, wasm_f64x2_mul(xh, th));
+    bl = wasm_f64x2_add(bl, wasm_f64x2_mul(tl, tl));
+    bh = wasm_f64x2_add(bh, wasm_f64x2_mul(th, th));
+  }
+  double a[4], b[4];
+  lanes_of(al, ah, a);
+  lanes_of(bl, bh, b);
+  for (; j < n; ++j) {
+    if (j == skip) continue;
+    const double x = p[j];
+    const double t = x / (x - y);
+    a[j & 3] += x * t;
+    b[j & 3] += t * t;
+  }
+  *psi = f32_combine_lanes(a);
+  *dpsi = f32_combine_lanes(b);
+}
+
 void f32_softmax_rows__wasmsimd(float* x, int rows, int cols) {
   for (int r = 0; r < rows; ++r)
     softmax_row_simd(x + static_cast<size_t>(r) * cols, cols, -std::numeric_limits<float>::infinity());

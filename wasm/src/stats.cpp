@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "kernels.hpp"
+
 namespace sqrtdk {
 
 void MomentAccumulator::add(double x) {
@@ -95,9 +97,12 @@ Top top_of(const double* p, int n) {
   return t;
 }
 
-double spectral_normalised(const double* p, int n, const Top& t) {
-  if (n < 2 || t.pmax <= 0.0) return 0.0;
-  const double p1 = t.pmax, d2 = t.second;
+// The largest eigenvalue of J = diag(q) − q qᵀ for a distribution q (Σ q = 1) with largest entry
+// p₁, second largest d₂, R = Σ_{i≠imax} qᵢ and rest2 = R − d₂ summed directly; psi_at(x, ψ, ψ')
+// gives ψ(x) = Σ_{i≠imax} qᵢ²/(qᵢ − x) and its derivative. Stops when a step changes the root by
+// ≤ rel_tol relatively (or the bracket is that narrow).
+template <class Psi>
+double secular_top(double p1, double d2, double rest, double rest2, double rel_tol, Psi&& psi_at) {
   if (p1 == d2) return p1;  // (e₁ − e₂) is an eigenvector with eigenvalue p₁, and J ≤ diag(p)
   // Secular equation of the rank-one downdate diag(p) − p pᵀ: the largest eigenvalue is the root
   // in (d₂, p₁) of f(x) = 1 − p₁²/(p₁ − x) − ψ(x), ψ(x) = Σ_{i≠imax} pᵢ²/(pᵢ − x), with
@@ -107,25 +112,13 @@ double spectral_normalised(const double* p, int n, const Top& t) {
   // that leaves the bracket falls back to bisection. The terms equal to d₂ are kept in ψ's sum.
   const double D = p1 - d2;
   // p₁R − d₂ = p₁(R − d₂) − d₂R, with R − d₂ summed directly.
-  double rest2 = 0.0;
-  bool second_seen = false;
-  for (int i = 0; i < n; ++i) {
-    if (i == t.imax) continue;
-    if (!second_seen && p[i] == d2) { second_seen = true; continue; }
-    rest2 += p[i];
-  }
-  const double c0 = p1 * rest2 - d2 * t.rest;  // p₁R − d₂
-  double lo = 0.0, hi = D;                     // bracket on τ
+  const double c0 = p1 * rest2 - d2 * rest;  // p₁R − d₂
+  double lo = 0.0, hi = D;                   // bracket on τ
   double tau = 0.5 * D;
   for (int it = 0; it < 100; ++it) {
     const double x = d2 + tau;
     double psi = 0.0, dpsi = 0.0;
-    for (int i = 0; i < n; ++i) {
-      if (i == t.imax || p[i] == 0.0) continue;
-      const double d = p[i] - x;
-      psi += p[i] * p[i] / d;
-      dpsi += p[i] * p[i] / (d * d);
-    }
+    psi_at(x, psi, dpsi);
     const double f = (c0 - tau) / (D - tau) - psi;  // (p₁R − x)/(p₁ − x) − ψ(x)
     if (f == 0.0) return x;
     if (f > 0.0) lo = tau; else hi = tau;  // f decreases on the bracket
@@ -141,10 +134,30 @@ double spectral_normalised(const double* p, int n, const Top& t) {
       next = B > 0.0 ? (2.0 * -C) / (B + sq) : (-B + sq) / (2.0 * A);  // the root that avoids cancellation
     }
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (std::fabs(next - tau) <= 4e-16 * (d2 + next) || hi - lo <= 4e-16 * (d2 + hi)) return d2 + next;
+    if (std::fabs(next - tau) <= rel_tol * (d2 + next) || hi - lo <= rel_tol * (d2 + hi)) return d2 + next;
     tau = next;
   }
   return d2 + tau;
+}
+
+double spectral_normalised(const double* p, int n, const Top& t) {
+  if (n < 2 || t.pmax <= 0.0) return 0.0;
+  const double d2 = t.second;
+  double rest2 = 0.0;
+  bool second_seen = false;
+  for (int i = 0; i < n; ++i) {
+    if (i == t.imax) continue;
+    if (!second_seen && p[i] == d2) { second_seen = true; continue; }
+    rest2 += p[i];
+  }
+  return secular_top(t.pmax, d2, t.rest, rest2, 4e-16, [&](double x, double& psi, double& dpsi) {
+    for (int i = 0; i < n; ++i) {
+      if (i == t.imax || p[i] == 0.0) continue;
+      const double d = p[i] - x;
+      psi += p[i] * p[i] / d;
+      dpsi += p[i] * p[i] / (d * d);
+    }
+  });
 }
 
 // Renormalise in double so that J = diag(p) − p pᵀ is the Jacobian of a true distribution.
@@ -195,6 +208,47 @@ RowStats row_stats(const double* p_in, int n, unsigned want) {
   return s;
 }
 
+RowStats f32_row_stats(const float* p, int n, unsigned want, const F32RowKernels& k, double rel_tol) {
+  RowStats s;
+  if (n <= 0) return s;
+  const F32Top2 t = k.top2(p, n);
+  if (!(t.pmax > 0.0f)) return s;  // all keys masked: nothing attended
+  const F32RowSums sums = k.sums(p, n, t.imax, t.i2, (want & kRowEntropy) != 0, (want & kRowJacFro) != 0);
+  // The row is q = p / T; R' = Σ_{j≠imax} p_j and T = p_max + R' (1 − q_max = R'/T, no cancellation).
+  const double p1 = t.pmax, p2 = t.p2;
+  const double rest = sums.rest + p2;
+  const double T = p1 + rest;
+  const double q1 = p1 / T, R = rest / T;
+  s.max_weight = q1;
+  if (want & kRowEntropy) {
+    // H = −Σ_{j≠imax} q_j ln q_j − q_max ln q_max, with Σ_{j≠imax} q_j ln q_j = (S' − R' ln T) / T,
+    // S' = Σ_{j≠imax} p_j ln p_j, ln T = log1p((p_max − 1) + R') and ln q_max = log1p(−R).
+    const double S = sums.plogp + p2 * static_cast<double>(f32_log_nonnegative(t.p2));
+    const double lnT = std::log1p((p1 - 1.0) + rest);
+    const double h = (rest * lnT - S) / T - q1 * std::log1p(-R);
+    s.entropy = h < 0.0 ? 0.0 : h;
+    s.eff_support = std::exp(s.entropy);
+  }
+  if ((want & kRowJacSpec) && n >= 2) {
+    // ψ(x) = Σ q²/(q − x) = Σ p²/(p − y) / T and ψ'(x) = Σ (p/(p − y))² at y = x·T.
+    s.jac_spec = secular_top(q1, p2 / T, R, sums.rest / T, rel_tol, [&](double x, double& psi, double& dpsi) {
+      k.secular(p, n, t.imax, x * T, &psi, &dpsi);
+      psi /= T;
+    });
+  }
+  if (want & kRowJacFro) {
+    // ‖J‖_F² = q₁²R² + T₂(1 + T₂ + 2q₁²) − 2T₃, T_k = Σ_{j≠imax} q_j^k (row_stats' two sums, expanded).
+    const double T2 = (sums.sq + p2 * p2) / (T * T);
+    const double T3 = (sums.cube + p2 * p2 * p2) / (T * T * T);
+    const double q1sq = q1 * q1;
+    const double fro2 = q1sq * R * R + T2 * (1.0 + T2 + 2.0 * q1sq) - 2.0 * T3;
+    s.jac_fro = std::sqrt(fro2 > 0.0 ? fro2 : 0.0);
+  }
+  return s;
+}
+
+RowStats f32_row_stats(const float* p, int n, unsigned want) { return f32_row_stats(p, n, want, f32_row_kernels_best()); }
+
 Eigen::MatrixXd softmax_jacobian_matrix(const double* p, int n) {
   const Eigen::Map<const Eigen::VectorXd> pv(p, n);
   Eigen::MatrixXd J = -pv * pv.transpose();
@@ -242,7 +296,7 @@ double tridiagonal_top_eigenvalue(const std::vector<double>& a, const std::vecto
 }
 }  // namespace
 
-JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d, int n, bool spectral) {
+JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d, int n, bool spectral, double rel_tol) {
   JacobianNorms out;
   double total;
   const std::vector<double> pv = normalised(p_in, n, total);
@@ -275,7 +329,7 @@ JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d,
   // Lanczos on M = (J D)ᵀ (J D) = D J J D (three-term recurrence, no reorthogonalisation: lost
   // orthogonality only adds copies of converged Ritz values, never a value above the largest
   // eigenvalue). The largest Ritz value is checked every 4 steps; it stops when that changes by
-  // < 1e-13 relatively, after n steps, or after kMaxSteps.
+  // < rel_tol relatively, after n steps, or after kMaxSteps.
   constexpr int kMaxSteps = 160;  // with the check every 4 steps
   const int steps = std::min(n, kMaxSteps);
   std::vector<double> v(n), v_prev(n, 0.0);
@@ -304,7 +358,7 @@ JacobianNorms softmax_jacobian_scaled_norms(const double* p_in, const double* d,
     const bool last = k + 1 == steps || !(bn > 1e-300 * std::max(1.0, std::fabs(a)));
     if (k % 4 == 3 || last) {
       const double top = tridiagonal_top_eigenvalue(alpha, beta, sigma2);
-      const bool done = std::fabs(top - sigma2) <= 1e-13 * top;
+      const bool done = std::fabs(top - sigma2) <= rel_tol * top;
       sigma2 = std::max(sigma2, top);
       if (done || last) break;
     }

@@ -75,6 +75,23 @@ enum RowStatsWant : unsigned {
 };
 RowStats row_stats(const double* p, int n, unsigned want);
 
+// ---- The fast path: statistics of a float32 attention row, as the experiments compute them ----
+// The relative tolerance at which the per-row summaries' iterative solves (the secular equation of
+// ‖J‖₂, the Lanczos method of the soft-capped ‖J D‖₂) stop: the page shows 4 significant digits,
+// and a step below 1e-7 leaves an error far under that (tests/native/stats_test.cpp holds the
+// results to the double reference within 1e-6 relatively).
+inline constexpr double kRowSolveRelTol = 1e-7;
+// row_stats of the float32 row p [n] (p ≥ 0, no NaN; renormalised as row_stats does), computed from
+// the float32 values without a double copy by the passes of a kernel family (kernels.hpp):
+// entropy from Σ p ln p with a float32 ln (f32_log_nonnegative) summed in double, ‖J‖_F from
+// Σ p², Σ p³ (expanded form of row_stats' sums), ‖J‖₂ by row_stats' secular iteration stopped at
+// rel_tol. Accuracy against row_stats of the same values in double: entropy and ‖J‖₂ within 1e-6
+// relatively, max weight and ‖J‖_F within 1e-12 (stats_test.cpp). The families give the same bits.
+struct F32RowKernels;
+RowStats f32_row_stats(const float* p, int n, unsigned want, const F32RowKernels& k, double rel_tol = kRowSolveRelTol);
+// The same with the fastest family of the build (f32_row_kernels_best).
+RowStats f32_row_stats(const float* p, int n, unsigned want);
+
 // The softmax Jacobian J = ∂p/∂s = diag(p) − p pᵀ [n, n] (Bridle 1990; any deep-learning text).
 Eigen::MatrixXd softmax_jacobian_matrix(const double* p, int n);
 // ‖J‖₂ by the secular equation of the rank-one downdate diag(p) − p pᵀ (Golub 1973): its largest
@@ -84,12 +101,14 @@ double softmax_jacobian_spectral_norm(const double* p, int n);
 // whose logits went through an elementwise map with derivative d (soft-capping). The Frobenius
 // norm in O(n) as in row_stats; the spectral norm by the Lanczos method on (J D)ᵀ (J D), with
 // products J u = p ⊙ Σ_j p_j (u_i − u_j) computed without the cancellation of 1 − p_max; it stops
-// when the largest Ritz value changes by < 1e-13 relatively (at most min(n, 160) steps).
+// when the largest Ritz value (‖J D‖₂²) changes by < rel_tol relatively over 4 steps (at most
+// min(n, 160) steps): 1e-13 by default, kRowSolveRelTol for the per-row summaries.
 struct JacobianNorms {
   double frobenius = 0.0;
   double spectral = 0.0;
 };
-JacobianNorms softmax_jacobian_scaled_norms(const double* p, const double* d, int n, bool spectral = true);  // !spectral: Frobenius only
+JacobianNorms softmax_jacobian_scaled_norms(const double* p, const double* d, int n, bool spectral = true,
+                                            double rel_tol = 1e-13);  // !spectral: Frobenius only
 // J g = p ⊙ (g − (p·g)): the gradient of a scalar loss through softmax, given g = ∂ℓ/∂p
 // (J is symmetric, so Jᵀ g = J g). Writes out [n].
 void softmax_jacobian_vector(const double* p, const double* g, double* out, int n);
