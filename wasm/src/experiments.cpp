@@ -1136,6 +1136,12 @@ LongContextResult long_context(const LongContextParams& p) {
       throw std::invalid_argument(std::string("longContext: ") + e.what());
     }
   }
+  // each method once: a repeated one would be computed twice and drawn as one curve
+  for (size_t i = 1; i < p.methods.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (p.methods[i] == p.methods[j])
+        throw std::invalid_argument("longContext: methods[" + std::to_string(i) + "] = '" + p.methods[i] +
+                                    "' repeats methods[" + std::to_string(j) + "]; give each method at most once");
   int lmax = 0;
   double macs = 0.0;
   for (int L : p.seq_lens) {
