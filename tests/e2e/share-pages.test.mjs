@@ -59,6 +59,8 @@ test('every share page, fetched as a crawler does (no script), names its view in
     assert.equal(h.meta['twitter:card'], 'summary_large_image', url);
     assert.equal(h.meta['og:locale'], p.lang === 'zh-CN' ? 'zh_CN' : 'en_US', url);
     for (const k of ['description', 'og:description', 'og:url', 'og:image:alt', 'og:site_name']) assert.ok(h.meta[k], `${url}: ${k}`);
+    // Chinese text takes the full-width colon (：), never an ASCII one beside Chinese words
+    if (p.lang === 'zh-CN') assert.doesNotMatch(h.meta['og:image:alt'], /[\u3000-\u9fff\uff00-\uffef]:|: ?[\u3000-\u9fff]/u, `${url}: og:image:alt`);
     assert.equal(new URL(h.link.canonical, url).href, new URL(h.meta['og:url'], url).href, `${url}: canonical = og:url`);
     assert.equal(new URL(h.link.canonical, url).href, url, `${url}: the canonical URL is the page itself`);
     assert.equal([h.meta['og:image:width'], h.meta['og:image:height']].join('×'), '1200×630', url);

@@ -13,6 +13,8 @@ const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const axeSource = createRequire(import.meta.url)('axe-core').source;
 const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild'];
 const CHARTLESS = new Set(['followups', 'training', 'device']);  // no chart before the reader acts
+/** Keys a layout check adds to a panel's link: the wild view at its shortest L (its default 4096 costs 28 calls of ~1 s; L is tested on its own below) */
+const LIGHT = { wild: '&wlen=256' };
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 /** The first chart of a view (a table, the follow-up list or the training run bar where the panel opens with one). */
@@ -66,7 +68,7 @@ for (const [device, opts] of [['desktop', DESKTOP], ['phone', PHONE]]) {
     for (const p of PANELS) {
       const ctx = await browser.newContext(opts);
       const page = await ctx.newPage();
-      await page.goto(`${srv.url}#v=1&exp=${p}`);
+      await page.goto(`${srv.url}#v=1&exp=${p}${LIGHT[p] ?? ''}`);
       await settle(page, p);
       assert.deepEqual(await page.$$eval('[data-panel]', (els) => els.map((e) => e.dataset.panel)), [p]);
       const where = await inFirstScreen(page, p);
@@ -210,7 +212,7 @@ test('the embed of every panel in a cross-origin 720 px column: sized by the emb
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   // trauto=0: the training embed waits for Run (its sizing is what is tested here, not a run)
-  await page.goto(`${srv.url}#v=1&exp=variance&trauto=0`);
+  await page.goto(`${srv.url}#v=1&exp=variance&trauto=0${LIGHT.wild}`);
   const snippets = {};
   for (const p of PANELS) {
     if (p !== 'variance') await page.click(`[data-nav="${p}"]`);

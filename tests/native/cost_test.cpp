@@ -150,5 +150,50 @@ TEST(Cost, MemoryRefusalsNameTheirParameters) {
             "saturationSweep: this call would need 773 MiB of memory, more than the 512 MiB limit (heads = 4, "
             "seqLen = 8192, dks = 1 at most): lower heads, seqLen or dks");
 }
+// The soft-cap's Lanczos solve is ‖J D‖₂: a soft-capped call that does not ask for ‖J‖₂ (spectral
+// false) is not charged for it, so Gemma 2's and Grok-1's entropy at L = 4096 (one head, the page's
+// "Scales in the wild") fits the budget; asked for, the solve is costed (and refused) as before.
+TEST(Cost, TheSoftCapsLanczosSolveIsCostedOnlyWhenSpectralIsAskedFor) {
+  AttentionStatsParams p;
+  p.heads = 1;
+  p.seq_len = 4096;
+  p.dk = 256;
+  p.softcap = 50.0;
+  p.gradients = false;
+  p.per_row = false;
+  p.heatmap_size = 1;
+  p.spectral = false;
+  CostEstimate off, on, uncapped;
+  ASSERT_TRUE(estimate_cost(off, [&] { attention_stats(p); }));
+  p.spectral = true;
+  ASSERT_TRUE(estimate_cost(on, [&] { attention_stats(p); }));
+  p.softcap = 0.0;
+  ASSERT_TRUE(estimate_cost(uncapped, [&] { attention_stats(p); }));
+  const double L = 4096.0, S = 160.0;
+  const double lanczos = L * (L * S * cost::kNsPerLanczosLS + S * S * cost::kNsPerLanczosS2);
+  EXPECT_DOUBLE_EQ(off.ns, uncapped.ns);  // spectral off: the capped call costs what an uncapped one does
+  EXPECT_EQ(off.terms.size(), uncapped.terms.size());
+  EXPECT_NEAR(on.ns - off.ns, lanczos, 1e-6 * lanczos);  // spectral on: one more term, the solve
+  EXPECT_EQ(on.terms.size(), off.terms.size() + 1);
+  EXPECT_LT(off.ns, kBudgetSeconds * 1e9);
+  p.softcap = 50.0;
+  EXPECT_NE(refusal([&] { attention_stats(p); }).find("the soft-capped Jacobian norms of 4096 rows"), std::string::npos);
+
+  SaturationSweepParams w;  // the sweep: the same rule per (d_k, scale) pass
+  w.dks = {128, 256};
+  w.scales = {Scale{}};
+  w.heads = 1;
+  w.seq_len = 2048;
+  w.softcap = 30.0;
+  w.gradients = false;
+  w.spectral = false;
+  CostEstimate soff, son;
+  ASSERT_TRUE(estimate_cost(soff, [&] { saturation_sweep(w); }));
+  w.spectral = true;
+  ASSERT_TRUE(estimate_cost(son, [&] { saturation_sweep(w); }));
+  const double L2 = 2048.0;
+  EXPECT_NEAR(son.ns - soff.ns, 2.0 * L2 * (L2 * S * cost::kNsPerLanczosLS + S * S * cost::kNsPerLanczosS2), 1.0);
+  EXPECT_EQ(son.terms.size(), soff.terms.size() + 1);
+}
 }  // namespace
 }  // namespace sqrtdk

@@ -596,6 +596,22 @@ TEST(LongContextTemperatures, TheNewMethodsInLongContext) {
   EXPECT_EQ(long_context(q).points[0][2].entropy, r.points[0][2].entropy);
 }
 
+// A method named twice is refused, naming the repeat (it would be computed twice and drawn as one curve).
+TEST(LongContextTemperatures, ARepeatedMethodIsRefusedNamingIt) {
+  LongContextParams p;
+  p.seq_lens = {64};
+  p.queries = 2;
+  p.methods = {"fixed", "llama4", "ssmax", "llama4"};
+  try {
+    long_context(p);
+    FAIL() << "a repeated method was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "longContext: methods[3] = 'llama4' repeats methods[1]; give each method at most once");
+  }
+  p.methods = {"fixed", "llama4", "ssmax"};
+  EXPECT_NO_THROW(long_context(p));
+}
+
 TEST(LongContextTemperatures, ASinkOnEveryRowAgainstTheDoubleReference) {
   LongContextParams p;
   p.dk = 8;
@@ -753,15 +769,16 @@ TEST(PrecisionRowSums, Float16SumOf4096ZerosStallsAt2048) {
   EXPECT_NEAR(cell(f, "float16", "safe").row_sum.max, 1.0, 1e-3);
 }
 
-TEST(PrecisionRowSums, OffByDefaultAndNothingElseChanges) {
+TEST(PrecisionRowSums, OnByDefaultAndTheOptOutChangesNothingElse) {
   PrecisionLabParams p;
+  EXPECT_TRUE(p.row_sums);
   p.rows = 32;
   p.seq_len = 512;
   p.dk = 64;
   p.seed = 9;
-  const PrecisionLabResult off = precision_lab(p);
-  p.row_sums = true;
   const PrecisionLabResult on = precision_lab(p);
+  p.row_sums = false;
+  const PrecisionLabResult off = precision_lab(p);
   ASSERT_EQ(off.cells.size(), on.cells.size());
   for (size_t i = 0; i < off.cells.size(); ++i) {
     EXPECT_EQ(off.cells[i].causes.sum_stall, 0.0);
@@ -769,6 +786,9 @@ TEST(PrecisionRowSums, OffByDefaultAndNothingElseChanges) {
     EXPECT_EQ(off.cells[i].causes.underflow, on.cells[i].causes.underflow);
     EXPECT_EQ(off.cells[i].max_abs_error, on.cells[i].max_abs_error);
     EXPECT_EQ(off.cells[i].probs, on.cells[i].probs);
+    EXPECT_EQ(off.cells[i].share_nan, on.cells[i].share_nan);
+    EXPECT_EQ(off.cells[i].mean_abs_error, on.cells[i].mean_abs_error);
+    EXPECT_EQ(off.cells[i].jac_fro_median, on.cells[i].jac_fro_median);
   }
   // A fully masked row under the zero rule sums to 0 like its reference: not a stall.
   PrecisionLabParams m;

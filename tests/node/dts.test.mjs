@@ -106,7 +106,8 @@ test('every result matches its interface, field by field', () => {
   const att = core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3, sinks: [0, 1] });
   assert.ok(att.sinkWeights instanceof Float32Array && typeof att.sinkMass === 'number');
   shape(att, 'AttentionResult');
-  const sums = core.precisionLab({ rows: 2, seqLen: 8, dk: 4, rowSums: true });
+  const sums = core.precisionLab({ rows: 2, seqLen: 8, dk: 4 });
+  shape(core.precisionLab({ rows: 2, seqLen: 8, dk: 4, rowSums: false }), 'PrecisionLabResult');
   assert.ok(sums.cells[0].rowSum && typeof sums.cells[0].causes.sumStall === 'number');
   shape(sums, 'PrecisionLabResult');
   shape(core.precisionLab({ q: new Float32Array(8).fill(1), k: new Float32Array(12).fill(1), dk: 4, scaleAt: 'query' }), 'PrecisionLabResult');

@@ -104,10 +104,19 @@ test('sinks are checked at the boundary, naming the value', () => {
   refuses(() => core.attention({ q: new Float32Array(2), k: new Float32Array(2), v: new Float32Array(2), heads: 1, seqLen: 2, dk: 1, sinks: ['1'] }), TypeError, /^attention: sinks\[0\] must be a number/);
   refuses(() => core.attention({ q: new Float32Array(2), k: new Float32Array(2), v: new Float32Array(2), heads: 1, seqLen: 2, dk: 1, sinks: 1 }), TypeError, /^attention: sinks must be/);
   refuses(() => core.attentionStats({ dk: 8, heads: 1, sinks: [3e6] }), RangeError, /^attentionStats: sinks\[0\] = 3000000/);
+  // logits are real: an integer typed array is refused by kind; Float32Array and Float64Array are the same logits
+  refuses(() => core.attentionStats({ dk: 8, heads: 2, sinks: Int32Array.of(1, 1) }), TypeError, /^attentionStats: sinks must be a Float32Array, Float64Array or an array of numbers, got Int32Array$/);
+  refuses(() => core.saturationSweep({ dks: [8], heads: 1, sinks: Uint8Array.of(1) }), TypeError, /^saturationSweep: sinks must be .* got Uint8Array$/);
+  const p = { dk: 8, heads: 2, seqLen: 8, gradients: false, perRow: false };
+  assert.deepEqual(core.attentionStats({ ...p, sinks: Float64Array.of(1, 0.5) }), core.attentionStats({ ...p, sinks: [1, 0.5] }));
+  assert.deepEqual(core.attentionStats({ ...p, sinks: Float32Array.of(1, 0.5) }), core.attentionStats({ ...p, sinks: [1, 0.5] }));
 });
 
 test('modelScales: every entry computed from its parameters, with the issue\'s numbers', () => {
   const all = core.modelScales();
+  // it takes nothing: an argument (options it would ignore) is refused
+  refuses(() => core.modelScales({ model: 'GPT-2' }), TypeError, /^modelScales: takes no arguments, got 1 \(object\)$/);
+  refuses(() => core.modelScales({}), TypeError, /^modelScales: takes no arguments, got 1/);
   const by = Object.fromEntries(all.map((m) => [m.model, m]));
   assert.ok(all.length >= 13);
   near(by['Gemma 3 27B'].scale, 0.077152, 5e-7, 'Gemma 3 27B');
@@ -135,6 +144,8 @@ test('longContext: Llama 4\'s temperature, Scalable-Softmax\'s check and DeepSee
   // SSMax: s · ln n; all logits −2 but one +3, n = 1000, s = 0.43: max weight 0.12935 → 0.99965
   const ss = core.longContext({ seqLens: [1000], methods: ['ssmax'], queries: 1, dk: 4 }).points[0][0].multiplier;
   near(ss, 0.43 * Math.log(1000), 1e-14, 's ln n');
+  // each method once: a repeat is refused, naming it
+  refuses(() => core.longContext({ seqLens: [64], methods: ['llama4', 'fixed', 'llama4'], queries: 1, dk: 4 }), RangeError, /^longContext: methods\[2\] = 'llama4' repeats methods\[0\]; give each method at most once$/);
   const z = Array.from({ length: 1000 }, (_, i) => (i === 0 ? 3 : -2));
   near(core.softmaxJacobian(z).probs[0], 0.12935, 5e-6, 'softmax');
   near(core.softmaxJacobian(z.map((x) => x * ss)).probs[0], 0.99965, 5e-6, 'SSMax');
@@ -195,15 +206,20 @@ test('precisionLab q·kᵀ in float16: the products overflow before the scale, n
 });
 
 test('precisionLab row sums: 4096 zero logits summed in float16 stall at 2048 (weights 1/2048, row sum 2.0, cause sumStall)', () => {
-  const r = core.precisionLab({ logits: new Float64Array(4096), rowSums: true });
+  const r = core.precisionLab({ logits: new Float64Array(4096) });  // row sums are on by default
   for (const c of r.cells.filter((x) => x.format === 'float16')) {
     assert.equal(c.probs[0], 1 / 2048, c.algorithm);
     assert.deepEqual(c.rowSum, { min: 2, max: 2 }, c.algorithm);
     assert.equal(c.causes.sumStall, 1, c.algorithm);
   }
   for (const c of r.cells.filter((x) => x.format === 'float64' || x.format === 'float32')) assert.equal(c.causes.sumStall, 0);
-  // Without rowSums the result is what it was: no rowSum, no sumStall.
-  const plain = core.precisionLab({ logits: new Float64Array(4096) });
-  assert.ok(!('rowSum' in plain.cells[0]) && !('sumStall' in plain.cells[0].causes));
+  // rowSums: false leaves out rowSum and sumStall and nothing else: every other number the same, bit for bit
+  for (const p of [{ logits: new Float64Array(4096) }, { rows: 8, seqLen: 64, dk: 32, seed: 3, scale: 'none' }, { logits: [100, 90, 80], blockSize: 2 }]) {
+    const on = core.precisionLab(p), off = core.precisionLab({ ...p, rowSums: false });
+    assert.ok(on.cells.every((c) => c.rowSum && typeof c.causes.sumStall === 'number'), 'on by default, every cell');
+    assert.ok(off.cells.every((c) => !('rowSum' in c) && !('sumStall' in c.causes)), 'the opt-out');
+    const strip = (res) => ({ ...res, cells: res.cells.map(({ rowSum, ...c }) => ({ ...c, causes: Object.fromEntries(Object.entries(c.causes).filter(([k]) => k !== 'sumStall')) })) });
+    assert.deepEqual(strip(on), off);
+  }
   refuses(() => core.precisionLab({ logits: [1], rowSums: 1 }), TypeError, /^precisionLab: rowSums must be a boolean/);
 });

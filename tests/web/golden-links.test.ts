@@ -39,7 +39,9 @@ function requestsOf(s: State): Call[] {
     case 'article':
       return [{ label: 'check', kind: 'saturationSweep', params: articleParams(s) }];
     case 'precision':
-      return [{ label: 'main', kind: 'precisionLab', params: precisionParams(s) }];
+      // the goldens of core 0.2 were recorded before the row sums came by default: rowSums: false leaves out
+      // rowSum and sumStall and nothing else (tests/node/science.test.mjs); drop it when the goldens are recorded again
+      return [{ label: 'main', kind: 'precisionLab', params: { ...precisionParams(s), rowSums: false } }];
     case 'longctx':
       return METHODS.map((m) => ({ label: m, kind: 'longContext' as const, params: longParams(s, m) }));
     case 'gqa':

@@ -49,6 +49,7 @@ describe('the interview catalogue', () => {
     for (const item of [...POINTS_30S, ...TWO_MINUTES, ...FOLLOWUPS, ...WRONG]) {
       keys.add(item.text(big)); keys.add(item.text({ ...small, gqMeanNone512: 2 }));
       if (item.q) keys.add(item.q);
+      if (item.print) keys.add(item.print);
     }
     keys.add('iv.a2.live');
     const used = new Set<string>();
@@ -64,6 +65,21 @@ describe('the interview catalogue', () => {
     expect(POINTS_30S.length).toBeGreaterThanOrEqual(3);
     expect(POINTS_30S.length).toBeLessThanOrEqual(4);
     for (const p of DEEP) expect(en[`iv.deep.${p}` as MessageKey], p).toBeTruthy();
+  });
+
+  it('the printed sheet holds every follow-up and wrong answer; a shorter printed text keeps the live numbers of its item', () => {
+    for (const item of [...FOLLOWUPS, ...WRONG]) expect(item.screenOnly, item.id).toBeFalsy();
+    const withPrint = [...FOLLOWUPS, ...WRONG].filter((f) => f.print);
+    expect(withPrint.map((f) => f.id)).toEqual(['cbrt', 'wqwk', 'mup', 't5', 'sink', 'mla', 'mupalways', 'heads']);
+    const big = Object.fromEntries(Object.keys(liveNumbers({})).map((k) => [k, 1])) as Record<NumberId, number>;
+    for (const f of withPrint) {
+      for (const dict of [en, zhCN]) {
+        const full = dict[f.text(big)], short = dict[f.print!];
+        expect(short.length, `${f.id}: shorter on paper`).toBeLessThan(0.85 * full.length);
+        // the same live numbers, on paper as on screen
+        expect([...new Set(placeholders(short))], f.id).toEqual([...new Set(placeholders(full))]);
+      }
+    }
   });
 
   it('every formula or claim from a paper names it: author, year (and section where the view quotes one)', () => {

@@ -9,7 +9,8 @@ import {
   buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, buildLongContext, buildGqaEntropy, buildKvCache,
   buildTensorJacobian, buildRowHistogram, quantile, FORMATS, ALGORITHMS, PROB_FLOOR, TENSOR_SCALES,
 } from '../../web/src/charts/labs.ts';
-import { precisionParams, precisionRows, cellText, longParams, longQueries, METHODS, parseLogitField } from '../../web/src/requests/labs.ts';
+import { precisionParams, precisionRows, cellText, longParams, longQueries, METHODS, PANEL_METHODS, parseLogitField } from '../../web/src/requests/labs.ts';
+import { FORMULAS, LONG_FACTORS, longContextFormula } from '../../web/src/formulas.js';
 import { toHash, parseHash } from '../../web/src/state/state.ts';
 import { defaultState } from '../../web/src/state/state.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
@@ -89,6 +90,20 @@ describe('long context', () => {
     // the article's multiplier at L = 1024, L_train = 128 is √8
     expect(results.article!.points[0][2].multiplier).toBeCloseTo(Math.sqrt(8), 12);
     expect(buildLongContext({ fixed: results.fixed }, METHODS, 'maxWeight', 128, t).points).toBe(3);
+  });
+  it('the formula shows the factor of every method the panel draws, Llama 4 and SSMax included, and no other', () => {
+    expect(Object.keys(LONG_FACTORS)).toEqual([...PANEL_METHODS]);
+    const tex = FORMULAS.longctx;
+    expect(tex).toBe(longContextFormula([...PANEL_METHODS]));
+    expect(tex.match(/\\lambda_\{/g)).toHaveLength(PANEL_METHODS.length);
+    for (const name of ['fixed', '\\log n', 'YaRN', 'article', 'Llama 4', 'SSMax']) expect(tex).toContain(name);
+    // the factors are the core's: Llama 4's at L = 16384 (⌊16384 / 8192⌋ = 2), SSMax's s = 0.43
+    const r = core.longContext({ dk: 8, seqLens: [16384], queries: 1, methods: ['llama4', 'ssmax'] });
+    expect(r.points[0][0].multiplier).toBeCloseTo(1 + 0.1 * Math.log(3), 14);
+    expect(r.points[1][0].multiplier).toBeCloseTo(0.43 * Math.log(16384), 14);
+    expect(tex).toContain('\\tfrac{L}{8192}');
+    expect(tex).toContain('0.43\\,\\ln L');
+    expect(() => longContextFormula(['fixed', 'ntk'])).toThrow(/no factor for method 'ntk'/);
   });
 });
 

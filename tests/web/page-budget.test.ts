@@ -12,6 +12,7 @@ import type { State } from '../../web/src/state/state.ts';
 import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams, pointTooBig, logitRuleParams } from '../../web/src/requests/attention.ts';
 import { precisionParams, longParams, gqaStatsParams, METHODS } from '../../web/src/requests/labs.ts';
 import { LAYOUTS } from '../../web/src/charts/labs.ts';
+import { wildModelParams, wildReferenceParams } from '../../web/src/requests/science.ts';
 
 let core: Core;
 beforeAll(async () => { core = await loadCore({ kernel: 'auto' }); });
@@ -67,4 +68,32 @@ describe('the page\'s requests fit the core\'s work budget', () => {
       });
     }, 60000);
   }
+});
+
+// "Scales in the wild" at its default L = 4096: every catalogue row's two requests (its own scale, with
+// Gemma 2's and Grok-1's soft-caps, and 1/√d_head) fit the budget with either kernel. The entropy-only
+// requests (spectral false) are not charged for the soft-capped Lanczos solve they do not run.
+describe('Scales in the wild fits the budget at L = 4096', () => {
+  for (const kernel of ['auto', 'scalar'] as const) {
+    it(`every row, kernel ${kernel}`, () => {
+      const parsed = parseHash(`#v=1&exp=wild&kernel=${kernel}`, 'en');
+      expect(parsed.issues).toEqual([]);
+      const s = parsed.state;
+      expect(s.wlen).toBe(4096);
+      const models = core.modelScales();
+      expect(models.filter((m) => (m.softcap ?? 0) > 0).length).toBeGreaterThanOrEqual(2);
+      for (const m of models) {
+        for (const p of [wildModelParams(s, m), wildReferenceParams(s, m.dHead)]) {
+          const est = core.cost('attentionStats', p);
+          expect(est.fits ? 'fits' : `${m.model}: ${est.seconds.toFixed(1)} s`).toBe('fits');
+        }
+      }
+    });
+  }
+  it('a soft-capped row runs at L = 4096 (Grok-1: cap 30)', () => {
+    const s = parseHash('#v=1&exp=wild', 'en').state;
+    const grok = core.modelScales().find((m) => m.model.startsWith('Grok-1'))!;
+    const r = run(core, { id: 0, kind: 'attentionStats', params: wildModelParams(s, grok) } as Request);
+    expect(r.ok ? 'ok' : `${r.error.name}: ${r.error.message}`).toBe('ok');
+  }, 60000);
 });

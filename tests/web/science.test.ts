@@ -128,9 +128,10 @@ describe('Scales in the wild', () => {
     const cat: ModelScale[] = core.modelScales();
     expect(cat.length).toBeGreaterThanOrEqual(12);
     const s = defaultState();
+    expect(WILD_SEQ_LEN).toBe(4096);
     for (const m of cat) {
       const p = wildModelParams(s, m);
-      expect(p).toMatchObject({ heads: 1, seqLen: WILD_SEQ_LEN, dk: m.dHead, scale: m.scale, gradients: false });
+      expect(p).toMatchObject({ heads: 1, seqLen: 4096, dk: m.dHead, scale: m.scale, gradients: false, spectral: false });
       expect(wildReferenceParams(s, m.dHead).scale).toBe('inv_sqrt_dk');
       const link = withPatch(s, wildLinkPatch(m));
       expect(link.exp).toBe('saturation');

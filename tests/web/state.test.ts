@@ -13,7 +13,7 @@ describe('state round trip', () => {
       + '&plogits=100,90,80&pmode=logits&pdk=512&pseqLen=128&pscale=none&pq=24&pk=24,12,0&pkrep=1&pscaleat=scores&pblock=32&pacc=same&pmasked=nan&pseed=0&ldk=64&ltrain=512'
       + '&hq=32&hkv=8&gdk=128&kvl=32&kvctx=8192&kvdt=bf16&tex=structured&tscale=inv_sqrt_dk'
       + '&trtask=copy&trvocab=16&trlen=16&trlayers=2&trdm=64&trheads=4&trmlp=128&trnorm=pre&trinit=0.125&trlr=0.003&trwarm=0&trclip=1'
-      + '&trsteps=200&trseed=0&trsm=safe&trcap=0&trvar=none,inv_sqrt_dk,inv_dk,learnable_temperature,qk_layernorm,qk_l2&trthr=0.01&rho=0.2&mpow=0.75&wlen=1024&trauto=1'
+      + '&trsteps=200&trseed=0&trsm=safe&trcap=0&trvar=none,inv_sqrt_dk,inv_dk,learnable_temperature,qk_layernorm,qk_l2&trthr=0.01&rho=0.2&mpow=0.75&wlen=4096&trauto=1'
       + `&cv=${CORE_VERSION}`);
     const p = parseHash(h, 'zh-CN');
     expect(p.issues).toEqual([]);
@@ -124,6 +124,10 @@ describe('malformed hashes', () => {
     { hash: '#v=1&plogits=NaN', expect: { plogits: [100, 90, 80] }, issues: [['plogits', 'invalid']] },
     { hash: '#v=1&causal=1&softcap=50', expect: { causal: true, softcap: 50 }, issues: [] },
     { hash: '#v=1&softcap=-1', expect: { softcap: 0 }, issues: [['softcap', 'range']] },
+    // wlen below the slider's first step (256) is refused like any out-of-range key: the default L 4096, with a notice
+    { hash: '#v=1&wlen=64', expect: { wlen: 4096 }, issues: [['wlen', 'range']] },
+    { hash: '#v=1&wlen=255', expect: { wlen: 4096 }, issues: [['wlen', 'range']] },
+    { hash: '#v=1&wlen=256', expect: { wlen: 256 }, issues: [] },
     { hash: '#v=1&pacc=float32&pmasked=zero', expect: { pacc: 'float32', pmasked: 'zero' }, issues: [] },
     { hash: '#v=1&pacc=float16', expect: { pacc: 'same' }, issues: [['pacc', 'invalid']] },
     { hash: `#v=1&plogits=${Array(65).fill(1).join(',')}`, expect: { plogits: [100, 90, 80] }, issues: [['plogits', 'invalid']] },

@@ -35,7 +35,8 @@ export type Correlation = number;
  * row's weights sum to 1 − p_sink. Logits [2, 1, 0] with S = 1 give [0.5344, 0.1966, 0.0723], sink 0.1966. A row whose
  * keys are all masked gives zeros (the sink takes all) under either masked-row rule. Each value finite with |S| ≤ 1e6,
  * or −Infinity = no sink for that head (every number then equals the sink-free one, bit for bit); absent or null =
- * no sinks. A wrong length or a NaN/+∞ value is refused (RangeError naming sinks or sinks[i]).
+ * no sinks. A wrong length or a NaN/+∞ value is refused (RangeError naming sinks or sinks[i]); any other typed array
+ * (Int32Array, Uint8Array, …) is refused (TypeError naming sinks and the array's kind).
  */
 export type Sinks = Float32Array | Float64Array | readonly number[];
 
@@ -317,8 +318,9 @@ export interface PrecisionLabParams {
    */
   scaleAt?: ScaleAt;
   /**
-   * check every row's sum Σ_j p_j (default false; always on with q and k): each cell then carries rowSum and
-   * causes.sumStall. Off by default so that a call without it returns exactly what it returned before.
+   * check every row's sum Σ_j p_j (default true; always on with q and k): each cell carries rowSum and
+   * causes.sumStall. false (an opt-out for the results of core 0.2, which had them off by default) leaves out those
+   * two fields and nothing else: every other number is the same, bit for bit. The check costs a sum per row.
    */
   rowSums?: boolean;
 }
@@ -335,7 +337,7 @@ export interface PrecisionCauses {
   /** NaN without an overflow: 0/0 of a fully masked or fully underflowed row, −∞ − (−∞) */ nan: number;
   /** a weight came out 0 where float64 has it positive, with no overflow or NaN */ underflow: number;
   /**
-   * only with rowSums or q/k: every weight finite, but Σ_j p_j is off the float64 row's sum by more than the format's
+   * unless rowSums: false (always with q/k): every weight finite, but Σ_j p_j is off the float64 row's sum by more than the format's
    * rounding allows, u (2 + 2√n) + n · (smallest subnormal), u = 2^−(mantissa bits + 1) (2u for the outputs' own
    * rounding and twice the √n·u that independent roundings of n terms typically leave; Higham 2002 §4.2). A float16
    * row of 4096 zero logits summed in float16 stalls at 2048: every weight 1/2048, Σ = 2.0.
@@ -352,7 +354,7 @@ export interface PrecisionCell {
   meanAbsError: number;
   /** median ‖J‖_F of the finite rows */ jacFroMedian: number;
   /** the first row's weights [seqLen] */ probs: Float64Array;
-  /** only with rowSums or q/k: min and max of Σ_j p_j over the rows whose sum is not NaN (NaN if none) */
+  /** unless rowSums: false (always with q/k): min and max of Σ_j p_j over the rows whose sum is not NaN (NaN if none) */
   rowSum?: { min: number; max: number };
 }
 export interface PrecisionLabResult {
@@ -388,7 +390,7 @@ export interface LongContextParams {
   /** each 1..16384, at most 16 */ seqLens: number[];
   /** L_train, 2..16384 (default 512) */ trainLen?: number;
   /** queries per length, 1..1024 (default 64) */ queries?: number;
-  /** default all six (LONG_CONTEXT_METHODS) */ methods?: LongContextScheme[];
+  /** default all six (LONG_CONTEXT_METHODS); each at most once (a repeat is refused, naming it) */ methods?: LongContextScheme[];
   seed?: number;
   kernel?: Kernel;
   /** 'llama4': floor_scale, in [1, 1e9] (default 8192, Meta's) */ floorScale?: number;
@@ -655,6 +657,7 @@ export interface Core {
   /**
    * The catalogue of scales real models compute (GPT-2, Llama 3, Qwen2.5, Qwen3, Gemma 2 9B/27B, Gemma 3 27B,
    * DeepSeek-V3, gpt-oss, Grok-1, Granite 3.0, T5, Llama 4 Scout, μP), each scale computed from its parameters.
+   * Takes no arguments: any argument is refused (TypeError), as options it would ignore.
    */
   modelScales(): ModelScale[];
   /** A Transformer training run of the training lab (RangeError naming the value when a size does not fit). */

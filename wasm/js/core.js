@@ -264,12 +264,17 @@ function scale(what, v, fallback = 'inv_sqrt_dk', name = 'scale') {
   }
   throw new TypeError(`${what}: ${name} must be a string or a number, got ${typeName(v)} (or { power: p })`);
 }
-// Attention sinks: absent or null = none; else one logit per head (a plain array of numbers or a
-// numeric typed array of length heads), each finite with |S| ≤ 1e6 or −∞ (no sink for that head).
+// Attention sinks: absent or null = none; else one logit per head (a plain array of numbers, a
+// Float32Array or a Float64Array of length heads; any other typed array is refused), each finite
+// with |S| ≤ 1e6 or −∞ (no sink for that head).
 // Returns a Float64Array copy, or null.
 function sinks(what, v, heads) {
   if (v === undefined || v === null) return null;
   const kind = typedArrayKind(v);
+  // logits are real numbers: an integer typed array (Int32Array, Uint8Array, …) is a caller's mistake
+  if (kind !== undefined && kind !== 'Float32Array' && kind !== 'Float64Array') {
+    throw new TypeError(`${what}: sinks must be a Float32Array, Float64Array or an array of numbers, got ${kind}`);
+  }
   const count = kind !== undefined && kind in NUMBER_ARRAYS ? taByteLength.call(v) / NUMBER_ARRAYS[kind] : Array.isArray(v) ? v.length : -1;
   if (count >= 0 && count !== heads) {
     throw new RangeError(`${what}: sinks.length = ${count} does not match heads = ${heads} (one sink logit per head)`);
@@ -687,7 +692,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         q,
         k,
         scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, 'scores'),
-        rowSums: bool(what, 'rowSums', params.rowSums, false),
+        rowSums: bool(what, 'rowSums', params.rowSums, true),
       });
     },
     longContext(params) {
@@ -714,7 +719,11 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         sink: params.sink === undefined || params.sink === null ? null : sinkLogit(what, params.sink),
       });
     },
-    modelScales() {
+    modelScales(...args) {
+      // the catalogue takes nothing: an argument (options that would be ignored) is refused
+      if (args.length > 0) {
+        throw new TypeError(`modelScales: takes no arguments, got ${args.length} (${args.map(describe).join(', ')})`);
+      }
       return checked(mod.modelScales());
     },
     createTrainingRun(config = {}) {

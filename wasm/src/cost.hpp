@@ -101,7 +101,9 @@ void check_cost(const char* what, const std::vector<CostTerm>& terms);
 
 // Nanoseconds of the analysis of one attention pass (attentionStats, each point of a sweep,
 // tensorStats): heads · seqLen² · dk products (1 forward, 3 with gradients), the per-row statistics
-// of heads · seqLen² weights, the soft-cap's Lanczos solve, the normal draws of the inputs.
+// of heads · seqLen² weights, the soft-cap's Lanczos solve (softcap true: only for a soft-capped call
+// that asks for ‖J‖₂, spectral; without it a capped row's ‖J D‖_F is O(L) like an uncapped row's),
+// the normal draws of the inputs.
 double ns_per_mac(Kernel kernel);  // kNsPerMac or kNsPerMacSimd
 double analyse_products_ns(int heads, int seq_len, int dk, bool gradients, Kernel kernel);
 double analyse_rows_ns(int heads, int seq_len, bool gradients, bool softcap);

@@ -451,7 +451,8 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk, p.gradients), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
   {
     std::vector<CostTerm> terms;
-    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, p.gradients, p.softcap > 0.0, true, p.kernel);
+    // the soft-capped Lanczos solve is ‖J D‖₂: costed only when the call asks for it (spectral)
+    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, p.gradients, p.softcap > 0.0 && p.spectral, true, p.kernel);
     check_cost(what, terms);
   }
 
@@ -516,7 +517,7 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
          "dks = " + format_number(sum_dk) + " in sum, heads = " + std::to_string(p.heads) + ", seqLen = " +
              std::to_string(p.seq_len),
          "drawing the inputs"}};
-    if (p.softcap > 0.0)
+    if (p.softcap > 0.0 && p.spectral)  // the Lanczos solve of ‖J D‖₂, only when asked for
       terms.push_back({passes * (analyse_rows_ns(p.heads, p.seq_len, false, true) -
                                  analyse_rows_ns(p.heads, p.seq_len, false, false)),
                        lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
@@ -1141,6 +1142,12 @@ LongContextResult long_context(const LongContextParams& p) {
       throw std::invalid_argument(std::string("longContext: ") + e.what());
     }
   }
+  // each method once: a repeated one would be computed twice and drawn as one curve
+  for (size_t i = 1; i < p.methods.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (p.methods[i] == p.methods[j])
+        throw std::invalid_argument("longContext: methods[" + std::to_string(i) + "] = '" + p.methods[i] +
+                                    "' repeats methods[" + std::to_string(j) + "]; give each method at most once");
   int lmax = 0;
   double macs = 0.0;
   for (int L : p.seq_lens) {

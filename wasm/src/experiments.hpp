@@ -346,9 +346,10 @@ struct PrecisionLabParams {
   std::vector<float> q, k;     // both empty, or q [queries, dk] (queries 1..1024) and k [keys, dk] (keys
                                // 1..8192), finite with |x| ≤ 1e6; with them rows, seq_len and seed are unused
   ScaleAt scale_at = ScaleAt::Scores;  // q/k only: where c is applied (above)
-  bool row_sums = false;       // also check every row's sum Σ_j p_j: each cell's row_sum and the cause
-                               // sum_stall (always on with q and k). Off by default so that a call without
-                               // it returns exactly the numbers it returned before (see README: versions)
+  bool row_sums = true;        // check every row's sum Σ_j p_j: each cell's row_sum and the cause sum_stall
+                               // (always on with q and k). On by default (a row whose weights sum to 2 is
+                               // broken even with every weight finite); false leaves out those two fields
+                               // and nothing else: every other number is the same, bit for bit
 };
 // The cause of each broken row, as shares of the rows. A row counts under the first of these that
 // happened in it (so the shares add up to the share of broken rows):
@@ -452,7 +453,8 @@ struct LongContextParams {
   std::vector<int> seq_lens;        // each 1..16384, at most 16
   int train_len = 512;              // L_train, 2..16384
   int queries = 64;                 // 1..1024
-  std::vector<std::string> methods; // subset of 'fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax'
+  std::vector<std::string> methods; // subset of 'fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax', each at most once
+                                    // (a repeat: std::invalid_argument naming it)
   uint32_t seed = 0;
   Kernel kernel = Kernel::Scalar;
   LongContextOptions options;

@@ -42,6 +42,8 @@ interface Item {
   id: string; text: (n: Record<NumberId, number>) => MessageKey; link: LinkId; q?: MessageKey;
   /** on screen only: left out of the two-page printed cheat sheet */
   screenOnly?: boolean;
+  /** the shorter text the printed cheat sheet shows instead (the same live numbers) */
+  print?: MessageKey;
 }
 const fixed = (k: MessageKey) => () => k;
 
@@ -71,12 +73,12 @@ export const FOLLOWUPS: Item[] = [
   { id: 'init', q: 'iv.fu.init.q', text: fixed('iv.fu.init.a'), link: 'trainSmall' },
   { id: 'tail', q: 'iv.fu.tail.q', text: fixed('iv.fu.tail.a'), link: 'gradqNone512' },
   { id: 'when', q: 'iv.fu.when.q', text: fixed('iv.fu.when.a'), link: 'jac10' },
-  { id: 'cbrt', q: 'iv.fu.cbrt.q', text: fixed('iv.fu.cbrt.a'), link: 'mupCbrt', screenOnly: true },
-  { id: 'wqwk', q: 'iv.fu.wqwk.q', text: fixed('iv.fu.wqwk.a'), link: 'mupSelf', screenOnly: true },
-  { id: 'mup', q: 'iv.fu.mup.q', text: fixed('iv.fu.mup.a'), link: 'mup02', screenOnly: true },
-  { id: 't5', q: 'iv.fu.t5.q', text: fixed('iv.fu.t5.a'), link: 'wild', screenOnly: true },
-  { id: 'sink', q: 'iv.fu.sink.q', text: fixed('iv.fu.sink.a'), link: 'satSink64', screenOnly: true },
-  { id: 'mla', q: 'iv.fu.mla.q', text: fixed('iv.fu.mla.a'), link: 'wild', screenOnly: true },
+  { id: 'cbrt', q: 'iv.fu.cbrt.q', text: fixed('iv.fu.cbrt.a'), print: 'iv.fu.cbrt.p', link: 'mupCbrt' },
+  { id: 'wqwk', q: 'iv.fu.wqwk.q', text: fixed('iv.fu.wqwk.a'), print: 'iv.fu.wqwk.p', link: 'mupSelf' },
+  { id: 'mup', q: 'iv.fu.mup.q', text: fixed('iv.fu.mup.a'), print: 'iv.fu.mup.p', link: 'mup02' },
+  { id: 't5', q: 'iv.fu.t5.q', text: fixed('iv.fu.t5.a'), print: 'iv.fu.t5.p', link: 'wild' },
+  { id: 'sink', q: 'iv.fu.sink.q', text: fixed('iv.fu.sink.a'), print: 'iv.fu.sink.p', link: 'satSink64' },
+  { id: 'mla', q: 'iv.fu.mla.q', text: fixed('iv.fu.mla.a'), print: 'iv.fu.mla.p', link: 'wild' },
 ];
 export const WRONG: Item[] = [
   { id: 'overflow', q: 'iv.w.overflow.claim', text: fixed('iv.w.overflow.a'), link: 'precNone' },
@@ -85,8 +87,8 @@ export const WRONG: Item[] = [
   { id: 'dmodel', q: 'iv.w.dmodel.claim', text: fixed('iv.w.dmodel.a'), link: 'satModel64' },
   { id: 'trained', q: 'iv.w.trained.claim', text: fixed('iv.w.trained.a'), link: 'trainSmall' },
   { id: 'lnL', q: 'iv.w.lnL.claim', text: fixed('iv.w.lnL.a'), link: 'article' },
-  { id: 'mupalways', q: 'iv.w.mupalways.claim', text: fixed('iv.w.mupalways.a'), link: 'mupCbrt', screenOnly: true },
-  { id: 'heads', q: 'iv.w.heads.claim', text: fixed('iv.w.heads.a'), link: 'satModel64', screenOnly: true },
+  { id: 'mupalways', q: 'iv.w.mupalways.claim', text: fixed('iv.w.mupalways.a'), print: 'iv.w.mupalways.p', link: 'mupCbrt' },
+  { id: 'heads', q: 'iv.w.heads.claim', text: fixed('iv.w.heads.a'), print: 'iv.w.heads.p', link: 'satModel64' },
   { id: 'grad', q: 'iv.w.grad.claim', text: (n) => (n.gqMeanNone512 > n.gqMeanSqrt512 ? 'iv.w.grad.a.larger' : 'iv.w.grad.a.smaller'), link: 'gradqNone512' },
 ];
 
@@ -162,14 +164,17 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     links.push({ a, id });
     return a;
   };
-  const textBlock = (item: Item, tag: 'p' | 'span' = 'p'): HTMLElement => {
-    const el = h(tag, { class: 'iv-text' });
+  const textBlock = (item: Item, tag: 'p' | 'span' = 'p', cls = ''): HTMLElement => {
+    const el = h(tag, { class: cls ? `iv-text ${cls}` : 'iv-text' });
     blocks.push({ el, item });
     return el;
   };
   const entry = (item: Item, kind: string): HTMLElement => h('li', { class: item.screenOnly ? 'iv-item iv-screen-only' : 'iv-item', 'data-item': `${kind}-${item.id}` },
     item.q ? h('p', { class: 'iv-q', text: t(item.q) }) : null,
-    textBlock(item),
+    // an item with a shorter printed text: the full one on screen, the short one on paper
+    ...(item.print
+      ? [textBlock(item, 'p', 'iv-screen-only'), textBlock({ ...item, text: fixed(item.print) }, 'p', 'iv-print-only')]
+      : [textBlock(item)]),
     h('p', { class: 'iv-link' }, showMe(item.link)));
 
   // 1. the answer

@@ -225,12 +225,11 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
       // the note reads the state only: written before the numbers come, so their arrival moves nothing under the table
       setText(tableBox.querySelector<HTMLElement>('[data-online-note]')!, t(next.pacc === 'float32' ? 'prec.onlineFA' : 'prec.onlineSame'));
       if (!claimsAsked || changed === null) { claimsAsked = true; askClaims(); }
-      // the Σp column needs the row sums (q/k has them always): the same numbers otherwise
+      // the Σp column reads the row sums, which the core gives by default
       const k = precisionKey(next);
       if (k !== key) {
         key = k;
-        const p = { ...precisionParams(next), rowSums: true };
-        track(s.el, 'prec:main', compute.get('live', 'precisionLab', p, 'prec:main', `${k}:rowSums`), source, t, (r) => {
+        track(s.el, 'prec:main', compute.get('live', 'precisionLab', precisionParams(next), 'prec:main', k), source, t, (r) => {
           if (k !== key) return;
           result = r;
           draw();

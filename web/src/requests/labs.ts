@@ -42,8 +42,8 @@ export const STALL_PRESET = { pmode: 'qk', pdk: 16, pq: 0, pk: [0], pkrep: 4096,
 export const QK_PRESET = { pmode: 'qk', pdk: 128, pq: 24, pk: [24, 12, 0], pkrep: 1, pscale: 'inv_sqrt_dk', pscaleat: 'scores', pacc: 'same' } as const;
 
 /**
- * The precision lab's request. The panel adds rowSums (the Σp column) in every mode; q/k always has it.
- * Without it, as here, a logits or random request is the one of the golden links, number for number.
+ * The precision lab's request. The core checks the row sums by default (the Σp column and the cause sumStall,
+ * in every mode); rowSums: false would leave out those two fields and nothing else.
  */
 export function precisionParams(s: State): PrecisionLabParams {
   const rule = { accumulate: s.pacc, maskedRow: s.pmasked } as const;

@@ -47,16 +47,17 @@ export function mupSweepParams(s: State): SaturationSweepParams & { dks: number[
 
 // ---- Scales in the wild ----
 /**
- * The default context length of the catalogue's entropy columns (the state's wlen): one head of L queries
- * on iid N(0, 1) inputs. 1024, not 4096: at 4096 the per-row statistics cost about 2 s of wasm work per
- * model, and a soft-capped model's Jacobian norms exceed the core's 8 s budget; the slider reaches 4096.
+ * The default context length of the catalogue's entropy columns (the state's wlen): one head of L = 4096
+ * queries on iid N(0, 1) inputs, as issue 19 asks. The requests ask for the entropy only (no gradients, no
+ * ‖J‖₂: spectral false), so a soft-capped model (Gemma 2, Grok-1) is not charged for the Lanczos solve of
+ * its Jacobian and every row fits the core's budget (tests/web/page-budget.test.ts).
  */
 export const WILD_SEQ_LEN: number = SCHEMA.wlen.default;
 
-/** The mean row entropy at L = wlen on iid inputs under a scale (a model's effective one, or 1/√d_head), forward only. */
+/** The mean row entropy at L = wlen on iid inputs under a scale (a model's effective one, or 1/√d_head): forward only, no ‖J‖₂. */
 export function wildStatsParams(s: State, dHead: number, scale: Scale, softcap = 0): AttentionStatsParams {
   return {
-    heads: 1, seqLen: s.wlen, dk: dHead, scale, seed: 0, perRow: false, heatmapSize: 1, gradients: false,
+    heads: 1, seqLen: s.wlen, dk: dHead, scale, seed: 0, perRow: false, heatmapSize: 1, gradients: false, spectral: false,
     ...(softcap > 0 ? { softcap } : {}), ...kernelParam(s),
   };
 }

@@ -200,7 +200,7 @@ const gqa: FigureDef<Record<Layout, AttentionStatsResult>> = {
     const labels = Object.fromEntries(LAYOUTS.map((l) => [l, t(`gqa.layout.${l}`, { kv: headsKvOf(l, s) })])) as Record<Layout, string>;
     return {
       chart: buildKvCache(totals, labels, t),
-      numbers: (['mha', 'mqa'] as const).map((l) => ({ label: `${labels[l]}: ${t('share.pair', { a: t('sat.ro.entropy'), b: `d_head = ${s.gdk}` })}`, value: fmt(rs[l].summary.entropy.mean) })),
+      numbers: (['mha', 'mqa'] as const).map((l) => ({ label: t('share.labelled', { a: labels[l], b: t('share.pair', { a: t('sat.ro.entropy'), b: `d_head = ${s.gdk}` }) }), value: fmt(rs[l].summary.entropy.mean) })),
     };
   },
 };
@@ -223,8 +223,8 @@ const tensors: FigureDef<TensorData> = {
     return {
       chart: buildRowHistogram(own.rows.entropy, iid.rows!.entropy, 0, Math.max(lnL, 0.01) * 1.02, t('sat.axis.entropy'), lnL, t),
       numbers: [
-        { label: `${t('sat.ro.entropy')}: ${t('share.tens.note', { scale })}`, value: `${fmt(own.summary.entropy.mean)} (ln L = ${fmt(lnL)})` },
-        { label: `${t('sat.ro.entropy')}: ${t('share.pair', { a: 'iid N(0, 1)', b: scale })}`, value: fmt(iid.summary.entropy.mean) },
+        { label: t('share.labelled', { a: t('sat.ro.entropy'), b: t('share.tens.note', { scale }) }), value: `${fmt(own.summary.entropy.mean)} (ln L = ${fmt(lnL)})` },
+        { label: t('share.labelled', { a: t('sat.ro.entropy'), b: t('share.pair', { a: 'iid N(0, 1)', b: scale }) }), value: fmt(iid.summary.entropy.mean) },
       ],
     };
   },

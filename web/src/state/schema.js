@@ -310,8 +310,8 @@ export const SCHEMA = Object.freeze({
     doc: 'When is 1/d_k right?: the exponent p of the third scale d_k^−p (0.5 = 1/√d_k, 1 = 1/d_k).',
   }),
   wlen: /** @type {IntSpec} */ ({
-    type: 'int', default: 1024, min: 64, max: 4096, panels: 'wild',
-    doc: 'Scales in the wild: the context length L of the entropy columns (one head of L iid queries and keys per model; 4096 takes about 2 s of work per model, and the soft-capped models are refused there by the core’s work budget).',
+    type: 'int', default: 4096, min: 256, max: 4096, panels: 'wild',
+    doc: 'Scales in the wild: the context length L of the entropy columns (one head of L iid queries and keys per model, entropy only; the slider’s steps 256 … 4096).',
   }),
   trauto: /** @type {BoolSpec} */ ({
     type: 'bool', default: true, panels: 'training',
