@@ -114,7 +114,8 @@ test('a link without exp lands on the interview view; a link naming a panel open
   assert.equal(await page.getAttribute('[data-nav="interview"]', 'aria-current'), 'page');
   assert.deepEqual(await page.$$eval('[data-nav]', (as) => as.map((a) => a.dataset.nav)).then((x) => x[0]), 'interview', 'first tab');
   assert.equal(await page.textContent('[data-nav="interview"]'), 'Interview');
-  assert.equal(await page.textContent('[data-nav="variance"]'), '1 Variance law', 'the labs keep their numbers');
+  assert.equal(await page.textContent('[data-nav="variance"]'), '1 Variance', 'the labs keep their numbers (a short label)');
+  assert.equal(await page.getAttribute('[data-nav="variance"]', 'title'), '1 Variance law', 'the full title in the tooltip');
   await page.goto(srv.url + '#v=1&exp=variance&dk=128');
   await page.waitForSelector('[data-panel="variance"]');
   assert.equal(await page.$('[data-panel="interview"]'), null);
