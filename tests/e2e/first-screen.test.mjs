@@ -15,6 +15,12 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 let srv, browser, context, log;
 useSuite('/lab/', (s) => ({ srv, browser, context, log } = s));
 
+/** Opens the saturation view in `lang` and waits for its heading. */
+async function openSaturation(page, lang) {
+  await page.goto(`${srv.url}#v=1&exp=saturation&lang=${lang}`);
+  await page.waitForSelector('[data-panel="saturation"] h2');
+}
+
 /** The bottom of the page's header (brand, language, the sticky bar) in CSS px. */
 const headerBottom = (page) => page.evaluate(() => Math.round(document.querySelector('[data-bar]').getBoundingClientRect().bottom));
 
@@ -22,8 +28,7 @@ test('a phone: the header takes at most 15 % of the first screen in both languag
   const ctx = await browser.newContext(PHONE);
   const page = await ctx.newPage();
   for (const lang of ['en', 'zh-CN']) {
-    await page.goto(`${srv.url}#v=1&exp=saturation&lang=${lang}`);
-    await page.waitForSelector('[data-panel="saturation"] h2');
+    await openSaturation(page, lang);
     const bottom = await headerBottom(page);
     assert.ok(bottom <= 0.15 * 844, `${lang}: header ${bottom} px of 844`);
     assert.equal(await page.locator('header.top [data-key="kernel"], header.top [data-status]').count(), 0, 'no developer control in the header');
@@ -44,8 +49,7 @@ test('desktop 1366 px: the fourteen tabs take at most two rows in both languages
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   for (const lang of ['en', 'zh-CN']) {
-    await page.goto(`${srv.url}#v=1&exp=saturation&lang=${lang}`);
-    await page.waitForSelector('[data-panel="saturation"] h2');
+    await openSaturation(page, lang);
     const m = await page.evaluate(() => {
       const tabs = [...document.querySelectorAll('[data-bar] [data-nav]')];
       return {
