@@ -3,7 +3,7 @@
 // web/src/embed/heights.ts: the points of the snippet's fallback height (web/src/embed/snippet.ts),
 // which fits the frame at any width without embed.js. One page per panel and part set, resized
 // in place (the numbers are computed once); a run of the training lab and of the device panel is
-// waited for, since their embeds grow to their results.
+// waited for, and their height before it (empty axes and tables with the plan) measured too.
 // Usage: npm run build && node scripts/embed-heights.mjs [panel,…] [--dry] (named panels are measured again, the others kept)
 import { fileURLToPath } from 'node:url';
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
@@ -28,6 +28,17 @@ export const WIDTHS = [300, 358, 420, 480, 560, 639, 641, 679, 681, 720, 819, 82
 /** Headroom over the measured height: 3 % and 12 px (fonts and longer text in Chinese). */
 const fit = (h) => Math.ceil(h * 1.03 + 12);
 
+/** [width, fitted content height] of the page at every width of WIDTHS (resized in place). */
+async function measure(page) {
+  const pts = [];
+  for (const w of WIDTHS) {
+    await page.setViewportSize({ width: w, height: 16000 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120)))));
+    pts.push([w, fit(await page.evaluate(() => document.documentElement.getBoundingClientRect().height))]);
+  }
+  return pts;
+}
+
 const server = await serve(`${root}dist`);
 const browser = await launch();
 const out = current();
@@ -37,20 +48,23 @@ try {
     out[p] = {};
     for (const show of ['all', 'charts']) {
       const page = await ctx.newPage();
-      await page.goto(`${server.url}#v=1&embed=1&exp=${p}&lang=en${show === 'all' ? '' : '&show=charts'}`);
+      // the training lab and the device panel: measured before their run (trauto=0: the plan over
+      // empty axes) and after it, the frame taking the taller of the two at each width
+      const runs = p === 'training' || p === 'device';
+      await page.goto(`${server.url}#v=1&embed=1&exp=${p}&lang=en${show === 'all' ? '' : '&show=charts'}${p === 'training' ? '&trauto=0' : ''}`);
       await page.waitForSelector(`[data-panel="${p}"]`);
-      if (p === 'training') await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 180000 });
-      else if (p === 'device' && show === 'all') {
-        await page.click('[data-action="device-run"]');
+      const before = runs ? await measure(page) : null;
+      if (p === 'training') {
+        await page.click('[data-action="train-run"]');
+        await page.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done', null, { timeout: 180000 });
+      } else if (p === 'device') {
+        // Run in the controls, or (charts only) the one over the chart's empty axes
+        await page.click(show === 'all' ? '[data-action="device-run"]' : '[data-action="device-run-plan"]');
         await page.waitForFunction(() => document.querySelector('[data-panel="device"]').dataset.device === 'done', null, { timeout: 120000 });
       } else if (p === 'interview') await page.waitForFunction(() => document.querySelector('[data-panel="interview"]').dataset.liveDone === '1', null, { timeout: 120000 });
-      else if (p !== 'followups' && p !== 'device') await panelSettled(page, p, 60000);
-      const pts = [];
-      for (const w of WIDTHS) {
-        await page.setViewportSize({ width: w, height: 16000 });
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120)))));
-        pts.push([w, fit(await page.evaluate(() => document.documentElement.getBoundingClientRect().height))]);
-      }
+      else if (p !== 'followups') await panelSettled(page, p, 60000);
+      const after = await measure(page);
+      const pts = after.map(([w, hgt], i) => [w, Math.max(hgt, before?.[i][1] ?? 0)]);
       out[p][show] = pts;
       await page.close();
     }

@@ -1,6 +1,13 @@
 // Shared set-up of the browser tests and bench:ui: Debian's Chromium through playwright-core,
 // with every network request outside the local server recorded.
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The built site the browser suites serve. */
+export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 export const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -64,6 +71,23 @@ export async function openSuite(dist, prefix) {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
   const log = watch(context, srv.origin);
   return { srv, browser, context, log, close: async () => { await browser.close(); await srv.close(); } };
+}
+
+/**
+ * The suite of one test file: node:test hooks that check the build (`needs`, a file of dist/),
+ * open the suite under `prefix` (openSuite) before the file's tests and close it after them.
+ * Returns the suite's handle (srv, browser, context, log, close: set once it is open); `onOpen`
+ * receives it too, for a file that keeps them in variables of its own.
+ */
+export function useSuite(prefix, onOpen = () => {}, { needs = 'index.html', missing = 'dist/ is missing: run `npm run build` first' } = {}) {
+  const suite = {};
+  before(async () => {
+    assert.ok(existsSync(DIST + needs), missing);
+    Object.assign(suite, await openSuite(DIST, prefix));
+    onOpen(suite);
+  });
+  after(async () => { await suite.close?.(); });
+  return suite;
 }
 
 /** Switches the view to a panel as a reader does (its tab; the menu on a phone) and waits for it. */

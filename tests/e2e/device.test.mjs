@@ -3,20 +3,12 @@
 // live in npm run bench); Cancel stops a run and leaves the panel ready; CSV and PNG export the
 // numbers shown; the link carries exp=device only; works at 390 px in Chinese; no console error,
 // nothing fetched from other hosts. Run after `npm run build`.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { openSuite } from './browser.mjs';
+import { useSuite } from './browser.mjs';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-let suite, srv, browser, context, log;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/lab/');
-  ({ srv, browser, context, log } = suite);
-});
-after(async () => { await suite?.close(); });
+let srv, browser, context, log;
+useSuite('/lab/', (s) => ({ srv, browser, context, log } = s));
 
 async function downloadOf(page, selector) {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);

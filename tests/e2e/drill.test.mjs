@@ -4,23 +4,17 @@
 // question's link in a fresh context. The checker: for three seeds, every verdict equals the
 // stated rule (written again here) applied to the live numbers; the numbers move with the seed;
 // the panels' claim boxes show the same numbers and verdicts as the table.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { openSuite } from './browser.mjs';
+import { useSuite } from './browser.mjs';
 import { loadCore } from '../../wasm/js/core.js';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-let suite, srv, browser, context, log, core;
+let srv, browser, context, log, core;
 
+useSuite('/drill/', (s) => ({ srv, browser, context, log } = s));
 before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/drill/');
-  ({ srv, browser, context, log } = suite);
   core = await loadCore({ kernel: 'simd' });
 });
-after(async () => { await suite?.close(); });
 
 async function open(hash, ctx = context) {
   const page = await ctx.newPage();

@@ -7,26 +7,21 @@
 // answer kept); storage blocked (the notice, the session's count); embed.js and a foreign frame;
 // kernel=simd where SIMD128 is missing. The backoff between start attempts is injected with
 // ?backoff= so that nothing waits the production delays. Run after `npm run build`.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
-import { openSuite, hostPage, openPanel } from './browser.mjs';
+import { useSuite, hostPage, openPanel } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const DESKTOP = { viewport: { width: 1280, height: 900 }, locale: 'en-US' };
-let suite, srv, browser;
+let srv, browser;
 
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/faults/');
-  ({ srv, browser } = suite);
-});
-after(async () => { await suite?.close(); });
+useSuite('/faults/', (s) => ({ srv, browser } = s));
 
 /**
  * A fresh context whose pages count their requests for the core (.wasm) and worker scripts (the

@@ -4,24 +4,22 @@
 // readable plot area in a 720 px column; snippets without embed.js that fit their frame at 358,
 // 480 and 720 px; Copy link's short link reproducing the readouts; a printed lab within the page.
 // Run with `npm run test:e2e` after `npm run build`.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { openSuite, hostPage } from './browser.mjs';
+import { useSuite, hostPage } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
-let suite, srv, browser, context, log;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/lab/');
-  ({ srv, browser, context, log } = suite);
-});
-after(async () => { await suite?.close(); });
+let srv, browser, context, log;
+useSuite('/lab/', (s) => ({ srv, browser, context, log } = s));
+
+/** Opens the saturation view in `lang` and waits for its heading. */
+async function openSaturation(page, lang) {
+  await page.goto(`${srv.url}#v=1&exp=saturation&lang=${lang}`);
+  await page.waitForSelector('[data-panel="saturation"] h2');
+}
 
 /** The bottom of the page's header (brand, language, the sticky bar) in CSS px. */
 const headerBottom = (page) => page.evaluate(() => Math.round(document.querySelector('[data-bar]').getBoundingClientRect().bottom));
@@ -30,8 +28,7 @@ test('a phone: the header takes at most 15 % of the first screen in both languag
   const ctx = await browser.newContext(PHONE);
   const page = await ctx.newPage();
   for (const lang of ['en', 'zh-CN']) {
-    await page.goto(`${srv.url}#v=1&exp=saturation&lang=${lang}`);
-    await page.waitForSelector('[data-panel="saturation"] h2');
+    await openSaturation(page, lang);
     const bottom = await headerBottom(page);
     assert.ok(bottom <= 0.15 * 844, `${lang}: header ${bottom} px of 844`);
     assert.equal(await page.locator('header.top [data-key="kernel"], header.top [data-status]').count(), 0, 'no developer control in the header');
@@ -45,6 +42,39 @@ test('a phone: the header takes at most 15 % of the first screen in both languag
   assert.match(await page.getAttribute('[data-panel="device"] [data-status]', 'title'), /^核心 \d+\.\d+\.\d+ · 构建 .+ · 内核 标量$/);
   await page.selectOption('[data-panel="device"] [data-key="kernel"] select', 'auto');
   await page.waitForFunction(() => location.hash.includes('kernel=auto') && document.documentElement.dataset.engine === 'simd');
+  await ctx.close();
+});
+
+test('desktop 1366 px: the fourteen tabs take at most two rows in both languages, short labels with the full title in their tooltip, in reading order', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  for (const lang of ['en', 'zh-CN']) {
+    await openSaturation(page, lang);
+    const m = await page.evaluate(() => {
+      const tabs = [...document.querySelectorAll('[data-bar] [data-nav]')];
+      return {
+        rows: new Set(tabs.map((a) => Math.round(a.getBoundingClientRect().top))).size,
+        visible: tabs.filter((a) => a.offsetParent !== null).length,
+        n: tabs.length,
+        labels: tabs.map((a) => [a.textContent, a.title]),
+        bar: Math.round(document.querySelector('[data-bar]').getBoundingClientRect().bottom),
+      };
+    });
+    assert.equal(m.n, 14);
+    assert.equal(m.visible, 14, `${lang}: every tab shown`);
+    assert.ok(m.rows <= 2, `${lang}: ${m.rows} rows of tabs`);
+    for (const [label, title] of m.labels) {
+      // the label is the title's number and a short form of it; the tooltip names the view in full
+      assert.equal(label.split(' ')[0].replace(/\D/g, ''), title.split(' ')[0].replace(/\D/g, ''), `${label} / ${title}`);
+      assert.ok(title.length >= label.length, `${label} / ${title}`);
+    }
+    console.log(`${lang} 1366 px: tabs in ${m.rows} rows, header bottom ${m.bar} px`);
+  }
+  // the keyboard reaches every tab in order, after the language choice
+  await page.focus('header.top [data-key="lang"] select');
+  const order = [];
+  for (let i = 0; i < 14; i++) { await page.keyboard.press('Tab'); order.push(await page.evaluate(() => document.activeElement?.dataset.nav ?? document.activeElement?.tagName)); }
+  assert.deepEqual(order, await page.$$eval('[data-nav]', (as) => as.map((a) => a.dataset.nav)));
   await ctx.close();
 });
 
@@ -102,6 +132,20 @@ test('a training link with the default configuration shows its curves growing wi
   await p2.waitForSelector('[data-action="train-run"]:not([disabled])');
   await p2.waitForTimeout(300);
   assert.equal(await p2.getAttribute('[data-panel="training"]', 'data-training'), 'idle', 'not started');
+  // meanwhile the charts' empty axes hold the plan: the runs, and the core's cost model's time
+  // (6 variants × 5 steps × its seconds per step; the cost model's figure, not a measurement)
+  const plan = await p2.waitForFunction(() => {
+    const e = document.querySelector('[data-chart-box="training-loss"][data-overlay] [data-train-estimate]');
+    return e && e.dataset.seconds ? { seconds: Number(e.dataset.seconds), text: e.textContent, plan: document.querySelector('[data-train-plan]').textContent } : null;
+  }).then((h) => h.jsonValue());
+  assert.match(plan.plan, /^6 runs × 5 steps: task copy, T = 16, 2 layers, d_model = 64, 4 heads \(d_k = 16\)/);
+  assert.ok(plan.seconds > 0 && plan.seconds < 5, JSON.stringify(plan));
+  assert.match(plan.text, /cost model/);
+  assert.equal(await p2.locator('[data-panel="training"] [data-readout^="train-final-"]').count(), 6, 'the table has its rows');
+  // the plan's Run starts the run; the curves replace the plan
+  await p2.click('[data-action="train-run-plan"]');
+  await p2.waitForFunction(() => document.querySelector('[data-panel="training"]').dataset.training === 'done');
+  assert.equal(await p2.locator('[data-chart-box][data-overlay]').count(), 0);
   await ctx.close();
 });
 
@@ -128,8 +172,12 @@ test('without embed.js the snippet fits its frame at 358, 480 and 720 px: no inn
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   const snippets = [];
-  for (const [p, parts] of [['saturation', ['charts']], ['article', null], ['gqa', ['charts']], ['longctx', null]]) {
-    await page.goto(`${srv.url}#v=1&exp=${p}`);
+  // the training lab waiting for Run (trauto=0) and the device view before its benchmark: their
+  // empty axes, rows and plan fill the frame sized for their results
+  const WAITS = new Set(['training', 'device']);
+  for (const [p, parts, extra = ''] of [['saturation', ['charts']], ['article', null], ['gqa', ['charts']], ['longctx', null],
+    ['training', null, '&trauto=0'], ['device', null], ['device', ['charts']]]) {
+    await page.goto(`${srv.url}#v=1&exp=${p}${extra}`);
     await page.waitForSelector(`[data-panel="${p}"]`);
     await page.click('[data-action="copy-embed"]');
     for (const box of parts ? await page.$$('[data-embed-part]') : []) {
@@ -150,14 +198,17 @@ test('without embed.js the snippet fits its frame at 358, 480 and 720 px: no inn
       const el = blog.locator('iframe[data-sqrtdk-embed]').nth(i);
       await el.scrollIntoViewIfNeeded();
       const frame = await (await el.elementHandle()).contentFrame();
-      await panelSettled(frame, p, 60000);
+      if (WAITS.has(p)) {
+        await frame.waitForSelector(`[data-panel="${p}"] [data-chart-box][data-overlay] .train-plan-card button`);
+        assert.equal(await frame.getAttribute(`[data-panel="${p}"]`, `data-${p}`), 'idle', `${p}: nothing ran`);
+      } else await panelSettled(frame, p, 60000);
       for (const w of [720, 480, 358]) {
         await blog.evaluate((w) => { document.querySelector('main').style.width = `${w}px`; }, w);
         // the frames above grew: bring this one back into view (an off-screen frame does not lay out its charts)
         await el.scrollIntoViewIfNeeded();
         await blog.waitForTimeout(300);
         const m = await frame.evaluate(() => ({ content: Math.ceil(document.documentElement.getBoundingClientRect().height), scroll: document.documentElement.scrollHeight, inner: innerHeight, width: innerWidth }));
-        (out[p] ??= {})[w] = m;
+        (out[`${p}${i}`] ??= {})[w] = m;
         assert.equal(m.width, w);
         assert.ok(m.scroll <= m.inner, `${p} at ${w} px: content ${m.scroll} px in a ${m.inner} px frame`);
         assert.ok(m.inner - m.content <= 0.15 * m.inner, `${p} at ${w} px: ${m.inner - m.content} px blank of ${m.inner}`);

@@ -6,9 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { openSuite } from './browser.mjs';
+import { useSuite } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 import { loadCore } from '../../wasm/js/core.js';
 
@@ -19,14 +18,11 @@ const NO_READOUTS = new Set(['followups', 'training', 'tensors', 'interview']);
 /** panels with a seed key (long context and GQA use a fixed seed of their own) */
 const SEEDED = new Set(['variance', 'saturation', 'gradient', 'article', 'precision']);
 
-let suite, srv, context, log, core;
+let srv, context, log, core;
+const suite = useSuite('/lab/', (s) => ({ srv, context, log } = s));
 before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/lab/');
-  ({ srv, context, log } = suite);
   core = await loadCore({ kernel: 'simd' });
 });
-after(async () => { await suite?.close(); });
 
 function fmt(x, sig = 4) {
   if (!Number.isFinite(x)) return String(x);
@@ -114,7 +110,8 @@ test('a link without exp lands on the interview view; a link naming a panel open
   assert.equal(await page.getAttribute('[data-nav="interview"]', 'aria-current'), 'page');
   assert.deepEqual(await page.$$eval('[data-nav]', (as) => as.map((a) => a.dataset.nav)).then((x) => x[0]), 'interview', 'first tab');
   assert.equal(await page.textContent('[data-nav="interview"]'), 'Interview');
-  assert.equal(await page.textContent('[data-nav="variance"]'), '1 Variance law', 'the labs keep their numbers');
+  assert.equal(await page.textContent('[data-nav="variance"]'), '1 Variance', 'the labs keep their numbers (a short label)');
+  assert.equal(await page.getAttribute('[data-nav="variance"]', 'title'), '1 Variance law', 'the full title in the tooltip');
   await page.goto(srv.url + '#v=1&exp=variance&dk=128');
   await page.waitForSelector('[data-panel="variance"]');
   assert.equal(await page.$('[data-panel="interview"]'), null);

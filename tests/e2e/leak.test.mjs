@@ -4,20 +4,12 @@
 // The test keeps no element handle: Playwright's handles (page.waitForSelector returns one) are held
 // by the DevTools session and would keep every closed panel alive — that, not the page, was the
 // growth measured in issue 20.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { openSuite } from './browser.mjs';
+import { useSuite } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-let suite;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/leak/');
-});
-after(async () => { await suite?.close(); });
+const suite = useSuite('/leak/');
 
 async function counters(cdp) {
   for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');

@@ -5,15 +5,15 @@
 // deployment (a second build with another build label) shows "update available — reload"
 // without swapping the running page, and the click loads the new build.
 // Run with `npm run test:e2e` after `npm run build`.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { settled, openSuite, watch, openPanel, CHROMIUM_ARGS } from './browser.mjs';
+import { settled, useSuite, watch, openPanel, CHROMIUM_ARGS } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
@@ -22,14 +22,7 @@ const results = path.join(repo, 'test-results');
 const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 const EMBED_HOST = 'http://localhost:9/host.html';
 
-let suite;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/deep/sub/path/');
-});
-after(async () => {
-  await suite?.close();
-});
+const suite = useSuite('/deep/sub/path/');
 
 /** Waits until the page is controlled by the service worker (installed: the precache is complete). */
 async function controlled(page) {

@@ -2,25 +2,14 @@
 // `npm run test:e2e` after `npm run build`. One Chromium, tests in sequence (2-core machines).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { watch, settled, readouts, moveSlider, openSuite, openPanel } from './browser.mjs';
+import { watch, settled, readouts, moveSlider, useSuite, openPanel } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 let srv, browser, context, log;
 const HOSTILE = '#v=1&dk=-5&seqLen=abc&exp=<img src=x onerror=alert(1)>&heads=1e9';
 const DK_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 
-let suite;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/some/sub/path/');
-  ({ srv, browser, context, log } = suite);
-});
-after(async () => {
-  await suite?.close();
-});
+useSuite('/some/sub/path/', (s) => ({ srv, browser, context, log } = s));
 
 async function open(hash = '', ctx = context) {
   const page = await ctx.newPage();

@@ -1,21 +1,13 @@
 // Regression tests for defects an adversarial pass found in the one-panel page and its embeds
 // (each failed before its fix).
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { openSuite, openPanel, hostPage } from './browser.mjs';
+import { useSuite, openPanel, hostPage } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
-let suite, srv, browser, log;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/r/');
-  ({ srv, browser, log } = suite);
-});
-after(async () => { await suite?.close(); });
+let srv, browser, log;
+useSuite('/r/', (s) => ({ srv, browser, log } = s));
 
 
 test('REGRESSION: the embed dialog with no part chosen has nothing to copy; it offers only the parts the panel has', async () => {

@@ -8,8 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { openSuite, readouts } from './browser.mjs';
+import { useSuite, readouts } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 import { SCHEMA } from '../../web/src/state/schema.js';
 
@@ -20,12 +19,7 @@ const LANGS = SCHEMA.lang.values;
 const pagePath = (exp, lang) => `${lang === 'en' ? '' : lang + '/'}p/${exp}/`;
 const PAGES = [{ path: '', exp: SCHEMA.exp.default, lang: 'en' }, ...EXPS.flatMap((exp) => LANGS.map((lang) => ({ path: pagePath(exp, lang), exp, lang })))];
 
-let suite;
-before(async () => {
-  assert.ok(existsSync(dist + 'p/saturation/index.html'), 'dist/ has no share pages: run `npm run build` first');
-  suite = await openSuite(dist, '/blog/lab/');
-});
-after(async () => { await suite?.close(); });
+const suite = useSuite('/blog/lab/', undefined, { needs: 'p/saturation/index.html', missing: 'dist/ has no share pages: run `npm run build` first' });
 
 /** The <head> as a crawler reads it: every meta (name or property → content) and link (rel[+type/hreflang] → href), and the title. */
 function headOf(html) {

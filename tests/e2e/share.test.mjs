@@ -3,25 +3,20 @@
 // same charts and readouts as a plain embed; the <sqrtdk-lab> custom element sizes itself; the
 // "Share as image" poster decodes (jsQR on the PNG) to the exact link and holds the numbers the
 // view shows. SAVE_POSTERS=1 writes the posters to docs/poster-{en,zh-CN,interview-en}.png for the README.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import jsQR from 'jsqr';
-import { openSuite, watch, hostPage } from './browser.mjs';
+import { useSuite, watch, hostPage } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
 
-let suite, srv, browser, context, log;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/');
-  ({ srv, browser, context, log } = suite);
-});
-after(async () => { await suite?.close(); });
+let srv, browser, context, log;
+useSuite('/', (s) => ({ srv, browser, context, log } = s));
 
 const column = (body) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title>
   <style>body{margin:0;font:16px serif}main{width:720px;margin:0 auto}iframe{display:block}</style></head><body><main><h1>A post</h1>${body}</main></body></html>`;

@@ -6,18 +6,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { existsSync, readFileSync } from 'node:fs';
-import { openSuite } from './browser.mjs';
+import { readFileSync } from 'node:fs';
+import { useSuite } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const DK_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
-let suite;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/speed/');
-});
-after(async () => { await suite?.close(); });
+const suite = useSuite('/speed/');
 
 async function open(query, hash) {
   const page = await suite.context.newPage();

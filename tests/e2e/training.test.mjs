@@ -4,23 +4,12 @@
 // Run with `npm run test:e2e` after `npm run build`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { moveSlider, openSuite , openPanel } from './browser.mjs';
+import { moveSlider, useSuite , openPanel } from './browser.mjs';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 let srv, browser, context, log;
 const HASH = '#v=1&exp=training&trsteps=40&trvar=none,inv_sqrt_dk,qk_l2&trseed=3';
 
-let suite;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/sub/');
-  ({ srv, browser, context, log } = suite);
-});
-after(async () => {
-  await suite?.close();
-});
+useSuite('/sub/', (s) => ({ srv, browser, context, log } = s));
 
 const lossPoints = (page) => page.evaluate(() => Number(document.querySelector('[data-chart-box="training-loss"]')?.dataset.points ?? 0));
 const runs = (page) => page.evaluate(() => window.__sqrtdkTraining.session.runs.map((r) => ({ variant: r.variant, loss: r.loss, first: r.firstNonfinite, acc: r.evaluation?.tokenAccuracy ?? null })));

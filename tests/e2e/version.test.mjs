@@ -1,23 +1,13 @@
 // Browser test of the core version in links (web/src/version.ts): a link made by another core
 // version opens normally with a notice naming both versions, the copied link names this core,
 // and a link of this core (or without cv) shows no notice. Run after `npm run build`.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
-import { openSuite } from './browser.mjs';
+import { useSuite } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
 import { CORE_VERSION } from '../../wasm/js/version.js';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-let suite;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/v/');
-});
-after(async () => {
-  await suite?.close();
-});
+const suite = useSuite('/v/');
 
 test('a link made with another core version: it opens, with the notice; the copied link names this core', async () => {
   const { context, srv, log } = suite;

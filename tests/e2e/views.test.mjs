@@ -3,13 +3,10 @@
 // screens, keyboard only, and axe-core in both languages and both colour schemes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { openSuite, watch, moveSlider, openPanel, hostPage } from './browser.mjs';
+import { useSuite, watch, moveSlider, openPanel, hostPage } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const axeSource = createRequire(import.meta.url)('axe-core').source;
 const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild'];
 const CHARTLESS = new Set(['followups', 'training', 'device']);  // no chart before the reader acts
@@ -20,13 +17,8 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 /** The first chart of a view (a table, the follow-up list or the training run bar where the panel opens with one). */
 const FIRST = '[data-chart-box] canvas, [data-table-box], .presets-list, .train-runbar, .device-runbar';
 
-let suite, srv, browser, log;
-before(async () => {
-  assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
-  suite = await openSuite(dist, '/blog/lab/');
-  ({ srv, browser, log } = suite);
-});
-after(async () => { await suite?.close(); });
+let srv, browser, log;
+useSuite('/blog/lab/', (s) => ({ srv, browser, log } = s));
 
 /** Waits until the panel's charts are computed and the charts on screen are drawn (charts below the fold draw when scrolled to). */
 async function settle(page, panel) {

@@ -73,6 +73,8 @@ test('trainingRun.step(20000) on the largest config is refused naming n; one ste
     const m = refuses(() => run.step(20000), RangeError, /trainingRun\.step: n = 20000/, budget, /at most \d+ steps? of this config fit/, /lower n/);
     const fit = Number(/at most (\d+) step/.exec(m)[1]);
     assert.ok(fit >= 1 && fit < 20, `fit ${fit}`);
+    // info().stepSeconds is the cost model's figure step() checks: the steps that fit are the budget over it
+    assert.equal(fit, Math.max(1, Math.floor(core.limits.workSeconds / run.info().stepSeconds)));
     refuses(() => run.step(fit + 1), RangeError, /n = /);
     assert.equal(run.info().stepsDone, 0);
   } finally {

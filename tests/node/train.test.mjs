@@ -39,6 +39,10 @@ test('step results, evaluation, analysis and info have the documented shapes', (
   assert.equal(info.causal, true);
   assert.equal(info.targetsPerSequence, 8);
   assert.ok(info.memoryBytes > 0 && info.memoryBytes < TRAINING_LIMITS.memoryBytes);
+  // the cost model's seconds per step: more for the scalar kernel (its calibrated ns per multiply-add is larger)
+  assert.ok(info.stepSeconds > 0 && info.stepSeconds < 1, `stepSeconds ${info.stepSeconds}`);
+  const sc = scalar.createTrainingRun({ ...small, attention: 'learnable_temperature', layers: 3, task: 'reverse' });
+  try { assert.ok(sc.info().stepSeconds > info.stepSeconds); } finally { sc.dispose(); }
   const r = run.step(4);
   assert.equal(r.firstStep, 0);
   assert.equal(r.count, 4);

@@ -5,12 +5,12 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
 import type { Core } from '../../wasm/js/core.js';
-import { DEVICE_SHAPE, attentionFlops, attentionJs, deviceInputs, plan, summarise, median, ofPeak, PEAK_ITERS } from '../../web/src/device/bench.ts';
+import { DEVICE_SHAPE, attentionFlops, attentionJs, deviceInputs, plan, summarise, median, ofPeak, PEAK_ITERS, plannedMs, BUDGET_MS, SLICE_MS } from '../../web/src/device/bench.ts';
 import type { Shape } from '../../web/src/device/bench.ts';
 import { DeviceHost } from '../../web/src/device/host.ts';
 import { runDevice } from '../../web/src/device/run.ts';
 import type { RunHooks } from '../../web/src/device/run.ts';
-import { buildDevice } from '../../web/src/device/chart.ts';
+import { buildDevice, buildDevicePlan } from '../../web/src/device/chart.ts';
 import { defaultPoolSize } from '../../web/src/worker/pool.ts';
 import type { SliceResult } from '../../web/src/device/protocol.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
@@ -147,6 +147,18 @@ describe('a device run', { timeout: 60000 }, () => {
     expect(spec.csv.rows.map((row) => row[0])).toEqual(['simd', 'scalar', 'js', 'peak']);
     expect(spec.csv.rows[0][2]).toBe(r!.timings[0].gflops);
     expect(spec.csv.rows[0][6]).toBe(share);
+  });
+
+  it('before a run: the same axes with an empty slot per planned measure, and the plan\'s time', () => {
+    const spec = buildDevicePlan(plan(true), DEVICE_SHAPE, t);
+    expect(spec.points).toBe(0);
+    expect(spec.config.data.labels).toEqual(['our SIMD128 kernel', 'our scalar kernel', 'plain JavaScript loop', 'SIMD128 mul+add peak']);
+    expect(spec.config.data.datasets[0].data).toEqual([]);
+    expect(spec.csv.rows).toEqual([]);
+    expect(spec.csv.header).toEqual(buildDevice({ shape: { ...DEVICE_SHAPE }, flops: 1, facts: { simd: true, build: 'simd128', version: '', hardwareConcurrency: 1, poolSize: 1 }, timings: [] }, t).csv.header);
+    expect(buildDevicePlan(plan(false), DEVICE_SHAPE, t).config.data.labels).toEqual(['our scalar kernel', 'plain JavaScript loop']);
+    // each measure: a warm-up slice and its budget
+    expect(plannedMs(4)).toBe(4 * (BUDGET_MS + SLICE_MS));
   });
 
   it('on an engine without SIMD128: the scalar kernel and JS only', async () => {

@@ -608,6 +608,7 @@ class JsTrainingRun {
     out.set("causal", train::task_is_causal(c.task));
     out.set("targetsPerSequence", train::targets_per_sequence(c));
     out.set("steps", c.steps);
+    out.set("stepSeconds", run_->step_seconds());
     set_status(out);
     return out;
   }

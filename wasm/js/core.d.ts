@@ -538,6 +538,12 @@ export interface TrainingRunInfo {
   /** whether the task uses the causal mask */ causal: boolean;
   targetsPerSequence: number;
   steps: number;
+  /**
+   * seconds of work one step takes by the core's cost model (3 × the forward pass's multiply-adds at
+   * the kernel's calibrated cost, on the calibration machine: 2 cores, Node 20; a faster engine takes
+   * less): the figure step() checks its work budget against; steps × stepSeconds estimates a run
+   */
+  stepSeconds: number;
   stepsDone: number;
   finished: boolean;
   diverged: boolean;

@@ -31,13 +31,17 @@ TrainingRun::TrainingRun(const TrainConfig& c)
   eval_ = generate_batch(cfg_, eval_rng, cfg_.eval_size);
 }
 
+double TrainingRun::step_ns() const {
+  return 3.0 * (cfg_.kernel == Kernel::Simd ? cost::kNsPerTrainMacSimd : cost::kNsPerTrainMac) *
+         train_forward_macs(cfg_.batch, cfg_.seq_len, cfg_.layers, cfg_.d_model, cfg_.mlp, cfg_.vocab);
+}
+
 StepMetrics TrainingRun::step(int n) {
   check_int_range("trainingRun.step", "n", n, 1, kMaxSteps);
   // The work budget (cost.hpp) caps the steps of one call; one step always fits (a run's memory
   // budget bounds its size), so a run can always make progress.
   const int left = std::max(0, cfg_.steps - steps_done_);
-  const double step_ns = 3.0 * (cfg_.kernel == Kernel::Simd ? cost::kNsPerTrainMacSimd : cost::kNsPerTrainMac) *
-                         train_forward_macs(cfg_.batch, cfg_.seq_len, cfg_.layers, cfg_.d_model, cfg_.mlp, cfg_.vocab);
+  const double step_ns = this->step_ns();
   const int fit = static_cast<int>(std::max(1.0, std::floor(work_limits().seconds * 1e9 / step_ns)));
   if (std::min(n, left) > fit)
     throw std::invalid_argument("trainingRun.step: n = " + std::to_string(n) + " steps would take about " +

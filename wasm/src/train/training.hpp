@@ -80,6 +80,10 @@ class TrainingRun {
   Analysis analysis(int bins = 64);
 
   const TrainConfig& config() const { return cfg_; }
+  // Seconds of work one step takes by the cost model (cost.hpp: 3 × the forward pass's
+  // multiply-adds at the kernel's calibrated ns per multiply-add, on the calibration machine): the
+  // figure step() checks its budget against, and the page's estimate of a run's duration.
+  double step_seconds() const { return step_ns() / 1e9; }
   size_t parameter_count() const { return model_.layout().total; }
   int steps_done() const { return steps_done_; }
   bool diverged() const { return first_nonfinite_ >= 0; }
@@ -91,6 +95,7 @@ class TrainingRun {
 
  private:
   void one_step(StepMetrics& out);
+  double step_ns() const;
   TrainConfig cfg_;
   Model<float> model_;
   std::vector<float> m_, v_;

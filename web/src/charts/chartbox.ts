@@ -111,6 +111,9 @@ const renderHook: Plugin = {
     c.dataset.renders = String(Number(c.dataset.renders ?? '0') + 1);
     // the plot area's height in CSS px (tests: an embed's chart is readable)
     c.dataset.plotH = String(Math.round(chart.chartArea.bottom - chart.chartArea.top));
+    // where the plot area lies in its box: an overlay (ChartBox.setOverlay) is laid over it
+    const a = chart.chartArea, box = c.parentElement;
+    if (box) for (const [k, v] of [['--plot-t', a.top], ['--plot-l', a.left], ['--plot-w', a.right - a.left], ['--plot-h', a.bottom - a.top]] as const) box.style.setProperty(k, `${Math.round(v)}px`);
     const w = window as unknown as { __sqrtdkPerf?: { chart: string; t: number; final: boolean }[] };
     // final: drawn from full results (not a refining preview)
     (w.__sqrtdkPerf ??= []).push({ chart: c.dataset.chart ?? '', t: performance.now(), final: c.dataset.refining !== 'true' });
@@ -196,6 +199,8 @@ export class ChartBox {
   private destroyed = false;
 
   private readonly summaryEl: HTMLElement;
+  private readonly canvasBox: HTMLElement;
+  private overlay: HTMLElement | null = null;
   private readonly tableBtn: HTMLButtonElement;
   private readonly tableBox: HTMLElement;
   private title: string;
@@ -211,6 +216,7 @@ export class ChartBox {
     this.summaryEl = h('p', { class: 'sr-only', id: summaryId, 'data-chart-summary': id });
     const wrap = h('div', { class: opts.square ? 'chart-canvas square' : 'chart-canvas' }, this.canvas);
     if (opts.height) wrap.style.setProperty('--chart-h', `${opts.height}px`);
+    this.canvasBox = wrap;
     const tableId = `table-${id}`;
     this.tableBox = h('div', { class: 'data-table table-wrap', id: tableId, role: 'region', tabIndex: 0, hidden: true, 'data-table-for': id });
     this.tableBtn = h('button', { type: 'button', class: 'mini', 'data-export': 'table', 'aria-expanded': 'false', 'aria-controls': tableId, text: t('common.dataTable'), onclick: () => this.toggleTable() }) as HTMLButtonElement;
@@ -273,6 +279,17 @@ export class ChartBox {
     this.setToolLabels();
   }
   setNote(text: string): void { setText(this.noteEl, text); }
+
+  /**
+   * Lays `el` over the plot area (the axes stay visible around it): what empty axes are waiting
+   * for, e.g. a run not started yet. null removes it. The figure carries data-overlay while one is shown.
+   */
+  setOverlay(el: HTMLElement | null): void {
+    if (el === this.overlay) return;
+    this.overlay?.remove();
+    this.overlay = el;
+    if (el) { el.classList.add('chart-overlay'); this.canvasBox.append(el); this.el.dataset.overlay = ''; } else delete this.el.dataset.overlay;
+  }
 
   /**
    * Shows a built chart: the first call creates it, later ones swap data and options. `refining`:

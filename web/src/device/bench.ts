@@ -121,6 +121,14 @@ export function plan(simd: boolean): Measure[] {
   return MEASURES.filter((m) => simd || (m !== 'simd' && m !== 'peak'));
 }
 
+/**
+ * How long a run of `measures` measures takes, in ms, by its plan (run.ts): each measure's warm-up
+ * slice and its time budget (the worker's start and the core's load come on top, once).
+ */
+export function plannedMs(measures: number, budgetMs = BUDGET_MS, sliceMs = SLICE_MS): number {
+  return measures * (budgetMs + sliceMs);
+}
+
 /** The share of the peak, for the measures other than the peak itself (null without a peak). */
 export function ofPeak(timings: readonly Timing[], m: Measure): number | null {
   const peak = timings.find((x) => x.measure === 'peak');

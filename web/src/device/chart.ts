@@ -2,7 +2,7 @@
 import type { ChartSpec, Cell, Dataset } from '../charts/builders.ts';
 import { axis, baseOptions } from '../charts/builders.ts';
 import type { T, MessageKey } from '../i18n/messages.ts';
-import type { DeviceResult, Measure } from './bench.ts';
+import type { DeviceResult, Measure, Shape } from './bench.ts';
 import { ofPeak } from './bench.ts';
 
 export const MEASURE_COLOURS: Record<Measure, string> = { simd: '#2f6fb0', scalar: '#8e5cc2', js: '#d1495b', peak: '#6b7280' };
@@ -16,16 +16,25 @@ export function deviceRows(r: DeviceResult, t: T): { measure: Measure; label: st
 /** Bars of GFLOP/s per measure; the CSV holds every figure of the table (and the shape and FLOP count). */
 export function buildDevice(r: DeviceResult, t: T): ChartSpec {
   const rows = deviceRows(r, t);
+  const csvRows: Cell[][] = rows.map((x) => [x.measure, x.label, x.gflops, x.ms, x.calls, x.measure === 'peak' ? '' : r.flops, x.ofPeak ?? '']);
+  return gflopsBars(rows.map((x) => x.measure), rows.map((x) => x.gflops), csvRows, r.shape, t);
+}
+
+/** The chart before a run: the axes and one empty bar slot per measure the run will time. */
+export function buildDevicePlan(measures: readonly Measure[], shape: Shape, t: T): ChartSpec {
+  return gflopsBars(measures, [], [], shape, t);
+}
+
+function gflopsBars(measures: readonly Measure[], gflops: number[], csvRows: Cell[][], shape: Shape, t: T): ChartSpec {
   const datasets: Dataset[] = [{
-    label: t('dev.series'), data: rows.map((x) => x.gflops),
-    backgroundColor: rows.map((x) => MEASURE_COLOURS[x.measure]), borderWidth: 0,
+    label: t('dev.series'), data: gflops,
+    backgroundColor: measures.map((m) => MEASURE_COLOURS[m]), borderWidth: 0,
   }];
   const x = axis('', 'category', { title: { display: false } });
   const y = axis(t('dev.axis'), 'linear', { min: 0 });
-  const csvRows: Cell[][] = rows.map((x) => [x.measure, x.label, x.gflops, x.ms, x.calls, x.measure === 'peak' ? '' : r.flops, x.ofPeak ?? '']);
   return {
-    config: { type: 'bar', data: { labels: rows.map((x) => x.label), datasets }, options: baseOptions(x, y, { plugins: { legend: { display: false } } }) },
-    csv: { header: ['measure', 'label', 'gflops', 'median_ms_per_call', 'calls', `flop_per_call (h ${r.shape.heads}, L ${r.shape.seqLen}, dk ${r.shape.dk})`, 'share_of_peak'], rows: csvRows },
-    points: rows.length,
+    config: { type: 'bar', data: { labels: measures.map((m) => measureLabel(t, m)), datasets }, options: baseOptions(x, y, { plugins: { legend: { display: false } } }) },
+    csv: { header: ['measure', 'label', 'gflops', 'median_ms_per_call', 'calls', `flop_per_call (h ${shape.heads}, L ${shape.seqLen}, dk ${shape.dk})`, 'share_of_peak'], rows: csvRows },
+    points: gflops.length,
   };
 }

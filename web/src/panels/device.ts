@@ -11,9 +11,9 @@ import { fmt, pct } from '../format.ts';
 import { simdSupported } from '../../../wasm/js/core.js';
 import { shell, readout, scrollTable } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
-import { BUDGET_MS, DEVICE_SHAPE, attentionFlops } from '../device/bench.ts';
+import { BUDGET_MS, DEVICE_SHAPE, attentionFlops, plan, plannedMs } from '../device/bench.ts';
 import type { DeviceResult, Measure } from '../device/bench.ts';
-import { buildDevice, deviceRows, measureLabel } from '../device/chart.ts';
+import { buildDevice, buildDevicePlan, deviceRows, measureLabel } from '../device/chart.ts';
 import { runDevice } from '../device/run.ts';
 import type { DeviceReply, DeviceRequest } from '../device/protocol.ts';
 import { select } from '../controls.ts';
@@ -91,23 +91,44 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
   const noSimd = h('p', { class: 'notice warn', 'data-device-nosimd': '', hidden: true, text: t('dev.noSimd') });
   s.controls.append(noSimd);
   let alive = true;
+  /** whether the engine validates SIMD128 (null until known): which measures a run will time */
+  let simd: boolean | null = null;
   void simdSupported().then((ok) => {
     if (!alive) return;
+    simd = ok;
     setText(roSimd, t(ok ? 'dev.ro.simdYes' : 'dev.ro.simdNo'));
     s.el.dataset.simd = String(ok);
     noSimd.hidden = ok;
+    if (!last) showPlan();
   });
 
-  // results: the chart and the table, built on the first result
-  const results = h('div', { class: 'chart-pair', 'data-part': 'charts', hidden: true });
+  // results: the chart and the table; before a run, the chart's axes with a slot per measure, the
+  // table's rows, and in the plot area what a run does and how long it takes (with Run, so a
+  // charts-only embed can start it)
+  const results = h('div', { class: 'chart-pair', 'data-part': 'charts' });
   s.charts.append(results);
-  let chart: ChartBox | null = null;
+  const chart = new ChartBox('device-gflops', t('dev.chart'), t, { height: 260 });
+  const planText = h('p', { 'data-device-plan': '' });
+  const planRun = h('button', { type: 'button', class: 'button', 'data-action': 'device-run-plan', text: t('dev.run') }) as HTMLButtonElement;
+  const planCard = h('div', { class: 'train-plan-card' }, h('p', { class: 'train-placeholder', text: t('dev.plan.title') }), planText, planRun);
   const tbody = h('tbody', {});
   const table = h('table', { class: 'table', 'data-device-table': '' },
     h('caption', { class: 'sr-only', text: t('dev.table') }),
     h('thead', {}, h('tr', {}, ...(['dev.th.measure', 'dev.th.gflops', 'dev.th.ms', 'dev.th.calls', 'dev.th.ofPeak'] as const).map((k) => h('th', { scope: 'col', text: t(k) })))),
     tbody);
   setText(s.text, t('dev.explain', { ms: BUDGET_MS }));
+  results.append(chart.el, scrollTable(table, t('dev.table'), { 'data-part': 'charts' }));
+
+  /** The chart's axes and the table's rows before a run, and the plan over the plot area. */
+  function showPlan(): void {
+    const measures = plan(simd ?? true);
+    chart.set(buildDevicePlan(measures, DEVICE_SHAPE, t));
+    chart.setOverlay(planCard);
+    setText(planText, t('dev.plan', { n: measures.length, ms: BUDGET_MS, s: fmt(plannedMs(measures.length) / 1000, 2) }));
+    tbody.replaceChildren(...measures.map((m) => h('tr', { 'data-measure': m },
+      h('th', { scope: 'row', text: measureLabel(t, m) }), ...Array.from({ length: 4 }, () => h('td', { text: '–' })))));
+  }
+  showPlan();
 
   let phase: Phase = 'idle';
   let worker: DeviceWorker | null = null;
@@ -117,6 +138,7 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
     phase = p;
     s.el.dataset.device = p;
     runBtn.disabled = p === 'running';
+    planRun.disabled = p === 'running';
     cancelBtn.disabled = p !== 'running';
     setText(statusEl, status);
   };
@@ -124,11 +146,7 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
 
   const show = (r: DeviceResult) => {
     last = r;
-    results.hidden = false;
-    if (!chart) {
-      chart = new ChartBox('device-gflops', t('dev.chart'), t, { height: 260 });
-      results.append(chart.el, scrollTable(table, t('dev.table'), { 'data-part': 'charts' }));
-    }
+    chart.setOverlay(null);
     chart.set(buildDevice(r, t));
     const rows = deviceRows(r, t);
     tbody.replaceChildren(...rows.map((x) => h('tr', { 'data-measure': x.measure },
@@ -171,6 +189,7 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
     }
   };
   runBtn.addEventListener('click', () => { void run(); });
+  planRun.addEventListener('click', () => { void run(); });
   cancelBtn.addEventListener('click', () => {
     if (phase !== 'running') return;
     token.cancelled = true;
@@ -194,7 +213,7 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
       token.cancelled = true;
       worker?.terminate();
       worker = null;
-      chart?.destroy();
+      chart.destroy();
     },
   };
 }

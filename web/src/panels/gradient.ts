@@ -11,7 +11,7 @@ import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
 import { CLAIMED, CLAIMS, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track, refuse } from './shell.ts';
+import { shell, readout, claimBox, track, refuse, KeyedRequest } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_SECONDS } from '../requests/attention.ts';
 
@@ -62,8 +62,9 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
   let point: AttentionStatsResult | null = null;
   let curveR: JacobianCurveResult | null = null;
   let here: SoftmaxJacobianResult | null = null;
-  let sweepKey = '', pointKey = '', gapKey = '';
-  let pointRefused = false;  // the point of the current state was refused by the page's budget
+  let gapKey = '';
+  const sweepReq = new KeyedRequest<SaturationSweepResult>(s.el, 'sat:sweep', t);
+  const pointReq = new KeyedRequest<AttentionStatsResult>(s.el, 'grad:point', t);
   let state = store.state;
   const qName = () => t(state.gq === 'jac' ? 'grad.q.jac' : 'grad.q.grad');
   // false while the chart shows a first estimate (worker/plan.ts) of the sweep or of the point
@@ -131,18 +132,12 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
       state = next;
       for (const c of controls) c.sync(next);
       const sp = sweepParams(next);
-      const sk = JSON.stringify(sp) + next.gq;
-      if (sk !== sweepKey) {
-        sweepKey = sk;
-        const got = (final: boolean) => (r: SaturationSweepResult) => {
-          if (sk !== sweepKey) return;
-          sweep = r;
-          sweepDks = sp.dks;
-          sweepFinal = final;
-          drawSweep();
-        };
-        track(s.el, 'sat:sweep', compute.get('sweep', 'saturationSweep', sp, 'sat:sweep', undefined, got(false)), source, t, got(true));
-      }
+      sweepReq.ask(JSON.stringify(sp) + next.gq, (step) => compute.get('sweep', 'saturationSweep', sp, 'sat:sweep', undefined, step), source, (r, final) => {
+        sweep = r;
+        sweepDks = sp.dks;
+        sweepFinal = final;
+        drawSweep();
+      });
       if (changed === null) {
         track(s.el, 'grad:curve', compute.get('live', 'jacobianCurve', { gaps: GAPS }), source, t, (r) => { curveR = r; drawExplorer(); });
         claim();
@@ -160,24 +155,17 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
       if (big) {
         // beside the control of a driver of the cost (the one just moved, if it is one)
         refuse(s.el, 'grad:point', ['seqLen', 'heads', 'dk'], source, t('common.tooMuch', { seconds: big, limit: POINT_LIMIT_SECONDS }));
-        pointRefused = true;
+        // after a refusal even the last good state asks again (a cache hit), so its success clears it
+        pointReq.forget();
         return;
       }
       const pp = pointParams(next);
-      const pk = JSON.stringify(pp) + next.gq;
-      // after a refusal even the last good state asks again (a cache hit), so its success clears it
-      if (pk !== pointKey || pointRefused) {
-        pointKey = pk;
-        pointRefused = false;
-        const got = (final: boolean) => (r: AttentionStatsResult) => {
-          if (pk !== pointKey) return;
-          point = r;
-          pointFinal = final;
-          drawSweep();
-          drawPoint();
-        };
-        track(s.el, 'grad:point', compute.get('live', 'attentionStats', pp, 'grad:point', undefined, got(false)), source, t, got(true));
-      }
+      pointReq.ask(JSON.stringify(pp) + next.gq, (step) => compute.get('live', 'attentionStats', pp, 'grad:point', undefined, step), source, (r, final) => {
+        point = r;
+        pointFinal = final;
+        drawSweep();
+        drawPoint();
+      });
     },
     destroy() { sweepChart.destroy(); curve.destroy(); probs.destroy(); },
   };

@@ -10,7 +10,7 @@ import type { Control } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, claimBox, track, scrollTable } from './shell.ts';
+import { shell, claimBox, scrollTable, KeyedRequest } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SCALE, MUP_SHAPE } from '../requests/science.ts';
 import { mupLive, c3AtRho } from '../claims.ts';
@@ -60,7 +60,9 @@ export function mupPanel({ t, store, compute }: PanelCtx): PanelView {
   let cor: ScoreVarianceResult | null = null;
   let sweep: SaturationSweepResult | null = null;
   let sweepDks: number[] = [];
-  let iidKey = '', corKey = '', sweepKey = '';
+  const iidReq = new KeyedRequest<ScoreVarianceResult>(s.el, 'mup:iid', t);
+  const corReq = new KeyedRequest<ScoreVarianceResult>(s.el, 'mup:cor', t);
+  const sweepReq = new KeyedRequest<SaturationSweepResult>(s.el, 'mup:sweep', t);
   let varFinal = true, sweepFinal = true;
 
   const colTitle = (c: (typeof COLS)[number]): string => {
@@ -133,37 +135,24 @@ export function mupPanel({ t, store, compute }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
-      const getVar = (which: 'iid' | 'cor', rho: number, key: string, setKey: (k: string) => void) => {
+      const getVar = (which: 'iid' | 'cor', rho: number) => {
         const p = mupVarianceParams(next, rho);
-        const k = JSON.stringify(p);
-        if (k === key) return false;
-        setKey(k);
-        const got = (final: boolean) => (r: ScoreVarianceResult) => {
-          if (k !== (which === 'iid' ? iidKey : corKey)) return;
+        return (which === 'iid' ? iidReq : corReq).ask(JSON.stringify(p), (step) => compute.get('sweep', 'scoreVariance', p, `mup:${which}`, undefined, step), source, (r, final) => {
           if (which === 'iid') iid = r; else cor = r;
           varFinal = final;
           drawMoments();
-        };
-        track(s.el, `mup:${which}`, compute.get('sweep', 'scoreVariance', p, `mup:${which}`, undefined, got(false)), source, t, got(true));
-        return true;
+        });
       };
-      const a = getVar('iid', 0, iidKey, (k) => { iidKey = k; });
-      const b = next.rho !== 0 && getVar('cor', next.rho, corKey, (k) => { corKey = k; });
+      const a = getVar('iid', 0);
+      const b = next.rho !== 0 && getVar('cor', next.rho);
       const sp = mupSweepParams(next);
-      const sk = JSON.stringify(sp);
-      if (sk !== sweepKey) {
-        sweepKey = sk;
-        const got = (final: boolean) => (r: SaturationSweepResult) => {
-          if (sk !== sweepKey) return;
-          sweep = r;
-          sweepDks = sp.dks;
-          sweepFinal = final;
-          drawSweep();
-        };
-        track(s.el, 'mup:sweep', compute.get('sweep', 'saturationSweep', sp, 'mup:sweep', undefined, got(false)), source, t, got(true));
-      } else if (changed === null || changed.has('lang')) {
+      const asked = sweepReq.ask(JSON.stringify(sp), (step) => compute.get('sweep', 'saturationSweep', sp, 'mup:sweep', undefined, step), source, (r, final) => {
+        sweep = r;
+        sweepDks = sp.dks;
+        sweepFinal = final;
         drawSweep();
-      }
+      });
+      if (!asked && (changed === null || changed.has('lang'))) drawSweep();
       if (!a && !b && (changed === null || changed.has('lang') || changed.has('rho'))) drawMoments();
     },
     destroy() { varC.destroy(); meanC.destroy(); entC.destroy(); },

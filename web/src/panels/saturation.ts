@@ -10,7 +10,7 @@ import type { State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track, refuse } from './shell.ts';
+import { shell, readout, claimBox, refuse, KeyedRequest } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { sweepParams, pointTooBig, logitRuleParams, saturationPointParams, explicitSweepParams, sinkParams, POINT_LIMIT_SECONDS, HEATMAP_N } from '../requests/attention.ts';
@@ -87,9 +87,8 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   let sweep: SaturationSweepResult | null = null;
   let sweepDks: number[] = [];
   let point: AttentionStatsResult | null = null;
-  let sweepKey = '';
-  let pointKey = '';
-  let pointRefused = false;  // the point of the current state was refused by the page's budget
+  const sweepReq = new KeyedRequest<SaturationSweepResult>(s.el, 'sat:sweep', t);
+  const pointReq = new KeyedRequest<AttentionStatsResult>(s.el, 'sat:point', t);
   let state = store.state;
   // false while the chart shows a first estimate (worker/plan.ts) of the sweep or of the point
   let sweepFinal = true;
@@ -155,40 +154,28 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
       state = next;
       for (const c of controls) c.sync(next);
       const sp = { ...sweepParams(next), ...explicitSweepParams(next), ...logitRuleParams(next), ...sinkParams(next) };
-      const sk = JSON.stringify(sp);
-      if (sk !== sweepKey) {
-        sweepKey = sk;
-        const got = (final: boolean) => (r: SaturationSweepResult) => {
-          if (sk !== sweepKey) return;
-          sweep = r;
-          sweepDks = sp.dks;
-          sweepFinal = final;
-          drawSweep();
-        };
-        track(s.el, 'sat:sweep', compute.get('sweep', 'saturationSweep', sp, 'sat:sweep', undefined, got(false)), source, t, got(true));
-      }
+      sweepReq.ask(JSON.stringify(sp), (step) => compute.get('sweep', 'saturationSweep', sp, 'sat:sweep', undefined, step), source, (r, final) => {
+        sweep = r;
+        sweepDks = sp.dks;
+        sweepFinal = final;
+        drawSweep();
+      });
       const big = pointTooBig(next);
       if (big) {
-        // beside the control of a driver of the cost (the one just moved, if it is one)
+        // beside the control of a driver of the cost (the one just moved, if it is one); after a
+        // refusal even the last good state asks again (a cache hit), so its success clears it
         refuse(s.el, 'sat:point', ['seqLen', 'heads', 'dk'], source, t('common.tooMuch', { seconds: big, limit: POINT_LIMIT_SECONDS }));
-        pointRefused = true;
+        pointReq.forget();
         return;
       }
       const pp = saturationPointParams(next);  // the readouts need no backward pass and no ‖J‖₂
-      const pk = JSON.stringify(pp);
-      // after a refusal even the last good state asks again (a cache hit), so its success clears it
-      if (pk !== pointKey || pointRefused) {
-        pointKey = pk;
-        pointRefused = false;
-        const got = (final: boolean) => (r: AttentionStatsResult) => {
-          if (pk !== pointKey) return;
-          point = r;
-          pointFinal = final;
-          drawSweep();
-          drawPoint();
-        };
-        track(s.el, 'sat:point', compute.get('live', 'attentionStats', pp, 'sat:point', undefined, got(false)), source, t, got(true));
-      } else if (changed === null || changed.has('lang')) {
+      const asked = pointReq.ask(JSON.stringify(pp), (step) => compute.get('live', 'attentionStats', pp, 'sat:point', undefined, step), source, (r, final) => {
+        point = r;
+        pointFinal = final;
+        drawSweep();
+        drawPoint();
+      });
+      if (!asked && (changed === null || changed.has('lang'))) {
         drawSweep();
         drawPoint();
       }

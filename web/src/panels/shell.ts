@@ -169,6 +169,31 @@ export function track<R>(root: HTMLElement, owner: string, p: Promise<R>, source
 }
 
 /**
+ * A panel's request that is made again only when its key (the params as a string) changes, and
+ * computed progressively: `got` receives the first estimate (final = false), then the full result
+ * (final = true), never an answer to a key asked before the latest. Errors go through track()
+ * (beside the control named, under the owner). The saturation sweeps and the attention points of
+ * the saturation, gradient and μP panels.
+ */
+export class KeyedRequest<R> {
+  private key = '';
+  constructor(private readonly root: HTMLElement, private readonly owner: string, private readonly t: T) {}
+  /**
+   * Asks `request(onStep)` (a Compute.get with onStep) unless `key` is the key asked last; returns
+   * whether it asked. `got(result, final)` draws.
+   */
+  ask(key: string, request: (onStep: (r: R) => void) => Promise<R>, source: StateKey | undefined, got: (r: R, final: boolean) => void): boolean {
+    if (key === this.key) return false;
+    this.key = key;
+    const answer = (final: boolean) => (r: R) => { if (key === this.key) got(r, final); };
+    track(this.root, this.owner, request(answer(false)), source, this.t, answer(true));
+    return true;
+  }
+  /** The next ask() asks even for the last key (after a refusal shown instead, its success must clear it). */
+  forget(): void { this.key = ''; }
+}
+
+/**
  * What the reader is told of a request that failed without the core refusing it — a crash, a
  * timeout, a core that could not be loaded — in the page's language; null for a refusal (and a
  * superseded request), whose message names the parameter.

@@ -9,11 +9,15 @@ export function panelTitleKey(p: Panel): (typeof TITLE_PREFIX)[Panel] { return T
 export function panelTitle(t: T, p: Panel): string { return t(`${TITLE_PREFIX[p]}.title` as MessageKey); }
 /** The number of a panel in the tabs and the pager: the labs count from 1; the interview view (first, index 0) has none. */
 export function panelNum(p: Panel): number { return PANEL_ORDER.indexOf(p); }
-/** Panels whose tab carries a shorter label than their title (`<prefix>.tab`), so the tabs keep to two rows at 1366 px. */
-const SHORT_TAB: ReadonlySet<Panel> = new Set(['mup', 'wild']);
-/** The label of a panel's tab and menu entry: the numbered title, or its short form. */
+/**
+ * The label of a panel's tab: its number and a short form of its title (`<prefix>.tab`), so the
+ * fourteen tabs keep to two rows at 1366 px in either language. The full numbered title is the
+ * tab's tooltip, the menu's entry and the view's heading.
+ */
 export function tabTitle(t: T, p: Panel): string {
-  return SHORT_TAB.has(p) ? `${panelNum(p)} ${t(`${TITLE_PREFIX[p]}.tab` as MessageKey)}` : numberedTitle(t, p);
+  const n = panelNum(p);
+  const label = t(`${TITLE_PREFIX[p]}.tab` as MessageKey);
+  return n > 0 ? `${n} ${label}` : label;
 }
 /** "3 Gradient" for a lab, the bare title for the interview view. */
 export function numberedTitle(t: T, p: Panel): string { const n = panelNum(p); return n > 0 ? `${n} ${panelTitle(t, p)}` : panelTitle(t, p); }

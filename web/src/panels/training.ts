@@ -23,7 +23,7 @@ import { c9Verdict, c10Verdict } from '../claims.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { TrainingController, TrainingWorkerError } from '../training/controller.ts';
 import type { RunSeries } from '../training/series.ts';
-import { hasHeadScale, lastFiniteLoss } from '../training/series.ts';
+import { hasHeadScale, lastFiniteLoss, emptySeries } from '../training/series.ts';
 import { trainingConfigs, runKey, refusals, readNumber, TRAIN_KEYS, RUN_KEYS } from '../training/config.ts';
 import type { WorkerLike } from '../worker/protocol.ts';
 
@@ -141,13 +141,20 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   // Run / Cancel beside the curves (the charts part: a charts-only embed has them too)
   const runbar = h('div', { class: 'train-runbar', 'data-key': 'train-run', 'data-part': 'charts' }, runBtn, cancelBtn, bar, statusEl, paramsOut, runErr);
 
-  // results: built on the first run (before it there is nothing to draw)
-  const results = h('div', { class: 'train-results', 'data-part': 'charts', hidden: true });
+  // the results: before a run, the charts' empty axes and the table's rows of the runs Run will
+  // start, the plan and the core's estimate of its time in the loss chart's plot area (so a link
+  // that waits for Run, trauto=0, shows what it will draw, in the space the curves will take)
+  const results = h('div', { class: 'train-results', 'data-part': 'charts' });
   // the Run button sits with the charts, so every view of them can train (an embed without its
   // controls cannot change the settings: the text does not ask it to)
   const noControls = store.state.embed && !store.state.show.includes('controls');
-  const placeholder = h('p', { class: 'chart-note train-placeholder', 'data-part': 'charts', text: t('train.placeholder') });
-  s.charts.append(runbar, placeholder, results);
+  const planText = h('p', { 'data-train-plan': '' });
+  const planTime = h('p', { 'data-train-estimate': '' });
+  const planRun = h('button', { type: 'button', class: 'button', 'data-action': 'train-run-plan', text: t('train.run') }) as HTMLButtonElement;
+  const placeholder = h('div', { class: 'train-plan-card' }, h('p', { class: 'train-placeholder', text: t('train.placeholder') }), planText, planTime, planRun);
+  /** the core's estimate of the planned runs (seconds of work by its cost model), once the budget check answered */
+  let estimate: number | null = null;
+  s.charts.append(runbar, results);
   let charts: ChartBox[] = [];
   let chartLoss: ChartBox, chartGrad: ChartBox, chartEnt: ChartBox, chartLogit: ChartBox, chartScale: ChartBox, chartAcc: ChartBox;
   let histCharts: ChartBox[] = [];
@@ -169,6 +176,13 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       h('thead', {}, h('tr', {}, ...(['variant', 'steps', 'final', 'heldout', 'tokAcc', 'seqAcc', 'reach', 'nonfinite'] as const).map((c) => h('th', { text: t(`train.th.${c}`) })))),
       tableBody), t('train.title')));
 
+  /** The runs Run would start now: each ticked variant, no step done (the axes and rows before a run). */
+  const plannedRuns = (): RunSeries[] => state.trvar.map((v) => emptySeries(v, state.trlayers, state.trsteps));
+  /** A line over an empty chart's plot area: what it waits for. */
+  const waitNote = (key: MessageKey) => h('p', { text: t(key) });
+  let lineNotes: HTMLElement[] = [];
+  const accNote = waitNote('train.plan.after');
+
   function buildResults(): void {
     if (charts.length) return;
     chartLoss = new ChartBox('training-loss', t('train.chart.loss'), t, { height: 280 });
@@ -181,6 +195,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     results.append(h('div', { class: 'chart-pair' }, chartLoss.el, chartGrad.el), h('div', { class: 'chart-pair' }, chartEnt.el, chartLogit.el),
       h('div', { class: 'chart-pair' }, chartScale.el, chartAcc.el), tableBox, analysisBox);
     chartAcc.setNote(t('train.accNote'));
+    lineNotes = [chartGrad, chartEnt, chartLogit, chartScale].map(() => waitNote('train.plan.curves'));
   }
 
   const c9 = claimBox(s.claims, 'C9', t('train.claim9'), t);
@@ -214,6 +229,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       const slot = s.el.querySelector<HTMLElement>(`[data-err-for="${k}"]`);
       if (slot && !(k === 'trvar' && slot.textContent && state.trvar.length === 0)) setText(slot, '');
     }
+    estimate = null;
     const bad = refusals(state);
     setText(dkOut, state.trdm % state.trheads === 0 ? t('train.dk', { dk: state.trdm / state.trheads }) : t('train.dkBad'));
     for (const r of bad) setText(s.el.querySelector(`[data-err-for="${r.key}"]`), t(r.msg, r.vars));
@@ -251,8 +267,11 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   let coreErrKey: string | null = null;
   let first = true;
   function budgetCheck(seq: number, source?: StateKey): void {
-    controller().check(trainingConfigs(state).slice(0, 1).concat(trainingConfigs(state).filter((c) => c.attention === 'qk_layernorm'))).then(() => {
+    controller().check(trainingConfigs(state).slice(0, 1).concat(trainingConfigs(state).filter((c) => c.attention === 'qk_layernorm'))).then((infos) => {
       if (seq !== checkSeq) return;
+      // every variant's step costs the same by the cost model (it counts the sizes, not the attention)
+      estimate = (infos[0]?.stepSeconds ?? NaN) * state.trsteps * state.trvar.length;
+      if (!Number.isFinite(estimate)) estimate = null;
       runBtn.dataset.refused = '';
       syncButtons();
       setText(paramsOut, '');
@@ -287,8 +306,10 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   function syncButtons(): void {
     const running = session.status === 'running';
     runBtn.disabled = running || runBtn.dataset.refused === '1';
+    planRun.disabled = runBtn.disabled;
     cancelBtn.disabled = !running;
     s.el.dataset.training = session.status;
+    if (!session.runs.length) drawPlan();
   }
 
   function statusText(): string {
@@ -312,12 +333,14 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     drawTimer = undefined;
     setText(statusEl, statusText());
     syncButtons();
-    const runs = session.runs;
-    if (!runs.length) return;
-    placeholder.hidden = true;
-    results.hidden = false;
+    // before the first run: the planned runs, with nothing drawn yet
+    const planned = session.runs.length === 0;
+    const runs = planned ? plannedRuns() : session.runs;
     buildResults();
-    const cfg = session.cfg ?? state;
+    const cfg = planned ? state : session.cfg ?? state;
+    chartLoss.setOverlay(planned ? placeholder : null);
+    [chartGrad, chartEnt, chartLogit, chartScale].forEach((c, i) => c.setOverlay(planned ? lineNotes[i] : null));
+    if (planned) drawPlan();
     chartLoss.set(buildTrainLoss(runs, t));
     chartGrad.set(buildTrainGradNorm(runs, t, cfg.trclip));
     chartEnt.set(buildTrainLayers(runs, 'entropy', t, Math.log(cfg.trlen)));
@@ -325,13 +348,28 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     const scaled = runs.some((r) => hasHeadScale(r.variant));
     chartScale.el.hidden = !scaled;
     if (scaled) chartScale.set(buildTrainLayers(runs, 'headScale', t));
-    const evaluated = runs.some((r) => r.evaluation);
-    chartAcc.el.hidden = !evaluated;
-    if (evaluated) chartAcc.set(buildTrainAccuracy(runs, t));
+    // the held-out accuracy is measured when the runs end: its axes wait until then
+    chartAcc.setOverlay(runs.some((r) => r.evaluation) ? null : accNote);
+    chartAcc.set(buildTrainAccuracy(runs, t));
     drawTable(runs, cfg);
     drawAnalysis(runs);
+    if (planned) return;
     drawText(runs, cfg);
     s.el.dataset.stale = session.key !== runKey(state) ? '1' : '';
+  }
+
+  /** The plan in the loss chart's plot area: the runs Run starts and how long the core expects them to take. */
+  function drawPlan(): void {
+    const n = state.trvar.length;
+    const vars = configVars(state);
+    setText(planText, t('train.plan', { ...vars, runs: n, steps: state.trsteps }));
+    // the text and the claims say what the runs will test: the configuration, and the why of each verdict
+    setText(s.text, t('train.text', { ...vars, runs: t('train.idleStatic') }));
+    c10.set(t('train.live10.idle'), null, state.trvar.includes('none') ? t(state.trsm === 'safe' ? (noControls ? 'train.why10.safeStatic' : 'train.why10.safe') : 'train.why10.naive') : undefined);
+    c9.set(t('train.live9.idle'), null, state.trvar.some((v) => v === 'learnable_temperature' || v === 'qk_layernorm' || v === 'qk_l2') ? t('train.why9') : undefined);
+    const refused = runBtn.dataset.refused === '1';
+    setText(planTime, refused ? '' : estimate === null ? t('train.plan.timePending') : t('train.plan.time', { s: fmt(Math.max(estimate, 0.1), 2) }));
+    planTime.dataset.seconds = estimate === null ? '' : String(estimate);
   }
   function draw(): void {
     // live updates at most every 100 ms; the final state at once
@@ -352,27 +390,45 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       h('td', { 'data-readout': `train-heldout-${r.variant}`, text: num(r.heldoutLoss, undefined, r.evaluated) }),
       h('td', { 'data-readout': `train-acc-${r.variant}`, text: num(r.tokenAccuracy, pct, r.evaluated) }),
       h('td', { 'data-readout': `train-seqacc-${r.variant}`, text: num(r.sequenceAccuracy, pct, r.evaluated) }),
-      h('td', { 'data-readout': `train-reach-${r.variant}`, text: r.stepsToThreshold === null ? t('train.never') : String(r.stepsToThreshold) }),
-      h('td', { 'data-readout': `train-nonfinite-${r.variant}`, text: r.firstNonfinite === null ? t('train.none') : t('train.atStep', { step: r.firstNonfinite }) }))));
+      h('td', { 'data-readout': `train-reach-${r.variant}`, text: r.stepsDone === 0 ? '–' : r.stepsToThreshold === null ? t('train.never') : String(r.stepsToThreshold) }),
+      h('td', { 'data-readout': `train-nonfinite-${r.variant}`, text: r.stepsDone === 0 ? '–' : r.firstNonfinite === null ? t('train.none') : t('train.atStep', { step: r.firstNonfinite }) }))));
     void cfg;
   }
 
+  /**
+   * The trained logits against N(0, 1), per layer. Until the runs end (and before a run) each layer's
+   * axes hold only the N(0, 1) density the iid argument predicts, and the table one row of '–'
+   * per run and layer: the analysis is made on held-out data at the end.
+   */
   function drawAnalysis(runs: RunSeries[]): void {
     const analysed = runs.filter((r) => r.analysis);
-    analysisBox.hidden = analysed.length === 0;
-    if (!analysed.length) return;
-    const layers = analysed[0].analysis!.layers.length;
+    analysisBox.hidden = runs.length === 0;
+    if (!runs.length) return;
+    const layers = analysed.length ? analysed[0].analysis!.layers.length : runs[0].layers;
     while (histCharts.length < layers) {
       const c = new ChartBox(`training-logits-l${histCharts.length + 1}`, t('train.chart.hist', { layer: histCharts.length + 1 }), t, { height: 240 });
       histCharts.push(c);
       histWrap.append(c.el);
     }
     while (histCharts.length > layers) { const c = histCharts.pop()!; c.destroy(); c.el.remove(); }
-    histCharts.forEach((c, l) => c.set(buildTrainLogitHist(analysed, l, t)));
+    histCharts.forEach((c, l) => { c.setOverlay(analysed.length ? null : waitNote('train.plan.after')); c.set(buildTrainLogitHist(analysed, l, t)); });
+    if (!analysed.length) {
+      iidBody.replaceChildren(...runs.flatMap((r) => Array.from({ length: r.layers }, (_, l) => h('tr', {},
+        h('th', { scope: 'row', text: vname(r.variant) }), h('td', { text: String(l + 1) }), ...Array.from({ length: 5 }, () => h('td', { text: '–' }))))));
+      return;
+    }
     iidBody.replaceChildren(...analysed.flatMap((r) => r.analysis!.layers.map((a, l) => h('tr', {},
       h('th', { scope: 'row', text: vname(r.variant) }), h('td', { text: String(l + 1) }), h('td', { text: fmt(a.scale, 3) }),
       h('td', { 'data-readout': `train-varlogit-${r.variant}-${l + 1}`, text: fmt(a.logitMoments.variance, 3) }),
       h('td', { text: fmt(a.qk.variance, 3) }), h('td', { text: fmt(a.iidQkVariance, 3) }), h('td', { text: fmt(a.entropy, 3) })))));
+  }
+
+  /** The configuration's words and numbers in the text's sentences (train.text, train.plan). */
+  function configVars(cfg: State): Record<string, string | number> {
+    return {
+      task: t(`train.task.${cfg.trtask}`), T: cfg.trlen, layers: cfg.trlayers, dm: cfg.trdm, heads: cfg.trheads,
+      dk: fmt(cfg.trdm / cfg.trheads, 3), softmax: t(`train.softmax.${cfg.trsm}`), seed: cfg.trseed,
+    };
   }
 
   function drawText(runs: RunSeries[], cfg: State): void {
@@ -392,10 +448,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
       const a = ref.analysis.layers[0];
       iid = t('train.text.iid', { variant: vname(ref.variant), v: fmt(a.logitMoments.variance, 3), qk: fmt(a.qk.variance, 3), iidQk: fmt(a.iidQkVariance, 3), dk });
     }
-    setText(s.text, t('train.text', {
-      task: t(`train.task.${cfg.trtask}`), T: cfg.trlen, layers: cfg.trlayers, dm: cfg.trdm, heads: cfg.trheads, dk, softmax: t(`train.softmax.${cfg.trsm}`),
-      seed: cfg.trseed, runs: parts.join(' '),
-    }) + (iid ? ' ' + iid : '') + (done ? '' : ' ' + t('train.text.partial')));
+    setText(s.text, t('train.text', { ...configVars(cfg), runs: parts.join(' ') }) + (iid ? ' ' + iid : '') + (done ? '' : ' ' + t('train.text.partial')));
     // C10: the article says: no scale → NaN within 10 steps
     const none = byV('none');
     if (!none) c10.set(t('train.live10.absent'), null);
@@ -442,6 +495,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   };
 
   runBtn.addEventListener('click', () => { if (!runBtn.disabled) startRun(); });
+  planRun.addEventListener('click', () => { if (!runBtn.disabled) { startRun(); runBtn.focus(); } });
   function startRun(): void {
     // the link copied after a run opens at this panel
     if (store.state.exp !== 'training') store.set({ exp: 'training' }, 'exp');
@@ -468,8 +522,6 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
 
   // a run still going from before a re-mount (language switch) keeps drawing here
   if (session.runs.length) queueMicrotask(drawNow);
-  c9.set(t('train.live9.idle'), null);
-  c10.set(t('train.live10.idle'), null);
 
   return {
     id: 'training',

@@ -3,7 +3,7 @@
 // Cancel is honoured between two chunks; if a chunk is still running `cancelGraceMs` after Cancel,
 // the worker is terminated (a fresh one is started by the next run). A run that diverges is a
 // result: it stops there (the core stops it) and the others keep going.
-import type { TrainingConfig, TrainingStepResult } from '../../../wasm/js/core.js';
+import type { TrainingConfig, TrainingStepResult, TrainingRunInfo } from '../../../wasm/js/core.js';
 import type { WorkerLike } from '../worker/protocol.ts';
 import { isTrainResponse } from './protocol.ts';
 import type { TrainCalls, TrainKind } from './protocol.ts';
@@ -122,9 +122,12 @@ export class TrainingController {
     });
   }
 
-  /** The budget check: resolves with nothing, or rejects with the core's RangeError message. */
-  async check(configs: TrainingConfig[]): Promise<void> {
-    await this.request('check', { configs });
+  /**
+   * The budget check: resolves with each config's run info (sizes, memory, the cost model's
+   * seconds per step), or rejects with the core's RangeError message.
+   */
+  async check(configs: TrainingConfig[]): Promise<TrainingRunInfo[]> {
+    return (await this.request('check', { configs })).result.infos;
   }
 
   /**
