@@ -296,7 +296,7 @@ try {
   {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(srv.url + POOL + '#v=1&exp=training&trsteps=5000');
+    await page.goto(srv.url + POOL + '#v=1&exp=training&trsteps=5000&trauto=0');
     await page.locator('[data-action="train-run"]').scrollIntoViewIfNeeded();  // its charts exist once a run starts
     for (let i = 0; i < 5; i++) {
       await page.waitForSelector('[data-action="train-run"]:not([disabled])');
