@@ -21,9 +21,9 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 
 /**
  * The page's formulas rendered by KaTeX at build time, one module per language
- * ('virtual:formulas/en', 'virtual:formulas/zh-CN', loaded on demand by the panel shell), so the
- * page ships HTML + KaTeX's CSS and fonts, not KaTeX's parser, and no formula is on the path to
- * the first chart.
+ * ('virtual:formulas/en', 'virtual:formulas/zh-CN', loaded by the panel shell once the first chart
+ * is drawn, with KaTeX's CSS), so the page ships HTML + KaTeX's CSS and fonts, not KaTeX's parser,
+ * and no formula is on the path to the first chart.
  */
 function katexPrerender(): Plugin {
   const prefix = 'virtual:formulas/';
@@ -41,7 +41,8 @@ function katexPrerender(): Plugin {
       const lang = resolved.slice(1 + prefix.length);
       // Chinese where the words differ, English for the rest (symbols only)
       const src = lang === 'zh-CN' ? { ...FORMULAS, ...FORMULAS_ZH } : FORMULAS;
-      return `export default ${JSON.stringify(Object.fromEntries(Object.entries(src).map(([k, tex]) => [k, render(tex)])))};`;
+      // KaTeX's stylesheet (and through it its fonts) comes with the formulas, not with the page
+      return `import 'katex/dist/katex.min.css';\nexport default ${JSON.stringify(Object.fromEntries(Object.entries(src).map(([k, tex]) => [k, render(tex)])))};`;
     },
   };
 }

@@ -2,7 +2,6 @@
 // one panel alone in embed mode; starts the workers, and keeps state, URL, history and the view in
 // step. Only the panel in view is mounted, computed and in the accessibility tree.
 import './style.css';
-import 'katex/dist/katex.min.css';
 import { parseHash, toHash, shareHash, langFromNavigator } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
@@ -368,6 +367,9 @@ function viewFailed(seq: number, host: HTMLElement): void {
 function showPanel(state: State, focusHeading: boolean): void {
   const seq = ++viewSeq;
   const main = viewHost!;
+  // the tab and the title follow the click at once, while the view's code loads
+  markNav(state);
+  setMeta(state);
   loadView(state.exp).then((factory) => {
     if (seq !== viewSeq) return;
     const now = store.state;  // the state may have moved on (not to another view) while the code loaded
