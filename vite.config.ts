@@ -65,7 +65,8 @@ function katexWoff2Only(): Plugin {
 /**
  * Preloads the SIMD128 core with the page (<link rel=preload as=fetch>), so its download starts
  * with the HTML and the page's WebAssembly.compileStreaming (web/src/worker/boot.ts) finds it
- * under way. Only the SIMD128 build: the baseline is fetched only where SIMD128 is missing.
+ * under way. Only the SIMD128 build: the baseline is fetched only where SIMD128 is missing. Also
+ * the charts' chunk (Chart.js), which the first view's code imports.
  */
 function preloadCore(): Plugin {
   return {
@@ -76,7 +77,13 @@ function preloadCore(): Plugin {
       handler(_html, ctx) {
         const wasm = Object.keys(ctx.bundle ?? {}).find((f) => /sqrtdk-simd[^/]*\.wasm$/.test(f));
         if (!wasm) return [];
-        return [{ tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' }];
+        // the chunk of Chart.js and the chart box, which every view with a chart imports: fetched
+        // and compiled beside the entry instead of after it, when the view's own import asks for it
+        const charts = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.moduleIds.some((id) => id.endsWith('/charts/chartbox.ts')));
+        return [
+          { tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' },
+          ...(charts ? [{ tag: 'link', attrs: { rel: 'modulepreload', href: `./${charts.fileName}`, crossorigin: '' }, injectTo: 'head' as const }] : []),
+        ];
       },
     },
   };
