@@ -66,7 +66,7 @@ function katexWoff2Only(): Plugin {
  * Preloads the SIMD128 core with the page (<link rel=preload as=fetch>), so its download starts
  * with the HTML and the page's WebAssembly.compileStreaming (web/src/worker/boot.ts) finds it
  * under way. Only the SIMD128 build: the baseline is fetched only where SIMD128 is missing. Also
- * the charts' chunk (Chart.js), which the first view's code imports.
+ * the charts' chunk (Chart.js), which the first view's code imports, and the core's loader.
  */
 function preloadCore(): Plugin {
   return {
@@ -79,10 +79,12 @@ function preloadCore(): Plugin {
         if (!wasm) return [];
         // the chunk of Chart.js and the chart box, which every view with a chart imports: fetched
         // and compiled beside the entry instead of after it, when the view's own import asks for it
-        const charts = Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.moduleIds.some((id) => id.endsWith('/charts/chartbox.ts')));
+        // and the SIMD128 core's loader, which the page's core imports once the module is compiled
+        const chunkOf = (end: string) => Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.moduleIds.some((id) => id.endsWith(end)));
+        const modules = [chunkOf('/charts/chartbox.ts'), chunkOf('/sqrtdk-simd.mjs')].filter((c) => c !== undefined);
         return [
           { tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' },
-          ...(charts ? [{ tag: 'link', attrs: { rel: 'modulepreload', href: `./${charts.fileName}`, crossorigin: '' }, injectTo: 'head' as const }] : []),
+          ...modules.map((c) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `./${c.fileName}`, crossorigin: '' }, injectTo: 'head' as const })),
         ];
       },
     },

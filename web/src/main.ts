@@ -76,8 +76,6 @@ const firstPaint = takeFirstPaint(root);
 const navLang = page.lang ?? langFromNavigator(navigator.languages ?? [navigator.language]);
 const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang));
 const store = new Store(initial.state);
-// the first view's code starts loading with the page (a failure is told when it mounts)
-loadView(initial.state.exp).catch(() => {});
 
 let restartNotice: HTMLElement | null = null;
 /** the download of the core (bytes so far, whole size or null) until it is compiled */
@@ -546,7 +544,10 @@ if (initial.state.embed) reportHeight();
 // core's cost model (requests/cost.ts), so it gets its state (and sends them) once the page's own
 // instance of the core (the same compiled module) answers — or could not load: the requests then
 // say why they cannot be sized.
-setTimeout(mount, 0);
+// The first paint stays until the view's code is in, so the page's frame and the view replace it
+// in one frame (the frame alone, then the view below it, would move the footer on a cold load).
+const mountSoon = () => setTimeout(mount, 0);
+loadView(initial.state.exp).then(mountSoon, mountSoon);
 void costCore().finally(startSizing);
 
 /**
