@@ -355,10 +355,14 @@ function startSizing(): void {
   sizing = true;
   if (view && shownSeq === viewSeq) view.update(store.state, null);
 }
-/** A view whose code could not be loaded (offline before the precache, a version gone from the site): the reload notice. */
-function viewFailed(seq: number, host: HTMLElement): void {
+/**
+ * A view whose code could not be loaded (offline before the precache, a version gone from the
+ * site): the reload notice, and the view is asked for again once the browser is back online.
+ */
+function viewFailed(seq: number, host: HTMLElement, again: () => void): void {
   if (seq !== viewSeq) return;
   host.replaceChildren(staleNotice());
+  window.addEventListener('online', () => { if (seq === viewSeq) again(); }, { once: true });
 }
 
 /** Shows the panel of state.exp in the view (destroying the one shown before) once its code is loaded. */
@@ -390,7 +394,7 @@ function showPanel(state: State, focusHeading: boolean): void {
       const top = main.getBoundingClientRect().top + window.scrollY - (bar?.offsetHeight ?? 0) - 8;
       if (window.scrollY > top) window.scrollTo({ top: Math.max(0, top) });
     }
-  }, () => viewFailed(seq, main));
+  }, () => viewFailed(seq, main, () => showPanel(store.state, false)));
 }
 
 /** Builds the page for the current state (again on a language change; results are cached). */
@@ -437,7 +441,7 @@ function mount(): void {
       startView(view);
       firstPaint.place(view.el, now);
       setMeta(now);
-    }, () => viewFailed(seq, root));
+    }, () => viewFailed(seq, root, mount));
     return;
   }
   const { top, bar } = pageChrome(state);
