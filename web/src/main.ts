@@ -2,6 +2,14 @@
 // one panel alone in embed mode; starts the workers, and keeps state, URL, history and the view in
 // step. Only the panel in view is mounted, computed and in the accessibility tree.
 import './style.css';
+// the views' own stylesheets stay in the page's (they are small): loaded with a view's chunk they
+// would come before this one in the document and lose to it where rules tie (the interview's
+// print sheet grew from 2 A4 pages to 5)
+import './interview/interview.css';
+import './interview/drill.css';
+import './device/device.css';
+import './panels/science.css';
+import './embed/formats.css';
 import { parseHash, toHash, shareHash, langFromNavigator } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
