@@ -21,9 +21,9 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 
 /**
  * The page's formulas rendered by KaTeX at build time, one module per language
- * ('virtual:formulas/en', 'virtual:formulas/zh-CN', loaded on demand by the panel shell), so the
- * page ships HTML + KaTeX's CSS and fonts, not KaTeX's parser, and no formula is on the path to
- * the first chart.
+ * ('virtual:formulas/en', 'virtual:formulas/zh-CN', loaded by the panel shell once the first chart
+ * is drawn, with KaTeX's CSS), so the page ships HTML + KaTeX's CSS and fonts, not KaTeX's parser,
+ * and no formula is on the path to the first chart.
  */
 function katexPrerender(): Plugin {
   const prefix = 'virtual:formulas/';
@@ -41,7 +41,8 @@ function katexPrerender(): Plugin {
       const lang = resolved.slice(1 + prefix.length);
       // Chinese where the words differ, English for the rest (symbols only)
       const src = lang === 'zh-CN' ? { ...FORMULAS, ...FORMULAS_ZH } : FORMULAS;
-      return `export default ${JSON.stringify(Object.fromEntries(Object.entries(src).map(([k, tex]) => [k, render(tex)])))};`;
+      // KaTeX's stylesheet (and through it its fonts) comes with the formulas, not with the page
+      return `import 'katex/dist/katex.min.css';\nexport default ${JSON.stringify(Object.fromEntries(Object.entries(src).map(([k, tex]) => [k, render(tex)])))};`;
     },
   };
 }
@@ -64,7 +65,8 @@ function katexWoff2Only(): Plugin {
 /**
  * Preloads the SIMD128 core with the page (<link rel=preload as=fetch>), so its download starts
  * with the HTML and the page's WebAssembly.compileStreaming (web/src/worker/boot.ts) finds it
- * under way. Only the SIMD128 build: the baseline is fetched only where SIMD128 is missing.
+ * under way. Only the SIMD128 build: the baseline is fetched only where SIMD128 is missing. Also
+ * the charts' chunk (Chart.js), which the first view's code imports, and the core's loader.
  */
 function preloadCore(): Plugin {
   return {
@@ -75,7 +77,15 @@ function preloadCore(): Plugin {
       handler(_html, ctx) {
         const wasm = Object.keys(ctx.bundle ?? {}).find((f) => /sqrtdk-simd[^/]*\.wasm$/.test(f));
         if (!wasm) return [];
-        return [{ tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' }];
+        // the chunk of Chart.js and the chart box, which every view with a chart imports: fetched
+        // and compiled beside the entry instead of after it, when the view's own import asks for it
+        // and the SIMD128 core's loader, which the page's core imports once the module is compiled
+        const chunkOf = (end: string) => Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.moduleIds.some((id) => id.endsWith(end)));
+        const modules = [chunkOf('/charts/chartbox.ts'), chunkOf('/sqrtdk-simd.mjs')].filter((c) => c !== undefined);
+        return [
+          { tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' },
+          ...modules.map((c) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `./${c.fileName}`, crossorigin: '' }, injectTo: 'head' as const })),
+        ];
       },
     },
   };

@@ -11,6 +11,12 @@ export interface Control {
   sync(state: State): void;
 }
 
+/** A control built showing the store's state (a view shows its values before it gets its state: main.ts startView). */
+function showing(store: Store, c: Control): Control {
+  c.sync(store.state);
+  return c;
+}
+
 function wrap(key: StateKey, label: string, input: HTMLElement, out?: HTMLElement, extra?: HTMLElement): HTMLElement {
   const id = `c-${key}-${Math.random().toString(36).slice(2, 8)}`;
   input.id = id;
@@ -34,7 +40,7 @@ export function stepSlider(store: Store, panel: Panel, key: IntKey, label: strin
   const out = h('output', { class: 'value' });
   input.addEventListener('input', () => store.set({ [key]: steps[Number(input.value)], exp: panel } as Partial<State>, key));
   const el = wrap(key, label, input, out);
-  return {
+  return showing(store, {
     el,
     sync(s) {
       const v = s[key];
@@ -43,7 +49,7 @@ export function stepSlider(store: Store, panel: Panel, key: IntKey, label: strin
       setText(out, show(v));
       input.setAttribute('aria-valuetext', show(v));
     },
-  };
+  });
 }
 
 export function intSlider(store: Store, panel: Panel, key: 'heads', label: string): Control {
@@ -51,10 +57,10 @@ export function intSlider(store: Store, panel: Panel, key: 'heads', label: strin
   const input = h('input', { type: 'range', min: spec.min, max: spec.max, step: 1 }) as HTMLInputElement;
   const out = h('output', { class: 'value' });
   input.addEventListener('input', () => store.set({ [key]: Number(input.value), exp: panel } as Partial<State>, key));
-  return {
+  return showing(store, {
     el: wrap(key, label, input, out),
     sync(s) { const v = String(s[key]); if (input.value !== v) input.value = v; setText(out, v); input.setAttribute('aria-valuetext', v); },
-  };
+  });
 }
 
 export function numSlider(store: Store, panel: Panel, key: 'gap' | 'rho' | 'mpow', label: string): Control {
@@ -63,10 +69,10 @@ export function numSlider(store: Store, panel: Panel, key: 'gap' | 'rho' | 'mpow
   const input = h('input', { type: 'range', min: spec.min, max: spec.max, step: spec.step }) as HTMLInputElement;
   const out = h('output', { class: 'value' });
   input.addEventListener('input', () => store.set({ [key]: Number(Number(input.value).toFixed(places)), exp: panel } as Partial<State>, key));
-  return {
+  return showing(store, {
     el: wrap(key, label, input, out),
     sync(s) { const v = String(s[key]); if (Number(input.value) !== s[key]) input.value = v; setText(out, s[key].toFixed(places)); input.setAttribute('aria-valuetext', s[key].toFixed(places)); },
-  };
+  });
 }
 
 export function select<K extends StateKey>(store: Store, panel: Panel | null, key: K, label: string, options: { value: string; label: string }[], optionsFor?: (s: State) => { value: string; label: string }[]): Control {
@@ -77,7 +83,7 @@ export function select<K extends StateKey>(store: Store, panel: Panel | null, ke
     const v = spec.type === 'int' ? Number(sel.value) : sel.value;
     store.set({ [key]: v, ...(panel ? { exp: panel } : {}) } as Partial<State>, key);
   });
-  return {
+  return showing(store, {
     el: wrap(key, label, sel),
     sync(s) {
       if (optionsFor) {  // options that depend on other keys (the divisors of heads_q)
@@ -93,7 +99,7 @@ export function select<K extends StateKey>(store: Store, panel: Panel | null, ke
       }
       if (sel.value !== v) sel.value = v;
     },
-  };
+  });
 }
 
 /**
@@ -114,10 +120,10 @@ export function numsInput(store: Store, panel: Panel, key: 'plogits', label: str
     setText(err, '');
     store.set({ [key]: xs, exp: panel } as Partial<State>, key);
   });
-  return {
+  return showing(store, {
     el,
     sync(s) { const v = s[key].join(', '); if (document.activeElement !== input && input.value !== v) input.value = v; },
-  };
+  });
 }
 
 /** A seed: a number input (validated against the schema) and a re-roll button. */
@@ -130,10 +136,10 @@ export function seedInput(store: Store, panel: Panel, key: 'seed' | 'aseed' | 'p
     crypto.getRandomValues(r);
     store.set({ [key]: r[0], exp: panel } as Partial<State>, key);
   } });
-  return {
+  return showing(store, {
     el: wrap(key, label, input, undefined, btn),
     sync(s) { const v = String(s[key]); if (input.value !== v && document.activeElement !== input) input.value = v; },
-  };
+  });
 }
 
 /**
@@ -190,7 +196,7 @@ export function sinkSlider(store: Store, panel: Panel, label: string, offText: s
   const out = h('output', { class: 'value' });
   input.addEventListener('input', () => store.set({ sink: [SINK_STEPS[Number(input.value)]], exp: panel }, 'sink'));
   const show = (S: number) => (S === -Infinity ? offText : `S = ${S}`);
-  return {
+  return showing(store, {
     el: wrap('sink', label, input, out),
     sync(st) {
       const S = st.sink[0] ?? -Infinity;
@@ -200,5 +206,5 @@ export function sinkSlider(store: Store, panel: Panel, label: string, offText: s
       setText(out, show(S));
       input.setAttribute('aria-valuetext', show(S));
     },
-  };
+  });
 }

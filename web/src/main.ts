@@ -2,7 +2,14 @@
 // one panel alone in embed mode; starts the workers, and keeps state, URL, history and the view in
 // step. Only the panel in view is mounted, computed and in the accessibility tree.
 import './style.css';
-import 'katex/dist/katex.min.css';
+// the views' own stylesheets stay in the page's (they are small): loaded with a view's chunk they
+// would come before this one in the document and lose to it where rules tie (the interview's
+// print sheet grew from 2 A4 pages to 5)
+import './interview/interview.css';
+import './interview/drill.css';
+import './device/device.css';
+import './panels/science.css';
+import './embed/formats.css';
 import { parseHash, toHash, shareHash, langFromNavigator } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
@@ -22,23 +29,9 @@ import { h, setText } from './dom.ts';
 import { select } from './controls.ts';
 import type { Control } from './controls.ts';
 import type { PanelView, PanelCtx } from './panels/shell.ts';
-import { interviewPanel } from './panels/interview.ts';
-import { variancePanel } from './panels/variance.ts';
-import { saturationPanel } from './panels/saturation.ts';
-import { gradientPanel } from './panels/gradient.ts';
-import { articlePanel } from './panels/article.ts';
-import { followupsPanel } from './panels/followups.ts';
-import { precisionPanel } from './panels/precision.ts';
-import { longctxPanel } from './panels/longctx.ts';
-import { gqaPanel } from './panels/gqa.ts';
-import { tensorsPanel } from './panels/tensors.ts';
-import { trainingPanel } from './panels/training.ts';
-import { devicePanel } from './panels/device.ts';
-import { mupPanel } from './panels/mup.ts';
-import { wildPanel } from './panels/wild.ts';
+import { staleNotice } from './panels/shell.ts';
 import { panelTitle, panelTitleKey, numberedTitle, tabTitle } from './panels/titles.ts';
 import { applyTheme } from './theme.ts';
-import { openEmbedDialog, closeEmbedDialog } from './embed/dialog.ts';
 import { reportHeight } from './embed/report.ts';
 import { focusPath, restoreFocus } from './focus.ts';
 import { setEngineInfo, effectiveKernel } from './engine.ts';
@@ -50,10 +43,39 @@ import { simd } from 'wasm-feature-detect';
 import { pageContext, siteRoot, withPageView, shareUrl } from './share/url.ts';
 import { takeFirstPaint } from './share/firstpaint.ts';
 
-const FACTORIES: Record<Panel, (ctx: PanelCtx) => PanelView> = {
-  interview: interviewPanel, variance: variancePanel, saturation: saturationPanel, gradient: gradientPanel, article: articlePanel, followups: followupsPanel,
-  precision: precisionPanel, longctx: longctxPanel, gqa: gqaPanel, tensors: tensorsPanel, training: trainingPanel, device: devicePanel, mup: mupPanel, wild: wildPanel,
+type Factory = (ctx: PanelCtx) => PanelView;
+/**
+ * Each view's code, loaded when the view is first opened (its chunk, and the chunks it shares with
+ * other views: Chart.js, the chart builders, the claims), so the first view does not wait for the
+ * other twelve; the service worker precaches them all for offline use.
+ */
+const VIEW_CODE: Record<Panel, () => Promise<Factory>> = {
+  interview: () => import('./panels/interview.ts').then((m) => m.interviewPanel),
+  variance: () => import('./panels/variance.ts').then((m) => m.variancePanel),
+  saturation: () => import('./panels/saturation.ts').then((m) => m.saturationPanel),
+  gradient: () => import('./panels/gradient.ts').then((m) => m.gradientPanel),
+  article: () => import('./panels/article.ts').then((m) => m.articlePanel),
+  followups: () => import('./panels/followups.ts').then((m) => m.followupsPanel),
+  precision: () => import('./panels/precision.ts').then((m) => m.precisionPanel),
+  longctx: () => import('./panels/longctx.ts').then((m) => m.longctxPanel),
+  gqa: () => import('./panels/gqa.ts').then((m) => m.gqaPanel),
+  tensors: () => import('./panels/tensors.ts').then((m) => m.tensorsPanel),
+  training: () => import('./panels/training.ts').then((m) => m.trainingPanel),
+  device: () => import('./panels/device.ts').then((m) => m.devicePanel),
+  mup: () => import('./panels/mup.ts').then((m) => m.mupPanel),
+  wild: () => import('./panels/wild.ts').then((m) => m.wildPanel),
 };
+const viewCode = new Map<Panel, Promise<Factory>>();
+/** The factory of a view, its code loaded once (a failed load is tried again the next time the view is opened). */
+function loadView(p: Panel): Promise<Factory> {
+  let got = viewCode.get(p);
+  if (!got) {
+    got = VIEW_CODE[p]();
+    viewCode.set(p, got);
+    got.catch(() => { if (viewCode.get(p) === got) viewCode.delete(p); });
+  }
+  return got;
+}
 
 const root = document.getElementById('app')!;
 // a share page (p/<exp>/, zh-CN/p/<exp>/) opens its view in its language unless the hash says otherwise
@@ -220,6 +242,12 @@ function markEngine(): void {
   if (k) document.documentElement.dataset.engine = k;
 }
 
+/** Closes the embed dialog if one is open (without loading its module). */
+function closeEmbedDialog(): void {
+  const d = document.querySelector<HTMLDialogElement>('dialog[data-embed-dialog]');
+  if (d?.open) d.close(); else d?.remove();
+}
+
 /** Closes the share dialog if one is open (without loading its module). */
 function closeShare(): void {
   const d = document.querySelector<HTMLDialogElement>('dialog[data-share-dialog]');
@@ -260,10 +288,11 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   // keys that differ from their defaults (the address bar keeps the full state)
   linkBtn.addEventListener('click', () => { url.flush(); void copyText(shareLink(), linkBtn, fallback, t); });
   const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
-  embedBtn.addEventListener('click', () => openEmbedDialog({
-    state: store.state, t, pageUrl, returnFocus: embedBtn,
-    parts: SECTIONS.filter((p) => view?.el.querySelector(`[data-part="${p}"]`)),
-  }));
+  embedBtn.addEventListener('click', () => {
+    const opts = { state: store.state, t, pageUrl, returnFocus: embedBtn, parts: SECTIONS.filter((p) => view?.el.querySelector(`[data-part="${p}"]`)) };
+    // the dialog and its snippet formats load on the first click, not with the page
+    void import('./embed/dialog.ts').then((m) => m.openEmbedDialog(opts));
+  });
   const shareBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'share-image', 'aria-haspopup': 'dialog', 'aria-label': t('share.button') }, ...twoLabels(t('share.button'), t('share.buttonShort'))) as HTMLButtonElement;
   shareBtn.addEventListener('click', () => {
     if (!view) return;
@@ -314,32 +343,71 @@ function setMeta(state: State): void {
   }
 }
 
-/** Shows the panel of state.exp in the view (destroying the one shown before). */
+/** Counts the views asked for (showPanel, mount): a view whose code arrives after a newer one was asked for is not shown. */
+let viewSeq = 0;
+/** The viewSeq of the view mounted now (view): it gets the state's changes only while no newer view is loading. */
+let shownSeq = 0;
+/**
+ * Whether the page can size requests: its core answers cost estimates (requests/cost.ts), or could
+ * not load (the requests then say why). A view mounts at once and gets its state (its controls'
+ * values were set when they were built), and so sends its requests, once this is true.
+ */
+let sizing = false;
+/** Gives the view just mounted its state, when its requests can be sized (else startSizing does). */
+function startView(v: PanelView): void {
+  if (sizing) v.update(store.state, null);
+}
+/** The page's core answers cost estimates (or failed to load): the view waiting for them gets its state. */
+function startSizing(): void {
+  if (sizing) return;
+  sizing = true;
+  if (view && shownSeq === viewSeq) view.update(store.state, null);
+}
+/**
+ * A view whose code could not be loaded (offline before the precache, a version gone from the
+ * site): the reload notice, and the view is asked for again once the browser is back online.
+ */
+function viewFailed(seq: number, host: HTMLElement, again: () => void): void {
+  if (seq !== viewSeq) return;
+  host.replaceChildren(staleNotice());
+  window.addEventListener('online', () => { if (seq === viewSeq) again(); }, { once: true });
+}
+
+/** Shows the panel of state.exp in the view (destroying the one shown before) once its code is loaded. */
 function showPanel(state: State, focusHeading: boolean): void {
-  view?.destroy();
-  restartNotice = null;
-  const ctx: PanelCtx = { t, store, compute };
-  view = FACTORIES[state.exp](ctx);
+  const seq = ++viewSeq;
   const main = viewHost!;
-  const notice = noticeBox(pendingIssues);
-  main.replaceChildren(...(notice ? [notice] : []), view.el, pager(state));
-  showKernelNotice();
-  showStartNotice();
-  view.update(state, null);
-  firstPaint.place(view.el, state);
-  setMeta(state);
+  // the tab and the title follow the click at once, while the view's code loads
   markNav(state);
-  if (focusHeading) {
-    const head = view.el.querySelector<HTMLElement>('h2');
-    if (head) { head.tabIndex = -1; head.focus({ preventScroll: true }); }
-    const bar = document.querySelector<HTMLElement>('[data-bar]');
-    const top = main.getBoundingClientRect().top + window.scrollY - (bar?.offsetHeight ?? 0) - 8;
-    if (window.scrollY > top) window.scrollTo({ top: Math.max(0, top) });
-  }
+  setMeta(state);
+  loadView(state.exp).then((factory) => {
+    if (seq !== viewSeq) return;
+    const now = store.state;  // the state may have moved on (not to another view) while the code loaded
+    view?.destroy();
+    restartNotice = null;
+    view = factory({ t, store, compute });
+    shownSeq = seq;
+    const notice = noticeBox(pendingIssues);
+    main.replaceChildren(...(notice ? [notice] : []), view.el, pager(now));
+    showKernelNotice();
+    showStartNotice();
+    startView(view);
+    firstPaint.place(view.el, now);
+    setMeta(now);
+    markNav(now);
+    if (focusHeading) {
+      const head = view.el.querySelector<HTMLElement>('h2');
+      if (head) { head.tabIndex = -1; head.focus({ preventScroll: true }); }
+      const bar = document.querySelector<HTMLElement>('[data-bar]');
+      const top = main.getBoundingClientRect().top + window.scrollY - (bar?.offsetHeight ?? 0) - 8;
+      if (window.scrollY > top) window.scrollTo({ top: Math.max(0, top) });
+    }
+  }, () => viewFailed(seq, main, () => showPanel(store.state, false)));
 }
 
 /** Builds the page for the current state (again on a language change; results are cached). */
 function mount(): void {
+  viewSeq++;  // a view whose code is still loading is not shown in the page built now
   view?.destroy();
   view = null;
   chrome = null;
@@ -361,22 +429,27 @@ function mount(): void {
         h('a', { href: toHash({ ...state, embed: false }), target: '_blank', rel: 'noopener', text: t('app.openFull') })));
       return;
     }
-    const ctx: PanelCtx = { t, store, compute };
-    view = FACTORIES[state.exp](ctx);
-    for (const part of SECTIONS) {
-      if (!state.show.includes(part)) for (const el of view.el.querySelectorAll(`[data-part="${part}"]`)) (el as HTMLElement).hidden = true;
-    }
-    view.el.classList.toggle('no-controls', !state.show.includes('controls'));
-    const notice = noticeBox(pendingIssues);
-    viewHost = h('main', { id: 'main' });
-    viewHost.append(h('h1', { class: 'sr-only', text: t('app.title') }), ...(notice ? [notice] : []), view.el,
-      h('p', { class: 'embed-foot' }, h('a', { href: toHash({ ...state, embed: false }), target: '_blank', rel: 'noopener', text: `${t('app.title')} · ${t('app.openFull')}` })));
-    root.append(viewHost);
-    showKernelNotice();
-    showStartNotice();
-    view.update(state, null);
-    firstPaint.place(view.el, state);
-    setMeta(state);
+    const seq = ++viewSeq;
+    loadView(state.exp).then((factory) => {
+      if (seq !== viewSeq) return;
+      const now = store.state;
+      view = factory({ t, store, compute });
+      shownSeq = seq;
+      for (const part of SECTIONS) {
+        if (!now.show.includes(part)) for (const el of view.el.querySelectorAll(`[data-part="${part}"]`)) (el as HTMLElement).hidden = true;
+      }
+      view.el.classList.toggle('no-controls', !now.show.includes('controls'));
+      const notice = noticeBox(pendingIssues);
+      viewHost = h('main', { id: 'main' });
+      viewHost.append(h('h1', { class: 'sr-only', text: t('app.title') }), ...(notice ? [notice] : []), view.el,
+        h('p', { class: 'embed-foot' }, h('a', { href: toHash({ ...now, embed: false }), target: '_blank', rel: 'noopener', text: `${t('app.title')} · ${t('app.openFull')}` })));
+      root.append(viewHost);
+      showKernelNotice();
+      showStartNotice();
+      startView(view);
+      firstPaint.place(view.el, now);
+      setMeta(now);
+    }, () => viewFailed(seq, root, mount));
     return;
   }
   const { top, bar } = pageChrome(state);
@@ -454,7 +527,8 @@ store.subscribe((state, changed, source) => {
   }
   for (const c of chrome?.controls ?? []) c.sync(state);
   markNav(state);
-  view?.update(state, changed, source);
+  // a view still loading, or waiting for the cost estimates, gets the whole state when it starts
+  if (sizing && shownSeq === viewSeq) view?.update(state, changed, source);
 });
 
 const url = bindUrl(store);
@@ -476,12 +550,17 @@ window.addEventListener('popstate', onBrowserHash);
 window.addEventListener('hashchange', onBrowserHash);
 if (initial.state.embed) reportHeight();
 
-// Building the panel keeps the main thread busy for a while, and a worker cannot start while it
+// Building the page keeps the main thread busy for a while, and a worker cannot start while it
 // is: let the compute workers (created above) start fetching and compiling the core first. The
-// panel's requests are sized by the core's cost model (requests/cost.ts), so the page's own
-// instance of the core (the same compiled module) comes first; without it the panel still mounts
-// and its requests say why they cannot be sized.
-void costCore().finally(() => setTimeout(mount, 0));
+// view mounts as soon as its code is in, while the core compiles; its requests are sized by the
+// core's cost model (requests/cost.ts), so it gets its state (and sends them) once the page's own
+// instance of the core (the same compiled module) answers — or could not load: the requests then
+// say why they cannot be sized.
+// The first paint stays until the view's code is in, so the page's frame and the view replace it
+// in one frame (the frame alone, then the view below it, would move the footer on a cold load).
+const mountSoon = () => setTimeout(mount, 0);
+loadView(initial.state.exp).then(mountSoon, mountSoon);
+void costCore().finally(startSizing);
 
 /**
  * The page's own instance of the core for the cost model, once: tried again when the workers'

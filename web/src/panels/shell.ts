@@ -35,14 +35,39 @@ const FORMULA_MODULES = {
   'zh-CN': () => import('virtual:formulas/zh-CN'),
 } as const;
 
+/** The longest the formulas wait for the first chart (a core that cannot load draws none). */
+const FIRST_CHART_WAIT_MS = 4000;
+let firstChart: Promise<void> | null = null;
+/**
+ * Resolves once the page has drawn a chart (a canvas with data-renders, charts/chartbox.ts), at
+ * once for a panel without charts, or after FIRST_CHART_WAIT_MS: what only explains the chart
+ * (the formulas and KaTeX's stylesheet) is fetched and laid out after it, not before.
+ */
+function afterFirstChart(box: HTMLElement): Promise<void> {
+  const drawn = () => document.querySelector('canvas[data-renders]') !== null;
+  if (firstChart === null) {
+    firstChart = new Promise((resolve) => {
+      const done = () => { clearTimeout(timer); obs.disconnect(); resolve(); };
+      const obs = new MutationObserver(() => { if (drawn()) done(); });
+      const timer = setTimeout(done, FIRST_CHART_WAIT_MS);
+      obs.observe(document.documentElement, { subtree: true, attributes: true, attributeFilter: ['data-renders'] });
+    });
+  }
+  // the panel's charts are appended after its shell is built: look once it is
+  return new Promise((resolve) => setTimeout(() => {
+    const panel = box.closest('[data-panel]') ?? box;
+    if (drawn() || panel.querySelector('[data-chart-box]') === null) resolve(); else void firstChart!.then(resolve);
+  }, 0));
+}
+
 /**
  * Fills a formula block with the build-time KaTeX HTML of web/src/formulas.js (trusted, no URL
- * input), loaded on demand per language so that no formula delays the first chart. Each formula
- * comes in pieces that wrap on a phone.
+ * input), loaded per language after the page's first chart (afterFirstChart), so that no formula
+ * delays it. Each formula comes in pieces that wrap on a phone.
  */
 export function fillFormulas(box: HTMLElement, keys: FormulaKey[], lang: 'en' | 'zh-CN'): void {
   box.setAttribute('aria-busy', 'true');
-  void FORMULA_MODULES[lang]().then(({ default: html }) => {
+  void afterFirstChart(box).then(() => FORMULA_MODULES[lang]()).then(({ default: html }) => {
     box.replaceChildren(...keys.map((k) => {
       const div = h('div', { class: 'katex-block' });
       div.innerHTML = html[k];
