@@ -39,9 +39,7 @@ function requestsOf(s: State): Call[] {
     case 'article':
       return [{ label: 'check', kind: 'saturationSweep', params: articleParams(s) }];
     case 'precision':
-      // the goldens of core 0.2 were recorded before the row sums came by default: rowSums: false leaves out
-      // rowSum and sumStall and nothing else (tests/node/science.test.mjs); drop it when the goldens are recorded again
-      return [{ label: 'main', kind: 'precisionLab', params: { ...precisionParams(s), rowSums: false } }];
+      return [{ label: 'main', kind: 'precisionLab', params: precisionParams(s) }];
     case 'longctx':
       return METHODS.map((m) => ({ label: m, kind: 'longContext' as const, params: longParams(s, m) }));
     case 'gqa':

@@ -27,7 +27,7 @@ export function effectiveKernel(choice: KernelChoice): 'simd' | 'scalar' | null 
   return choice === 'auto' ? info.kernel : choice;
 }
 
-/** "Engine: SIMD (fast)" and the tooltip "Core 0.2.0 · build SIMD128 · kernel SIMD128 (auto)". */
+/** "Engine: SIMD (fast)" and the tooltip "Core 0.3.0 · build SIMD128 · kernel SIMD128 (auto)". */
 export function engineStatus(t: T, choice: KernelChoice): { text: string; title: string } {
   if (failure) return { text: t('app.status.failed', { message: failure }), title: '' };
   if (!info) return { text: t('app.status.loading'), title: '' };
