@@ -25,10 +25,14 @@ const N = Number(process.env.BENCH_UI_CHANGES ?? 40);
 const COLD = Number(process.env.BENCH_UI_COLD ?? 7);
 // BENCH_UI_POOL=n runs the page with ?pool=n (the worker pool size; default: hardwareConcurrency − 1)
 const POOL = process.env.BENCH_UI_POOL ? `?pool=${Number(process.env.BENCH_UI_POOL)}` : '';
-/** The goals of issue 9 ("Measured in npm run bench:ui"). */
+/**
+ * The goals: issue 9's, tightened by issue 20 ("Goals"): final redraw p95 ≤ 50 ms for a point control and ≤ 100 ms for
+ * a sweep (a control whose chart is a sweep: `sweep: true` below), cold load → first chart p50 ≤ 600 ms, every final
+ * redraw on the 4× throttled phone ≤ 250 ms.
+ */
 const TARGETS = {
-  firstP95Ms: 20, finalP95Ms: 50, dk4096Ms: 150, firstChartP50Ms: 700, loadLongTaskMs: 50, gzipKB: 250, cancelMs: 100,
-  throttled: { rate: 4, viewport: '390×844', firstChartMs: 2500, finalP95Ms: 200, dragLongTaskMs: 100 },
+  firstP95Ms: 20, finalP95Ms: 50, sweepFinalP95Ms: 100, dk4096Ms: 150, firstChartP50Ms: 600, loadLongTaskMs: 50, gzipKB: 250, cancelMs: 100,
+  throttled: { rate: 4, viewport: '390×844', firstChartMs: 2500, finalP95Ms: 250, dragLongTaskMs: 100 },
 };
 
 if (!existsSync(path.join(dist, 'index.html'))) {
@@ -105,11 +109,11 @@ const CASES = [
   { panel: 'saturation', control: 'd_k slider 64 ↔ 128', key: 'dk', kind: 'range', values: [7, 6], chart: 'saturation-heatmap' },
   { panel: 'gradient', control: 'd_k slider 64 ↔ 128', key: 'dk', kind: 'range', values: [7, 6], chart: 'gradient-sweep' },
   { panel: 'gradient', control: 'gap slider (explorer)', key: 'gap', kind: 'range', values: [2.5, 2, 3, 1.5], chart: 'gradient-jacobian' },
-  { panel: 'article', control: 'seed re-roll (3 × h8 L128 d_k512)', key: 'aseed', kind: 'click', values: [0], chart: 'article-entropy' },
+  { panel: 'article', control: 'seed re-roll (3 × h8 L128 d_k512)', sweep: true, key: 'aseed', kind: 'click', values: [0], chart: 'article-entropy' },
   { panel: 'precision', control: 'block size 16 ↔ 32 (typed logits)', key: 'pblock', kind: 'range', values: [4, 5], chart: 'precision-probs', readout: null },
   { panel: 'precision', hash: '&pmode=random', control: 'd_k 256 ↔ 512 (32 random rows)', key: 'pdk', kind: 'range', values: [8, 9], chart: 'precision-jacobian', readout: 'prec-maxlogit' },
-  { panel: 'longctx', control: 'L_train 512 ↔ 1024 (3 methods × 9 L)', key: 'ltrain', kind: 'range', values: [4, 3], chart: 'longctx-entropy', readout: 'lc-article' },
-  { panel: 'gqa', control: 'd_head 64 ↔ 128 (3 layouts)', key: 'gdk', kind: 'range', values: [2, 3], chart: 'gqa-entropy', readout: 'gqa-gqa-var' },
+  { panel: 'longctx', control: 'L_train 512 ↔ 1024 (3 methods × 9 L)', sweep: true, key: 'ltrain', kind: 'range', values: [4, 3], chart: 'longctx-entropy', readout: 'lc-article' },
+  { panel: 'gqa', control: 'd_head 64 ↔ 128 (3 layouts)', sweep: true, key: 'gdk', kind: 'range', values: [2, 3], chart: 'gqa-entropy', readout: 'gqa-gqa-var' },
   { panel: 'tensors', control: 'histogram scale (no core call)', key: 'tscale', kind: 'select', values: ['none', 'inv_sqrt_dk'], chart: 'tensors-entropy' },
 ];
 
@@ -250,7 +254,7 @@ try {
       frame.push(m.frame);
     }
     results.push({
-      panel: c.panel, control: c.control, chart: c.chart, changes: N,
+      panel: c.panel, control: c.control, sweep: c.sweep === true, chart: c.chart, changes: N,
       firstP50: r1(quantile(first, 0.5)), firstP95: r1(quantile(first, 0.95)),
       redrawP50: r1(quantile(redraw, 0.5)), redrawP95: r1(quantile(redraw, 0.95)),
       frameP50: r1(quantile(frame, 0.5)), frameP95: r1(quantile(frame, 0.95)),
@@ -374,10 +378,10 @@ try {
   const verdict = (ok) => (ok ? 'met' : 'MISSED');
   const T = TARGETS;
   console.log(`\n√dk Lab UI benchmark — headless Chromium ${out.machine.chromium}, ${out.machine.cpus} cores, load average ${loadavgAtStart.join(' ')}; worker pool: ${typeof poolSize === 'number' ? `${poolSize} worker${poolSize === 1 ? '' : 's'}${POOL ? ' (set by BENCH_UI_POOL)' : ' (hardwareConcurrency − 1)'}` : poolSize}; build ${dist}`);
-  console.log(`ms from control change (cache cleared): first visual update (goal p95 ≤ ${T.firstP95Ms}) and final redraw (goal p95 ≤ ${T.finalP95Ms})\n`);
+  console.log(`ms from control change (cache cleared): first visual update (goal p95 ≤ ${T.firstP95Ms}) and final redraw (goal p95 ≤ ${T.finalP95Ms}; a sweep's ≤ ${T.sweepFinalP95Ms})\n`);
   console.log(`${pad('panel', 11)}${pad('control', 42)}${lpad('n', 4)}${lpad('first p50', 11)}${lpad('first p95', 11)}${lpad('final p50', 11)}${lpad('final p95', 11)}  first · final`);
   for (const r of results) {
-    console.log(`${pad(r.panel, 11)}${pad(r.control, 42)}${lpad(r.changes, 4)}${lpad(r.firstP50, 11)}${lpad(r.firstP95, 11)}${lpad(r.frameP50, 11)}${lpad(r.frameP95, 11)}  ${verdict(r.firstP95 <= T.firstP95Ms)} · ${verdict(r.frameP95 <= T.finalP95Ms)}`);
+    console.log(`${pad(r.panel, 11)}${pad(r.control, 42)}${lpad(r.changes, 4)}${lpad(r.firstP50, 11)}${lpad(r.firstP95, 11)}${lpad(r.frameP50, 11)}${lpad(r.frameP95, 11)}  ${verdict(r.firstP95 <= T.firstP95Ms)} · ${verdict(r.frameP95 <= (r.sweep ? T.sweepFinalP95Ms : T.finalP95Ms))}`);
   }
   const d = out.dkStepTo4096;
   console.log(`\nd_k step 2048 → 4096 (saturation, final heatmap and readouts): p50 ${d.p50} ms, p95 ${d.p95} ms, max ${d.max} ms over ${d.n} (goal ≤ ${T.dk4096Ms}: ${verdict(d.p95 <= T.dk4096Ms)})`);
