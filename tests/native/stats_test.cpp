@@ -330,5 +330,36 @@ TEST(Histogram, CountsBinsAndOutliers) {
   EXPECT_DOUBLE_EQ(h.edges[1], -1.0);
 }
 
+// A one-hot row (every other weight exactly 0: row 0 of a causal mask, or a saturated row) has
+// J = diag(e₁) − e₁e₁ᵀ = 0: both norms are 0, in the double reference and in both float32 families
+// (the secular solve once bisected an empty bracket for 100 steps and returned 2⁻¹⁰¹).
+TEST(F32RowStats, AOneHotRowHasAZeroJacobian) {
+  for (int n : {1, 2, 5, 64}) {
+    std::vector<float> x(n, 0.0f);
+    x[n / 2] = 1.0f;
+    std::vector<double> xd(x.begin(), x.end());
+    const RowStats ref = row_stats(xd.data(), n);
+    EXPECT_EQ(ref.jac_spec, 0.0) << n;
+    EXPECT_EQ(ref.jac_fro, 0.0) << n;
+    const RowStats got = f32_row_stats(x.data(), n, kRowAll);
+    EXPECT_EQ(got.jac_spec, 0.0) << n;
+    EXPECT_EQ(got.jac_fro, 0.0) << n;
+    EXPECT_EQ(got.entropy, 0.0) << n;
+    EXPECT_EQ(got.max_weight, 1.0) << n;
+  }
+}
+
+// A uniform row's entropy is ln n exactly at most: never above it (the float32 ln put a row of three
+// equal weights 3e-8 above ln 3, so effective support came out above the number of keys).
+TEST(F32RowStats, EntropyNeverAboveLnN) {
+  for (int n : {2, 3, 5, 7, 8, 100, 1000, 4096}) {
+    const std::vector<float> x(n, 1.0f / static_cast<float>(n));
+    const RowStats got = f32_row_stats(x.data(), n, kRowEntropy);
+    EXPECT_LE(got.entropy, std::log(static_cast<double>(n))) << n;
+    EXPECT_NEAR(got.entropy, std::log(static_cast<double>(n)), 1e-6 * std::log(static_cast<double>(n))) << n;
+    EXPECT_LE(got.eff_support, static_cast<double>(n) * (1.0 + 1e-15)) << n;
+  }
+}
+
 }  // namespace
 }  // namespace sqrtdk

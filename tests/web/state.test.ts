@@ -101,6 +101,11 @@ describe('malformed hashes', () => {
     { hash: '#v=1&foo=bar&__proto__=1&constructor=2', expect: {}, issues: [['foo', 'unknown'], ['__proto__', 'unknown'], ['constructor', 'unknown']] },
     { hash: '#v=2&dk=8', expect: { dk: 8 }, issues: [['v', 'version']] },
     { hash: '#v=1&dk=8&dk=16', expect: { dk: 16 }, issues: [['dk', 'duplicate']] },
+    // the last value of a repeated key counts: what was said of an earlier one goes with it
+    { hash: '#v=1&wlen=abc&wlen=2048', expect: { wlen: 2048 }, issues: [['wlen', 'duplicate']] },
+    { hash: '#v=1&wlen=2048&wlen=abc', expect: { wlen: 4096 }, issues: [['wlen', 'invalid'], ['wlen', 'duplicate']] },
+    { hash: '#v=1&embed=1&exp=bogus&exp=variance', expect: { embed: true, exp: 'variance' }, issues: [['exp', 'duplicate']] },
+    { hash: '#v=2&v=1&dk=8', expect: { dk: 8 }, issues: [] },
     { hash: '#v=1&dk=%E0%A4%A', expect: { dk: 64 }, issues: [['dk', 'invalid']] },
     { hash: '#&&&dk=8&&', expect: { dk: 8 }, issues: [] },
     { hash: '#v=1&heads=+3', expect: { heads: 3 }, issues: [] },

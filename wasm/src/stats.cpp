@@ -103,6 +103,9 @@ Top top_of(const double* p, int n) {
 // ≤ rel_tol relatively (or the bracket is that narrow).
 template <class Psi>
 double secular_top(double p1, double d2, double rest, double rest2, double rel_tol, Psi&& psi_at) {
+  // a one-hot row (R = 0): J = diag(e₁) − e₁e₁ᵀ = 0 (the bracket (d₂, p₁R) is empty: bisecting it
+  // ran every iteration and returned 2⁻¹⁰¹, above ‖J‖_F = 0)
+  if (rest == 0.0) return 0.0;
   if (p1 == d2) return p1;  // (e₁ − e₂) is an eigenvector with eigenvalue p₁, and J ≤ diag(p)
   // Secular equation of the rank-one downdate diag(p) − p pᵀ: the largest eigenvalue is the root
   // in (d₂, p₁) of f(x) = 1 − p₁²/(p₁ − x) − ψ(x), ψ(x) = Σ_{i≠imax} pᵢ²/(pᵢ − x), with
@@ -226,7 +229,9 @@ RowStats f32_row_stats(const float* p, int n, unsigned want, const F32RowKernels
     const double S = sums.plogp + p2 * static_cast<double>(f32_log_nonnegative(t.p2));
     const double lnT = std::log1p((p1 - 1.0) + rest);
     const double h = (rest * lnT - S) / T - q1 * std::log1p(-R);
-    s.entropy = h < 0.0 ? 0.0 : h;
+    // within [0, ln n]: the float32 ln can put a uniform row's entropy a few ulps above ln n
+    const double hmax = std::log(static_cast<double>(n));
+    s.entropy = h < 0.0 ? 0.0 : h > hmax ? hmax : h;
     s.eff_support = std::exp(s.entropy);
   }
   if ((want & kRowJacSpec) && n >= 2) {

@@ -102,7 +102,8 @@ double softmax_jacobian_spectral_norm(const double* p, int n);
 // norm in O(n) as in row_stats; the spectral norm by the Lanczos method on (J D)ᵀ (J D), with
 // products J u = p ⊙ Σ_j p_j (u_i − u_j) computed without the cancellation of 1 − p_max; it stops
 // when the largest Ritz value (‖J D‖₂²) changes by < rel_tol relatively over 4 steps (at most
-// min(n, 160) steps): 1e-13 by default, kRowSolveRelTol for the per-row summaries.
+// min(n, 160) steps): 1e-13 by default, which the experiments use (stopped at 1e-7, near-uniform rows, whose spectrum
+// clusters, came out 2.4e-4 off).
 struct JacobianNorms {
   double frobenius = 0.0;
   double spectral = 0.0;

@@ -86,6 +86,8 @@ const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), na
 const store = new Store(initial.state);
 
 let restartNotice: HTMLElement | null = null;
+/** The view load (viewSeq) during which the restart notice was last raised. */
+let restartSeq = -1;
 /** the download of the core (bytes so far, whole size or null) until it is compiled */
 let download: { loaded: number; total: number | null } | null = null;
 /** the workers' start after a failure: retrying with a backoff, or given up (unavailable) */
@@ -169,6 +171,7 @@ function noticeBox(issues: ParseIssue[]): HTMLElement | null {
 }
 
 function showRestart(reason: 'timeout' | 'crash'): void {
+  restartSeq = viewSeq;
   if (!restartNotice || !restartNotice.isConnected) {
     restartNotice = h('div', { class: 'notice warn', role: 'alert', 'data-notice': 'restart' });
     (viewHost ?? root).prepend(restartNotice);
@@ -384,11 +387,14 @@ function showPanel(state: State, focusHeading: boolean): void {
     if (seq !== viewSeq) return;
     const now = store.state;  // the state may have moved on (not to another view) while the code loaded
     view?.destroy();
-    restartNotice = null;
+    // a restart while this view's code loaded is news for this view: its notice stays (one from an
+    // earlier view goes with it)
+    const restart = restartNotice?.isConnected && restartSeq === seq ? restartNotice : null;
+    restartNotice = restart;
     view = factory({ t, store, compute });
     shownSeq = seq;
     const notice = noticeBox(pendingIssues);
-    main.replaceChildren(...(notice ? [notice] : []), view.el, pager(now));
+    main.replaceChildren(...(restart ? [restart] : []), ...(notice ? [notice] : []), view.el, pager(now));
     showKernelNotice();
     showStartNotice();
     startView(view);

@@ -47,7 +47,7 @@ export function mountClaimChecker(host: HTMLElement, { t, store, compute }: Pane
 
   const table = h('table', { class: 'table checker-table', 'data-checker': '' });
   const cols = ['claim', 'article', 'live', 'verdict', 'rule', 'link'] as const;
-  table.append(h('thead', {}, h('tr', {}, ...cols.map((c) => h('th', { scope: 'col', text: t(`chk.th.${c}` as MessageKey) })))));
+  table.append(h('thead', {}, h('tr', {}, ...cols.map((c) => h('th', { scope: 'col', 'data-col': c, text: t(`chk.th.${c}` as MessageKey) })))));
   const tbody = h('tbody');
   const rows = new Map<ClaimId, { tr: HTMLElement; live: HTMLElement; verdict: HTMLElement; link: HTMLAnchorElement }>();
   for (const id of CLAIM_IDS) {

@@ -233,6 +233,8 @@ export function parseHash(hash: string, fallbackLang: Lang = 'en'): ParseResult 
     const key = safeDecode(eq < 0 ? part : part.slice(0, eq));
     const raw = safeDecode(eq < 0 ? '' : part.slice(eq + 1));
     if (key === 'v') {
+      // the last v counts, as for every key
+      for (let i = issues.length - 1; i >= 0; i--) if (issues[i].kind === 'version') issues.splice(i, 1);
       if (raw !== String(VERSION)) issues.push({ key, raw, kind: 'version', used: String(VERSION) });
       continue;
     }
@@ -241,7 +243,14 @@ export function parseHash(hash: string, fallbackLang: Lang = 'en'): ParseResult 
       continue;
     }
     const k = key as StateKey;
-    if (seen.has(k)) issues.push({ key, raw, kind: 'duplicate', used: raw });
+    // a repeated key: the last value counts, so what was said of the earlier ones goes (a stale
+    // "not a valid value" beside a valid last one was false, and an embed refused a valid last exp)
+    const repeated = seen.has(k);
+    if (repeated) {
+      for (let i = issues.length - 1; i >= 0; i--) if (issues[i].key === key && issues[i].kind !== 'duplicate') issues.splice(i, 1);
+      const i = present.indexOf(k);
+      if (i >= 0) present.splice(i, 1);
+    }
     seen.add(k);
     const spec = SCHEMA[k] as KeySpec;
     const c = coerce(spec, raw);
@@ -255,6 +264,7 @@ export function parseHash(hash: string, fallbackLang: Lang = 'en'): ParseResult 
       if (k === 'lang') s[k] = fallbackLang;
       issues.push({ key, raw, kind: c.kind, used: formatValue(k, s[k] as never) });
     }
+    if (repeated) issues.push({ key, raw, kind: 'duplicate', used: formatValue(k, s[k] as never) });
   }
   // keys that constrain each other: heads_kv must divide heads_q
   const kv = divisorAtMost(state.hq, state.hkv);
