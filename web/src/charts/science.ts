@@ -31,7 +31,8 @@ export function buildMupMoments(iid: ScoreVarianceResult, corr: ScoreVarianceRes
   // ρ = 0 as open rings, the chosen ρ as filled dots inside them: where the two agree (the variance) both stay visible
   const series = (r: ScoreVarianceResult, label: string, colour: string, ring = false): Dataset[] => [
     dots(`${t(field === 'variance' ? 'mup.series.var' : 'mup.series.mean')}, ${label}`, colour, r.rows.map((row) => ({ x: row.dk, y: row.raw[field] })),
-      ring ? { pointRadius: 6, pointHoverRadius: 7, backgroundColor: 'rgba(0, 0, 0, 0)', borderWidth: 1.5 } : { pointRadius: 3 }),
+      // clip 8: a ring at the axis' end (d_k 4096, the top of the log axis) is drawn whole, not cut at the plot's edge
+      ring ? { pointRadius: 6, pointHoverRadius: 7, backgroundColor: 'rgba(0, 0, 0, 0)', borderWidth: 1.5, clip: 8 } : { pointRadius: 3, clip: 8 }),
     line(`${t(field === 'variance' ? 'mup.series.varTheory' : 'mup.series.meanTheory')}, ${label}`, alpha(colour, 0.6), r.rows.map((row) => ({ x: row.dk, y: row.theory.raw[field] })), { borderDash: [6, 4], borderWidth: 1.5 }),
   ];
   const datasets: Dataset[] = [...series(iid, rhoLabel(0), IID_COLOUR, true), ...(corr ? series(corr, rhoLabel(rho), RHO_COLOUR) : [])];
