@@ -24,6 +24,8 @@ test('REGRESSION: the embed dialog with no part chosen has nothing to copy; it o
   // the follow-up questions have neither controls nor a formula: the dialog does not offer them
   await openPanel(page, 'followups');
   await page.click('[data-action="copy-embed"]');
+  // the dialog's code loads on its first use: wait for it to show its parts
+  await page.waitForSelector('dialog[data-embed-dialog][open] [data-embed-part]');
   assert.deepEqual(await page.$$eval('[data-embed-part]', (els) => els.map((e) => e.dataset.embedPart)), ['charts']);
   await ctx.close();
 });

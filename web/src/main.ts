@@ -86,8 +86,14 @@ const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), na
 const store = new Store(initial.state);
 
 let restartNotice: HTMLElement | null = null;
-/** The view load (viewSeq) during which the restart notice was last raised. */
-let restartSeq = -1;
+/** A worker restart reported while no view was on screen yet (shown with the view that comes). */
+let pendingRestart: 'timeout' | 'crash' | null = null;
+/** Shows the restart a view still loading missed, once that view is in the page. */
+function showPendingRestart(): void {
+  const reason = pendingRestart;
+  pendingRestart = null;
+  if (reason) showRestart(reason);
+}
 /** the download of the core (bytes so far, whole size or null) until it is compiled */
 let download: { loaded: number; total: number | null } | null = null;
 /** the workers' start after a failure: retrying with a backoff, or given up (unavailable) */
@@ -171,7 +177,9 @@ function noticeBox(issues: ParseIssue[]): HTMLElement | null {
 }
 
 function showRestart(reason: 'timeout' | 'crash'): void {
-  restartSeq = viewSeq;
+  // before any view is on screen (its code still loading) the notice is for the view to come:
+  // kept and shown with it (the page built meanwhile would drop it)
+  if (view === null) pendingRestart = reason;
   if (!restartNotice || !restartNotice.isConnected) {
     restartNotice = h('div', { class: 'notice warn', role: 'alert', 'data-notice': 'restart' });
     (viewHost ?? root).prepend(restartNotice);
@@ -387,14 +395,12 @@ function showPanel(state: State, focusHeading: boolean): void {
     if (seq !== viewSeq) return;
     const now = store.state;  // the state may have moved on (not to another view) while the code loaded
     view?.destroy();
-    // a restart while this view's code loaded is news for this view: its notice stays (one from an
-    // earlier view goes with it)
-    const restart = restartNotice?.isConnected && restartSeq === seq ? restartNotice : null;
-    restartNotice = restart;
+    restartNotice = null;
     view = factory({ t, store, compute });
     shownSeq = seq;
     const notice = noticeBox(pendingIssues);
-    main.replaceChildren(...(restart ? [restart] : []), ...(notice ? [notice] : []), view.el, pager(now));
+    main.replaceChildren(...(notice ? [notice] : []), view.el, pager(now));
+    showPendingRestart();
     showKernelNotice();
     showStartNotice();
     startView(view);
@@ -450,6 +456,7 @@ function mount(): void {
       viewHost.append(h('h1', { class: 'sr-only', text: t('app.title') }), ...(notice ? [notice] : []), view.el,
         h('p', { class: 'embed-foot' }, h('a', { href: toHash({ ...now, embed: false }), target: '_blank', rel: 'noopener', text: `${t('app.title')} · ${t('app.openFull')}` })));
       root.append(viewHost);
+      showPendingRestart();
       showKernelNotice();
       showStartNotice();
       startView(view);
