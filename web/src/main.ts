@@ -384,6 +384,16 @@ function viewFailed(seq: number, host: HTMLElement, again: () => void): void {
   window.addEventListener('online', () => { if (seq === viewSeq) again(); }, { once: true });
 }
 
+/** What follows a view's arrival in the page (a page's or an embed's): its notices, its state, the first paint, the title. */
+function viewInPage(v: PanelView, now: State): void {
+  showPendingRestart();
+  showKernelNotice();
+  showStartNotice();
+  startView(v);
+  firstPaint.place(v.el, now);
+  setMeta(now);
+}
+
 /** Shows the panel of state.exp in the view (destroying the one shown before) once its code is loaded. */
 function showPanel(state: State, focusHeading: boolean): void {
   const seq = ++viewSeq;
@@ -400,12 +410,7 @@ function showPanel(state: State, focusHeading: boolean): void {
     shownSeq = seq;
     const notice = noticeBox(pendingIssues);
     main.replaceChildren(...(notice ? [notice] : []), view.el, pager(now));
-    showPendingRestart();
-    showKernelNotice();
-    showStartNotice();
-    startView(view);
-    firstPaint.place(view.el, now);
-    setMeta(now);
+    viewInPage(view, now);
     markNav(now);
     if (focusHeading) {
       const head = view.el.querySelector<HTMLElement>('h2');
@@ -456,12 +461,7 @@ function mount(): void {
       viewHost.append(h('h1', { class: 'sr-only', text: t('app.title') }), ...(notice ? [notice] : []), view.el,
         h('p', { class: 'embed-foot' }, h('a', { href: toHash({ ...now, embed: false }), target: '_blank', rel: 'noopener', text: `${t('app.title')} · ${t('app.openFull')}` })));
       root.append(viewHost);
-      showPendingRestart();
-      showKernelNotice();
-      showStartNotice();
-      startView(view);
-      firstPaint.place(view.el, now);
-      setMeta(now);
+      viewInPage(view, now);
     }, () => viewFailed(seq, root, mount));
     return;
   }
