@@ -560,14 +560,15 @@ async function main() {
   // What the of-peak ratio leaves out. The FLOP count (4·dk per weight) has no softmax, which costs
   // about the same per weight at every d_k (timed above as attention at d_k = 1, same heads × L),
   // nor the work that grows with the tensors instead of L²: copying q, k, v into the heap and the
-  // output out (timed here as the same bytes through Float32Array.set) and packing K and V. The
+  // output out into a fresh array (timed here as the same bytes through Float32Array.set; the fresh
+  // array's pages fault in on first write, about 0.5 ms per 2 MB on this machine) and packing K and V. The
   // call's CPU time split into the products at the peak, the softmax, the copies and the rest; the
   // products alone could reach products / (products + softmax) of the peak.
   const peakCpu = median(rows.map((r) => r.peak?.gflopsCpu).filter(Number.isFinite));
   const ceilings = [];
   if (Number.isFinite(peakCpu)) {
     console.log(`\nwhere an attention call's CPU time goes (ms; products at the peak of ${fmt(peakCpu, 0).trim()} GFLOP/s, softmax per weight` +
-      ' from the d_k = 1 row of the same heads × L, copies timed as Float32Array.set of the same bytes; rest: packing K and V, A tiles, loop overhead)');
+      ' from the d_k = 1 row of the same heads × L, copies timed as Float32Array.set of the same bytes, the output into a fresh array; rest: packing K and V, A tiles, loop overhead)');
     console.log(`${'shape'.padEnd(16)} ${'call'.padStart(8)} ${'products'.padStart(9)} ${'softmax'.padStart(8)} ${'copies'.padStart(8)} ${'rest'.padStart(8)}   products ÷ (products + softmax)`);
     for (const r of rows) {
       const st = stats.rows.find((x) => x.heads === r.heads && x.seqLen === r.seqLen) ?? stats.rows.find((x) => x.seqLen === r.seqLen);
@@ -580,7 +581,8 @@ async function main() {
       const ts = [];
       for (let i = 0; i < 41; ++i) {
         const c0 = process.cpuUsage();
-        for (let t = 0; t < 4; ++t) dst.set(src);  // q, k, v in; the output out
+        for (let t = 0; t < 3; ++t) dst.set(src);  // q, k, v into the (resident) heap
+        new Float32Array(n).set(src);  // the output out, into a fresh array (its pages fault in on first write)
         const dc = process.cpuUsage(c0);
         ts.push((dc.user + dc.system) / 1000);
       }
