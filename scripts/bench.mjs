@@ -561,7 +561,7 @@ async function main() {
   // about the same per weight at every d_k (timed above as attention at d_k = 1, same heads × L),
   // nor the work that grows with the tensors instead of L²: copying q, k, v into the heap and the
   // output out into a fresh array (timed here as the same bytes through Float32Array.set; the fresh
-  // array's pages fault in on first write, about 0.5 ms per 2 MB on this machine) and packing K and V. The
+  // array's pages fault in on first write, 0.72 ms per 2 MB on this machine against 0.04 into a reused one) and packing K and V. The
   // call's CPU time split into the products at the peak, the softmax, the copies and the rest; the
   // products alone could reach products / (products + softmax) of the peak.
   const peakCpu = median(rows.map((r) => r.peak?.gflopsCpu).filter(Number.isFinite));
