@@ -10,4 +10,4 @@ while (exec 3<>"/dev/tcp/127.0.0.1/${port}") 2>/dev/null; do port=$((port + 1));
 echo
 echo "√dk Lab is served at http://127.0.0.1:${port}/  (Ctrl-C to stop)"
 echo
-exec npx --no-install vite preview --host 127.0.0.1 --port "$port" --strictPort
+exec node node_modules/vite/bin/vite.js preview --host 127.0.0.1 --port "$port" --strictPort
