@@ -85,9 +85,11 @@ function trainInt(what, name, v, fallback) {
 
 // The bindings return C++ exceptions as {__sqrtdkError: {name, message}} (throwing from wasm would
 // leak the call's C++ objects); this turns them into real errors.
-function checked(result) {
+function checked(result, what) {
   if (result !== null && typeof result === 'object' && Object.hasOwn(result, '__sqrtdkError')) {
-    const { name, message } = result.__sqrtdkError;
+    const { name, message: m } = result.__sqrtdkError;
+    // The bindings' out-of-memory message cannot know the call; the others name their parameter.
+    const message = what !== undefined && m.startsWith('out of memory') ? `${what}: ${m}` : m;
     throw name === 'RangeError' ? new RangeError(message) : new Error(message);
   }
   return result;
@@ -480,7 +482,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
   const call = (name, params) => {
     if (resolving !== null) { resolving.params = params; throw resolving; }
     applyLimits();
-    return checked(mod[name](params));
+    return checked(mod[name](params), name);
   };
   const kernelOf = (what, v) => {
     if (v === undefined) return defaultKernel;
