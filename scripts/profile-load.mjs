@@ -20,8 +20,10 @@ const RUNS = Number(process.env.PROFILE_RUNS ?? 3);
 const THROTTLE = Number(process.env.PROFILE_THROTTLE ?? 0);
 const MIN_MS = Number(process.env.PROFILE_MIN_MS ?? 50);
 const HASH = process.env.PROFILE_HASH ?? '#v=1&exp=variance';
+// PROFILE_SAMPLES=0: no CPU profile (the sampler slows the page down; the tasks' trace events stay)
+const SAMPLES = process.env.PROFILE_SAMPLES !== '0';
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing',
-  'disabled-by-default-v8.cpu_profiler', 'toplevel', 'v8', 'loading'];
+  ...(SAMPLES ? ['disabled-by-default-v8.cpu_profiler'] : []), 'toplevel', 'v8', 'loading'];
 
 /** Marks the first chart drawn and every chart of the first viewport final as user-timing marks in the trace. */
 const MARKS = () => {
@@ -80,7 +82,7 @@ function analyse(events) {
       inner.set(k, (inner.get(k) ?? 0) + e.dur / 1000);
     }
     // self time by function, and the time under each of the page's own functions
-    const self = new Map(), chunk = new Map();
+    const self = new Map(), chunk = new Map(), total = new Map();
     if (prof) {
       for (let i = 0; i < prof.samples.length - 1; i++) {
         const ts = prof.times[i];
@@ -92,11 +94,21 @@ function analyse(events) {
         self.set(k, (self.get(k) ?? 0) + dt / 1000);
         const c = short(cf.url) || cf.functionName || '?';
         chunk.set(c, (chunk.get(c) ?? 0) + dt / 1000);
+        // inclusive time: every function on the sample's stack, once
+        const seen = new Set();
+        for (let m = n; m; m = prof.nodes.get(m.parent)) {
+          const f = m.callFrame ?? {};
+          if (!f.url) continue;
+          const key = `${f.functionName || '(anonymous)'} ${short(f.url)}:${f.lineNumber + 1}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          total.set(key, (total.get(key) ?? 0) + dt / 1000);
+        }
       }
     }
     const top = (m, n) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).filter(([, v]) => v >= 0.5).map(([k, v]) => `${r1(v)} ${k}`);
     const drawn = marks.filter((m) => m.ts >= t0 && m.ts <= t1).map((m) => `${m.name.slice(6)} at +${r1((m.ts - t0) / 1000)}`);
-    out.push({ at: r1((t0 - nav) / 1000), ms: r1(task.dur / 1000), beforeFirstChart: t0 < mark.ts, events: top(inner, 10), drawn, selfByChunk: top(chunk, 6), self: top(self, 14) });
+    out.push({ at: r1((t0 - nav) / 1000), ms: r1(task.dur / 1000), beforeFirstChart: t0 < mark.ts, events: top(inner, 10), drawn, selfByChunk: top(chunk, 6), self: top(self, 14), total: top(total, 16) });
   }
   return { firstChart: r1((mark.ts - nav) / 1000), tasks: out };
 }
@@ -125,6 +137,7 @@ try {
       if (t.drawn.length) console.log(`    charts drawn: ${t.drawn.join(', ')}`);
       console.log(`    self by file: ${t.selfByChunk.join(' · ')}`);
       for (const s of t.self) console.log(`      ${s}`);
+      if (t.total.length) console.log(`    inclusive (the page's and libraries' functions on the stack): ${t.total.join(' · ')}`);
     }
     await ctx.close();
   }

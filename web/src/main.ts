@@ -364,15 +364,26 @@ let shownSeq = 0;
  * values were set when they were built), and so sends its requests, once this is true.
  */
 let sizing = false;
-/** Gives the view just mounted its state, when its requests can be sized (else startSizing does). */
+/** The view that got its whole state (startView, startSizing): until then it gets no changes. */
+let startedView: PanelView | null = null;
+/**
+ * Gives the view just mounted its state, when its requests can be sized (else startSizing does),
+ * in a task after the one that built it: building the page and sizing the view's first requests
+ * (the core's cost model, called for the first time) made one task of 50–80 ms on a cold load.
+ */
 function startView(v: PanelView): void {
-  if (sizing) v.update(store.state, null);
+  if (!sizing) return;
+  setTimeout(() => {
+    if (view !== v || startedView === v) return;
+    startedView = v;
+    v.update(store.state, null);
+  }, 0);
 }
 /** The page's core answers cost estimates (or failed to load): the view waiting for them gets its state. */
 function startSizing(): void {
   if (sizing) return;
   sizing = true;
-  if (view && shownSeq === viewSeq) view.update(store.state, null);
+  if (view && shownSeq === viewSeq) { startedView = view; view.update(store.state, null); }
 }
 /**
  * A view whose code could not be loaded (offline before the precache, a version gone from the
@@ -541,7 +552,7 @@ store.subscribe((state, changed, source) => {
   for (const c of chrome?.controls ?? []) c.sync(state);
   markNav(state);
   // a view still loading, or waiting for the cost estimates, gets the whole state when it starts
-  if (sizing && shownSeq === viewSeq) view?.update(state, changed, source);
+  if (sizing && shownSeq === viewSeq && view === startedView) view?.update(state, changed, source);
 });
 
 const url = bindUrl(store);
@@ -571,8 +582,10 @@ if (initial.state.embed) reportHeight();
 // say why they cannot be sized.
 // The first paint stays until the view's code is in, so the page's frame and the view replace it
 // in one frame (the frame alone, then the view below it, would move the footer on a cold load).
+// The view's code is asked for in a task after this module's: the link tags of its chunks, which
+// the dynamic import adds, were a third of the module's first run (a 50–60 ms task).
 const mountSoon = () => setTimeout(mount, 0);
-loadView(initial.state.exp).then(mountSoon, mountSoon);
+setTimeout(() => loadView(initial.state.exp).then(mountSoon, mountSoon), 0);
 void costCore().finally(startSizing);
 
 /**
