@@ -19,7 +19,7 @@ import { translator } from './i18n/messages.ts';
 import type { T } from './i18n/messages.ts';
 import { Compute, CoreError, defaultPoolSize } from './compute.ts';
 import { CoreSource, coreWorker, pageCore } from './worker/boot.ts';
-import { useCostCore } from './requests/cost.ts';
+import { useCostCore, warmCost } from './requests/cost.ts';
 import { poolOverride, backoffOverride } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
 import { moduleWorker, blobWorkerFailures, pageThreadOverride } from './worker/spawn.ts';
@@ -364,26 +364,15 @@ let shownSeq = 0;
  * values were set when they were built), and so sends its requests, once this is true.
  */
 let sizing = false;
-/** The view that got its whole state (startView, startSizing): until then it gets no changes. */
-let startedView: PanelView | null = null;
-/**
- * Gives the view just mounted its state, when its requests can be sized (else startSizing does),
- * in a task after the one that built it: building the page and sizing the view's first requests
- * (the core's cost model, called for the first time) made one task of 50–80 ms on a cold load.
- */
+/** Gives the view just mounted its state, when its requests can be sized (else startSizing does). */
 function startView(v: PanelView): void {
-  if (!sizing) return;
-  setTimeout(() => {
-    if (view !== v || startedView === v) return;
-    startedView = v;
-    v.update(store.state, null);
-  }, 0);
+  if (sizing) v.update(store.state, null);
 }
 /** The page's core answers cost estimates (or failed to load): the view waiting for them gets its state. */
 function startSizing(): void {
   if (sizing) return;
   sizing = true;
-  if (view && shownSeq === viewSeq) { startedView = view; view.update(store.state, null); }
+  if (view && shownSeq === viewSeq) view.update(store.state, null);
 }
 /**
  * A view whose code could not be loaded (offline before the precache, a version gone from the
@@ -552,7 +541,7 @@ store.subscribe((state, changed, source) => {
   for (const c of chrome?.controls ?? []) c.sync(state);
   markNav(state);
   // a view still loading, or waiting for the cost estimates, gets the whole state when it starts
-  if (sizing && shownSeq === viewSeq && view === startedView) view?.update(state, changed, source);
+  if (sizing && shownSeq === viewSeq) view?.update(state, changed, source);
 });
 
 const url = bindUrl(store);
@@ -595,7 +584,7 @@ void costCore().finally(startSizing);
 let costCoreLoaded = false;
 function costCore(): Promise<void> {
   if (costCoreLoaded) return Promise.resolve();
-  return pageCore(coreSource.get()).then((c) => { costCoreLoaded = true; useCostCore(c); },
+  return pageCore(coreSource.get()).then((c) => { costCoreLoaded = true; useCostCore(c); setTimeout(warmCost, 0); },
     (e: unknown) => console.warn('the core did not load on the page:', e instanceof Error ? e.message : e));
 }
 startPwa(() => t);
