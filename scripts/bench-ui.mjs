@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import os from 'node:os';
 import { serve } from '../tests/e2e/server.mjs';
-import { launch, settled } from '../tests/e2e/browser.mjs';
+import { launch, settledNow, quietWait } from '../tests/e2e/browser.mjs';
 import { panelSettled } from '../tests/e2e/panel.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -181,8 +181,10 @@ async function coldLoad(ctxOptions, throttle, loaded) {
   const asked = [];  // [file, Date.now()] of every request of the page and its workers
   if (loaded) page.on('request', (r) => asked.push([path.basename(new URL(r.url()).pathname), Date.now()]));
   await page.goto(srv.url + POOL + '#v=1&exp=variance');  // the first lab (a link without exp lands on the interview view, measured apart)
-  await page.waitForFunction(() => (window.__sqrtdkPerf ?? []).length > 0, null, { timeout: 60000, polling: 10 });
-  await settled(page, 60000).catch(() => {});  // a panel that draws only on demand must not stop the cold-load figures
+  // waited for by timers in the page (quietWait): page.waitForFunction would compile Playwright's
+  // injected script in the page during the load, a long task of its own among the page's
+  await quietWait(page, () => (window.__sqrtdkPerf ?? []).length > 0);
+  await quietWait(page, settledNow).catch(() => {});  // a panel that draws only on demand must not stop the cold-load figures
   const t = await page.evaluate(() => {
     const perf = window.__sqrtdkPerf;
     const first = perf[0].t;
