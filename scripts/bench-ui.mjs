@@ -97,6 +97,19 @@ async function measureChange(page, { panel, key, kind, values, chart, readout },
   }, { panel, key, kind, value: values[i % values.length], chart, readout: readout ?? null });
 }
 
+/**
+ * Charts draw when near the viewport (chartbox.ts: within 400 px of it): whether every chart there
+ * has drawn from final results; with `when`, the time of the last of those first final draws
+ * (performance.now(); the time now if one is still missing). Runs in the page.
+ */
+function viewportFinal(when = false) {
+  const perf = window.__sqrtdkPerf ?? [];
+  const near = [...document.querySelectorAll('canvas[data-chart]')].filter((c) => c.getBoundingClientRect().top < innerHeight + 400);
+  const at = near.map((c) => perf.find((e) => e.chart === c.dataset.chart && e.final !== false)?.t);
+  const done = near.length > 0 && at.every((x) => x !== undefined);
+  return when ? (done ? Math.max(...at) : performance.now()) : done;
+}
+
 /** Long tasks (> 50 ms) of the main thread from now on: window.__longTasks. */
 const LONGTASKS = () => {
   window.__longTasks = [];
@@ -185,16 +198,14 @@ async function coldLoad(ctxOptions, throttle, loaded) {
   // injected script in the page during the load, a long task of its own among the page's
   await quietWait(page, () => (window.__sqrtdkPerf ?? []).length > 0);
   await quietWait(page, settledNow).catch(() => {});  // a panel that draws only on demand must not stop the cold-load figures
-  const t = await page.evaluate(() => {
+  // a view is settled once its charts have their final specs; their draws may come a few tasks later
+  await quietWait(page, viewportFinal, 20000).catch(() => {});
+  const t = await page.evaluate(`(${viewportFinal.toString()})(true)`).then((all) => page.evaluate((all) => {
     const perf = window.__sqrtdkPerf;
     const first = perf[0].t;
-    const boxes = [...document.querySelectorAll('canvas[data-chart]')].map((c) => c.dataset.chart);
-    // charts draw when near the viewport: "all" = every chart drawn (final) without scrolling
-    const firstOf = boxes.map((id) => perf.find((e) => e.chart === id && e.final !== false)?.t).filter((t) => t !== undefined);
-    const all = Math.max(...firstOf);
     const lt = window.__longTasks.filter((e) => e.t <= all);
     return { first, firstEpoch: performance.timeOrigin + first, all, longest: lt.reduce((m, e) => Math.max(m, e.ms), 0), over50: lt.length, pool: window.__sqrtdkBench.stats?.().poolSize ?? 'two fixed workers (no pool)' };
-  });
+  }, all));
   // each file: how long before the first chart it was asked for (≤ 0), or after it (> 0), the earliest over the loads
   for (const [f, at] of asked) loaded.set(f, Math.min(loaded.get(f) ?? Infinity, at - t.firstEpoch));
   return { page, ctx, ...t };

@@ -107,8 +107,8 @@ const holdFirstDraw: Plugin = {
 };
 /**
  * The page's first Intl.NumberFormat loads the number formats of the locale (Chart.js formats its
- * ticks with one): 20 ms of a cold load, done in a task of its own before the first chart (when
- * the page is idle, or as the first chart's first stage).
+ * ticks with one): 20–45 ms of a cold load, done in a task of its own before the first chart (the
+ * task after the first chart box is built, or else the first chart's first stage).
  */
 let intlWarm = false;
 function warmIntl(): void {
@@ -271,7 +271,8 @@ export class ChartBox {
     this.unsubscribeTheme = onThemeChange(() => { if (this.spec) { this.dirty = true; if (this.visible) scheduleDraw(this); } });
     boxes.set(this.el, this);
     observer?.observe(this.el);
-    if (!intlWarm && typeof requestIdleCallback === 'function') requestIdleCallback(warmIntl, { timeout: 2000 });
+    // in the task after the one building the view, well before its first results come
+    if (!intlWarm) setTimeout(warmIntl, 0);
   }
 
   private setToolLabels(): void {

@@ -84,12 +84,11 @@ export function pointOverLimit(params: AttentionStatsParams): number | null {
 }
 
 /**
- * Sizes the default sweeps once (their estimates stay in the memo): the page calls it in a task of
- * its own as soon as its core is in, because the cost model's first calls (the core's code run for
- * the first time) take 20–25 ms, which otherwise fell in the task that builds the first view.
+ * Sizes the default variance sweep once (its estimates stay in the memo): the page calls it in a
+ * task of its own as soon as its core is in, because the cost model's first calls (the core's code
+ * run for the first time) took 20–25 ms of the task that builds the first view.
  */
 export function warmCost(): void {
   if (core === null) return;
   varianceDks(DEFAULT_VARIANCE.samples);
-  sweepDks(DEFAULT_SWEEP.heads, DEFAULT_SWEEP.seqLen, [...DEFAULT_SWEEP.scales]);
 }
