@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import os from 'node:os';
 import { serve } from '../tests/e2e/server.mjs';
-import { launch, settled } from '../tests/e2e/browser.mjs';
+import { launch, settledNow, quietWait } from '../tests/e2e/browser.mjs';
 import { panelSettled } from '../tests/e2e/panel.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -95,6 +95,19 @@ async function measureChange(page, { panel, key, kind, values, chart, readout },
     if (firstFrame === null) firstFrame = framed;
     return { first: first - t0, firstFrame: firstFrame - t0, redraw: drawn - t0, frame: framed - t0 };
   }, { panel, key, kind, value: values[i % values.length], chart, readout: readout ?? null });
+}
+
+/**
+ * Charts draw when near the viewport (chartbox.ts: within 400 px of it): whether every chart there
+ * has drawn from final results; with `when`, the time of the last of those first final draws
+ * (performance.now(); the time now if one is still missing). Runs in the page.
+ */
+function viewportFinal(when = false) {
+  const perf = window.__sqrtdkPerf ?? [];
+  const near = [...document.querySelectorAll('canvas[data-chart]')].filter((c) => c.getBoundingClientRect().top < innerHeight + 400);
+  const at = near.map((c) => perf.find((e) => e.chart === c.dataset.chart && e.final !== false)?.t);
+  const done = near.length > 0 && at.every((x) => x !== undefined);
+  return when ? (done ? Math.max(...at) : performance.now()) : done;
 }
 
 /** Long tasks (> 50 ms) of the main thread from now on: window.__longTasks. */
@@ -181,18 +194,18 @@ async function coldLoad(ctxOptions, throttle, loaded) {
   const asked = [];  // [file, Date.now()] of every request of the page and its workers
   if (loaded) page.on('request', (r) => asked.push([path.basename(new URL(r.url()).pathname), Date.now()]));
   await page.goto(srv.url + POOL + '#v=1&exp=variance');  // the first lab (a link without exp lands on the interview view, measured apart)
-  await page.waitForFunction(() => (window.__sqrtdkPerf ?? []).length > 0, null, { timeout: 60000, polling: 10 });
-  await settled(page, 60000).catch(() => {});  // a panel that draws only on demand must not stop the cold-load figures
-  const t = await page.evaluate(() => {
+  // waited for by timers in the page (quietWait): page.waitForFunction would compile Playwright's
+  // injected script in the page during the load, a long task of its own among the page's
+  await quietWait(page, () => (window.__sqrtdkPerf ?? []).length > 0);
+  await quietWait(page, settledNow).catch(() => {});  // a panel that draws only on demand must not stop the cold-load figures
+  // a view is settled once its charts have their final specs; their draws may come a few tasks later
+  await quietWait(page, viewportFinal, 20000).catch(() => {});
+  const t = await page.evaluate(`(${viewportFinal.toString()})(true)`).then((all) => page.evaluate((all) => {
     const perf = window.__sqrtdkPerf;
     const first = perf[0].t;
-    const boxes = [...document.querySelectorAll('canvas[data-chart]')].map((c) => c.dataset.chart);
-    // charts draw when near the viewport: "all" = every chart drawn (final) without scrolling
-    const firstOf = boxes.map((id) => perf.find((e) => e.chart === id && e.final !== false)?.t).filter((t) => t !== undefined);
-    const all = Math.max(...firstOf);
     const lt = window.__longTasks.filter((e) => e.t <= all);
     return { first, firstEpoch: performance.timeOrigin + first, all, longest: lt.reduce((m, e) => Math.max(m, e.ms), 0), over50: lt.length, pool: window.__sqrtdkBench.stats?.().poolSize ?? 'two fixed workers (no pool)' };
-  });
+  }, all));
   // each file: how long before the first chart it was asked for (≤ 0), or after it (> 0), the earliest over the loads
   for (const [f, at] of asked) loaded.set(f, Math.min(loaded.get(f) ?? Infinity, at - t.firstEpoch));
   return { page, ctx, ...t };

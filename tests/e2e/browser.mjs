@@ -34,16 +34,33 @@ export function watch(context, origin) {
   return log;
 }
 
+/** Whether every chart of the page is drawn and every readout holds a number (runs in the page). */
+export function settledNow() {
+  const boxes = [...document.querySelectorAll('[data-chart-box]')];
+  if (boxes.length === 0) return false;
+  // drawn from full results: no chart still shows a first estimate (class refining)
+  const drawn = boxes.every((b) => !b.classList.contains('pending') && !b.classList.contains('refining') && Number(b.dataset.points) > 0);
+  const ros = [...document.querySelectorAll('[data-readout]')];
+  return drawn && ros.every((r) => r.textContent !== '–' && r.textContent !== '');
+}
+
 /** Waits until every chart of the page is drawn and every readout holds a number. */
 export async function settled(page, timeout = 30000) {
-  await page.waitForFunction(() => {
-    const boxes = [...document.querySelectorAll('[data-chart-box]')];
-    if (boxes.length === 0) return false;
-    // drawn from full results: no chart still shows a first estimate (class refining)
-    const drawn = boxes.every((b) => !b.classList.contains('pending') && !b.classList.contains('refining') && Number(b.dataset.points) > 0);
-    const ros = [...document.querySelectorAll('[data-readout]')];
-    return drawn && ros.every((r) => r.textContent !== '–' && r.textContent !== '');
-  }, null, { timeout, polling: 50 });
+  await page.waitForFunction(settledNow, null, { timeout, polling: 50 });
+}
+
+/**
+ * Waits until `predicate` (a function of no arguments, run in the page) is true, by a timer in the
+ * page itself: unlike page.waitForFunction, which first compiles Playwright's injected script in
+ * the page (a main-thread task of 20–65 ms), it adds no task of its own to what is measured (bench:ui's cold loads).
+ */
+export function quietWait(page, predicate, timeout = 60000) {
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const ok = ${predicate.toString()};
+    const t0 = performance.now();
+    const poll = () => { if (ok()) resolve(true); else if (performance.now() - t0 > ${timeout}) reject(new Error('quietWait: timed out')); else setTimeout(poll, 20); };
+    poll();
+  })`);
 }
 
 export function readouts(page) {

@@ -19,7 +19,7 @@ import { translator } from './i18n/messages.ts';
 import type { T } from './i18n/messages.ts';
 import { Compute, CoreError, defaultPoolSize } from './compute.ts';
 import { CoreSource, coreWorker, pageCore } from './worker/boot.ts';
-import { useCostCore } from './requests/cost.ts';
+import { useCostCore, warmCost } from './requests/cost.ts';
 import { poolOverride, backoffOverride } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
 import { moduleWorker, blobWorkerFailures, pageThreadOverride } from './worker/spawn.ts';
@@ -571,8 +571,10 @@ if (initial.state.embed) reportHeight();
 // say why they cannot be sized.
 // The first paint stays until the view's code is in, so the page's frame and the view replace it
 // in one frame (the frame alone, then the view below it, would move the footer on a cold load).
+// The view's code is asked for in a task after this module's: the link tags of its chunks, which
+// the dynamic import adds, were a third of the module's first run (a 50–60 ms task).
 const mountSoon = () => setTimeout(mount, 0);
-loadView(initial.state.exp).then(mountSoon, mountSoon);
+setTimeout(() => loadView(initial.state.exp).then(mountSoon, mountSoon), 0);
 void costCore().finally(startSizing);
 
 /**
@@ -582,7 +584,7 @@ void costCore().finally(startSizing);
 let costCoreLoaded = false;
 function costCore(): Promise<void> {
   if (costCoreLoaded) return Promise.resolve();
-  return pageCore(coreSource.get()).then((c) => { costCoreLoaded = true; useCostCore(c); },
+  return pageCore(coreSource.get()).then((c) => { costCoreLoaded = true; useCostCore(c); setTimeout(warmCost, 0); },
     (e: unknown) => console.warn('the core did not load on the page:', e instanceof Error ? e.message : e));
 }
 startPwa(() => t);

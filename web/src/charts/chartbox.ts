@@ -91,6 +91,31 @@ const heatmap: Plugin = {
     ctx.restore();
   },
 };
+/**
+ * A chart is created in stages, each a task of its own (ChartBox.drawNow): Chart.js's first run of
+ * its code (compiling it, the number formats, the fonts) made one task of 70–95 ms of a cold load,
+ * 400 ms on a 4× slower phone. Until its last stage a chart is held: its draws are cancelled and
+ * not recorded, so no half-made chart (axes without data) is ever shown or counted.
+ */
+const held = new WeakSet<Chart>();
+/** true while `new Chart` of a held chart runs (its constructor's first update draws before it is in `held`). */
+let creating = false;
+const isHeld = (chart: Chart) => creating || held.has(chart);
+const holdFirstDraw: Plugin = {
+  id: 'sqrtdkHold',
+  beforeDraw: (chart) => (isHeld(chart) ? false : undefined),
+};
+/**
+ * The page's first Intl.NumberFormat loads the number formats of the locale (Chart.js formats its
+ * ticks with one): 20–45 ms of a cold load, done in a task of its own before the first chart (the
+ * task after the first chart box is built, or else the first chart's first stage).
+ */
+let intlWarm = false;
+function warmIntl(): void {
+  if (intlWarm) return;
+  intlWarm = true;
+  new Intl.NumberFormat(undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(0.5);
+}
 /** Paints the canvas with the scheme's background first, so an exported PNG is opaque. */
 const background: Plugin = {
   id: 'sqrtdkBackground',
@@ -107,6 +132,7 @@ const background: Plugin = {
 const renderHook: Plugin = {
   id: 'sqrtdkRenderHook',
   afterRender(chart) {
+    if (isHeld(chart)) return;
     const c = chart.canvas;
     c.dataset.renders = String(Number(c.dataset.renders ?? '0') + 1);
     // the plot area's height in CSS px (tests: an embed's chart is readable)
@@ -122,7 +148,7 @@ const renderHook: Plugin = {
 };
 
 Chart.register(
-  LineController, BarController, LineElement, PointElement, BarElement,
+  holdFirstDraw, LineController, BarController, LineElement, PointElement, BarElement,
   LinearScale, LogarithmicScale, CategoryScale, Filler, Legend, Tooltip, vline, gapLabel, heatmap, background, renderHook,
 );
 Chart.defaults.font.family = (typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement).getPropertyValue('--font-sans') : '') || 'system-ui, sans-serif';
@@ -164,19 +190,23 @@ const observer = typeof IntersectionObserver === 'undefined' ? null : new Inters
  * task without setTimeout's 4 ms clamp.
  */
 const DRAW_BUDGET_MS = 12;
-const drawQueue = new Set<ChartBox>();
+let drawQueue = new Set<ChartBox>();
 let drawPort: MessagePort | null = null;
 function drawNext(): void {
   const t0 = performance.now();
   while (drawQueue.size > 0 && performance.now() - t0 < DRAW_BUDGET_MS) {
     const box = drawQueue.values().next().value as ChartBox;
     drawQueue.delete(box);
-    box.drawNow();
+    if (box.drawNow()) {
+      // a chart being created: its next stage is first in line, in the next task
+      drawQueue = new Set([box, ...drawQueue]);
+      break;
+    }
   }
   if (drawQueue.size > 0) drawPort!.postMessage(0);
 }
 function scheduleDraw(box: ChartBox): void {
-  if (typeof MessageChannel === 'undefined') { box.drawNow(); return; }
+  if (typeof MessageChannel === 'undefined') { while (box.drawNow()); return; }
   if (!drawPort) {
     const ch = new MessageChannel();
     ch.port1.onmessage = drawNext;
@@ -193,6 +223,8 @@ export class ChartBox {
   private readonly titleEl: HTMLElement;
   private readonly noteEl: HTMLElement;
   private chart: Chart | null = null;
+  /** the next stage of a chart being made (drawNow), null once it is drawn */
+  private stage: 'data' | 'draw' | null = null;
   private spec: ChartSpec | null = null;
   private visible = observer === null;
   private dirty = false;
@@ -239,6 +271,8 @@ export class ChartBox {
     this.unsubscribeTheme = onThemeChange(() => { if (this.spec) { this.dirty = true; if (this.visible) scheduleDraw(this); } });
     boxes.set(this.el, this);
     observer?.observe(this.el);
+    // in the task after the one building the view, well before its first results come
+    if (!intlWarm) setTimeout(warmIntl, 0);
   }
 
   private setToolLabels(): void {
@@ -312,20 +346,62 @@ export class ChartBox {
     if (this.visible) scheduleDraw(this);
   }
 
-  /** Draws the latest spec now (the draw queue calls it, one chart per task). */
-  drawNow(): void {
+  /**
+   * Draws the latest spec (the draw queue calls it). A chart drawn for the first time (or of
+   * another type) is made in three stages, one per call and so per task: Chart.js builds it with
+   * the spec's options and no data (scales, layout, legend: the first run of most of its code),
+   * then takes the data (the dataset controllers and elements), then draws. Until the last stage
+   * nothing is drawn (`held`): the canvas, sized by its box from the start, stays blank, then shows
+   * the whole chart at once. Returns true while a stage is left (the queue calls again, next task).
+   */
+  drawNow(): boolean {
     const spec = this.spec;
-    if (!spec || !this.dirty || this.destroyed) return;
+    if (!spec || this.destroyed) return false;
+    const chart = this.chart;
+    if (chart && this.stage !== null && (chart.config as { type?: string }).type !== spec.config.type) {
+      // the spec changed type while the chart was being made: start again
+      held.delete(chart);
+      chart.destroy();
+      this.chart = null;
+      this.stage = null;
+      this.dirty = true;
+    }
+    if (this.stage === 'data') {
+      const cfg = themed(spec.config as unknown as ChartConfiguration);
+      this.dirty = false;
+      this.chart!.data = cfg.data;
+      this.chart!.options = cfg.options ?? {};
+      this.chart!.update('none');
+      this.stage = 'draw';
+      return true;
+    }
+    if (this.stage === 'draw') {
+      this.stage = null;
+      held.delete(this.chart!);
+      if (!this.dirty) { this.chart!.render(); return false; }
+      // a newer spec came between the stages: drawn with it below
+    }
+    if (!this.dirty) return false;
+    if (!this.chart || (this.chart.config as { type?: string }).type !== spec.config.type) {
+      if (!intlWarm) { warmIntl(); return true; }
+      this.chart?.destroy();
+      const cfg = themed(spec.config as unknown as ChartConfiguration);
+      creating = true;
+      try {
+        this.chart = new Chart(this.canvas, { ...cfg, data: { ...cfg.data, datasets: [] } });
+      } finally {
+        creating = false;
+      }
+      held.add(this.chart);
+      this.stage = 'data';
+      return true;
+    }
     this.dirty = false;
     const cfg = themed(spec.config as unknown as ChartConfiguration);
-    if (!this.chart || (this.chart.config as { type?: string }).type !== spec.config.type) {
-      this.chart?.destroy();
-      this.chart = new Chart(this.canvas, cfg);
-    } else {
-      this.chart.data = cfg.data;
-      this.chart.options = cfg.options ?? {};
-      this.chart.update('none');
-    }
+    this.chart.data = cfg.data;
+    this.chart.options = cfg.options ?? {};
+    this.chart.update('none');
+    return false;
   }
 
   get current(): ChartSpec | null { return this.spec; }
@@ -345,7 +421,7 @@ export class ChartBox {
    * share/poster.ts draws its own link and QR code). Null before the chart is drawn.
    */
   exportCanvas(withLink: boolean, size?: { width: number; height: number; scale: number }): HTMLCanvasElement | null {
-    const src = size ? this.drawnAt(size.width, size.height, size.scale) : this.chart?.canvas;
+    const src = size ? this.drawnAt(size.width, size.height, size.scale) : this.stage === null ? this.chart?.canvas : undefined;
     if (!src) return null;
     const dpr = size ? size.scale : src.width / Math.max(1, src.clientWidth || src.width);
     const band = Math.round(28 * dpr);
@@ -411,6 +487,7 @@ export class ChartBox {
     observer?.unobserve(this.el);
     this.chart?.destroy();
     this.chart = null;
+    this.stage = null;
   }
 }
 

@@ -82,3 +82,13 @@ export function pointOverLimit(params: AttentionStatsParams): number | null {
   const s = estimateSeconds('attentionStats', params);
   return s > POINT_SECONDS_LIMIT ? s : null;
 }
+
+/**
+ * Sizes the default variance sweep once (its estimates stay in the memo): the page calls it in a
+ * task of its own as soon as its core is in, because the cost model's first calls (the core's code
+ * run for the first time) took 20–25 ms of the task that builds the first view.
+ */
+export function warmCost(): void {
+  if (core === null) return;
+  varianceDks(DEFAULT_VARIANCE.samples);
+}
