@@ -85,6 +85,10 @@ double analyse_rows_ns(int heads, int seq_len, bool gradients, bool softcap) {
 
 double draws_ns(double normals) { return normals * cost::kNsPerNormal; }
 
+double long_weight_ns(Kernel kernel) {
+  return kernel == Kernel::Simd ? cost::kNsPerLongWeightSimd : cost::kNsPerLongWeight;
+}
+
 double train_forward_macs(int batch, int seq_len, int layers, int d_model, int mlp, int vocab) {
   const double T = seq_len, C = d_model, F = mlp;
   return double(batch) * T * (layers * (4.0 * C * C + 2.0 * C * F + 2.0 * T * C) + C * (vocab + 1.0));

@@ -47,6 +47,7 @@ inline constexpr double kNsPerSoftmaxWeight = 48.0; // [39.6] attention(): soft-
 inline constexpr double kNsPerNormal = 24.0;        // [20.8] one N(0, 1) draw (with its use in a dot product)
 inline constexpr double kNsPerLongWeight = 56.0;    // [48] longContext: softmax and row statistics per weight
                                                     // (0.54 × 0.2.0's 89.2: 8.5 vs 15.8 ns at d_k 1, 2026-12-01)
+inline constexpr double kNsPerLongWeightSimd = 56.0;  // the same with the SIMD128 kernel's softmax
 inline constexpr double kNsPerPrecisionLogit = 2100.0;  // [1830] precisionLab: 12 emulated softmaxes and checks per logit
 inline constexpr double kNsPerEmulatedMac = 20.0;  // [16.5] precisionLab with q and k: one multiply-add emulated
                                                     // in float32, bfloat16 or float16 (two roundings), per format
@@ -108,6 +109,9 @@ double ns_per_mac(Kernel kernel);  // kNsPerMac or kNsPerMacSimd
 double analyse_products_ns(int heads, int seq_len, int dk, bool gradients, Kernel kernel);
 double analyse_rows_ns(int heads, int seq_len, bool gradients, bool softcap);
 double draws_ns(double normals);
+// Nanoseconds per weight of longContext beyond its products (the logits' scaling, softmax, entropy
+// and max weight): kNsPerLongWeight or kNsPerLongWeightSimd.
+double long_weight_ns(Kernel kernel);
 // A training step of a config: 3 × the forward pass's multiply-adds, per sequence
 // T·(layers·(4C² + 2CF + 2TC) + C·V).
 double train_forward_macs(int batch, int seq_len, int layers, int d_model, int mlp, int vocab);
