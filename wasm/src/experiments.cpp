@@ -155,19 +155,20 @@ double analyse_bytes(int heads, int seq_len, int dk, bool gradients = true) {
 }
 
 // The cost-model terms of one analyse() pass (see cost.hpp); `prefix` names a sweep's lists.
+// lanczos_row_ns: the soft-capped ‖J D‖₂ of one row (softcap_row_ns), 0 when not computed.
 void analyse_terms(std::vector<CostTerm>& terms, double times, const std::string& times_drivers, int heads, int seq_len,
-                   int dk, bool gradients, bool softcap, bool draw, Kernel kernel) {
+                   int dk, bool gradients, double lanczos_row_ns, bool draw, Kernel kernel) {
   const std::string hl = "heads = " + std::to_string(heads) + ", seqLen = " + std::to_string(seq_len);
   const std::string pre = times_drivers.empty() ? "" : times_drivers + ", ";
   const double weights = times * heads * double(seq_len) * seq_len;
   terms.push_back({times * analyse_products_ns(heads, seq_len, dk, gradients, kernel),
                    pre + hl + ", dk = " + std::to_string(dk), "the products heads · seqLen² · dk"});
-  terms.push_back({times * analyse_rows_ns(heads, seq_len, gradients, false),
+  terms.push_back({times * analyse_rows_ns(heads, seq_len, gradients),
                    pre + hl, "the per-row statistics of " + format_number(weights) + " attention weights"});
-  if (softcap)
-    terms.push_back({times * (analyse_rows_ns(heads, seq_len, false, true) - analyse_rows_ns(heads, seq_len, false, false)),
-                     pre + hl, "the soft-capped Jacobian norms of " + format_number(times * heads * seq_len) +
-                                   " rows (Lanczos, up to min(seqLen, 160) steps each)"});
+  if (lanczos_row_ns > 0.0)
+    terms.push_back({times * heads * double(seq_len) * lanczos_row_ns, pre + hl + ", dk = " + std::to_string(dk),
+                     "the soft-capped Jacobian norms of " + format_number(times * heads * seq_len) +
+                         " rows (Lanczos, up to min(seqLen, 160) steps each)"});
   if (draw)
     terms.push_back({draws_ns((gradients ? 4.0 : 2.0) * heads * double(seq_len) * dk),
                      hl + ", dk = " + std::to_string(dk), "drawing the inputs"});
@@ -518,7 +519,9 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   {
     std::vector<CostTerm> terms;
     // the soft-capped Lanczos solve is ‖J D‖₂: costed only when the call asks for it (spectral)
-    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, p.gradients, p.softcap > 0.0 && p.spectral, true, p.kernel);
+    const double logit_std = c * p.variance * std::sqrt(double(p.dk));  // of c · q·k, iid N(0, σ²) inputs
+    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, p.gradients,
+                  p.softcap > 0.0 && p.spectral ? softcap_row_ns(p.seq_len, logit_std, p.softcap) : 0.0, true, p.kernel);
     check_cost(what, terms);
   }
 
@@ -592,19 +595,24 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
          !share                 ? "the products scales · heads · seqLen² · Σ dks"
          : p.gradients ? "the products (2 + scales) · heads · seqLen² · Σ dks"
                        : "the products heads · seqLen² · Σ dks"},
-        {passes * analyse_rows_ns(p.heads, p.seq_len, p.gradients, false),
+        {passes * analyse_rows_ns(p.heads, p.seq_len, p.gradients),
          lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
          "the per-row statistics of " + format_number(passes * p.heads * L * L) + " attention weights"},
         {draws_ns((p.gradients ? 4.0 : 2.0) * p.heads * L * sum_dk),
          "dks = " + format_number(sum_dk) + " in sum, heads = " + std::to_string(p.heads) + ", seqLen = " +
              std::to_string(p.seq_len),
          "drawing the inputs"}};
-    if (p.softcap > 0.0 && p.spectral)  // the Lanczos solve of ‖J D‖₂, only when asked for
-      terms.push_back({passes * (analyse_rows_ns(p.heads, p.seq_len, false, true) -
-                                 analyse_rows_ns(p.heads, p.seq_len, false, false)),
-                       lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
+    if (p.softcap > 0.0 && p.spectral) {  // the Lanczos solve of ‖J D‖₂, only when asked for
+      double rows_ns = 0.0;  // per (d_k, scale): its rows' steps follow its logits' spread under the cap
+      for (int dk : p.dks)
+        for (const Scale& sc : p.scales) {
+          const double logit_std = resolve_scale(sc, dk, p.heads) * p.variance * std::sqrt(double(dk));
+          rows_ns += p.heads * L * softcap_row_ns(p.seq_len, logit_std, p.softcap);
+        }
+      terms.push_back({rows_ns, lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
                        "the soft-capped Jacobian norms of " + format_number(passes * p.heads * p.seq_len) +
                            " rows (Lanczos, up to min(seqLen, 160) steps each)"});
+    }
     check_cost(what, terms);
   }
 
@@ -852,7 +860,7 @@ void check_tensor_stats_work(const TensorStatsParams& p) {
                    "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
   {
     std::vector<CostTerm> terms;  // the raw q·k products serve the moments and the logits: one pass's products
-    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, true, false, false, p.kernel);
+    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, true, 0.0, false, p.kernel);
     const double L = p.seq_len;
     terms.push_back({p.heads * L * L * cost::kNsPerPairMoment,
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
