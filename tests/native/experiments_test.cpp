@@ -488,9 +488,13 @@ TEST(SharedProducts, LongContextCostsItsProductsOnceForEveryMethodAndLength) {
   p.kernel = Kernel::Scalar;
   CostEstimate e;
   ASSERT_TRUE(estimate_cost(e, [&] { long_context(p); }));
-  ASSERT_EQ(e.terms.size(), 2u);
+  ASSERT_EQ(e.terms.size(), 3u);
   EXPECT_DOUBLE_EQ(e.terms[0].ns, 16.0 * 16384 * 64 * cost::kNsPerMac);  // queries · max(seqLens) · dk
   EXPECT_DOUBLE_EQ(e.terms[1].ns, 3.0 * 16 * (64 + 128 + 16384) * cost::kNsPerLongWeight);
+  EXPECT_DOUBLE_EQ(e.terms[2].ns, (16384.0 + 16) * 64 * cost::kNsPerNormal);  // the draws of K and Q
+  p.kernel = fast_kernel();
+  ASSERT_TRUE(estimate_cost(e, [&] { long_context(p); }));
+  EXPECT_DOUBLE_EQ(e.terms[1].ns, 3.0 * 16 * (64 + 128 + 16384) * long_weight_ns(fast_kernel()));
   // K, Q, the products and one (method, length)'s logits, the sink weights
   EXPECT_DOUBLE_EQ(e.bytes, 4.0 * (16384 + 16) * 64 + 8.0 * 16 * 16384 + 4.0 * 16);
 }

@@ -50,9 +50,10 @@ inline constexpr double kNsPerLanczosLS = 4.6;      // [4.23] per L · S
 inline constexpr double kNsPerLanczosS2 = 23.0;     // [21.3] per S²
 inline constexpr double kNsPerSoftmaxWeight = 48.0; // [39.6] attention(): soft-cap, masks, softmax per weight
 inline constexpr double kNsPerNormal = 24.0;        // [20.8] one N(0, 1) draw (with its use in a dot product)
-inline constexpr double kNsPerLongWeight = 56.0;    // [48] longContext: softmax and row statistics per weight
-                                                    // (0.54 × 0.2.0's 89.2: 8.5 vs 15.8 ns at d_k 1, 2026-12-01)
-inline constexpr double kNsPerLongWeightSimd = 56.0;  // the same with the SIMD128 kernel's softmax
+inline constexpr double kNsPerLongWeight = 9.4;     // [8.15] longContext, kernel 'scalar': the logits' scaling,
+                                                    // softmax and row statistics (entropy, max weight) per weight
+inline constexpr double kNsPerLongWeightSimd = 4.1;  // [3.57] the same with the SIMD128 kernel's softmax (both
+                                                    // measured 2026-12-01 after the products were shared)
 inline constexpr double kNsPerPrecisionLogit = 2100.0;  // [1830] precisionLab: 12 emulated softmaxes and checks per logit
 inline constexpr double kNsPerEmulatedMac = 20.0;  // [16.5] precisionLab with q and k: one multiply-add emulated
                                                     // in float32, bfloat16 or float16 (two roundings), per format

@@ -1354,7 +1354,11 @@ LongContextResult long_context(const LongContextParams& p) {
                            ", dk = " + std::to_string(p.dk),
                        "the products queries · max(seqLens) · dk"},
                       {M * p.queries * sum_l * long_weight_ns(p.kernel), drivers,
-                       "the softmax and row statistics of methods · queries · Σ seqLens weights"}});
+                       "the softmax and row statistics of methods · queries · Σ seqLens weights"},
+                      // K is kept for the next call with the same seed (long_context_keys): a bound
+                      {draws_ns((double(lmax) + p.queries) * p.dk),
+                       "seqLens = " + std::to_string(lmax) + " at most, dk = " + std::to_string(p.dk),
+                       "drawing the keys max(seqLens) · dk"}});
   }
   const KernelTable& kt = kernel_table(p.kernel);
   const std::vector<float>& K = long_context_keys(p.seed, static_cast<size_t>(lmax) * p.dk);
