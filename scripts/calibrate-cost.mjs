@@ -57,25 +57,40 @@ for (const kernel of ['scalar', 'simd']) {
   const b = time(() => core.attentionStats({ heads: h, seqLen: L, dk, gradients: true, perRow: false, kernel: 'scalar' }));
   log('nsPerGradWeight', Math.max(0, (b - f - 2 * out.nsPerMac * h * L * L * dk) / (h * L * L)), 'attentionStats h 1 L 1024 dk 1, gradients on minus off');
 }
-// 3. Soft-capped rows: ‖J D‖₂ by Lanczos, up to S = min(L, 160) steps of two J products (L terms)
-//    and a Sturm bisection every 4 steps (S² terms). Worst case: cap 1 (flat rows, every step);
-//    per row = a·L·S + b·S², solved from L = 128 and L = 1024 (soft-capped minus plain).
+// 3. Soft-capped rows: ‖J D‖₂ by Lanczos, S steps of two J products (L terms) and a Sturm bisection
+//    every 4 steps (S² terms): per row kNsPerLanczosLS · L · S + kNsPerLanczosS2 · S². The two
+//    constants from rows that take every step (cap 1, logits of standard deviation 0.5: S = min(L,
+//    160)) at L 256 and 1024; then the steps S of rows at L 64, 256, 1024, cap 1, 5, 50 and
+//    logit_std / cap over 0.02 … 100 (the logits' standard deviation set by an explicit scale at
+//    d_k 64), solved from each row's time: cost.cpp's kSteps table. Soft-capped minus plain calls.
 {
-  const perRow = (L) => {
-    const h = 1, dk = 1;
-    const plain = time(() => core.attentionStats({ heads: h, seqLen: L, dk, scale: 'none', gradients: false, perRow: false, kernel: 'scalar' }));
-    const capped = time(() => core.attentionStats({ heads: h, seqLen: L, dk, scale: 'none', softcap: 1, gradients: false, perRow: false, kernel: 'scalar' }));
-    return (capped - plain) / (h * L);
+  const perRowNs = (L, logitStd, cap) => {
+    const dk = 64, S = Math.min(L, 160);
+    const heads = Math.max(1, Math.min(16, Math.round(3e5 / (L * S))));
+    const p = { heads, seqLen: L, dk, scale: logitStd / Math.sqrt(dk), gradients: false, perRow: false, kernel: 'simd' };
+    const plain = time(() => simdCore.attentionStats(p), 2);
+    const capped = time(() => simdCore.attentionStats({ ...p, softcap: cap }), 2);
+    return (capped - plain) / (heads * L);
   };
-  const [L1, L2] = [128, 1024];
-  const [S1, S2] = [Math.min(L1, 160), Math.min(L2, 160)];
-  const [r1, r2] = [perRow(L1), perRow(L2)];
-  // r1 = a·L1·S1 + b·S1², r2 = a·L2·S2 + b·S2²
-  const det = L1 * S1 * S2 * S2 - L2 * S2 * S1 * S1;
-  const a = (r1 * S2 * S2 - r2 * S1 * S1) / det;
-  const b = (L1 * S1 * r2 - L2 * S2 * r1) / det;
-  log('nsPerLanczosLS', a, `cap 1, d_k 1: ${(r1 / 1e3).toFixed(0)} µs per row at L ${L1}, ${(r2 / 1e3).toFixed(0)} µs at L ${L2}`);
-  log('nsPerLanczosS2', b, 'the same two rows');
+  const [r1, r2] = [perRowNs(256, 0.5, 1), perRowNs(1024, 0.5, 1)];  // S = 160 both
+  const b = (r2 - r1) / ((1024 - 256) * 160);
+  const a = (r1 - b * 256 * 160) / (160 * 160);
+  log('nsPerLanczosLS', b, `cap 1, logits' std 0.5: ${(r1 / 1e3).toFixed(0)} µs per row at L 256, ${(r2 / 1e3).toFixed(0)} µs at L 1024 (every step)`);
+  log('nsPerLanczosS2', a, 'the same two rows');
+  const xs = [0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.7, 1, 1.4, 2, 3, 5, 8, 16, 32, 100];
+  const table = [];
+  for (const L of [64, 256, 1024]) {
+    const caps = [];
+    for (const cap of [1, 5, 50]) {
+      const steps = xs.map((x) => {
+        const t = perRowNs(L, x * cap, cap), bl = b * L;
+        return Math.min(Math.min(L, 160), Math.max(1, (-bl + Math.sqrt(bl * bl + 4 * a * t)) / (2 * a)));
+      });
+      caps.push(`    {${steps.map((v) => v.toFixed(1)).join(', ')}},  // cap ${cap}`);
+    }
+    table.push(`  {  // L ${L}\n${caps.join('\n')}\n  },`);
+  }
+  console.log(`kSteps (cost.cpp), [L 64, 256, 1024][cap 1, 5, 50][logit_std / cap ${xs.join(', ')}]:\n${table.join('\n')}`);
 }
 // 3b. attention(): soft-cap (tanh), masks, softmax and the weights' copy out, per weight (d_k = 1).
 {
@@ -84,12 +99,21 @@ for (const kernel of ['scalar', 'simd']) {
   const t = time(() => core.attention({ q, k, v, heads: 1, seqLen: L, dk, kernel: 'scalar', weights: true, softcap: 5 }));
   log('nsPerSoftmaxWeight', (t - 2 * out.nsPerMac * L * L * dk) / (L * L), `attention L ${L} dk 1, soft-capped, weights returned`);
 }
-// 5. longContext: products plus per-query row statistics (entropy and max weight). At d_k = 1, so
-//    the products (subtracted) do not drown the per-weight work.
+// 5. longContext: the products (once per call: q · max(seqLens) · d_k, shared by every method and
+//    length) plus per-query scaling, softmax and row statistics (entropy and max weight), for each
+//    kernel family (the softmax is the kernel's). At d_k = 1, so the products (subtracted) do not
+//    drown the per-weight work; a new seed each run, so the kept products of the last call do not
+//    serve the next.
 {
   const q = 64, dk = 1, L = 16384;
-  const t = time(() => core.longContext({ dk, seqLens: [L], queries: q, methods: ['fixed', 'article'], kernel: 'scalar' }));
-  log('nsPerLongWeight', (t - 2 * out.nsPerMac * q * L * dk) / (2 * q * L), `longContext q ${q} dk ${dk} L ${L}, 2 methods, minus products`);
+  let seed = 1000;
+  for (const kernel of ['scalar', 'simd']) {
+    const c = kernel === 'scalar' ? core : simdCore;
+    const mac = kernel === 'scalar' ? out.nsPerMac : out.nsPerMacSimd;
+    const t = time(() => c.longContext({ dk, seqLens: [L], queries: q, methods: ['fixed', 'article'], kernel, seed: seed++ }));
+    log(kernel === 'scalar' ? 'nsPerLongWeight' : 'nsPerLongWeightSimd', (t - mac * q * L * dk - out.nsPerNormal * (L + q) * dk) / (2 * q * L),
+      `longContext q ${q} dk ${dk} L ${L}, 2 methods, kernel ${kernel}, minus products and draws`);
+  }
 }
 // 6. precisionLab: 12 emulated softmaxes (4 formats × 3 algorithms) and their checks per logit.
 {

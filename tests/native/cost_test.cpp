@@ -2,6 +2,7 @@
 // the parameters that drive their cost; calls inside the budget run as before.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -151,8 +152,10 @@ TEST(Cost, MemoryRefusalsNameTheirParameters) {
             "seqLen = 8192, dks = 1 at most): lower heads, seqLen or dks");
 }
 // The soft-cap's Lanczos solve is ‖J D‖₂: a soft-capped call that does not ask for ‖J‖₂ (spectral
-// false) is not charged for it, so Gemma 2's and Grok-1's entropy at L = 4096 (one head, the page's
-// "Scales in the wild") fits the budget; asked for, the solve is costed (and refused) as before.
+// false) is not charged for it; asked for, the solve is costed by the steps its rows take
+// (softcap_lanczos_steps). Gemma 2's cap 50 on logits of standard deviation 1 (1/√d_k) at L = 4096
+// takes about 20 steps a row (1–2 s in all, measured): accepted, where the former worst-case bound
+// (160 steps a row, 14 s) refused it; flat rows that bend under cap 1 take every step and are refused.
 TEST(Cost, TheSoftCapsLanczosSolveIsCostedOnlyWhenSpectralIsAskedFor) {
   AttentionStatsParams p;
   p.heads = 1;
@@ -169,17 +172,21 @@ TEST(Cost, TheSoftCapsLanczosSolveIsCostedOnlyWhenSpectralIsAskedFor) {
   ASSERT_TRUE(estimate_cost(on, [&] { attention_stats(p); }));
   p.softcap = 0.0;
   ASSERT_TRUE(estimate_cost(uncapped, [&] { attention_stats(p); }));
-  const double L = 4096.0, S = 160.0;
+  const double L = 4096.0;
+  const double S = softcap_lanczos_steps(4096, 1.0, 50.0);  // logits' std: (1/16) · 1 · √256 = 1
   const double lanczos = L * (L * S * cost::kNsPerLanczosLS + S * S * cost::kNsPerLanczosS2);
   EXPECT_DOUBLE_EQ(off.ns, uncapped.ns);  // spectral off: the capped call costs what an uncapped one does
   EXPECT_EQ(off.terms.size(), uncapped.terms.size());
   EXPECT_NEAR(on.ns - off.ns, lanczos, 1e-6 * lanczos);  // spectral on: one more term, the solve
   EXPECT_EQ(on.terms.size(), off.terms.size() + 1);
-  EXPECT_LT(off.ns, kBudgetSeconds * 1e9);
+  EXPECT_LT(on.ns, kBudgetSeconds * 1e9);
   p.softcap = 50.0;
+  EXPECT_EQ(refusal([&] { attention_stats(p); }).find("this call would take"), std::string::npos);
+  p.softcap = 1.0;  // logits' std 1 under cap 1: every row takes every step
+  p.scale = scale_value(0.5 / 16.0);
   EXPECT_NE(refusal([&] { attention_stats(p); }).find("the soft-capped Jacobian norms of 4096 rows"), std::string::npos);
 
-  SaturationSweepParams w;  // the sweep: the same rule per (d_k, scale) pass
+  SaturationSweepParams w;  // the sweep: the same rule per (d_k, scale) pass, each with its logits' spread
   w.dks = {128, 256};
   w.scales = {Scale{}};
   w.heads = 1;
@@ -192,8 +199,34 @@ TEST(Cost, TheSoftCapsLanczosSolveIsCostedOnlyWhenSpectralIsAskedFor) {
   w.spectral = true;
   ASSERT_TRUE(estimate_cost(son, [&] { saturation_sweep(w); }));
   const double L2 = 2048.0;
-  EXPECT_NEAR(son.ns - soff.ns, 2.0 * L2 * (L2 * S * cost::kNsPerLanczosLS + S * S * cost::kNsPerLanczosS2), 1.0);
+  double want = 0.0;
+  for (double dk : {128.0, 256.0}) {
+    const double s = softcap_lanczos_steps(2048, std::sqrt(dk) / std::sqrt(dk), 30.0);  // 1/√d_k · √d_k = 1
+    want += L2 * (L2 * s * cost::kNsPerLanczosLS + s * s * cost::kNsPerLanczosS2);
+  }
+  EXPECT_NEAR(son.ns - soff.ns, want, 1.0);
   EXPECT_EQ(son.terms.size(), soff.terms.size() + 1);
+}
+
+// The steps of the soft-capped Lanczos solve per row: the measured table (cost.cpp) at its grid
+// points, log-linear between them, clamped to its ranges and to min(L, 160).
+TEST(Cost, SoftCapStepsFollowTheMeasuredTable) {
+  EXPECT_NEAR(softcap_lanczos_steps(256, 0.5, 1.0), 160.0, 1e-9);    // flat rows bending under cap 1: every step
+  EXPECT_NEAR(softcap_lanczos_steps(1024, 1.0, 50.0), 22.7, 1e-9);   // Gemma 2's cap on unit logits
+  EXPECT_NEAR(softcap_lanczos_steps(64, 100.0 * 5.0, 5.0), 11.5, 1e-9);  // saturated rows
+  // between grid points: the geometric mean at the logarithmic midpoint of x (0.2 and 0.35 at L 64, cap 1)
+  EXPECT_NEAR(softcap_lanczos_steps(64, std::sqrt(0.2 * 0.35), 1.0), std::sqrt(47.0 * 62.6), 1e-9);
+  // and of L (64 and 256, cap 50, x 0.02)
+  EXPECT_NEAR(softcap_lanczos_steps(128, 50.0 * 0.02, 50.0), std::sqrt(17.0 * 19.9), 1e-9);
+  // beyond the table: its last L, cap and x
+  EXPECT_NEAR(softcap_lanczos_steps(8192, 1.0, 50.0), softcap_lanczos_steps(1024, 1.0, 50.0), 1e-9);
+  EXPECT_NEAR(softcap_lanczos_steps(1024, 0.001, 0.5), softcap_lanczos_steps(1024, 0.02, 1.0), 1e-9);
+  EXPECT_NEAR(softcap_lanczos_steps(1024, 1e6, 1e3), softcap_lanczos_steps(1024, 5000.0, 50.0), 1e-9);
+  // never more than the solve may take: min(L, 160)
+  EXPECT_LE(softcap_lanczos_steps(16, 0.5, 1.0), 16.0);
+  // a row's nanoseconds: the two terms of its steps
+  const double S = softcap_lanczos_steps(512, 2.0, 5.0);
+  EXPECT_DOUBLE_EQ(softcap_row_ns(512, 2.0, 5.0), 512.0 * S * cost::kNsPerLanczosLS + S * S * cost::kNsPerLanczosS2);
 }
 }  // namespace
 }  // namespace sqrtdk

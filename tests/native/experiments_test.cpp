@@ -2,12 +2,16 @@
 // stated beside each assertion), determinism, consistency between experiments, and errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
+#include "cost.hpp"
 #include "experiments.hpp"
+#include "test_util.hpp"
 
 namespace sqrtdk {
 namespace {
@@ -268,6 +272,231 @@ TEST(AttentionStats, WithoutGradientsTheForwardQuantitiesAreUnchanged) {
   s.seed = 6;
   s.gradients = false;
   EXPECT_EQ(saturation_sweep(s).points[0][0].entropy.mean, full.summary.entropy.mean);
+}
+
+
+// ---- Shared products (issue 20): the scales of a sweep and the methods and lengths of longContext
+// see the same q·k, computed once with factor 1 and multiplied by each scale in float32. Every
+// number must be that of one scale (method, length) at a time, bit for bit.
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+void expect_same_summary(const Summary& a, const Summary& b, const std::string& what) {
+  EXPECT_TRUE(same_bits(a.mean, b.mean)) << what << ".mean " << a.mean << " vs " << b.mean;
+  EXPECT_TRUE(same_bits(a.median, b.median)) << what << ".median";
+  EXPECT_TRUE(same_bits(a.p10, b.p10)) << what << ".p10";
+  EXPECT_TRUE(same_bits(a.p90, b.p90)) << what << ".p90";
+}
+void expect_same_point(const AttentionSummary& a, const AttentionSummary& b, const std::string& what) {
+  EXPECT_TRUE(same_bits(a.scale, b.scale)) << what;
+  expect_same_summary(a.entropy, b.entropy, what + " entropy");
+  expect_same_summary(a.entropy_ratio, b.entropy_ratio, what + " entropy_ratio");
+  expect_same_summary(a.max_weight, b.max_weight, what + " max_weight");
+  expect_same_summary(a.eff_support, b.eff_support, what + " eff_support");
+  expect_same_summary(a.jac_fro, b.jac_fro, what + " jac_fro");
+  expect_same_summary(a.jac_spec, b.jac_spec, what + " jac_spec");
+  expect_same_summary(a.grad_logits, b.grad_logits, what + " grad_logits");
+  expect_same_summary(a.grad_query, b.grad_query, what + " grad_query");
+  expect_same_summary(a.sink_mass, b.sink_mass, what + " sink_mass");
+  EXPECT_TRUE(same_bits(a.share_above, b.share_above)) << what;
+  EXPECT_TRUE(same_bits(a.max_abs_logit, b.max_abs_logit)) << what;
+}
+
+TEST(SharedProducts, SweepScalesSharingProductsEqualOneScaleAtATimeBitForBit) {
+  const std::vector<Scale> scales{parse_scale("none"), parse_scale("inv_sqrt_dk"), parse_scale("inv_dk"),
+                                  parse_scale("inv_sqrt_d_model"), scale_value(0.3), scale_power(0.7)};
+  for (Kernel kf : test::families())
+    for (int variant = 0; variant < 6; ++variant) {
+      SaturationSweepParams p;
+      p.dks = {1, 16, 64};
+      p.scales = scales;
+      p.heads = 3;
+      p.seq_len = 40;
+      p.seed = 7 + variant;
+      p.kernel = kf;
+      p.gradients = variant % 2 == 0;
+      p.causal = variant == 1 || variant == 4;
+      if (variant == 2 || variant == 3) p.softcap = 5.0;
+      if (variant == 3 || variant == 4) p.sinks = {0.5, -std::numeric_limits<double>::infinity(), 2.0};
+      if (variant == 5) p.correlation = 0.4;
+      const SaturationSweepResult shared = saturation_sweep(p);  // the scales share Q Kᵀ and dO Vᵀ
+      // one scale at a time: each of its points from its own products, as before sharing
+      for (size_t s = 0; s < scales.size(); ++s) {
+        SaturationSweepParams one = p;
+        one.scales = {scales[s]};
+        const SaturationSweepResult alone = saturation_sweep(one);
+        for (size_t d = 0; d < p.dks.size(); ++d)
+          expect_same_point(shared.points[s][d], alone.points[0][d],
+                            std::string(kernel_name(kf)) + " variant " + std::to_string(variant) + " scale " +
+                                scale_name(scales[s]) + " dk " + std::to_string(p.dks[d]));
+      }
+      // and the point of attentionStats with the same inputs
+      AttentionStatsParams a;
+      a.heads = p.heads;
+      a.seq_len = p.seq_len;
+      a.dk = 16;
+      a.scale = scales[1];
+      a.seed = p.seed;
+      a.kernel = kf;
+      a.gradients = p.gradients;
+      a.causal = p.causal;
+      a.softcap = p.softcap;
+      a.sinks = p.sinks;
+      a.correlation = p.correlation;
+      expect_same_point(shared.points[1][1], attention_stats(a).summary, "attentionStats");
+    }
+}
+
+TEST(SharedProducts, ASweepTooLargeToShareGoesOneScaleAtATimeWithTheSameBits) {
+  SaturationSweepParams p;
+  p.dks = {8};
+  p.scales = {parse_scale("none"), parse_scale("inv_sqrt_dk")};
+  p.heads = 2;
+  p.seq_len = 64;
+  p.seed = 4;
+  CostEstimate shared, apart;
+  ASSERT_TRUE(estimate_cost(shared, [&] { saturation_sweep(p); }));
+  const SaturationSweepResult r = saturation_sweep(p);
+  // a memory limit that holds the call but not the shared products: the scales go one at a time
+  set_work_limits(kBudgetSeconds, shared.bytes - 1.0);
+  ASSERT_TRUE(estimate_cost(apart, [&] { saturation_sweep(p); }));
+  const SaturationSweepResult low = saturation_sweep(p);
+  set_work_limits(kBudgetSeconds, kMaxWorkBytes);
+  EXPECT_LT(apart.bytes, shared.bytes);
+  // products: 1 + (1 + 2) shared against 2 · 3 apart (gradients on)
+  EXPECT_DOUBLE_EQ(shared.terms[0].ns, 4.0 * 2 * 64.0 * 64 * 8 * ns_per_mac(p.kernel));
+  EXPECT_DOUBLE_EQ(apart.terms[0].ns, 6.0 * 2 * 64.0 * 64 * 8 * ns_per_mac(p.kernel));
+  for (size_t s = 0; s < 2; ++s) expect_same_point(r.points[s][0], low.points[s][0], "scale " + std::to_string(s));
+}
+
+TEST(SharedProducts, TensorStatsSharesItsRawProductsWithTheLogits) {
+  // tensorStats' moments read the raw q·k, its logits c · q·k the same products: its summary is
+  // attentionStats' on the same tensors (drawn as attentionStats draws them), bit for bit
+  for (Kernel kf : test::families()) {
+    AttentionStatsParams a;
+    a.heads = 2;
+    a.seq_len = 33;
+    a.dk = 12;
+    a.seed = 5;
+    a.kernel = kf;
+    a.causal = true;
+    const AttentionStatsResult want = attention_stats(a);
+    TensorStatsParams t;
+    const size_t n = static_cast<size_t>(a.heads) * a.seq_len * a.dk;
+    std::vector<float> Q(n), K(n), V(n);
+    {
+      Rng r1 = Rng::stream(a.seed, 1), r2 = Rng::stream(a.seed, 2), r3 = Rng::stream(a.seed, 3);
+      for (auto& x : Q) x = static_cast<float>(r1.normal());
+      for (auto& x : K) x = static_cast<float>(r2.normal());
+      for (auto& x : V) x = static_cast<float>(r3.normal());
+    }
+    t.q = Q;
+    t.k = K;
+    t.v = V;
+    t.heads = a.heads;
+    t.seq_len = a.seq_len;
+    t.dk = a.dk;
+    t.seed = a.seed;
+    t.kernel = kf;
+    t.causal = true;
+    const TensorStatsResult got = tensor_stats(t);
+    expect_same_summary(got.summary.entropy, want.summary.entropy, "entropy");
+    expect_same_summary(got.summary.jac_spec, want.summary.jac_spec, "jac_spec");
+    expect_same_summary(got.summary.grad_query, want.summary.grad_query, "grad_query");
+    EXPECT_EQ(got.entropy, want.entropy);
+  }
+}
+
+// longContext as it was computed before its products were shared: for each method and length the
+// logits c · q·k from the product formed with factor c (kernels.hpp's matmul_abt), then the softmax
+// and the row statistics.
+LongContextPoint long_context_point_apart(const LongContextParams& p, const std::string& method, int L) {
+  const KernelTable& kt = kernel_table(p.kernel);
+  const int lmax = *std::max_element(p.seq_lens.begin(), p.seq_lens.end());
+  std::vector<float> K(static_cast<size_t>(lmax) * p.dk), Q(static_cast<size_t>(p.queries) * p.dk);
+  Rng rk = Rng::stream(p.seed, 2), rq = Rng::stream(p.seed, 1);
+  for (auto& x : K) x = static_cast<float>(rk.normal());
+  for (auto& x : Q) x = static_cast<float>(rq.normal());
+  LongContextPoint pt;
+  pt.seq_len = L;
+  pt.multiplier = long_context_multiplier(method, L, p.train_len, p.options);
+  std::vector<float> S(static_cast<size_t>(p.queries) * L);
+  kt.matmul_abt(Q.data(), K.data(), S.data(), p.queries, L, p.dk, static_cast<float>(pt.multiplier / std::sqrt(double(p.dk))));
+  kt.softmax_rows(S.data(), p.queries, L);
+  for (int i = 0; i < p.queries; ++i) {
+    const RowStats rs = f32_row_stats(S.data() + static_cast<size_t>(i) * L, L, kRowEntropy);
+    pt.entropy += rs.entropy / p.queries;
+    pt.max_weight += rs.max_weight / p.queries;
+  }
+  pt.entropy_ratio = L > 1 ? pt.entropy / std::log(double(L)) : 0.0;
+  return pt;
+}
+void expect_same_long_point(const LongContextPoint& a, const LongContextPoint& b, const std::string& what) {
+  EXPECT_EQ(a.seq_len, b.seq_len) << what;
+  EXPECT_TRUE(same_bits(a.multiplier, b.multiplier)) << what;
+  EXPECT_TRUE(same_bits(a.entropy, b.entropy)) << what << " entropy " << a.entropy << " vs " << b.entropy;
+  EXPECT_TRUE(same_bits(a.entropy_ratio, b.entropy_ratio)) << what;
+  EXPECT_TRUE(same_bits(a.max_weight, b.max_weight)) << what;
+  EXPECT_TRUE(same_bits(a.sink_mass, b.sink_mass)) << what;
+}
+
+TEST(SharedProducts, LongContextMethodsAndLengthsSharingProductsEqualOneAtATimeBitForBit) {
+  const std::vector<std::string> methods{"fixed", "logn", "yarn", "article", "llama4", "ssmax"};
+  for (Kernel kf : test::families())
+    for (int dk : {1, 24, 64}) {
+      LongContextParams p;
+      p.dk = dk;
+      p.seq_lens = {64, 5, 300, 1024, 2048};
+      p.train_len = 256;
+      p.queries = 7;
+      p.methods = methods;
+      p.seed = 90 + dk;
+      p.kernel = kf;
+      const std::string at = std::string(kernel_name(kf)) + " dk " + std::to_string(dk);
+      const LongContextResult all = long_context(p);  // one product matrix for every method and length
+      for (size_t m = 0; m < methods.size(); ++m)
+        for (size_t l = 0; l < p.seq_lens.size(); ++l)
+          expect_same_long_point(all.points[m][l], long_context_point_apart(p, methods[m], p.seq_lens[l]),
+                                 at + " " + methods[m] + " L " + std::to_string(p.seq_lens[l]));
+      // the page's pattern: one method per call (the kept products serve them), fewer queries
+      // (a preview: the kept matrix's first rows), then more queries than were kept (rows added),
+      // then a longer length than was kept (the matrix again), each against the product apart
+      for (int queries : {7, 2, 11}) {
+        LongContextParams one = p;
+        one.queries = queries;
+        for (size_t m = 0; m < methods.size(); ++m) {
+          one.methods = {methods[m]};
+          const LongContextResult r = long_context(one);
+          for (size_t l = 0; l < p.seq_lens.size(); ++l)
+            expect_same_long_point(r.points[0][l], long_context_point_apart(one, methods[m], p.seq_lens[l]),
+                                   at + " q " + std::to_string(queries) + " " + methods[m]);
+        }
+      }
+      LongContextParams longer = p;
+      longer.seq_lens = {4096, 64};
+      longer.methods = {"logn"};
+      const LongContextResult lr = long_context(longer);
+      for (size_t l = 0; l < 2; ++l)
+        expect_same_long_point(lr.points[0][l], long_context_point_apart(longer, "logn", longer.seq_lens[l]), at + " longer");
+    }
+}
+
+TEST(SharedProducts, LongContextCostsItsProductsOnceForEveryMethodAndLength) {
+  LongContextParams p;
+  p.dk = 64;
+  p.seq_lens = {64, 128, 16384};
+  p.queries = 16;
+  p.methods = {"logn", "yarn", "article"};
+  p.kernel = Kernel::Scalar;
+  CostEstimate e;
+  ASSERT_TRUE(estimate_cost(e, [&] { long_context(p); }));
+  ASSERT_EQ(e.terms.size(), 3u);
+  EXPECT_DOUBLE_EQ(e.terms[0].ns, 16.0 * 16384 * 64 * cost::kNsPerMac);  // queries · max(seqLens) · dk
+  EXPECT_DOUBLE_EQ(e.terms[1].ns, 3.0 * 16 * (64 + 128 + 16384) * cost::kNsPerLongWeight);
+  EXPECT_DOUBLE_EQ(e.terms[2].ns, (16384.0 + 16) * 64 * cost::kNsPerNormal);  // the draws of K and Q
+  p.kernel = fast_kernel();
+  ASSERT_TRUE(estimate_cost(e, [&] { long_context(p); }));
+  EXPECT_DOUBLE_EQ(e.terms[1].ns, 3.0 * 16 * (64 + 128 + 16384) * long_weight_ns(fast_kernel()));
+  // K, Q, the products and one (method, length)'s logits, the sink weights
+  EXPECT_DOUBLE_EQ(e.bytes, 4.0 * (16384 + 16) * 64 + 8.0 * 16 * 16384 + 4.0 * 16);
 }
 
 }  // namespace

@@ -40,13 +40,20 @@ inline constexpr double kNsPerRowWeight = 23.0;     // [19.8] per attention weig
                                                     // float32-row passes, SIMD128 in that build: 0.31 × 0.2.0's
                                                     // 63.8, both timed 2026-12-01 on one machine, 12.0 vs 38.6)
 inline constexpr double kNsPerGradWeight = 10.0;   // [9.05] per weight, backward pass: dP copy, J·dP, dS
-inline constexpr double kNsPerLanczosLS = 12.0;     // [10.4] soft-capped ‖J D‖₂ per row: L·S, S = min(L, 160) steps
-inline constexpr double kNsPerLanczosS2 = 12.0;     // [10.3] and per S² (Sturm bisection every 4 steps); the
-                                                    // worst case (cap 1: flat rows, every step) at L 128 and 1024
+// The soft-capped ‖J D‖₂ of one row (Lanczos, stats.hpp): S steps of two J products (L terms each)
+// and a Sturm bisection every 4 steps (S² terms); per row kNsPerLanczosLS · L · S + kNsPerLanczosS2 · S².
+// The two constants come from rows that take every step (S = min(L, 160): cap 1, logits of standard
+// deviation 0.5, [103, 720, 1240] µs per row at L 64, 256, 1024), measured 2026-12-01 with the
+// SIMD128 build; how many steps a row takes is the table softcap_lanczos_steps (cost.cpp) measured
+// with them.
+inline constexpr double kNsPerLanczosLS = 4.6;      // [4.23] per L · S
+inline constexpr double kNsPerLanczosS2 = 23.0;     // [21.3] per S²
 inline constexpr double kNsPerSoftmaxWeight = 48.0; // [39.6] attention(): soft-cap, masks, softmax per weight
 inline constexpr double kNsPerNormal = 24.0;        // [20.8] one N(0, 1) draw (with its use in a dot product)
-inline constexpr double kNsPerLongWeight = 56.0;    // [48] longContext: softmax and row statistics per weight
-                                                    // (0.54 × 0.2.0's 89.2: 8.5 vs 15.8 ns at d_k 1, 2026-12-01)
+inline constexpr double kNsPerLongWeight = 9.4;     // [8.15] longContext, kernel 'scalar': the logits' scaling,
+                                                    // softmax and row statistics (entropy, max weight) per weight
+inline constexpr double kNsPerLongWeightSimd = 4.1;  // [3.57] the same with the SIMD128 kernel's softmax (both
+                                                    // measured 2026-12-01 after the products were shared)
 inline constexpr double kNsPerPrecisionLogit = 2100.0;  // [1830] precisionLab: 12 emulated softmaxes and checks per logit
 inline constexpr double kNsPerEmulatedMac = 20.0;  // [16.5] precisionLab with q and k: one multiply-add emulated
                                                     // in float32, bfloat16 or float16 (two roundings), per format
@@ -101,13 +108,26 @@ void check_cost(const char* what, const std::vector<CostTerm>& terms);
 
 // Nanoseconds of the analysis of one attention pass (attentionStats, each point of a sweep,
 // tensorStats): heads · seqLen² · dk products (1 forward, 3 with gradients), the per-row statistics
-// of heads · seqLen² weights, the soft-cap's Lanczos solve (softcap true: only for a soft-capped call
-// that asks for ‖J‖₂, spectral; without it a capped row's ‖J D‖_F is O(L) like an uncapped row's),
-// the normal draws of the inputs.
+// of heads · seqLen² weights, the normal draws of the inputs.
 double ns_per_mac(Kernel kernel);  // kNsPerMac or kNsPerMacSimd
 double analyse_products_ns(int heads, int seq_len, int dk, bool gradients, Kernel kernel);
-double analyse_rows_ns(int heads, int seq_len, bool gradients, bool softcap);
+double analyse_rows_ns(int heads, int seq_len, bool gradients);
+// The soft-cap's Lanczos solve of ‖J D‖₂ (only for a soft-capped call that asks for ‖J‖₂, spectral;
+// without it a capped row's ‖J D‖_F is O(L) like an uncapped row's), per row of seq_len keys whose
+// raw logits c · q·k have standard deviation logit_std (c · σ² · √d_k for iid N(0, σ²) inputs) under
+// the cap: kNsPerLanczosLS · L · S + kNsPerLanczosS2 · S² with S the steps such rows take,
+// softcap_lanczos_steps.
+double softcap_row_ns(int seq_len, double logit_std, double cap);
+// The Lanczos steps a row takes (1 … min(seq_len, 160)): measured rows (scripts/calibrate-cost.mjs)
+// at L 64, 256, 1024, cap 1, 5, 50 and logit_std / cap from 0.02 to 100, interpolated linearly in
+// the logarithms of the three (clamped to the measured ranges). The steps are a property of the
+// rows' spectrum: flat rows whose tanh still bends (cap 1, logit_std 0.2 … 3) take every step,
+// peaked or saturated rows 15 … 45.
+double softcap_lanczos_steps(int seq_len, double logit_std, double cap);
 double draws_ns(double normals);
+// Nanoseconds per weight of longContext beyond its products (the logits' scaling, softmax, entropy
+// and max weight): kNsPerLongWeight or kNsPerLongWeightSimd.
+double long_weight_ns(Kernel kernel);
 // A training step of a config: 3 × the forward pass's multiply-adds, per sequence
 // T·(layers·(4C² + 2CF + 2TC) + C·V).
 double train_forward_macs(int batch, int seq_len, int layers, int d_model, int mlp, int vocab);

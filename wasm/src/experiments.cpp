@@ -155,19 +155,20 @@ double analyse_bytes(int heads, int seq_len, int dk, bool gradients = true) {
 }
 
 // The cost-model terms of one analyse() pass (see cost.hpp); `prefix` names a sweep's lists.
+// lanczos_row_ns: the soft-capped ‖J D‖₂ of one row (softcap_row_ns), 0 when not computed.
 void analyse_terms(std::vector<CostTerm>& terms, double times, const std::string& times_drivers, int heads, int seq_len,
-                   int dk, bool gradients, bool softcap, bool draw, Kernel kernel) {
+                   int dk, bool gradients, double lanczos_row_ns, bool draw, Kernel kernel) {
   const std::string hl = "heads = " + std::to_string(heads) + ", seqLen = " + std::to_string(seq_len);
   const std::string pre = times_drivers.empty() ? "" : times_drivers + ", ";
   const double weights = times * heads * double(seq_len) * seq_len;
   terms.push_back({times * analyse_products_ns(heads, seq_len, dk, gradients, kernel),
                    pre + hl + ", dk = " + std::to_string(dk), "the products heads · seqLen² · dk"});
-  terms.push_back({times * analyse_rows_ns(heads, seq_len, gradients, false),
+  terms.push_back({times * analyse_rows_ns(heads, seq_len, gradients),
                    pre + hl, "the per-row statistics of " + format_number(weights) + " attention weights"});
-  if (softcap)
-    terms.push_back({times * (analyse_rows_ns(heads, seq_len, false, true) - analyse_rows_ns(heads, seq_len, false, false)),
-                     pre + hl, "the soft-capped Jacobian norms of " + format_number(times * heads * seq_len) +
-                                   " rows (Lanczos, up to min(seqLen, 160) steps each)"});
+  if (lanczos_row_ns > 0.0)
+    terms.push_back({times * heads * double(seq_len) * lanczos_row_ns, pre + hl + ", dk = " + std::to_string(dk),
+                     "the soft-capped Jacobian norms of " + format_number(times * heads * seq_len) +
+                         " rows (Lanczos, up to min(seqLen, 160) steps each)"});
   if (draw)
     terms.push_back({draws_ns((gradients ? 4.0 : 2.0) * heads * double(seq_len) * dk),
                      hl + ", dk = " + std::to_string(dk), "drawing the inputs"});
@@ -208,114 +209,180 @@ double apply_logit_rule(float* S, int seq_len, const LogitRule& rule, std::vecto
   return mx;
 }
 
-// The forward (and, when `in` holds V and dO, backward) pass of every head and the per-row
-// quantities (see attention_stats). Without the backward pass the gradient rows stay empty and
-// their summaries are NaN.
-AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, double c, double threshold,
-                         Kernel kernel, const LogitRule& rule, PerRow& rows, int heatmap_n,
-                         std::vector<float>* heatmap, bool spectral = true) {
-  const bool gradients = !in.dout.empty();
-  const bool capped = rule.softcap > 0.0;
-  const KernelTable& kt = kernel_table(kernel);
-  const size_t L = static_cast<size_t>(seq_len);
-  const size_t head = L * dk;
-  std::vector<float> P(L * L), dP(gradients ? L * L : 0), dS(gradients ? L * L : 0), dQ(gradients ? head : 0);
-  std::vector<float> raw;
-  const bool has_sinks = !rule.sinks.empty();
-  std::vector<float> sinkw(has_sinks ? L : 0);
-  // p and dcap hold one more entry for the sink's weight (and its soft-cap factor 1)
-  std::vector<double> p(L + 1), g(L), js(L), dcap(capped ? L + 1 : 0);
-  std::vector<float> frow(has_sinks ? L + 1 : 0);  // a row and its sink weight
-  std::vector<double> ratio;
-  if (has_sinks) rows.sink_mass.reserve(static_cast<size_t>(heads) * L);
-  rows.reserve(static_cast<size_t>(heads) * L);
-  AttentionSummary sum;
-  sum.scale = c;
-  double above = 0.0;
-  for (int h = 0; h < heads; ++h) {
-    const float* Q = in.q.data() + h * head;
-    const int kvh = h / (heads / in.heads_kv);  // grouped-query attention: shared K/V heads
-    const float* K = in.k.data() + kvh * head;
-    const float* V = gradients ? in.v.data() + kvh * head : nullptr;
-    const float* dO = gradients ? in.dout.data() + h * head : nullptr;
-    kt.matmul_abt(Q, K, P.data(), seq_len, seq_len, dk, static_cast<float>(c));  // logits
-    sum.max_abs_logit = std::max(sum.max_abs_logit, apply_logit_rule(P.data(), seq_len, rule, capped ? &raw : nullptr));
-    const double sink = has_sinks ? rule.sinks[h] : -std::numeric_limits<double>::infinity();
+// The scratch of one head's analysis (see Analysis), shared by the analyses of several scales of
+// the same inputs: P holds the head's logits, then its weights; dP = dO Vᵀ (gradients).
+struct AnalysisScratch {
+  std::vector<float> P, dP, dS, dQ, raw, sinkw, frow;
+  std::vector<double> p, g, js, dcap;
+  AnalysisScratch(int seq_len, int dk, bool gradients, bool capped, bool has_sinks) {
+    const size_t L = static_cast<size_t>(seq_len);
+    P.resize(L * L);
+    if (gradients) {
+      dP.resize(L * L);
+      dS.resize(L * L);
+      dQ.resize(L * dk);
+    }
+    sinkw.resize(has_sinks ? L : 0);
+    frow.resize(has_sinks ? L + 1 : 0);  // a row and its sink weight
+    // p and dcap hold one more entry for the sink's weight (and its soft-cap factor 1)
+    p.resize(L + 1);
+    g.resize(L);
+    js.resize(L);
+    dcap.resize(capped ? L + 1 : 0);
+  }
+};
+
+// The forward (and, when `in` holds V and dO, backward) pass of every head under one scale factor
+// c, and the per-row quantities (see attention_stats). Without the backward pass the gradient rows
+// stay empty and their summaries are NaN. The caller forms each head's products in the scratch
+// (head()): the logits P = c · Q Kᵀ and dP = dO Vᵀ, neither of which depends on anything else of
+// the analysis, so several scales of the same inputs share Q Kᵀ (computed once with factor 1, then
+// multiplied by each c in float32: the same bits as the product computed with factor c, since both
+// kernel families round c · acc once, kernels.hpp) and dO Vᵀ.
+class Analysis {
+ public:
+  Analysis(const Inputs& in, int heads, int seq_len, int dk, double c, double threshold, Kernel kernel,
+           const LogitRule& rule, PerRow& rows, int heatmap_n, std::vector<float>* heatmap, bool spectral)
+      : in_(in), heads_(heads), seq_len_(seq_len), dk_(dk), c_(c), threshold_(threshold), kt_(kernel_table(kernel)),
+        rule_(rule), rows_(rows), heatmap_n_(heatmap_n), heatmap_(heatmap), spectral_(spectral) {
+    if (!rule.sinks.empty()) rows.sink_mass.reserve(static_cast<size_t>(heads) * seq_len);
+    rows.reserve(static_cast<size_t>(heads) * seq_len);
+    sum_.scale = c;
+  }
+  // Head h, whose logits c · Q_h K_hᵀ [L, L] (before the logit rule) are in s.P and, with gradients,
+  // dO_h V_hᵀ in s.dP. Leaves the head's attention weights in s.P.
+  void head(int h, AnalysisScratch& s) {
+    const bool gradients = !in_.dout.empty();
+    const bool capped = rule_.softcap > 0.0;
+    const size_t L = static_cast<size_t>(seq_len_);
+    const size_t headsz = L * dk_;
+    const int kvh = h / (heads_ / in_.heads_kv);  // grouped-query attention: shared K/V heads
+    const float* K = in_.k.data() + kvh * headsz;
+    float* P = s.P.data();
+    sum_.max_abs_logit = std::max(sum_.max_abs_logit, apply_logit_rule(P, seq_len_, rule_, capped ? &s.raw : nullptr));
+    const bool has_sinks = !rule_.sinks.empty();
+    const double sink = has_sinks ? rule_.sinks[h] : -std::numeric_limits<double>::infinity();
     const bool sink_on = sink != -std::numeric_limits<double>::infinity();
     if (has_sinks)
-      kt.softmax_rows_sink(P.data(), seq_len, seq_len, static_cast<float>(sink), sinkw.data());  // weights, sink
+      kt_.softmax_rows_sink(P, seq_len_, seq_len_, static_cast<float>(sink), s.sinkw.data());  // weights, sink
     else
-      kt.softmax_rows(P.data(), seq_len, seq_len);                                  // attention weights
-    if (h == 0 && heatmap != nullptr) {
-      heatmap->resize(static_cast<size_t>(heatmap_n) * heatmap_n);
-      for (int i = 0; i < heatmap_n; ++i)
-        std::copy_n(P.data() + i * L, heatmap_n, heatmap->data() + static_cast<size_t>(i) * heatmap_n);
+      kt_.softmax_rows(P, seq_len_, seq_len_);                                    // attention weights
+    if (h == 0 && heatmap_ != nullptr) {
+      heatmap_->resize(static_cast<size_t>(heatmap_n_) * heatmap_n_);
+      for (int i = 0; i < heatmap_n_; ++i)
+        std::copy_n(P + i * L, heatmap_n_, heatmap_->data() + static_cast<size_t>(i) * heatmap_n_);
     }
-    if (gradients) kt.matmul_abt(dO, V, dP.data(), seq_len, seq_len, dk, 1.0f);  // dP = dO Vᵀ
     for (size_t i = 0; i < L; ++i) {
-      const size_t seen = rule.causal ? i + 1 : L;  // keys this row sees
+      const size_t seen = rule_.causal ? i + 1 : L;  // keys this row sees
       // With a sink the row is the L + 1 outcomes, keys and sink (the sink is not capped: factor 1).
-      const int n = sink_on ? seq_len + 1 : seq_len;
-      const float* prow = P.data() + i * L;
+      const int n = sink_on ? seq_len_ + 1 : seq_len_;
+      const float* prow = P + i * L;
       if (sink_on) {
-        std::copy_n(prow, L, frow.data());
-        frow[L] = sinkw[i];
-        prow = frow.data();
+        std::copy_n(prow, L, s.frow.data());
+        s.frow[L] = s.sinkw[i];
+        prow = s.frow.data();
       }
       if (capped || gradients) {  // the double row of the Lanczos norms and of J·dP
-        for (int j = 0; j < n; ++j) p[j] = prow[j];
+        for (int j = 0; j < n; ++j) s.p[j] = prow[j];
         if (capped)
-          for (size_t j = 0; j < L; ++j) dcap[j] = j < seen ? softcap_derivative(raw[i * L + j], rule.softcap) : 0.0;
-        if (capped && sink_on) dcap[L] = 1.0;
+          for (size_t j = 0; j < L; ++j) s.dcap[j] = j < seen ? softcap_derivative(s.raw[i * L + j], rule_.softcap) : 0.0;
+        if (capped && sink_on) s.dcap[L] = 1.0;
       }
-      if (has_sinks) rows.sink_mass.push_back(sinkw[i]);
+      if (has_sinks) rows_.sink_mass.push_back(s.sinkw[i]);
       // capped: J's norms come next; ‖J‖₂ only when asked for
-      RowStats rs = f32_row_stats(prow, n, capped ? kRowEntropy : spectral ? kRowAll : kRowEntropy | kRowJacFro);
+      RowStats rs = f32_row_stats(prow, n, capped ? kRowEntropy : spectral_ ? kRowAll : kRowEntropy | kRowJacFro);
       if (capped) {  // the Jacobian with respect to the raw logits: J · diag(1 − tanh²(s / cap))
-        const JacobianNorms jn = softmax_jacobian_scaled_norms(p.data(), dcap.data(), n, spectral);  // Lanczos at its default 1e-13: stopped at 1e-7 it was 2.4e-4 off on near-uniform rows (a clustered spectrum)
+        const JacobianNorms jn = softmax_jacobian_scaled_norms(s.p.data(), s.dcap.data(), n, spectral_);  // Lanczos at its default 1e-13: stopped at 1e-7 it was 2.4e-4 off on near-uniform rows (a clustered spectrum)
         rs.jac_fro = jn.frobenius;
         rs.jac_spec = jn.spectral;
       }
-      if (sink_on) rs.max_weight = *std::max_element(prow, prow + seq_len);  // over the keys
-      rows.entropy.push_back(rs.entropy);
-      rows.max_weight.push_back(rs.max_weight);
-      rows.eff_support.push_back(rs.eff_support);
-      rows.jac_fro.push_back(rs.jac_fro);
-      if (spectral) rows.jac_spec.push_back(rs.jac_spec);
+      if (sink_on) rs.max_weight = *std::max_element(prow, prow + seq_len_);  // over the keys
+      rows_.entropy.push_back(rs.entropy);
+      rows_.max_weight.push_back(rs.max_weight);
+      rows_.eff_support.push_back(rs.eff_support);
+      rows_.jac_fro.push_back(rs.jac_fro);
+      if (spectral_) rows_.jac_spec.push_back(rs.jac_spec);
       const size_t outcomes = sink_on ? seen + 1 : seen;  // the sink is one more place for the mass
-      if (outcomes > 1) ratio.push_back(rs.entropy / std::log(static_cast<double>(outcomes)));
-      above += rs.max_weight > threshold ? 1.0 : 0.0;
+      if (outcomes > 1) ratio_.push_back(rs.entropy / std::log(static_cast<double>(outcomes)));
+      above_ += rs.max_weight > threshold_ ? 1.0 : 0.0;
       if (!gradients) continue;
-      for (size_t j = 0; j < L; ++j) g[j] = dP[i * L + j];
-      softmax_jacobian_vector(p.data(), g.data(), js.data(), seq_len);  // dS_i = J_i dP_i
+      for (size_t j = 0; j < L; ++j) s.g[j] = s.dP[i * L + j];
+      softmax_jacobian_vector(s.p.data(), s.g.data(), s.js.data(), seq_len_);  // dS_i = J_i dP_i
       if (capped)
-        for (size_t j = 0; j < L; ++j) js[j] *= dcap[j];  // through the soft-cap: ⊙ (1 − tanh²)
+        for (size_t j = 0; j < L; ++j) s.js[j] *= s.dcap[j];  // through the soft-cap: ⊙ (1 − tanh²)
       double n2 = 0.0;
       for (size_t j = 0; j < L; ++j) {
-        dS[i * L + j] = static_cast<float>(js[j]);
-        n2 += js[j] * js[j];
+        s.dS[i * L + j] = static_cast<float>(s.js[j]);
+        n2 += s.js[j] * s.js[j];
       }
-      rows.grad_logits.push_back(std::sqrt(n2));
+      rows_.grad_logits.push_back(std::sqrt(n2));
     }
-    if (!gradients) continue;
-    kt.matmul_ab(dS.data(), K, dQ.data(), seq_len, dk, seq_len, static_cast<float>(c));  // dQ = c · dS K
+    if (!gradients) return;
+    kt_.matmul_ab(s.dS.data(), K, s.dQ.data(), seq_len_, dk_, seq_len_, static_cast<float>(c_));  // dQ = c · dS K
     for (size_t i = 0; i < L; ++i) {
       double n2 = 0.0;
-      for (int d = 0; d < dk; ++d) n2 += double(dQ[i * dk + d]) * dQ[i * dk + d];
-      rows.grad_query.push_back(std::sqrt(n2));
+      for (int d = 0; d < dk_; ++d) n2 += double(s.dQ[i * dk_ + d]) * s.dQ[i * dk_ + d];
+      rows_.grad_query.push_back(std::sqrt(n2));
     }
   }
-  sum.entropy = summarize(rows.entropy);
-  sum.entropy_ratio = summarize(ratio);
-  sum.max_weight = summarize(rows.max_weight);
-  sum.eff_support = summarize(rows.eff_support);
-  sum.jac_fro = summarize(rows.jac_fro);
-  sum.jac_spec = summarize(rows.jac_spec);
-  sum.grad_logits = summarize(rows.grad_logits);
-  sum.grad_query = summarize(rows.grad_query);
-  sum.share_above = above / static_cast<double>(rows.entropy.size());
-  sum.sink_mass = summarize(rows.sink_mass);  // NaN without sinks
-  return sum;
+  AttentionSummary finish() {
+    sum_.entropy = summarize(rows_.entropy);
+    sum_.entropy_ratio = summarize(ratio_);
+    sum_.max_weight = summarize(rows_.max_weight);
+    sum_.eff_support = summarize(rows_.eff_support);
+    sum_.jac_fro = summarize(rows_.jac_fro);
+    sum_.jac_spec = summarize(rows_.jac_spec);
+    sum_.grad_logits = summarize(rows_.grad_logits);
+    sum_.grad_query = summarize(rows_.grad_query);
+    sum_.share_above = above_ / static_cast<double>(rows_.entropy.size());
+    sum_.sink_mass = summarize(rows_.sink_mass);  // NaN without sinks
+    return sum_;
+  }
+
+ private:
+  const Inputs& in_;
+  int heads_, seq_len_, dk_;
+  double c_, threshold_;
+  const KernelTable& kt_;
+  LogitRule rule_;
+  PerRow& rows_;
+  int heatmap_n_;
+  std::vector<float>* heatmap_;
+  bool spectral_;
+  AttentionSummary sum_;
+  std::vector<double> ratio_;
+  double above_ = 0.0;
+};
+
+// dO_h V_hᵀ [L, L] of head h into s.dP (gradients only).
+void head_dp(const Inputs& in, int h, int heads, int seq_len, int dk, const KernelTable& kt, AnalysisScratch& s) {
+  if (in.dout.empty()) return;
+  const size_t headsz = static_cast<size_t>(seq_len) * dk;
+  const int kvh = h / (heads / in.heads_kv);
+  kt.matmul_abt(in.dout.data() + h * headsz, in.v.data() + kvh * headsz, s.dP.data(), seq_len, seq_len, dk, 1.0f);
+}
+
+// One scale over every head (attention_stats, tensor_stats): P = c · Q Kᵀ straight from the kernel.
+AttentionSummary analyse(const Inputs& in, int heads, int seq_len, int dk, double c, double threshold,
+                         Kernel kernel, const LogitRule& rule, PerRow& rows, int heatmap_n,
+                         std::vector<float>* heatmap, bool spectral = true) {
+  const KernelTable& kt = kernel_table(kernel);
+  AnalysisScratch s(seq_len, dk, !in.dout.empty(), rule.softcap > 0.0, !rule.sinks.empty());
+  Analysis a(in, heads, seq_len, dk, c, threshold, kernel, rule, rows, heatmap_n, heatmap, spectral);
+  const size_t headsz = static_cast<size_t>(seq_len) * dk;
+  for (int h = 0; h < heads; ++h) {
+    const int kvh = h / (heads / in.heads_kv);
+    kt.matmul_abt(in.q.data() + h * headsz, in.k.data() + kvh * headsz, s.P.data(), seq_len, seq_len, dk,
+                  static_cast<float>(c));  // logits
+    head_dp(in, h, heads, seq_len, dk, kt, s);
+    a.head(h, s);
+  }
+  return a.finish();
+}
+
+// out[i] = c · qk[i] in float32 (n values): the logits of a scale from the shared products Q Kᵀ.
+void scale_products(const float* qk, float c, float* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) out[i] = c * qk[i];
 }
 
 }  // namespace
@@ -452,7 +519,9 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p) {
   {
     std::vector<CostTerm> terms;
     // the soft-capped Lanczos solve is ‖J D‖₂: costed only when the call asks for it (spectral)
-    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, p.gradients, p.softcap > 0.0 && p.spectral, true, p.kernel);
+    const double logit_std = c * p.variance * std::sqrt(double(p.dk));  // of c · q·k, iid N(0, σ²) inputs
+    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, p.gradients,
+                  p.softcap > 0.0 && p.spectral ? softcap_row_ns(p.seq_len, logit_std, p.softcap) : 0.0, true, p.kernel);
     check_cost(what, terms);
   }
 
@@ -492,52 +561,99 @@ SaturationSweepResult saturation_sweep(const SaturationSweepParams& p) {
   check_sinks(what, p.sinks, p.heads);
   kernel_table(p.kernel);
   double bytes = 0.0, sum_dk = 0.0, max_dk = 0.0;
+  const double n_scales = static_cast<double>(p.scales.size());
+  double shared_bytes = 0.0;
   for (int dk : p.dks) {
     bytes = std::max(bytes, analyse_bytes(p.heads, p.seq_len, dk, p.gradients));
     sum_dk += dk;
     max_dk = std::max(max_dk, double(dk));
   }
+  // Several scales share a head's products Q Kᵀ (one more [L, L] buffer) and keep every scale's
+  // per-row quantities at once; where that would not fit the memory limit the scales go one at a
+  // time as a single scale does (the same bits either way, more products).
+  if (n_scales > 1)
+    shared_bytes = 4.0 * double(p.seq_len) * p.seq_len + (n_scales - 1) * 7.0 * 8.0 * p.heads * double(p.seq_len) * 2.0;
+  const bool share = n_scales > 1 && bytes + shared_bytes <= work_limits().bytes;
+  if (share) bytes += shared_bytes;
   check_work_bytes(what, bytes, "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dks = " + format_number(max_dk) + " at most");
   {
-    // Every (d_k, scale) point is one analyse() pass; the inputs are drawn once per d_k.
+    // Every (d_k, scale) point is one analyse() pass; the inputs are drawn once per d_k, and
+    // (share) the scales of a d_k share its products Q Kᵀ and dO Vᵀ: per d_k, 1 + (gradients: 1 +
+    // scales) products of heads · seqLen² · d_k (dQ = c · dS K is the only one per scale); one scale
+    // at a time, scales · (gradients: 3, else 1).
     const double passes = double(p.dks.size()) * p.scales.size();
     const std::string lists = "dks.length = " + std::to_string(p.dks.size()) + ", scales.length = " +
                               std::to_string(p.scales.size());
     const double S = static_cast<double>(p.scales.size());
     const double L = p.seq_len;
     std::vector<CostTerm> terms{
-        {S * (p.gradients ? 3.0 : 1.0) * p.heads * L * L * sum_dk * ns_per_mac(p.kernel),
-         "scales.length = " + std::to_string(p.scales.size()) + ", dks = " + format_number(sum_dk) +
-             " in sum, heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
-         "the products scales · heads · seqLen² · Σ dks"},
-        {passes * analyse_rows_ns(p.heads, p.seq_len, p.gradients, false),
+        {(share ? 1.0 + (p.gradients ? 1.0 + S : 0.0) : S * (p.gradients ? 3.0 : 1.0)) * p.heads * L * L * sum_dk *
+             ns_per_mac(p.kernel),
+         (p.gradients || !share ? "scales.length = " + std::to_string(p.scales.size()) + ", " : std::string()) + "dks = " +
+             format_number(sum_dk) + " in sum, heads = " + std::to_string(p.heads) + ", seqLen = " +
+             std::to_string(p.seq_len),
+         !share                 ? "the products scales · heads · seqLen² · Σ dks"
+         : p.gradients ? "the products (2 + scales) · heads · seqLen² · Σ dks"
+                       : "the products heads · seqLen² · Σ dks"},
+        {passes * analyse_rows_ns(p.heads, p.seq_len, p.gradients),
          lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
          "the per-row statistics of " + format_number(passes * p.heads * L * L) + " attention weights"},
         {draws_ns((p.gradients ? 4.0 : 2.0) * p.heads * L * sum_dk),
          "dks = " + format_number(sum_dk) + " in sum, heads = " + std::to_string(p.heads) + ", seqLen = " +
              std::to_string(p.seq_len),
          "drawing the inputs"}};
-    if (p.softcap > 0.0 && p.spectral)  // the Lanczos solve of ‖J D‖₂, only when asked for
-      terms.push_back({passes * (analyse_rows_ns(p.heads, p.seq_len, false, true) -
-                                 analyse_rows_ns(p.heads, p.seq_len, false, false)),
-                       lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
+    if (p.softcap > 0.0 && p.spectral) {  // the Lanczos solve of ‖J D‖₂, only when asked for
+      double rows_ns = 0.0;  // per (d_k, scale): its rows' steps follow its logits' spread under the cap
+      for (int dk : p.dks)
+        for (const Scale& sc : p.scales) {
+          const double logit_std = resolve_scale(sc, dk, p.heads) * p.variance * std::sqrt(double(dk));
+          rows_ns += p.heads * L * softcap_row_ns(p.seq_len, logit_std, p.softcap);
+        }
+      terms.push_back({rows_ns, lists + ", heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
                        "the soft-capped Jacobian norms of " + format_number(passes * p.heads * p.seq_len) +
                            " rows (Lanczos, up to min(seqLen, 160) steps each)"});
+    }
     check_cost(what, terms);
   }
 
   SaturationSweepResult r;
   r.log_seq_len = std::log(static_cast<double>(p.seq_len));
   r.points.assign(p.scales.size(), std::vector<AttentionSummary>(p.dks.size()));
+  const LogitRule rule{p.causal, p.softcap, p.sinks};
   for (size_t d = 0; d < p.dks.size(); ++d) {
     const int dk = p.dks[d];
     Inputs in = draw_inputs(p.seed, p.heads, p.heads, p.seq_len, dk, p.variance, p.gradients);
     correlate_keys(in, p.heads, p.correlation);
-    for (size_t s = 0; s < p.scales.size(); ++s) {
-      PerRow rows;
-      r.points[s][d] = analyse(in, p.heads, p.seq_len, dk, resolve_scale(p.scales[s], dk, p.heads), p.threshold,
-                               p.kernel, LogitRule{p.causal, p.softcap, p.sinks}, rows, 0, nullptr, p.spectral);
+    if (!share) {
+      for (size_t k = 0; k < p.scales.size(); ++k) {
+        PerRow rows;
+        r.points[k][d] = analyse(in, p.heads, p.seq_len, dk, resolve_scale(p.scales[k], dk, p.heads), p.threshold,
+                                 p.kernel, rule, rows, 0, nullptr, p.spectral);
+      }
+      continue;
     }
+    // Several scales see the same products: Q Kᵀ of a head once (factor 1), each scale's logits
+    // c · (Q Kᵀ) from it (the bits of the product formed with factor c), and dO Vᵀ once.
+    const KernelTable& kt = kernel_table(p.kernel);
+    const size_t L = static_cast<size_t>(p.seq_len);
+    const size_t headsz = L * dk;
+    AnalysisScratch s(p.seq_len, dk, p.gradients, p.softcap > 0.0, !p.sinks.empty());
+    std::vector<float> qk(L * L);
+    std::vector<PerRow> rows(p.scales.size());
+    std::vector<Analysis> an;
+    an.reserve(p.scales.size());
+    for (size_t k = 0; k < p.scales.size(); ++k)
+      an.emplace_back(in, p.heads, p.seq_len, dk, resolve_scale(p.scales[k], dk, p.heads), p.threshold, p.kernel,
+                      rule, rows[k], 0, nullptr, p.spectral);
+    for (int h = 0; h < p.heads; ++h) {
+      kt.matmul_abt(in.q.data() + h * headsz, in.k.data() + h * headsz, qk.data(), p.seq_len, p.seq_len, dk, 1.0f);
+      head_dp(in, h, p.heads, p.seq_len, dk, kt, s);
+      for (size_t k = 0; k < p.scales.size(); ++k) {
+        scale_products(qk.data(), static_cast<float>(resolve_scale(p.scales[k], dk, p.heads)), s.P.data(), L * L);
+        an[k].head(h, s);
+      }
+    }
+    for (size_t k = 0; k < p.scales.size(); ++k) r.points[k][d] = an[k].finish();
   }
   return r;
 }
@@ -739,12 +855,13 @@ void check_tensor_stats_work(const TensorStatsParams& p) {
   constexpr const char* what = "tensorStats";
   check_shape(what, p.heads, p.seq_len, p.dk);
   check_threshold(what, p.threshold);
-  check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
+  // + the raw products of a head (its moments and, scaled, its logits)
+  check_work_bytes(what, analyse_bytes(p.heads, p.seq_len, p.dk) + 4.0 * double(p.seq_len) * p.seq_len,
+                   "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
   {
-    std::vector<CostTerm> terms;
-    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, true, false, false, p.kernel);
+    std::vector<CostTerm> terms;  // the raw q·k products serve the moments and the logits: one pass's products
+    analyse_terms(terms, 1.0, "", p.heads, p.seq_len, p.dk, true, 0.0, false, p.kernel);
     const double L = p.seq_len;
-    terms[0].ns *= 4.0 / 3.0;  // the raw q·k products once more, for their moments
     terms.push_back({p.heads * L * L * cost::kNsPerPairMoment,
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
                      "the moments of every q·k pair"});
@@ -776,17 +893,24 @@ TensorStatsResult tensor_stats(const TensorStatsParams& p) {
   for (float x : in.k) ka.add(x);
   r.q_component = qa.moments();
   r.k_component = ka.moments();
-  // Raw dot products of every pair, per head (float32 products, accumulated in double).
-  std::vector<float> S(static_cast<size_t>(p.seq_len) * p.seq_len);
-  const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
+  // Raw dot products of every pair, per head (float32 products, accumulated in double), shared with
+  // the logits c · q·k of the analysis (the bits of the product formed with factor c, kernels.hpp).
+  const size_t L = static_cast<size_t>(p.seq_len);
+  std::vector<float> S(L * L);
+  const size_t head = L * p.dk;
+  AnalysisScratch scratch(p.seq_len, p.dk, true, false, false);
+  PerRow rows;
+  Analysis a(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, 0.0, {}}, rows, 0, nullptr,
+             true);
   for (int h = 0; h < p.heads; ++h) {
     kt.matmul_abt(in.q.data() + h * head, in.k.data() + h * head, S.data(), p.seq_len, p.seq_len, p.dk, 1.0f);
     for (float s : S) qk.add(s);
+    scale_products(S.data(), static_cast<float>(c), scratch.P.data(), L * L);
+    head_dp(in, h, p.heads, p.seq_len, p.dk, kt, scratch);
+    a.head(h, scratch);
   }
   r.qk = qk.moments();
-  PerRow rows;
-  r.summary = analyse(in, p.heads, p.seq_len, p.dk, c, p.threshold, p.kernel, LogitRule{p.causal, 0.0, {}}, rows, 0,
-                      nullptr);
+  r.summary = a.finish();
   r.entropy = std::move(rows.entropy);
   r.max_weight = std::move(rows.max_weight);
   r.jac_fro = std::move(rows.jac_fro);
@@ -1120,6 +1244,67 @@ const std::vector<float>& long_context_keys(uint32_t seed, size_t n) {
   }
   return kept;  // at least n values; the caller reads the first n
 }
+
+// long_context's products q_i·k_j [queries, keys] with factor 1, for the first `queries` queries of
+// Q [queries, d_k] (stream 1) and the first `keys` keys of K: every method and length of a call reads
+// them (the logits of a method at length L are c · (q_i·k_j), j < L, c = multiplier / √d_k: the bits
+// of the product formed with factor c, since both kernel families round c · acc once, kernels.hpp),
+// and the page asks one method per call, so the last matrix is kept (at most kMaxKeptProducts floats)
+// for the calls that follow with the same seed, d_k and kernel: a kept matrix with at least `keys`
+// columns serves its first `queries` rows (a stream's first draws do not depend on how many follow,
+// and a product's bits do not depend on the matrix around it); missing rows are added. Returns the
+// matrix and its row stride (≥ keys) through *ld.
+constexpr size_t kMaxKeptProducts = size_t{4} << 20;  // 16 MiB of floats
+const float* long_context_products(uint32_t seed, int dk, Kernel kernel, const std::vector<float>& Q, int queries,
+                                   const float* K, int keys, size_t* ld) {
+  struct Kept {
+    bool valid = false;
+    uint32_t seed = 0;
+    int dk = 0;
+    Kernel kernel = Kernel::Scalar;
+    int rows = 0, cols = 0;
+    std::vector<float> s;
+  };
+  static Kept kept;
+  static std::vector<float> fresh;
+  const KernelTable& kt = kernel_table(kernel);
+  const bool same = kept.valid && kept.seed == seed && kept.dk == dk && kept.kernel == kernel;
+  if (same && kept.cols >= keys && kept.rows >= queries) {
+    *ld = static_cast<size_t>(kept.cols);
+    return kept.s.data();
+  }
+  if (static_cast<size_t>(queries) * keys > kMaxKeptProducts) {  // too large to keep: this call's own
+    kept.valid = false;
+    kept.s = {};
+    fresh.resize(static_cast<size_t>(queries) * keys);
+    kt.matmul_abt(Q.data(), K, fresh.data(), queries, keys, dk, 1.0f);
+    *ld = static_cast<size_t>(keys);
+    return fresh.data();
+  }
+  fresh = {};
+  if (same && kept.cols >= keys) {  // the kept keys, more queries: only the new rows' products
+    const size_t cols = static_cast<size_t>(kept.cols);
+    if (static_cast<size_t>(queries) * cols <= kMaxKeptProducts) {
+      kept.s.resize(static_cast<size_t>(queries) * cols);
+      kt.matmul_abt(Q.data() + static_cast<size_t>(kept.rows) * dk, K, kept.s.data() + kept.rows * cols,
+                    queries - kept.rows, kept.cols, dk, 1.0f);
+      kept.rows = queries;
+      *ld = cols;
+      return kept.s.data();
+    }
+  }
+  kept.valid = false;  // stays so if the product below throws
+  kept.s.resize(static_cast<size_t>(queries) * keys);
+  kt.matmul_abt(Q.data(), K, kept.s.data(), queries, keys, dk, 1.0f);
+  kept.seed = seed;
+  kept.dk = dk;
+  kept.kernel = kernel;
+  kept.rows = queries;
+  kept.cols = keys;
+  kept.valid = true;
+  *ld = static_cast<size_t>(keys);
+  return kept.s.data();
+}
 }  // namespace
 
 LongContextResult long_context(const LongContextParams& p) {
@@ -1149,28 +1334,37 @@ LongContextResult long_context(const LongContextParams& p) {
         throw std::invalid_argument("longContext: methods[" + std::to_string(i) + "] = '" + p.methods[i] +
                                     "' repeats methods[" + std::to_string(j) + "]; give each method at most once");
   int lmax = 0;
-  double macs = 0.0;
+  double sum_l = 0.0;
   for (int L : p.seq_lens) {
     check_int_range(what, "seqLen", L, 1, 16384);
     lmax = std::max(lmax, L);
-    macs += double(p.queries) * L * p.dk * p.methods.size();
+    sum_l += L;
   }
-  check_work_bytes(what, 4.0 * (double(lmax) + p.queries) * p.dk + 8.0 * p.queries * lmax * 2.0,
+  // K [lmax, d_k], Q [queries, d_k], the products [queries, lmax] and the logits of one (method, L)
+  // [queries, L ≤ lmax], the sink weights [queries]
+  check_work_bytes(what, 4.0 * (double(lmax) + p.queries) * p.dk + 8.0 * p.queries * double(lmax) + 4.0 * p.queries,
                    "seqLens = " + std::to_string(lmax) + " at most, queries = " + std::to_string(p.queries) + ", dk = " + std::to_string(p.dk));
   {
-    double sum_l = 0.0;
-    for (int L : p.seq_lens) sum_l += L;
     const double M = static_cast<double>(p.methods.size());
     const std::string drivers = "seqLens = " + format_number(sum_l) + " in sum, queries = " + std::to_string(p.queries) +
                                 ", methods.length = " + std::to_string(p.methods.size());
-    check_cost(what, {{macs * ns_per_mac(p.kernel), drivers + ", dk = " + std::to_string(p.dk),
-                       "the products methods · queries · Σ seqLens · dk"},
-                      {M * p.queries * sum_l * cost::kNsPerLongWeight, drivers,
-                       "the softmax and row statistics of methods · queries · Σ seqLens weights"}});
+    // the products once for every method and length: queries · max(seqLens) · d_k
+    check_cost(what, {{double(p.queries) * lmax * p.dk * ns_per_mac(p.kernel),
+                       "seqLens = " + std::to_string(lmax) + " at most, queries = " + std::to_string(p.queries) +
+                           ", dk = " + std::to_string(p.dk),
+                       "the products queries · max(seqLens) · dk"},
+                      {M * p.queries * sum_l * long_weight_ns(p.kernel), drivers,
+                       "the softmax and row statistics of methods · queries · Σ seqLens weights"},
+                      // K is kept for the next call with the same seed (long_context_keys): a bound
+                      {draws_ns((double(lmax) + p.queries) * p.dk),
+                       "seqLens = " + std::to_string(lmax) + " at most, dk = " + std::to_string(p.dk),
+                       "drawing the keys max(seqLens) · dk"}});
   }
   const KernelTable& kt = kernel_table(p.kernel);
   const std::vector<float>& K = long_context_keys(p.seed, static_cast<size_t>(lmax) * p.dk);
   const std::vector<float> Q = draw_tensor(p.seed, 1, static_cast<size_t>(p.queries) * p.dk, 1.0);
+  size_t ld = 0;
+  const float* QK = long_context_products(p.seed, p.dk, p.kernel, Q, p.queries, K.data(), lmax, &ld);
   LongContextResult r;
   std::vector<float> S;
   std::vector<float> row;  // a row and its sink weight
@@ -1185,8 +1379,9 @@ LongContextResult long_context(const LongContextParams& p) {
       pt.multiplier = long_context_multiplier(method, L, p.train_len, p.options);
       S.resize(static_cast<size_t>(p.queries) * L);
       row.resize(L + 1);
-      kt.matmul_abt(Q.data(), K.data(), S.data(), p.queries, L, p.dk,
-                    static_cast<float>(pt.multiplier / std::sqrt(double(p.dk))));
+      const float c = static_cast<float>(pt.multiplier / std::sqrt(double(p.dk)));
+      for (int i = 0; i < p.queries; ++i)  // the logits c · q·k of the first L keys
+        scale_products(QK + static_cast<size_t>(i) * ld, c, S.data() + static_cast<size_t>(i) * L, L);
       if (has_sink)
         kt.softmax_rows_sink(S.data(), p.queries, L, static_cast<float>(p.sink), sinkw.data());
       else

@@ -192,7 +192,11 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p);
 
 // ---------------------------------------------------------------------------------------------
 // saturationSweep: AttentionSummary against d_k for each scale option (C2, C3, C6). For each d_k
-// the same Q, K, V, dO (those of attentionStats with that d_k and seed) serve every scale.
+// the same Q, K, V, dO (those of attentionStats with that d_k and seed) serve every scale, and the
+// scales share each head's products Q Kᵀ (formed with factor 1, each scale's logits c · (q·k) from
+// them: the bits of the product formed with factor c) and dO Vᵀ; every point is bit for bit that of
+// a sweep with its scale alone (and of attentionStats). Where the shared products would not fit the
+// memory limit the scales go one at a time (the same numbers, more products).
 struct SaturationSweepParams {
   std::vector<int> dks;       // 1..16384 each, at most 64
   std::vector<Scale> scales;  // at most 8
@@ -428,7 +432,10 @@ double ssmax_multiplier(int n, double s);
 // ---------------------------------------------------------------------------------------------
 // longContext: entropy against sequence length for temperature schemes beyond the training length.
 // Keys K [L_max, dk] and `queries` queries, iid N(0, 1); at length L the first L keys are used, and
-// each query is the newest token of the sequence (position L − 1, seeing all L keys).
+// each query is the newest token of the sequence (position L − 1, seeing all L keys). The products
+// q·k [queries, L_max] are formed once (factor 1) for every method and length, each logit c · (q·k)
+// rounded once in float32 (the bits of the product formed with factor c), and kept for the next call
+// with the same seed, d_k and kernel (at most 4 Mi floats): the page asks one method per call.
 // Logit multipliers on q·k/√d_k (s = L / L_train):
 //   'fixed'   1
 //   'logn'    max(1, ln L / ln L_train)  (Chiang & Cholak 2022 §5; Su 2021; Qwen's logn attention)
