@@ -15,7 +15,7 @@ import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
 import { Store } from './state/store.ts';
 import { bindUrl } from './state/url.ts';
-import { translator } from './i18n/messages.ts';
+import { translator, loadCatalogue, hasCatalogue } from './i18n/catalogue.ts';
 import type { T } from './i18n/messages.ts';
 import { Compute, CoreError, defaultPoolSize } from './compute.ts';
 import { CoreSource, coreWorker, pageCore } from './worker/boot.ts';
@@ -291,6 +291,11 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   const controls = [
     select(store, null, 'lang', t('app.lang'), [{ value: 'en', label: 'English' }, { value: 'zh-CN', label: '简体中文' }]),
   ];
+  // the other language's catalogue is fetched when the reader reaches for the menu, so a switch
+  // rebuilds the page at once (the page loads only its own language's)
+  const prefetch = () => { for (const l of ['en', 'zh-CN'] as const) if (l !== store.state.lang) void loadCatalogue(l).catch(() => {}); };
+  controls[0].el.addEventListener('pointerenter', prefetch, { once: true });
+  controls[0].el.addEventListener('focusin', prefetch, { once: true });
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 2, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
   // on phones the buttons show a short word; the accessible name is the full label, which contains it
   const twoLabels = (long: string, short: string) => [h('span', { class: 'long', text: long }), h('span', { class: 'short', 'aria-hidden': 'true', text: short })];
@@ -422,8 +427,23 @@ function showPanel(state: State, focusHeading: boolean): void {
   }, () => viewFailed(seq, main, () => showPanel(store.state, false)));
 }
 
-/** Builds the page for the current state (again on a language change; results are cached). */
-function mount(): void {
+/** Counts the page builds asked for: one waiting for its language's catalogue is dropped once a newer one is asked for. */
+let mountSeq = 0;
+/**
+ * Builds the page for the current state (again on a language change; results are cached) once
+ * the catalogue of its language is in: at once when it is; else the page shown stays until it is
+ * (or could not be loaded: the page is then built in a language that is in). `after` runs once
+ * the page is built.
+ */
+function mount(after?: () => void): void {
+  const seq = ++mountSeq;
+  const lang = store.state.lang;
+  const build = () => { if (seq !== mountSeq) return; buildPage(); after?.(); };
+  if (hasCatalogue(lang)) build(); else void loadCatalogue(lang).then(build, build);
+}
+
+/** Builds the page for the current state, in a language whose catalogue is in (mount). */
+function buildPage(): void {
   viewSeq++;  // a view whose code is still loading is not shown in the page built now
   view?.destroy();
   view = null;
@@ -462,7 +482,7 @@ function mount(): void {
         h('p', { class: 'embed-foot' }, h('a', { href: toHash({ ...now, embed: false }), target: '_blank', rel: 'noopener', text: `${t('app.title')} · ${t('app.openFull')}` })));
       root.append(viewHost);
       viewInPage(view, now);
-    }, () => viewFailed(seq, root, mount));
+    }, () => viewFailed(seq, root, () => mount()));
     return;
   }
   const { top, bar } = pageChrome(state);
@@ -525,8 +545,7 @@ store.subscribe((state, changed, source) => {
     closeEmbedDialog();
     closeShare();
     const keep = focusPath(root);
-    mount();
-    restoreFocus(root, keep);
+    mount(() => restoreFocus(root, keep));
     return;
   }
   if (changed.has('exp')) {
@@ -571,8 +590,9 @@ if (initial.state.embed) reportHeight();
 // say why they cannot be sized.
 // The first paint stays until the view's code is in, so the page's frame and the view replace it
 // in one frame (the frame alone, then the view below it, would move the footer on a cold load).
+// The catalogue of the page's language loads beside the view's code (and the view waits for both).
 const mountSoon = () => setTimeout(mount, 0);
-loadView(initial.state.exp).then(mountSoon, mountSoon);
+void Promise.allSettled([loadView(initial.state.exp), loadCatalogue(initial.state.lang)]).then(mountSoon);
 void costCore().finally(startSizing);
 
 /**
