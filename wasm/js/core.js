@@ -824,10 +824,13 @@ function fingerprint(bytes) {
 // another program, links without its bindings): else a TypeError naming the source.
 async function instantiate(build, options, bytes) {
   const mod = await instantiateRaw(build, options, bytes);
-  const info = typeof mod.buildInfo === 'function' ? mod.buildInfo() : null;
   const source = ['wasmBinary', 'wasmUrl', 'wasmModule'].find((k) => options[k] !== undefined) ?? 'the build';
+  // the other build links with this loader too (both import the same functions) but its function
+  // table is not the one this loader registered: its first call fails
+  let info = null, failure = '';
+  try { info = typeof mod.buildInfo === 'function' ? mod.buildInfo() : null; } catch (e) { failure = String(e?.message ?? e).slice(0, 200); }
   if (!info || info.simd !== (build === 'simd128')) {
-    throw new TypeError(`loadCore: ${source} is not the '${build}' build of this core${info ? ` (it reports simd = ${info.simd})` : ' (it has no bindings of this core)'}`);
+    throw new TypeError(`loadCore: ${source} is not the '${build}' build of this core${info ? ` (it reports simd = ${info.simd})` : failure ? ` (its bindings fail: ${failure})` : ' (it has no bindings of this core)'}`);
   }
   // a core of another version (a stale cached .wasm, a file from another release) would give other
   // numbers under this version's name: refused

@@ -76,6 +76,10 @@ function loadView(p: Panel): Promise<Factory> {
   }
   return got;
 }
+/** A view's code and the parts of the page language's catalogue it needs, both in (its factory). */
+function viewReady(p: Panel): Promise<Factory> {
+  return Promise.all([loadView(p), loadCatalogue(store.state.lang, p)]).then(([factory]) => factory);
+}
 
 const root = document.getElementById('app')!;
 // a share page (p/<exp>/, zh-CN/p/<exp>/) opens its view in its language unless the hash says otherwise
@@ -293,7 +297,7 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   ];
   // the other language's catalogue is fetched when the reader reaches for the menu, so a switch
   // rebuilds the page at once (the page loads only its own language's)
-  const prefetch = () => { for (const l of ['en', 'zh-CN'] as const) if (l !== store.state.lang) void loadCatalogue(l).catch(() => {}); };
+  const prefetch = () => { for (const l of ['en', 'zh-CN'] as const) if (l !== store.state.lang) void loadCatalogue(l, store.state.exp).catch(() => {}); };
   controls[0].el.addEventListener('pointerenter', prefetch, { once: true });
   controls[0].el.addEventListener('focusin', prefetch, { once: true });
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 2, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
@@ -406,7 +410,7 @@ function showPanel(state: State, focusHeading: boolean): void {
   // the tab and the title follow the click at once, while the view's code loads
   markNav(state);
   setMeta(state);
-  loadView(state.exp).then((factory) => {
+  viewReady(state.exp).then((factory) => {
     if (seq !== viewSeq) return;
     const now = store.state;  // the state may have moved on (not to another view) while the code loaded
     view?.destroy();
@@ -437,9 +441,9 @@ let mountSeq = 0;
  */
 function mount(after?: () => void): void {
   const seq = ++mountSeq;
-  const lang = store.state.lang;
+  const { lang, exp } = store.state;
   const build = () => { if (seq !== mountSeq) return; buildPage(); after?.(); };
-  if (hasCatalogue(lang)) build(); else void loadCatalogue(lang).then(build, build);
+  if (hasCatalogue(lang, exp)) build(); else void loadCatalogue(lang, exp).then(build, build);
 }
 
 /** Builds the page for the current state, in a language whose catalogue is in (mount). */
@@ -467,7 +471,7 @@ function buildPage(): void {
       return;
     }
     const seq = ++viewSeq;
-    loadView(state.exp).then((factory) => {
+    viewReady(state.exp).then((factory) => {
       if (seq !== viewSeq) return;
       const now = store.state;
       view = factory({ t, store, compute });
@@ -590,9 +594,9 @@ if (initial.state.embed) reportHeight();
 // say why they cannot be sized.
 // The first paint stays until the view's code is in, so the page's frame and the view replace it
 // in one frame (the frame alone, then the view below it, would move the footer on a cold load).
-// The catalogue of the page's language loads beside the view's code (and the view waits for both).
+// The parts of the page language's catalogue the view needs load beside its code (the page waits for both).
 const mountSoon = () => setTimeout(mount, 0);
-void Promise.allSettled([loadView(initial.state.exp), loadCatalogue(initial.state.lang)]).then(mountSoon);
+void Promise.allSettled([loadView(initial.state.exp), loadCatalogue(initial.state.lang, initial.state.exp)]).then(mountSoon);
 void costCore().finally(startSizing);
 
 /**

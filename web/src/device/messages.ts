@@ -1,8 +1,6 @@
 // The device panel's strings in English (the Chinese in the .zh-CN.ts beside); merged into the English catalogue
 // web/src/i18n/messages.en.ts. Every number shown is measured on the reader's device at run time.
 export const deviceEn = {
-  'dev.title': 'Your device',
-  'dev.lede': 'How fast does attention run here, on this device? Our SIMD128 kernel, our scalar kernel and a plain JavaScript loop on the same shape, beside the WebAssembly SIMD128 multiply–add peak — measured in a worker of this page; nothing is sent anywhere.',
   'dev.run': 'Run the benchmark',
   'dev.cancel': 'Cancel',
   'dev.progress': 'Benchmark progress',

@@ -3,8 +3,6 @@
 import type { deviceEn } from './messages.ts';
 
 export const deviceZh: Record<keyof typeof deviceEn, string> = {
-  'dev.title': '你的设备',
-  'dev.lede': '注意力在你这台设备上能跑多快？同一形状下，我们的 SIMD128 内核、我们的标量内核和一段普通的 JavaScript 循环，与 WebAssembly SIMD128 乘加峰值并列比较——全部在本页的 Worker 中测量，不向任何地方发送数据。',
   'dev.run': '开始测速',
   'dev.cancel': '取消',
   'dev.progress': '测速进度',

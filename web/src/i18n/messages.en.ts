@@ -1,18 +1,15 @@
-// The English catalogue of the page: every UI string. Placeholders {name} are filled by t(); values are
-// always inserted as text, never as HTML. Numbers quoted from ARTICLE.md are marked as the article's words;
-// every other number on the page comes from the core at run time. Its keys are the page's MessageKey; the
-// Simplified Chinese (./messages.zh-CN.ts) has exactly these keys. The page loads the catalogue of its
-// language only (./catalogue.ts); Node and the tests read both (./messages.ts).
-import { trainEn } from '../training/messages.ts';
+// The English catalogue of the page but for the strings of the training lab, the interview view (with its
+// drill and claim checker) and the device panel, which load with their view (./catalogue.ts): every other UI
+// string, and the titles and ledes of every view. Placeholders {name} are filled by t(); values are always
+// inserted as text, never as HTML. Numbers quoted from ARTICLE.md are marked as the article's words; every
+// other number on the page comes from the core at run time. The whole catalogue (./messages.ts) gives the
+// page's MessageKey; the Simplified Chinese (./messages.zh-CN.ts) has exactly these keys.
 import { tensorsEn } from '../tensors/messages.ts';
-import { ivEn } from '../interview/messages.ts';
-import { deviceEn } from '../device/messages.ts';
-import { drillEn } from '../interview/messages-drill.ts';
 import { speedEn } from './speed.ts';
 import { scienceEn } from './science.ts';
 import { shareEn } from '../share/messages.ts';
 
-export const en = {
+export const enBase = {
   'app.title': '√dk Lab',
   'app.tagline': 'Why does attention divide q·k by √d_k? Check every claim with live numbers, computed in your browser.',
   'app.lang': 'Language',
@@ -58,6 +55,15 @@ export const en = {
   'app.prev': 'Previous',
   'app.next': 'Next',
   'app.pager': 'Previous and next panel',
+  // the titles and ledes of the views whose own strings load with them (web/src/i18n/catalogue.ts), and the
+  // claim boxes' word of every view
+  'iv.title': 'Interview',
+  'iv.lede': '“Why does attention divide by √d_k?” The answer in 30 seconds, in 2 minutes and in depth, the follow-ups and the wrong answers — every number computed live in your browser.',
+  'train.title': 'Training lab',
+  'train.lede': 'Train a small Transformer here, in your browser, with and without 1/√d_k and with the alternatives — every ticked variant from the same seed, the same initial weights and the same batches — and watch the curves side by side.',
+  'dev.title': 'Your device',
+  'dev.lede': 'How fast does attention run here, on this device? Our SIMD128 kernel, our scalar kernel and a plain JavaScript loop on the same shape, beside the WebAssembly SIMD128 multiply–add peak — measured in a worker of this page; nothing is sent anywhere.',
+  'chk.box.partly': 'The live numbers agree with part of it.',
   'common.dataTable': 'Data table',
   'common.dataTableOf': 'Data table of {title}',
   'common.pngOf': 'PNG of {title}',
@@ -481,19 +487,12 @@ export const en = {
   'prec.onlineFA': 'Accumulating in float32, the online cells keep the running max and sum in float32: FlashAttention-style (Dao et al. 2022).',
   'prec.onlineSame': 'Accumulating in the format itself, the online cells are Milakov & Gimelshein’s online softmax rounded to that format — not FlashAttention, which keeps the running max and sum in float32.',
   'gqa.note.gemmaCap': 'Computed with the cap: a logit gap of {gap} becomes {capped} under 50 · tanh(s/50), and the softmax Jacobian norm with respect to the raw logits is {jc}, against {ju} without the cap.',
-  // the training lab (web/src/training/messages.ts)
-  ...trainEn,
   ...tensorsEn,
-  // the interview view (web/src/interview/messages.ts)
-  ...ivEn,
-  // the device panel (web/src/device/messages.ts)
-  ...deviceEn,
-  // the interview's drill and claim checker (web/src/interview/messages-drill.ts)
-  ...drillEn,
   // progressive charts (web/src/i18n/speed.ts)
   ...speedEn,
   ...scienceEn,
   ...shareEn,
 } as const;
 
-export type MessageKey = keyof typeof en;
+/** The keys of every view's strings but those of the packs (web/src/i18n/catalogue.ts). */
+export type BaseKey = keyof typeof enBase;

@@ -1,16 +1,12 @@
-// The Simplified Chinese catalogue of the page: the keys of the English one (./messages.en.ts), each in
-// Chinese. In its own module so an English page never loads it (./catalogue.ts).
-import type { MessageKey } from './messages.en.ts';
-import { trainZh } from '../training/messages.zh-CN.ts';
+// The Simplified Chinese of ./messages.en.ts: its keys, each in Chinese (the packs' strings are in the
+// .zh-CN.ts beside each pack). In its own module so an English page never loads it (./catalogue.ts).
+import type { BaseKey } from './messages.en.ts';
 import { tensorsZh } from '../tensors/messages.zh-CN.ts';
-import { ivZh } from '../interview/messages.zh-CN.ts';
-import { deviceZh } from '../device/messages.zh-CN.ts';
-import { drillZh } from '../interview/messages-drill.zh-CN.ts';
 import { speedZh } from './speed.zh-CN.ts';
 import { scienceZh } from './science.zh-CN.ts';
 import { shareZh } from '../share/messages.zh-CN.ts';
 
-export const zhCN: Record<MessageKey, string> = {
+export const zhBase: Record<BaseKey, string> = {
   'app.title': '√dk Lab',
   'app.tagline': '为什么注意力要把 q·k 除以 √d_k？在浏览器里实时计算，逐条检验文章的每个说法。',
   'app.lang': '语言',
@@ -55,6 +51,13 @@ export const zhCN: Record<MessageKey, string> = {
   'app.prev': '上一个',
   'app.next': '下一个',
   'app.pager': '上一个和下一个面板',
+  'iv.title': '面试',
+  'iv.lede': '“注意力为什么要除以 √d_k？”30 秒版、2 分钟版和深入版的回答，面试官会怎么追问，哪些答案听着对其实错——所有数字都在你的浏览器里现算。',
+  'train.title': '训练实验',
+  'train.lede': '直接在浏览器里训练一个小型 Transformer：带 1/√d_k、不带，以及各种替代方案——勾选的每个变体都用同一个种子、同样的初始权重和同样的批次——把曲线并排放在一起比较。',
+  'dev.title': '你的设备',
+  'dev.lede': '注意力在你这台设备上能跑多快？同一形状下，我们的 SIMD128 内核、我们的标量内核和一段普通的 JavaScript 循环，与 WebAssembly SIMD128 乘加峰值并列比较——全部在本页的 Worker 中测量，不向任何地方发送数据。',
+  'chk.box.partly': '实时数字只支持其中一部分。',
   'common.dataTable': '数据表',
   'common.dataTableOf': '{title}的数据表',
   'common.pngOf': '导出 PNG：{title}',
@@ -477,11 +480,7 @@ export const zhCN: Record<MessageKey, string> = {
   'prec.onlineFA': '用 float32 累加时，在线算法的运行最大值和运行和都保存在 float32 中：即 FlashAttention 的做法（Dao et al. 2022）。',
   'prec.onlineSame': '在格式本身中累加时，在线算法是 Milakov 与 Gimelshein 的在线 softmax 按该格式舍入的结果——不是 FlashAttention，后者把运行最大值和运行和保存在 float32 中。',
   'gqa.note.gemmaCap': '按它的截断实际计算：logit 差 {gap} 经 50 · tanh(s/50) 变为 {capped}，softmax 对原始 logit 的 Jacobian 范数为 {jc}，不截断时为 {ju}。',
-  ...trainZh,
   ...tensorsZh,
-  ...ivZh,
-  ...deviceZh,
-  ...drillZh,
   ...speedZh,
   ...scienceZh,
   ...shareZh,

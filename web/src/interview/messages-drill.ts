@@ -106,7 +106,6 @@ export const drillEn = {
   'chk.verdict.pending': 'computing…',
   'chk.verdict.manual': 'needs a run',
   'chk.show': 'Show me',
-  'chk.box.partly': 'The live numbers agree with part of it.',
   'chk.C1.claim': 'Unscaled q·k has std √d_k: about 22.6 at d_k = 512, so values reach about ±68.',
   'chk.C1.article': '22.6 (±68)',
   'chk.C1.live': 'std {std} (3σ = {three})',

@@ -106,7 +106,6 @@ export const drillZh: Record<DrillKey, string> = {
   'chk.verdict.pending': '计算中…',
   'chk.verdict.manual': '需要训练',
   'chk.show': '去看看',
-  'chk.box.partly': '实时数字只支持其中一部分。',
   'chk.C1.claim': '不缩放时 q·k 的标准差是 √d_k：d_k = 512 时约 22.6，数值可达 ±68 左右。',
   'chk.C1.article': '22.6（±68）',
   'chk.C1.live': '标准差 {std}（3σ = {three}）',

@@ -4,8 +4,6 @@
 // sentence stays true for any seed; where the direction of a comparison could depend on the seed,
 // there is one sentence per direction (…larger / …smaller) and the view picks by the live numbers.
 export const ivEn = {
-  'iv.title': 'Interview',
-  'iv.lede': '“Why does attention divide by √d_k?” The answer in 30 seconds, in 2 minutes and in depth, the follow-ups and the wrong answers — every number computed live in your browser.',
   'iv.seed': 'seed of every number',
   'iv.seedNote': 'All numbers below come from the WebAssembly core, computed now with seed {seed}; the links open each lab with this seed, so its readouts show the same numbers.',
   'iv.copy': 'Copy answer',

@@ -3,8 +3,6 @@
 import type { IvMessageKey } from './messages.ts';
 
 export const ivZh: Record<IvMessageKey, string> = {
-  'iv.title': '面试',
-  'iv.lede': '“注意力为什么要除以 √d_k？”30 秒版、2 分钟版和深入版的回答，面试官会怎么追问，哪些答案听着对其实错——所有数字都在你的浏览器里现算。',
   'iv.seed': '所有数字的随机种子',
   'iv.seedNote': '下面的数字都由 WebAssembly 核心用种子 {seed} 现场算出；每个链接都用同一个种子打开对应的实验，那里的读数和这里一致。',
   'iv.copy': '复制回答',

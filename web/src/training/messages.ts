@@ -2,8 +2,6 @@
 // web/src/i18n/messages.en.ts. Numbers in these strings are placeholders filled from live runs; the
 // only numbers written here are the article's own words (C9, C10) and the steps of its claim.
 export const trainEn = {
-  'train.title': 'Training lab',
-  'train.lede': 'Train a small Transformer here, in your browser, with and without 1/√d_k and with the alternatives — every ticked variant from the same seed, the same initial weights and the same batches — and watch the curves side by side.',
   'train.task': 'task',
   'train.task.copy': 'copy',
   'train.task.reverse': 'reverse',

@@ -3,8 +3,6 @@
 import type { TrainMessageKey } from './messages.ts';
 
 export const trainZh: Record<TrainMessageKey, string> = {
-  'train.title': '训练实验',
-  'train.lede': '直接在浏览器里训练一个小型 Transformer：带 1/√d_k、不带，以及各种替代方案——勾选的每个变体都用同一个种子、同样的初始权重和同样的批次——把曲线并排放在一起比较。',
   'train.task': '任务',
   'train.task.copy': '复制',
   'train.task.reverse': '逆序',
