@@ -267,7 +267,7 @@ test('the page ships its words by language and view: the code every page runs ha
     for (const m of read(f).matchAll(/(?:\bimport|\bfrom)\s*["']\.\/([^"']+\.js)["']/g)) todo.push(`assets/${m[1]}`);
   }
   // the tagline in each language; a string of the training lab's own pack
-  const words = { en: 'Check every claim with live numbers', zh: '逐条检验文章的每个说法', train: 'associative recall' };
+  const words = { en: 'Check every claim with live numbers', zh: '逐条检验文章的每个说法', train: 'vocabulary' };
   for (const f of upfront) for (const w of [words.en, words.zh]) assert.ok(!read(f).includes(w), `${f} carries a catalogue ("${w}")`);
   const holding = (w) => readdirSync(new URL('assets/', dist)).filter((f) => f.endsWith('.js') && read(`assets/${f}`).includes(w));
   const [enChunk] = holding(words.en), [zhChunk] = holding(words.zh);

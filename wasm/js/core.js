@@ -2,7 +2,7 @@
 // Worker. It checks the types of every parameter (TypeError), fills defaults, and calls the
 // embind functions of the wasm module, which check ranges and throw RangeError naming the value.
 // Results are plain objects and typed arrays owned by JS (copied out of the wasm heap).
-import { simd as detectSimd } from 'wasm-feature-detect';
+import { simd as detectSimd, exceptions as detectExceptions } from 'wasm-feature-detect';
 
 import { CORE_VERSION } from './version.js';
 
@@ -174,9 +174,13 @@ const ARTIFACTS = {
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 
 let simdPromise = null;
-/** @returns {Promise<boolean>} */
+/**
+ * Whether the SIMD128 build runs here: the engine validates WebAssembly SIMD128 and exception
+ * handling (the build's C++ exceptions are WebAssembly's own; CMakeLists.txt).
+ * @returns {Promise<boolean>}
+ */
 export function simdSupported() {
-  simdPromise ??= detectSimd();
+  simdPromise ??= Promise.all([detectSimd(), detectExceptions()]).then(([simd, eh]) => simd && eh);
   return simdPromise;
 }
 

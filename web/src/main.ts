@@ -36,10 +36,10 @@ import { reportHeight } from './embed/report.ts';
 import { focusPath, restoreFocus } from './focus.ts';
 import { setEngineInfo, effectiveKernel } from './engine.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
+import { simdSupported } from '../../wasm/js/core.js';
 import { copyText } from './copy.ts';
 import { checkLinkVersion } from './version.ts';
 import { startPwa } from './pwa.ts';
-import { simd } from 'wasm-feature-detect';
 import { pageContext, siteRoot, withPageView, shareUrl } from './share/url.ts';
 import { takeFirstPaint } from './share/firstpaint.ts';
 
@@ -539,7 +539,7 @@ function showKernelNotice(): void {
     h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => { kernelFellBack = false; showKernelNotice(); } }));
   viewHost.prepend(kernelNotice);
 }
-void simd().then((ok) => { simdOk = ok; checkKernel(); }, () => {});
+void simdSupported().then((ok) => { simdOk = ok; checkKernel(); }, () => {});
 
 store.subscribe((state, changed, source) => {
   if (changed.has('kernel') && state.kernel === 'simd' && simdOk === false) { checkKernel(); return; }
