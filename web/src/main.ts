@@ -435,15 +435,20 @@ function showPanel(state: State, focusHeading: boolean): void {
 let mountSeq = 0;
 /**
  * Builds the page for the current state (again on a language change; results are cached) once
- * the catalogue of its language is in: at once when it is; else the page shown stays until it is
- * (or could not be loaded: the page is then built in a language that is in). `after` runs once
- * the page is built.
+ * the parts of its language's catalogue the view needs are in: at once when they are; else the
+ * page shown (or the first paint) stays until they are. `after` runs once the page is built.
  */
 function mount(after?: () => void): void {
   const seq = ++mountSeq;
   const { lang, exp } = store.state;
   const build = () => { if (seq !== mountSeq) return; buildPage(); after?.(); };
-  if (hasCatalogue(lang, exp)) build(); else void loadCatalogue(lang, exp).then(build, build);
+  if (hasCatalogue(lang, exp)) { build(); return; }
+  void loadCatalogue(lang, exp).then(build, () => {
+    // offline before its chunk came (a first visit, before the precache): the page in a language
+    // that is in (the view then says why it cannot load), else built once the browser is back online
+    if (hasCatalogue('en') || hasCatalogue('zh-CN')) build();
+    else window.addEventListener('online', () => { if (seq === mountSeq) mount(after); }, { once: true });
+  });
 }
 
 /** Builds the page for the current state, in a language whose catalogue is in (mount). */
