@@ -92,6 +92,22 @@ function preloadCore(): Plugin {
 }
 
 /**
+ * The state schema's `doc` of each URL key (web/src/state/schema.js) is the README's table of URL
+ * keys (scripts/url-keys.mjs); the page never shows it, so the built page goes without it (2.5 KB
+ * gzip of the first view, issue 20). Each doc is a line `doc: '…',` of its key's spec.
+ */
+function schemaWithoutDocs(): Plugin {
+  return {
+    name: 'sqrtdk-schema-without-docs',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.split('?')[0].endsWith('/web/src/state/schema.js')) return null;
+      return { code: code.replace(/^[ \t]*doc: (['"])(?:\\.|(?!\1).)*\1,[ \t]*$/gm, ''), map: null };
+    },
+  };
+}
+
+/**
  * The blog integrations (web/src/embed/formats.ts) as files in dist/integrations/: the Hugo
  * shortcode, the Jekyll include and the MDX component, whose default address of √dk Lab is
  * SITE_URL (the build setting of the share pages) or, without it, a placeholder each file names.
@@ -114,11 +130,11 @@ export default defineConfig({
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), preloadCore(), integrations(), sharePages(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), integrations(), sharePages(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [schemaWithoutDocs()] },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

@@ -79,6 +79,8 @@ test('offline while the core downloads, then online: it recovers by itself (zh-C
   const page = await ctx.newPage();
   // a long backoff: only the browser's `online` event can bring the core back within the test
   await page.goto(srv.url + '?backoff=60000#v=1&exp=saturation&lang=zh-CN');
+  // the page's words came with it (the core's .wasm is what the route holds back); then the browser goes offline
+  await page.waitForSelector('[data-core-status]', { state: 'attached' });
   await ctx.setOffline(true);
   await page.waitForFunction(() => /核心未能加载（第 1 次，共 2 次）/.test(document.querySelector('[data-core-status]')?.textContent ?? ''), null, { timeout: 15000 });
   const during = n.wasm + n.worker;

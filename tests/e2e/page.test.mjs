@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { watch, settled, readouts, moveSlider, useSuite, openPanel } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 let srv, browser, context, log;
 const HOSTILE = '#v=1&dk=-5&seqLen=abc&exp=<img src=x onerror=alert(1)>&heads=1e9';
@@ -251,6 +252,32 @@ test('the language switch gives a Chinese page with the same numbers', async () 
   assert.deepEqual(await readouts(page), en);
   await page.waitForFunction(() => location.hash.includes('lang=zh-CN'));
   await page.close();
+});
+
+test('the page ships its words by language and view: the code every page runs has no catalogue; each language\'s is a chunk of its own', () => {
+  const dist = new URL('../../dist/', import.meta.url);
+  const read = (f) => readFileSync(new URL(f, dist), 'utf8');
+  // the entry script and the chunks it imports statically: what every page runs before its view
+  const entry = read('index.html').match(/<script type="module"[^>]*src="\.\/(assets\/[^"]+\.js)"/)[1];
+  const upfront = new Set();
+  for (const todo = [entry]; todo.length > 0;) {
+    const f = todo.pop();
+    if (upfront.has(f)) continue;
+    upfront.add(f);
+    for (const m of read(f).matchAll(/(?:\bimport|\bfrom)\s*["']\.\/([^"']+\.js)["']/g)) todo.push(`assets/${m[1]}`);
+  }
+  // the tagline in each language; a string of the training lab's own pack
+  const words = { en: 'Check every claim with live numbers', zh: '逐条检验文章的每个说法', train: 'vocabulary' };
+  for (const f of upfront) for (const w of [words.en, words.zh]) assert.ok(!read(f).includes(w), `${f} carries a catalogue ("${w}")`);
+  const holding = (w) => readdirSync(new URL('assets/', dist)).filter((f) => f.endsWith('.js') && read(`assets/${f}`).includes(w));
+  const [enChunk] = holding(words.en), [zhChunk] = holding(words.zh);
+  assert.equal(holding(words.en).length, 1);
+  assert.equal(holding(words.zh).length, 1);
+  assert.notEqual(enChunk, zhChunk, 'one chunk per language');
+  assert.ok(!read(`assets/${zhChunk}`).includes(words.en) && !read(`assets/${enChunk}`).includes(words.zh));
+  // a view's own strings come with the view: the training lab's are in neither language's base
+  assert.ok(!read(`assets/${enChunk}`).includes(words.train), 'the training lab\'s strings load with it');
+  assert.equal(holding(words.train).length, 1);
 });
 
 // ---- the lab panels: a control changes chart and readout, the link reproduces, embed shows only the panel ----

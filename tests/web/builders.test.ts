@@ -143,4 +143,24 @@ describe('chart builders', () => {
       expect(ph(zhCN[k]), k).toEqual(ph(en[k]));
     }
   });
+
+  it('the page\'s catalogue parts (web/src/i18n/catalogue.ts) are the whole catalogue, loaded by view and language', async () => {
+    const { en, zhCN } = await import('../../web/src/i18n/messages.ts');
+    const { loadCatalogue, hasCatalogue, translator: pageTranslator } = await import('../../web/src/i18n/catalogue.ts');
+    const { PANELS } = await import('../../web/src/state/schema.js');
+    // the base (frame, titles, notices) in one language brings neither the other language nor a view's pack
+    await loadCatalogue('en', 'variance');
+    expect(hasCatalogue('en', 'variance')).toBe(true);
+    expect(hasCatalogue('en', 'training')).toBe(false);
+    expect(hasCatalogue('zh-CN')).toBe(false);
+    const t = pageTranslator('en');
+    expect(t('var.title')).toBe(en['var.title']);
+    expect(t('train.title')).toBe(en['train.title']);  // every view's title is in the base
+    expect(t('train.run')).toBe('train.run');           // a pack not loaded: the key
+    for (const [lang, whole] of [['en', en], ['zh-CN', zhCN]] as const) {
+      for (const p of PANELS) await loadCatalogue(lang, p);
+      const tr = pageTranslator(lang);
+      for (const k of Object.keys(whole) as (keyof typeof en)[]) expect(tr(k), k).toBe(whole[k]);
+    }
+  });
 });

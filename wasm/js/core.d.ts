@@ -703,7 +703,10 @@ export interface LoadOptions {
   limits?: Partial<WorkLimits>;
 }
 
-/** True when this engine validates WebAssembly SIMD128 (wasm-feature-detect). */
+/**
+ * True when the SIMD128 build runs on this engine: it validates WebAssembly SIMD128 and exception
+ * handling (wasm-feature-detect); elsewhere the baseline build (scalar kernels) is used.
+ */
 export function simdSupported(): Promise<boolean>;
 /**
  * Loads the core once per build and source (the promise is memoised). The instantiated core is

@@ -2,7 +2,7 @@
 // Worker. It checks the types of every parameter (TypeError), fills defaults, and calls the
 // embind functions of the wasm module, which check ranges and throw RangeError naming the value.
 // Results are plain objects and typed arrays owned by JS (copied out of the wasm heap).
-import { simd as detectSimd } from 'wasm-feature-detect';
+import { simd as detectSimd, exceptions as detectExceptions } from 'wasm-feature-detect';
 
 import { CORE_VERSION } from './version.js';
 
@@ -176,9 +176,13 @@ const ARTIFACTS = {
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 
 let simdPromise = null;
-/** @returns {Promise<boolean>} */
+/**
+ * Whether the SIMD128 build runs here: the engine validates WebAssembly SIMD128 and exception
+ * handling (the build's C++ exceptions are WebAssembly's own; CMakeLists.txt).
+ * @returns {Promise<boolean>}
+ */
 export function simdSupported() {
-  simdPromise ??= detectSimd();
+  simdPromise ??= Promise.all([detectSimd(), detectExceptions()]).then(([simd, eh]) => simd && eh);
   return simdPromise;
 }
 
@@ -826,10 +830,13 @@ function fingerprint(bytes) {
 // another program, links without its bindings): else a TypeError naming the source.
 async function instantiate(build, options, bytes) {
   const mod = await instantiateRaw(build, options, bytes);
-  const info = typeof mod.buildInfo === 'function' ? mod.buildInfo() : null;
   const source = ['wasmBinary', 'wasmUrl', 'wasmModule'].find((k) => options[k] !== undefined) ?? 'the build';
+  // the other build links with this loader too (both import the same functions) but its function
+  // table is not the one this loader registered: its first call fails
+  let info = null, failure = '';
+  try { info = typeof mod.buildInfo === 'function' ? mod.buildInfo() : null; } catch (e) { failure = String(e?.message ?? e).slice(0, 200); }
   if (!info || info.simd !== (build === 'simd128')) {
-    throw new TypeError(`loadCore: ${source} is not the '${build}' build of this core${info ? ` (it reports simd = ${info.simd})` : ' (it has no bindings of this core)'}`);
+    throw new TypeError(`loadCore: ${source} is not the '${build}' build of this core${info ? ` (it reports simd = ${info.simd})` : failure ? ` (its bindings fail: ${failure})` : ' (it has no bindings of this core)'}`);
   }
   // a core of another version (a stale cached .wasm, a file from another release) would give other
   // numbers under this version's name: refused

@@ -1,7 +1,7 @@
 // Controls bound to state keys. Every control carries data-key (embed mode and tests query it)
 // and an error slot, data-err-for, where a refused request is explained beside the control.
 import { h, setText } from './dom.ts';
-import { translator } from './i18n/messages.ts';
+import { translator } from './i18n/catalogue.ts';
 import type { Store } from './state/store.ts';
 import type { State, StateKey, Panel } from './state/state.ts';
 import { SCHEMA } from './state/schema.js';

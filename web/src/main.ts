@@ -15,7 +15,7 @@ import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
 import { Store } from './state/store.ts';
 import { bindUrl } from './state/url.ts';
-import { translator } from './i18n/messages.ts';
+import { translator, loadCatalogue, hasCatalogue } from './i18n/catalogue.ts';
 import type { T } from './i18n/messages.ts';
 import { Compute, CoreError, defaultPoolSize } from './compute.ts';
 import { CoreSource, coreWorker, pageCore } from './worker/boot.ts';
@@ -36,10 +36,10 @@ import { reportHeight } from './embed/report.ts';
 import { focusPath, restoreFocus } from './focus.ts';
 import { setEngineInfo, effectiveKernel } from './engine.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
+import { simdSupported } from '../../wasm/js/core.js';
 import { copyText } from './copy.ts';
 import { checkLinkVersion } from './version.ts';
 import { startPwa } from './pwa.ts';
-import { simd } from 'wasm-feature-detect';
 import { pageContext, siteRoot, withPageView, shareUrl } from './share/url.ts';
 import { takeFirstPaint } from './share/firstpaint.ts';
 
@@ -75,6 +75,10 @@ function loadView(p: Panel): Promise<Factory> {
     got.catch(() => { if (viewCode.get(p) === got) viewCode.delete(p); });
   }
   return got;
+}
+/** A view's code and the parts of the page language's catalogue it needs, both in (its factory). */
+function viewReady(p: Panel): Promise<Factory> {
+  return Promise.all([loadView(p), loadCatalogue(store.state.lang, p)]).then(([factory]) => factory);
 }
 
 const root = document.getElementById('app')!;
@@ -291,6 +295,11 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   const controls = [
     select(store, null, 'lang', t('app.lang'), [{ value: 'en', label: 'English' }, { value: 'zh-CN', label: '简体中文' }]),
   ];
+  // the other language's catalogue is fetched when the reader reaches for the menu, so a switch
+  // rebuilds the page at once (the page loads only its own language's)
+  const prefetch = () => { for (const l of ['en', 'zh-CN'] as const) if (l !== store.state.lang) void loadCatalogue(l, store.state.exp).catch(() => {}); };
+  controls[0].el.addEventListener('pointerenter', prefetch, { once: true });
+  controls[0].el.addEventListener('focusin', prefetch, { once: true });
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 2, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
   // on phones the buttons show a short word; the accessible name is the full label, which contains it
   const twoLabels = (long: string, short: string) => [h('span', { class: 'long', text: long }), h('span', { class: 'short', 'aria-hidden': 'true', text: short })];
@@ -401,7 +410,7 @@ function showPanel(state: State, focusHeading: boolean): void {
   // the tab and the title follow the click at once, while the view's code loads
   markNav(state);
   setMeta(state);
-  loadView(state.exp).then((factory) => {
+  viewReady(state.exp).then((factory) => {
     if (seq !== viewSeq) return;
     const now = store.state;  // the state may have moved on (not to another view) while the code loaded
     view?.destroy();
@@ -422,8 +431,28 @@ function showPanel(state: State, focusHeading: boolean): void {
   }, () => viewFailed(seq, main, () => showPanel(store.state, false)));
 }
 
-/** Builds the page for the current state (again on a language change; results are cached). */
-function mount(): void {
+/** Counts the page builds asked for: one waiting for its language's catalogue is dropped once a newer one is asked for. */
+let mountSeq = 0;
+/**
+ * Builds the page for the current state (again on a language change; results are cached) once
+ * the parts of its language's catalogue the view needs are in: at once when they are; else the
+ * page shown (or the first paint) stays until they are. `after` runs once the page is built.
+ */
+function mount(after?: () => void): void {
+  const seq = ++mountSeq;
+  const { lang, exp } = store.state;
+  const build = () => { if (seq !== mountSeq) return; buildPage(); after?.(); };
+  if (hasCatalogue(lang, exp)) { build(); return; }
+  void loadCatalogue(lang, exp).then(build, () => {
+    // offline before its chunk came (a first visit, before the precache): the page in a language
+    // that is in (the view then says why it cannot load), else built once the browser is back online
+    if (hasCatalogue('en') || hasCatalogue('zh-CN')) build();
+    else window.addEventListener('online', () => { if (seq === mountSeq) mount(after); }, { once: true });
+  });
+}
+
+/** Builds the page for the current state, in a language whose catalogue is in (mount). */
+function buildPage(): void {
   viewSeq++;  // a view whose code is still loading is not shown in the page built now
   view?.destroy();
   view = null;
@@ -447,7 +476,7 @@ function mount(): void {
       return;
     }
     const seq = ++viewSeq;
-    loadView(state.exp).then((factory) => {
+    viewReady(state.exp).then((factory) => {
       if (seq !== viewSeq) return;
       const now = store.state;
       view = factory({ t, store, compute });
@@ -462,7 +491,7 @@ function mount(): void {
         h('p', { class: 'embed-foot' }, h('a', { href: toHash({ ...now, embed: false }), target: '_blank', rel: 'noopener', text: `${t('app.title')} · ${t('app.openFull')}` })));
       root.append(viewHost);
       viewInPage(view, now);
-    }, () => viewFailed(seq, root, mount));
+    }, () => viewFailed(seq, root, () => mount()));
     return;
   }
   const { top, bar } = pageChrome(state);
@@ -515,7 +544,7 @@ function showKernelNotice(): void {
     h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => { kernelFellBack = false; showKernelNotice(); } }));
   viewHost.prepend(kernelNotice);
 }
-void simd().then((ok) => { simdOk = ok; checkKernel(); }, () => {});
+void simdSupported().then((ok) => { simdOk = ok; checkKernel(); }, () => {});
 
 store.subscribe((state, changed, source) => {
   if (changed.has('kernel') && state.kernel === 'simd' && simdOk === false) { checkKernel(); return; }
@@ -525,8 +554,7 @@ store.subscribe((state, changed, source) => {
     closeEmbedDialog();
     closeShare();
     const keep = focusPath(root);
-    mount();
-    restoreFocus(root, keep);
+    mount(() => restoreFocus(root, keep));
     return;
   }
   if (changed.has('exp')) {
@@ -571,10 +599,11 @@ if (initial.state.embed) reportHeight();
 // say why they cannot be sized.
 // The first paint stays until the view's code is in, so the page's frame and the view replace it
 // in one frame (the frame alone, then the view below it, would move the footer on a cold load).
-// The view's code is asked for in a task after this module's: the link tags of its chunks, which
-// the dynamic import adds, were a third of the module's first run (a 50–60 ms task).
+// The parts of the page language's catalogue the view needs load beside its code (the page waits
+// for both). They are asked for in a task after this module's: the link tags of the view's chunks,
+// which the dynamic import adds, were a third of the module's first run (a 50–60 ms task).
 const mountSoon = () => setTimeout(mount, 0);
-setTimeout(() => loadView(initial.state.exp).then(mountSoon, mountSoon), 0);
+setTimeout(() => void Promise.allSettled([loadView(initial.state.exp), loadCatalogue(initial.state.lang, initial.state.exp)]).then(mountSoon), 0);
 void costCore().finally(startSizing);
 
 /**

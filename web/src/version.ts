@@ -4,7 +4,7 @@
 // writes or copies names the core that computes what the page shows.
 import { CORE_VERSION } from '../../wasm/js/version.js';
 import type { ParseResult } from './state/state.ts';
-import { translator } from './i18n/messages.ts';
+import { translator, loadCatalogue, hasCatalogue } from './i18n/catalogue.ts';
 import { h } from './dom.ts';
 import './notices.css';
 
@@ -22,15 +22,28 @@ export function otherCoreVersion(linkVersion: string, current: string = CORE_VER
 export function checkLinkVersion(parsed: ParseResult): ParseResult {
   const made = otherCoreVersion(parsed.state.cv);
   parsed.state.cv = CORE_VERSION;
+  const read = ++linksRead;
   document.querySelector('[data-notice="core-version"]')?.remove();
   if (made !== null) {
-    const t = translator(parsed.state.lang);
-    const box = h('div', { class: 'notice app-notice', role: 'status', 'data-notice': 'core-version', 'data-made': made },
-      h('span', { text: t('notice.coreVersion', { made, current: CORE_VERSION }) + ' ' }),
-      h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => box.remove() }));
-    const app = document.getElementById('app');
-    if (app) app.before(box);
-    else document.body.prepend(box);
+    // in the link's language: at once when its catalogue is in, else once it is (only the newest link's)
+    const lang = parsed.state.lang;
+    const show = () => { if (read === linksRead) showMade(made, lang); };
+    if (hasCatalogue(lang)) show(); else void loadCatalogue(lang).then(show, show);
   }
   return parsed;
+}
+
+/** Counts the links read: a link's notice waiting for its catalogue is not shown once a newer link is read. */
+let linksRead = 0;
+
+/** The notice of a link made by core `made`, in `lang`, above the app. */
+function showMade(made: string, lang: ParseResult['state']['lang']): void {
+  document.querySelector('[data-notice="core-version"]')?.remove();
+  const t = translator(lang);
+  const box = h('div', { class: 'notice app-notice', role: 'status', 'data-notice': 'core-version', 'data-made': made },
+    h('span', { text: t('notice.coreVersion', { made, current: CORE_VERSION }) + ' ' }),
+    h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => box.remove() }));
+  const app = document.getElementById('app');
+  if (app) app.before(box);
+  else document.body.prepend(box);
 }

@@ -1,8 +1,6 @@
-// The device panel's strings, English and Simplified Chinese; merged into the one catalogue of
-// web/src/i18n/messages.ts. Every number shown is measured on the reader's device at run time.
+// The device panel's strings in English (the Chinese in the .zh-CN.ts beside); merged into the English catalogue
+// web/src/i18n/messages.en.ts. Every number shown is measured on the reader's device at run time.
 export const deviceEn = {
-  'dev.title': 'Your device',
-  'dev.lede': 'How fast does attention run here, on this device? Our SIMD128 kernel, our scalar kernel and a plain JavaScript loop on the same shape, beside the WebAssembly SIMD128 multiply–add peak — measured in a worker of this page; nothing is sent anywhere.',
   'dev.run': 'Run the benchmark',
   'dev.cancel': 'Cancel',
   'dev.progress': 'Benchmark progress',
@@ -41,45 +39,3 @@ export const deviceEn = {
   'dev.noSimd': 'This engine does not validate WebAssembly SIMD128, so our SIMD128 kernel and the peak cannot run here; the page runs the scalar build.',
   'dev.explain': 'Every measure runs the same attention forward pass, O = softmax(QKᵀ/√d_k)·V, for about {ms} ms after a warm-up, and reports the median call. GFLOP/s count the two matrix products only, 4·h·L²·d_k FLOPs per call (the convention of npm run bench); the softmax, the copies into and out of the core and the input checks are inside the time but not counted. The peak is a loop of independent f32x4 multiply–adds fed from L1 cache, the most this core does per second with 128-bit SIMD and no fused multiply–add: no real kernel reaches it, and the share ours reaches is the headroom left. No WebGPU and no threads: one core, with the SIMD every current browser validates.',
 } as const;
-
-export const deviceZh: Record<keyof typeof deviceEn, string> = {
-  'dev.title': '你的设备',
-  'dev.lede': '注意力在你这台设备上能跑多快？同一形状下，我们的 SIMD128 内核、我们的标量内核和一段普通的 JavaScript 循环，与 WebAssembly SIMD128 乘加峰值并列比较——全部在本页的 Worker 中测量，不向任何地方发送数据。',
-  'dev.run': '开始测速',
-  'dev.cancel': '取消',
-  'dev.progress': '测速进度',
-  'dev.status.idle': '需要几秒钟，期间会占满一个 CPU 线程。结果只留在本页：本页的链接不带任何测量结果。',
-  'dev.status.loading': '正在启动测速 Worker……',
-  'dev.status.running': '正在测量：{measure}……',
-  'dev.status.done': '完成：本设备上共 {n} 项测量。',
-  'dev.status.cancelled': '已取消，随时可以重新测速。',
-  'dev.status.failed': '测速失败：{message}',
-  'dev.m.simd': '我们的 SIMD128 内核',
-  'dev.m.scalar': '我们的标量内核',
-  'dev.m.js': '普通 JavaScript 循环',
-  'dev.m.peak': 'SIMD128 乘加峰值',
-  'dev.chart': '本设备上注意力的 GFLOP/s',
-  'dev.series': 'GFLOP/s',
-  'dev.axis': 'GFLOP/s（越高越快）',
-  'dev.th.measure': '测量项',
-  'dev.th.gflops': 'GFLOP/s',
-  'dev.th.ms': '每次调用耗时（毫秒，中位数）',
-  'dev.th.calls': '计时调用次数',
-  'dev.th.ofPeak': '占峰值的比例',
-  'dev.table': '本设备上的结果',
-  'dev.plan.title': '本设备上还没有测量。',
-  'dev.plan': '同一个注意力计算共测 {n} 项，每项先预热，再计时约 {ms} 毫秒：总共约 {s} 秒。',
-  'dev.ro.pool': '计算 Worker 池',
-  'dev.ro.poolValue': '{n} 个（{hc} 个逻辑处理器，留出一个给页面）',
-  'dev.ro.poolUnknown': '{n} 个（浏览器未报告处理器数）',
-  'dev.ro.simd': 'WebAssembly SIMD128',
-  'dev.ro.simdYes': '本浏览器支持（已通过验证）',
-  'dev.ro.simdNo': '不支持：运行标量版本',
-  'dev.ro.simdPending': '检测中……',
-  'dev.ro.shape': '形状与每次调用的 FLOP 数',
-  'dev.ro.shapeValue': '[heads {h}, seq_len {L}, d_k {dk}]：4·h·L²·d_k = {flops} FLOP',
-  'dev.ro.speedup': 'SIMD128 内核相对标量 / 相对 JavaScript',
-  'dev.ro.speedupValue': '{scalar}× / {js}×',
-  'dev.noSimd': '本浏览器不支持 WebAssembly SIMD128，因此我们的 SIMD128 内核和峰值测量无法在这里运行；页面使用的是标量版本。',
-  'dev.explain': '每一项都运行同一个注意力前向计算 O = softmax(QKᵀ/√d_k)·V：先预热，再连续运行约 {ms} 毫秒，取单次调用耗时的中位数。GFLOP/s 只计两次矩阵乘法，每次调用 4·h·L²·d_k 个浮点运算（与 npm run bench 的约定相同）；softmax、数据拷入拷出内核以及输入检查都计入耗时，但不计入运算量。峰值是一段从 L1 缓存取数、彼此独立的 f32x4 乘加循环，代表这个核心在 128 位 SIMD、没有融合乘加的条件下每秒最多能做多少运算：真实内核达不到它，我们的内核达到的比例就是剩下的提升空间。不用 WebGPU，也不用多线程：只用一个核心，以及当今所有浏览器都支持的 SIMD。',
-};

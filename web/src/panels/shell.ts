@@ -2,7 +2,7 @@
 // shows" text and claim checks; each part carries data-part so embed mode can hide parts.
 import { h, setText } from '../dom.ts';
 import type { T } from '../i18n/messages.ts';
-import { translator } from '../i18n/messages.ts';
+import { translator } from '../i18n/catalogue.ts';
 import type { Panel, State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import type { Compute } from '../compute.ts';

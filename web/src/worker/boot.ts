@@ -1,13 +1,12 @@
 // The page's half of starting the core: compile the WebAssembly.Module once, streaming, while the
 // page loads (index.html preloads the SIMD128 build), and hand it to each worker of the pool,
-// which only instantiates it. wasm-feature-detect decides the build: the baseline .wasm is fetched
-// only where the engine does not validate SIMD128. The download reports its progress (a slow
-// network shows how far it got, never a false failure); bytes that do not compile (a cache entry
+// which only instantiates it. simdSupported() (wasm-feature-detect) decides the build: the
+// baseline .wasm is fetched only where the engine lacks SIMD128 or exception handling. The
+// download reports its progress (a slow network shows how far it got, never a false failure); bytes that do not compile (a cache entry
 // left by a captive portal) are evicted from the page's caches and fetched once more; and a core
 // that the workers reject (not this version or build) is evicted and compiled again once too.
-import { simd } from 'wasm-feature-detect';
 import type { WorkerLike } from './protocol.ts';
-import { loadCore } from '../../../wasm/js/core.js';
+import { loadCore, simdSupported } from '../../../wasm/js/core.js';
 import type { Core } from '../../../wasm/js/core.js';
 import { fetchCore } from './fetch-core.ts';
 
@@ -64,7 +63,7 @@ export async function compileCore(onProgress?: OnProgress, fresh = false): Promi
   let url = SIMD_WASM;
   let build: 'simd128' | 'baseline' = 'simd128';
   try {
-    build = (await simd()) ? 'simd128' : 'baseline';
+    build = (await simdSupported()) ? 'simd128' : 'baseline';
     url = build === 'simd128' ? SIMD_WASM : BASE_WASM;
     return { module: await fetchCompile(url, fresh, onProgress), build };
   } catch (e) {
