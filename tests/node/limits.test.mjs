@@ -99,3 +99,38 @@ test('core.cost is the estimate the call is checked against, with its drivers, a
   assert.ok(huge.bytes > LIMITS.workBytes);
   assert.equal(core.info().heapBytes, heap);
 });
+
+test('core.cost answers under its own core\'s limits, whichever core ran last on the module', async () => {
+  // A sweep's scales share their products only when the shared buffer fits workBytes, so the
+  // estimate's bytes depend on the limits: a core with 4 MiB must give the same answer before its
+  // first call, after it and after another core's call, and that answer must be what the call does.
+  const p = { dks: [1, 7, 64, 130], seqLen: 300, heads: 4, seed: 3, scales: ['none', 'inv_sqrt_dk', 'inv_dk', 0.37] };
+  const small = await loadCore({ limits: { workBytes: 4 * 1024 * 1024 } });
+  core.scoreVariance({ dks: [4] });  // the default core ran last
+  const before = small.cost('saturationSweep', p);
+  small.saturationSweep(p);  // accepted under 4 MiB
+  const after = small.cost('saturationSweep', p);
+  core.scoreVariance({ dks: [4] });
+  const afterOther = small.cost('saturationSweep', p);
+  assert.equal(before.fits, true);
+  assert.equal(before.bytes, after.bytes);
+  assert.equal(afterOther.bytes, after.bytes);
+  assert.ok(after.bytes <= 4 * 1024 * 1024, `${after.bytes} bytes`);
+});
+
+test('attention whose weights pass the default 512 MiB runs under a raised workBytes', async () => {
+  // heads 33 · seqLen² 2048² weights = 553 MiB with the output: refused under the default budget,
+  // within a 768 MiB one; the bindings sized their buffers against the default and failed inside.
+  const heads = 33, seqLen = 2048, dk = 1;
+  const n = heads * seqLen * dk;
+  const q = new Float32Array(n).fill(0), k = new Float32Array(n).fill(0), v = new Float32Array(n);
+  for (let i = 0; i < n; ++i) v[i] = i % seqLen;
+  const params = { q, k, v, heads, seqLen, dk, weights: true };
+  assert.throws(() => core.attention(params), /workBytes|memory|MiB/);
+  const big = await loadCore({ limits: { workBytes: 768 * 1024 * 1024, workSeconds: 30 } });
+  const r = big.attention(params);
+  assert.equal(r.weights.length, heads * seqLen * seqLen);
+  // equal logits: every weight is 1 / seqLen, every output the mean of 0 … seqLen − 1
+  assert.equal(r.weights[r.weights.length - 1], 1 / seqLen);
+  assert.ok(Math.abs(r.output[n - 1] - (seqLen - 1) / 2) < 1e-3, `${r.output[n - 1]}`);
+});

@@ -315,7 +315,7 @@ val js_attention(val o) {
     // sized from the shape; attention_into refuses a bad shape before it writes anything
     const double n = static_cast<double>(p.heads) * p.seq_len * p.dk;
     const double nw = p.want_weights ? static_cast<double>(p.heads) * p.seq_len * p.seq_len : 0.0;
-    const bool sane = p.heads > 0 && p.seq_len > 0 && p.dk > 0 && n + nw <= kMaxWorkBytes / 4;
+    const bool sane = p.heads > 0 && p.seq_len > 0 && p.dk > 0 && n + nw <= work_limits().bytes / 4;  // check_attention_work passed: within the call's budget
     const std::span<float> output = sane ? g_out.size(static_cast<size_t>(n)) : std::span<float>{};
     const std::span<float> weights = sane ? g_weights.size(static_cast<size_t>(nw)) : std::span<float>{};
     const size_t ns = sinks.empty() ? 0 : static_cast<size_t>(p.heads) * p.seq_len;

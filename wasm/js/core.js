@@ -514,6 +514,9 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       } finally {
         resolving = null;
       }
+      // this core's limits, as its call would run under them (whether a sweep's scales share their
+      // products depends on workBytes)
+      applyLimits();
       const est = checked(mod.cost(name, box.params));
       return Object.freeze({
         seconds: est.seconds,
