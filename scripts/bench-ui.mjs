@@ -211,6 +211,60 @@ async function coldLoad(ctxOptions, throttle, loaded) {
   return { page, ctx, ...t };
 }
 
+/** Final redraws on the 4× throttled phone, `reps` per control (and the 5 s d_k drag's long tasks). */
+async function throttledFinals(phone, reps) {
+  const finals = [], dragLong = [];
+  for (const c of CASES.filter((x) => ['variance', 'saturation', 'article', 'longctx'].includes(x.panel) && x.key !== 'gap')) {
+    const ctx = await browser.newContext(phone);
+    const page = await ctx.newPage();
+    const cdp = await ctx.newCDPSession(page);
+    await page.goto(srv.url + POOL + `#v=1&exp=${c.panel}${c.hash ?? ''}`);
+    await panelSettled(page, c.panel, 60000);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: TARGETS.throttled.rate });
+    await page.locator(`[data-chart-box="${c.chart}"]`).scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    let step = 0;
+    await measureChange(page, c, step++);
+    const redraw = [];
+    for (let i = 0; i < reps; i++) redraw.push((await measureChange(page, c, step++)).frame);
+    finals.push({ panel: c.panel, control: c.control, ...stat(redraw) });
+    if (c.panel === 'saturation') {
+      // a 5 s drag of the d_k slider: one step every 50 ms, back and forth over every d_k
+      await page.locator('[data-panel="saturation"] [data-key="dk"]').scrollIntoViewIfNeeded();
+      await page.evaluate(LONGTASKS);
+      const long = await page.evaluate(async () => {
+        const input = document.querySelector('[data-panel="saturation"] [data-key="dk"] input[type=range]');
+        const t0 = performance.now();
+        let v = Number(input.value), dir = 1;
+        while (performance.now() - t0 < 5000) {
+          if (v + dir > 12 || v + dir < 0) dir = -dir;
+          v += dir;
+          input.value = String(v);
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await new Promise((r) => setTimeout(r, 100));
+        return window.__longTasks.filter((e) => e.t >= t0).map((e) => e.ms);
+      });
+      dragLong.push(...long);
+    }
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await ctx.close();
+  }
+
+  return { finals, dragLong };
+}
+
+if (process.env.BENCH_UI_ONLY === 'throttled') {  // just the 4× throttled final redraws: BENCH_UI_ONLY=throttled [BENCH_UI_REPS=20]
+  try {
+    const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+    const { finals, dragLong } = await throttledFinals(phone, Number(process.env.BENCH_UI_REPS ?? 10));
+    for (const f of finals) console.log(`4× throttled final redraw ${f.panel.padEnd(10)} ${f.control.padEnd(40)} p50 ${String(f.p50).padStart(7)} ms, p95 ${String(f.p95).padStart(7)} ms (load average ${loadavgAtStart.join(' ')})`);
+    console.log(`5 s drag of the d_k slider (saturation): longest task ${Math.max(0, ...dragLong)} ms`);
+  } finally { await browser.close(); await srv.close(); }
+  process.exit(0);
+}
+
 if (process.env.BENCH_UI_ONLY === 'cold') {  // just the cold loads and sizes: BENCH_UI_ONLY=cold npm run bench:ui
   try {
     const loaded = new Map(), first = [], longest = [], thFirst = [], thLongest = [];
@@ -303,43 +357,7 @@ try {
     throttled.loadLong.push(c.longest);
     await c.ctx.close();
   }
-  for (const c of CASES.filter((x) => ['variance', 'saturation', 'article', 'longctx'].includes(x.panel) && x.key !== 'gap')) {
-    const ctx = await browser.newContext(phone);
-    const page = await ctx.newPage();
-    const cdp = await ctx.newCDPSession(page);
-    await page.goto(srv.url + POOL + `#v=1&exp=${c.panel}${c.hash ?? ''}`);
-    await panelSettled(page, c.panel, 60000);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: TARGETS.throttled.rate });
-    await page.locator(`[data-chart-box="${c.chart}"]`).scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
-    let step = 0;
-    await measureChange(page, c, step++);
-    const redraw = [];
-    for (let i = 0; i < 10; i++) redraw.push((await measureChange(page, c, step++)).frame);
-    throttled.finals.push({ panel: c.panel, control: c.control, ...stat(redraw) });
-    if (c.panel === 'saturation') {
-      // a 5 s drag of the d_k slider: one step every 50 ms, back and forth over every d_k
-      await page.locator('[data-panel="saturation"] [data-key="dk"]').scrollIntoViewIfNeeded();
-      await page.evaluate(LONGTASKS);
-      const long = await page.evaluate(async () => {
-        const input = document.querySelector('[data-panel="saturation"] [data-key="dk"] input[type=range]');
-        const t0 = performance.now();
-        let v = Number(input.value), dir = 1;
-        while (performance.now() - t0 < 5000) {
-          if (v + dir > 12 || v + dir < 0) dir = -dir;
-          v += dir;
-          input.value = String(v);
-          input.dispatchEvent(new Event('input', { bubbles: true }));
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        await new Promise((r) => setTimeout(r, 100));
-        return window.__longTasks.filter((e) => e.t >= t0).map((e) => e.ms);
-      });
-      throttled.dragLong = long;
-    }
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    await ctx.close();
-  }
+  Object.assign(throttled, await throttledFinals(phone, 10));
 
   // ---- training lab: Cancel latency (target ≤ 100 ms) while six variants train ----
   const cancels = [];
