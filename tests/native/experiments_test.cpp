@@ -490,7 +490,16 @@ TEST(SharedProducts, LongContextCostsItsProductsOnceForEveryMethodAndLength) {
   ASSERT_TRUE(estimate_cost(e, [&] { long_context(p); }));
   ASSERT_EQ(e.terms.size(), 3u);
   EXPECT_DOUBLE_EQ(e.terms[0].ns, 16.0 * 16384 * 64 * cost::kNsPerMac);  // queries · max(seqLens) · dk
+  // kernel 'scalar': kNsPerLongWeight in the SIMD128 build, kNsPerLongWeightBaseline in any other
+#if defined(__wasm_simd128__)
   EXPECT_DOUBLE_EQ(e.terms[1].ns, 3.0 * 16 * (64 + 128 + 16384) * cost::kNsPerLongWeight);
+#else
+  EXPECT_DOUBLE_EQ(e.terms[1].ns, 3.0 * 16 * (64 + 128 + 16384) * cost::kNsPerLongWeightBaseline);
+#endif
+  p.sink = 0.0;  // a sink logit adds its per-weight cost
+  ASSERT_TRUE(estimate_cost(e, [&] { long_context(p); }));
+  EXPECT_DOUBLE_EQ(e.terms[1].ns, 3.0 * 16 * (64 + 128 + 16384) * (long_weight_ns(Kernel::Scalar) + cost::kNsPerLongSinkWeight));
+  p.sink = std::numeric_limits<double>::quiet_NaN();
   EXPECT_DOUBLE_EQ(e.terms[2].ns, (16384.0 + 16) * 64 * cost::kNsPerNormal);  // the draws of K and Q
   p.kernel = fast_kernel();
   ASSERT_TRUE(estimate_cost(e, [&] { long_context(p); }));

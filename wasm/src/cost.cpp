@@ -136,8 +136,13 @@ double softcap_row_ns(int seq_len, double logit_std, double cap) {
 
 double draws_ns(double normals) { return normals * cost::kNsPerNormal; }
 
-double long_weight_ns(Kernel kernel) {
-  return kernel == Kernel::Simd ? cost::kNsPerLongWeightSimd : cost::kNsPerLongWeight;
+double long_weight_ns(Kernel kernel, bool sink) {
+#if defined(__wasm_simd128__)
+  const double scalar = cost::kNsPerLongWeight;
+#else
+  const double scalar = cost::kNsPerLongWeightBaseline;  // the row statistics have no SIMD128 pass either
+#endif
+  return (kernel == Kernel::Simd ? cost::kNsPerLongWeightSimd : scalar) + (sink ? cost::kNsPerLongSinkWeight : 0.0);
 }
 
 double train_forward_macs(int batch, int seq_len, int layers, int d_model, int mlp, int vocab) {

@@ -54,6 +54,12 @@ inline constexpr double kNsPerLongWeight = 9.4;     // [8.15] longContext, kerne
                                                     // softmax and row statistics (entropy, max weight) per weight
 inline constexpr double kNsPerLongWeightSimd = 4.1;  // [3.57] the same with the SIMD128 kernel's softmax (both
                                                     // measured 2026-12-01 after the products were shared)
+inline constexpr double kNsPerLongWeightBaseline = 17.5;  // [17.1] kernel 'scalar' in the baseline build, whose
+                                                    // row statistics are scalar too (kNsPerLongWeight was timed
+                                                    // in the SIMD128 build: 1.82× under the baseline's time)
+inline constexpr double kNsPerLongSinkWeight = 3.6;  // [2.7 SIMD128 kernel and baseline, 3.6 kernel 'scalar'] added
+                                                    // per weight by a sink logit (its softmax row and sink mass);
+                                                    // dk 1, 4 × 16384 keys, 256 queries, 6 methods, 2026-12-01
 inline constexpr double kNsPerPrecisionLogit = 2100.0;  // [1830] precisionLab: 12 emulated softmaxes and checks per logit
 inline constexpr double kNsPerEmulatedMac = 20.0;  // [16.5] precisionLab with q and k: one multiply-add emulated
                                                     // in float32, bfloat16 or float16 (two roundings), per format
@@ -126,8 +132,9 @@ double softcap_row_ns(int seq_len, double logit_std, double cap);
 double softcap_lanczos_steps(int seq_len, double logit_std, double cap);
 double draws_ns(double normals);
 // Nanoseconds per weight of longContext beyond its products (the logits' scaling, softmax, entropy
-// and max weight): kNsPerLongWeight or kNsPerLongWeightSimd.
-double long_weight_ns(Kernel kernel);
+// and max weight): kNsPerLongWeightSimd, kNsPerLongWeight (kernel 'scalar' in the SIMD128 build) or
+// kNsPerLongWeightBaseline (any other build), plus kNsPerLongSinkWeight with a sink logit.
+double long_weight_ns(Kernel kernel, bool sink = false);
 // A training step of a config: 3 × the forward pass's multiply-adds, per sequence
 // T·(layers·(4C² + 2CF + 2TC) + C·V).
 double train_forward_macs(int batch, int seq_len, int layers, int d_model, int mlp, int vocab);

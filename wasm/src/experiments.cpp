@@ -1353,7 +1353,7 @@ LongContextResult long_context(const LongContextParams& p) {
                        "seqLens = " + std::to_string(lmax) + " at most, queries = " + std::to_string(p.queries) +
                            ", dk = " + std::to_string(p.dk),
                        "the products queries · max(seqLens) · dk"},
-                      {M * p.queries * sum_l * long_weight_ns(p.kernel), drivers,
+                      {M * p.queries * sum_l * long_weight_ns(p.kernel, std::isfinite(p.sink)), drivers,
                        "the softmax and row statistics of methods · queries · Σ seqLens weights"},
                       // K is kept for the next call with the same seed (long_context_keys): a bound
                       {draws_ns((double(lmax) + p.queries) * p.dk),
