@@ -212,6 +212,23 @@ test('a cold load of a share page: the first paint, then the live chart in its p
   }
 });
 
+test('the root page opened in Chinese does not lay its English first-paint picture over the live chart', async () => {
+  // dist/index.html's first paint is the English interview view; with lang=zh-CN the Chinese view
+  // waits for its own chart (it showed the English axes and legend over it until the chart drew)
+  const ctx = await suite.browser.newContext({ viewport: { width: 1366, height: 768 } });
+  await ctx.addInitScript(() => {
+    window.__overlaid = false;
+    new MutationObserver(() => { if (document.querySelector('[data-first-paint-overlay]')) window.__overlaid = true; }).observe(document, { childList: true, subtree: true });
+  });
+  const page = await ctx.newPage();
+  await page.goto(`${suite.srv.url}#v=1&exp=interview&lang=zh-CN`, { waitUntil: 'commit' });
+  await page.waitForSelector('[data-panel="interview"] [data-chart-box] canvas');
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  assert.equal(await page.evaluate(() => window.__overlaid), false, 'the English picture was laid over the Chinese view');
+  await ctx.close();
+});
+
 test('after one visit of a share page, another share page opens offline (the service worker precaches them)', async () => {
   const ctx = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();

@@ -206,6 +206,6 @@ test('soft-capping in the training lab: a switch beside every variant', () => {
     run.dispose();
   }
   assert.equal(core.createTrainingRun({ steps: 1, evalSize: 2 }).config.softcap, 0);  // off by default
-  assert.throws(() => core.createTrainingRun({ softcap: -1 }), /softcap = -1/);
+  assert.throws(() => core.createTrainingRun({ softcap: -1 }), /softcap = -1 is outside \(0, 1000000\] \(0 turns soft-capping off\)/);
   assert.throws(() => core.createTrainingRun({ softcap: 'x' }), TypeError);
 });

@@ -433,6 +433,8 @@ function showPanel(state: State, focusHeading: boolean): void {
 
 /** Counts the page builds asked for: one waiting for its language's catalogue is dropped once a newer one is asked for. */
 let mountSeq = 0;
+/** A page build waits for its catalogue (the page shown, if any, is about to be replaced). */
+let mountPending = false;
 /**
  * Builds the page for the current state (again on a language change; results are cached) once
  * the parts of its language's catalogue the view needs are in: at once when they are; else the
@@ -441,7 +443,8 @@ let mountSeq = 0;
 function mount(after?: () => void): void {
   const seq = ++mountSeq;
   const { lang, exp } = store.state;
-  const build = () => { if (seq !== mountSeq) return; buildPage(); after?.(); };
+  const build = () => { if (seq !== mountSeq) return; mountPending = false; buildPage(); after?.(); };
+  mountPending = true;
   if (hasCatalogue(lang, exp)) { build(); return; }
   void loadCatalogue(lang, exp).then(build, () => {
     // offline before its chunk came (a first visit, before the precache): the page in a language
@@ -561,6 +564,9 @@ store.subscribe((state, changed, source) => {
     if (source === 'exp') pendingIssues = [];  // the link's notice belongs to the view it opened
     closeEmbedDialog();
     closeShare();
+    // no page yet, or one about to be rebuilt in another language: build it for this view (with
+    // the catalogue parts this view needs) instead of showing the view in a page that is not there
+    if (!viewHost || mountPending) { mount(); return; }
     // focus follows the change of view (a tab, the menu, Back or Forward), for keyboards and screen readers
     showPanel(state, true);
     for (const c of chrome?.controls ?? []) c.sync(state);

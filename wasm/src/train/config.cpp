@@ -109,7 +109,8 @@ void validate(const TrainConfig& c) {
   check_unit_open("beta1", c.beta1);
   check_unit_open("beta2", c.beta2);
   check_real("adamEps", c.adam_eps, 0.0, 1.0, true);
-  if (c.softcap != 0.0) check_real("softcap", c.softcap, 0.0, 1e6, true);
+  if (c.softcap != 0.0 && !(std::isfinite(c.softcap) && c.softcap > 0.0 && c.softcap <= 1e6))
+    bad("softcap = " + format_number(c.softcap) + " is outside (0, 1000000] (0 turns soft-capping off)");
   if (c.task == Task::AssocRecall) {
     const int pairs = (c.seq_len - 1) / 2;
     if (c.vocab < pairs)

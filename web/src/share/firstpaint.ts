@@ -15,6 +15,8 @@ export interface FirstPaint {
 export function takeFirstPaint(root: HTMLElement): FirstPaint {
   const fp = root.querySelector<HTMLElement>('[data-first-paint]');
   const exp = fp?.dataset.firstPaint ?? '';
+  // the page's language as built (the app sets <html lang> to the state's when it builds the page)
+  const lang = document.documentElement.lang;
   const wide = fp?.querySelector<SVGElement>('svg.fp-wide') ?? null;
   const narrow = fp?.querySelector<SVGElement>('svg.fp-narrow') ?? null;
   const status = fp?.querySelector<HTMLElement>('.fp-status') ?? null;
@@ -24,7 +26,8 @@ export function takeFirstPaint(root: HTMLElement): FirstPaint {
       if (used) return;
       used = true;
       // the picture is of the default state of its view: a link to another view or other settings waits for its own chart
-      if (state.exp !== exp || panelHash(state) !== panelHash({ ...defaultState(state.lang), exp: state.exp, kernel: state.kernel })) return;
+      // and in its language: a root page (English) opened with lang=zh-CN waits for the live chart
+      if (state.lang !== lang || state.exp !== exp || panelHash(state) !== panelHash({ ...defaultState(state.lang), exp: state.exp, kernel: state.kernel })) return;
       const box = view.querySelector<HTMLElement>('[data-chart-box] .chart-canvas');
       const canvas = box?.querySelector<HTMLCanvasElement>('canvas');
       if (!box || !canvas || Number(canvas.dataset.renders ?? 0) > 0) return;
