@@ -612,6 +612,21 @@ TEST(LongContextTemperatures, ARepeatedMethodIsRefusedNamingIt) {
   EXPECT_NO_THROW(long_context(p));
 }
 
+TEST(LongContextTemperatures, ARepeatedLengthIsRefusedNamingIt) {
+  LongContextParams p;
+  p.seq_lens = {16, 64, 32, 64};
+  p.queries = 2;
+  p.methods = {"fixed"};
+  try {
+    long_context(p);
+    FAIL() << "a repeated length was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "longContext: seqLens[3] = 64 repeats seqLens[1]; give each length at most once");
+  }
+  p.seq_lens = {16, 64, 32};
+  EXPECT_NO_THROW(long_context(p));
+}
+
 TEST(LongContextTemperatures, ASinkOnEveryRowAgainstTheDoubleReference) {
   LongContextParams p;
   p.dk = 8;

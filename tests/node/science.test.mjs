@@ -146,6 +146,7 @@ test('longContext: Llama 4\'s temperature, Scalable-Softmax\'s check and DeepSee
   near(ss, 0.43 * Math.log(1000), 1e-14, 's ln n');
   // each method once: a repeat is refused, naming it
   refuses(() => core.longContext({ seqLens: [64], methods: ['llama4', 'fixed', 'llama4'], queries: 1, dk: 4 }), RangeError, /^longContext: methods\[2\] = 'llama4' repeats methods\[0\]; give each method at most once$/);
+  refuses(() => core.longContext({ seqLens: [64, 128, 64], methods: ['fixed'], queries: 1, dk: 4 }), RangeError, /^longContext: seqLens\[2\] = 64 repeats seqLens\[0\]; give each length at most once$/);
   const z = Array.from({ length: 1000 }, (_, i) => (i === 0 ? 3 : -2));
   near(core.softmaxJacobian(z).probs[0], 0.12935, 5e-6, 'softmax');
   near(core.softmaxJacobian(z.map((x) => x * ss)).probs[0], 0.99965, 5e-6, 'SSMax');

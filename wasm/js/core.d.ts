@@ -387,7 +387,7 @@ export type LongContextScheme = LongContextMethod | 'llama4' | 'ssmax';
 export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article';
 export interface LongContextParams {
   /** default 64 */ dk?: number;
-  /** each 1..16384, at most 16 */ seqLens: number[];
+  /** each 1..16384, at most 16, each at most once (a repeat is refused, naming it) */ seqLens: number[];
   /** L_train, 2..16384 (default 512) */ trainLen?: number;
   /** queries per length, 1..1024 (default 64) */ queries?: number;
   /** default all six (LONG_CONTEXT_METHODS); each at most once (a repeat is refused, naming it) */ methods?: LongContextScheme[];

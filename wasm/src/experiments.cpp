@@ -1333,6 +1333,12 @@ LongContextResult long_context(const LongContextParams& p) {
       if (p.methods[i] == p.methods[j])
         throw std::invalid_argument("longContext: methods[" + std::to_string(i) + "] = '" + p.methods[i] +
                                     "' repeats methods[" + std::to_string(j) + "]; give each method at most once");
+  // each length once: a repeated one would be computed twice and drawn as one point
+  for (size_t i = 1; i < p.seq_lens.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (p.seq_lens[i] == p.seq_lens[j])
+        throw std::invalid_argument("longContext: seqLens[" + std::to_string(i) + "] = " + std::to_string(p.seq_lens[i]) +
+                                    " repeats seqLens[" + std::to_string(j) + "]; give each length at most once");
   int lmax = 0;
   double sum_l = 0.0;
   for (int L : p.seq_lens) {
