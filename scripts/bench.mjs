@@ -279,7 +279,7 @@ function runNative() {
 
 // Training steps per second of the training lab's default configuration (issue 4): wasm SIMD,
 // wasm scalar (the core's TrainingRun through the JS API) and native (build/native/sqrtdk_bench_train).
-async function trainingBench(loadCore) {
+async function trainingBench(loadCore, withNative) {
   const out = {};
   const minMs = QUICK ? 1000 : 3000;
   for (const kernel of ['simd', 'scalar']) {
@@ -294,6 +294,10 @@ async function trainingBench(loadCore) {
     } finally {
       run.dispose();
     }
+  }
+  if (!withNative) {
+    out.native = { error: 'skipped (--no-native)' };
+    return out;
   }
   const bin = path.join(ROOT, 'build/native/sqrtdk_bench_train');
   if (ensureBuilt('sqrtdk_bench_train', path.join(ROOT, 'build/native'), bin,
@@ -600,7 +604,7 @@ async function main() {
     console.log(`  ${a.shape.padEnd(14)} ours ${fmt(a.oursGflops)}   plain JS ${fmt(a.jsGflops)}   (${fmt(a.oursGflops / a.jsGflops)}×; JS output vs ours ${a.relDiffJs.toExponential(1)})`);
   }
   console.error('training …');
-  const training = await trainingBench(loadCore);
+  const training = await trainingBench(loadCore, !args.has('--no-native'));
   const nat = training.native.stepsPerSecond;
   console.log('\ntraining lab, default configuration (copy, d_model 64, 2 layers, 4 heads, T 16, batch 16), steps/s:');
   for (const [name, r] of Object.entries(training)) {
