@@ -11,8 +11,9 @@ import {
 } from '../../web/src/charts/labs.ts';
 import {
   precisionParams, precisionRows, cellText, longParams, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker,
-  METHODS, PANEL_METHODS, parseLogitField,
+  METHODS, PANEL_METHODS, QUOTE_L, parseLogitField,
 } from '../../web/src/requests/labs.ts';
+import { CLAIMS } from '../../web/src/claims.ts';
 import type { Request } from '../../web/src/worker/protocol.ts';
 import { FORMULAS, LONG_FACTORS, longContextFormula } from '../../web/src/formulas.js';
 import { toHash, parseHash } from '../../web/src/state/state.ts';
@@ -119,6 +120,17 @@ describe('long context', () => {
       expect(longParams(next, 'fixed').trainLen).toBe(512);
       for (const m of PANEL_METHODS) expect(longResultOf(r, ask, m), `${m} ${JSON.stringify(next.sink)}`).toEqual(answer(longParams(next, m)));
     }
+  });
+  it('the claim check C8 asks the same one request as an L_train change, and reads the per-method requests\' numbers from it', () => {
+    const s = { ...defaultState(), exp: 'longctx' as const, ltrain: 1024 };
+    const reqs = CLAIMS.C8.requests(s);
+    expect(reqs.map((r) => r.params)).toEqual([longRequest(s, ['logn', 'yarn', 'article'])]);
+    const live = CLAIMS.C8.extract([answer(reqs[0].params as LongContextParams)], s);
+    const one = (m: LongContextMethod) => answer(longParams(s, m)).points[0].find((p) => p.seqLen === QUOTE_L)!;
+    expect(live).toEqual({
+      logn: one('logn').multiplier, yarn: one('yarn').multiplier, article: one('article').multiplier, articleMax: one('article').maxWeight,
+      ratio: one('article').multiplier / Math.max(one('logn').multiplier, one('yarn').multiplier),
+    });
   });
   it('a method whose curve is still on its way is asked again with the others; the request keeps the panel\'s order', () => {
     const s = { ...defaultState(), exp: 'longctx' as const };

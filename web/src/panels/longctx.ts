@@ -87,7 +87,8 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     })}`);
     // the article's temperature against the published ones at L = 8192: a far larger factor
     const strongest = Math.max(l.multiplier, y.multiplier);
-    const l8 = CLAIMS.C8.extract([results.logn, results.yarn, results.article], state);  // the rule of web/src/claims.ts
+    // the rule of web/src/claims.ts, on the result of its one request for logn, YaRN and the article
+    const l8 = CLAIMS.C8.extract([{ points: [results.logn!, results.yarn!, results.article!].map((r) => r.points[0]) }], state);
     c8.set(t('lc.live', vars), CLAIMS.C8.verdict(l8), t(a.multiplier > 1.5 * strongest ? 'lc.why.strong' : 'lc.why.mild', { ratio: fmt(a.multiplier / strongest, 3), articleMax: vars.articleMax, fixedMax: vars.fixedMax }), l8);
   };
 
