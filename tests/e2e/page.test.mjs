@@ -355,11 +355,18 @@ test('long context: L_train moves the length-dependent curves; link and embed', 
   await drawn(page, 'longctx-entropy');
   const before = await readouts(page);
   const r0 = await renders(page, 'longctx-entropy');
+  const started = () => page.evaluate(() => window.__sqrtdkBench.stats().started.lc ?? 0);  // jobs of the panel's channel 'lc'
+  const jobs0 = await started();
+  const perf0 = await page.evaluate(() => window.__sqrtdkPerf.length);
   await moveSlider(page, 'longctx', 'ltrain', 6);   // L_train 4096
   await page.waitForFunction((old) => document.querySelector('[data-readout="lc-article"]').textContent !== old, before['lc-article']);
   await drawn(page, 'longctx-entropy', r0);
   await panelSettled(page, 'longctx');
   const after = await readouts(page);
+  // the three methods that read L_train in one request, drawn once from its final result (no first estimate)
+  assert.equal(await started() - jobs0, 1, 'one request for logn, YaRN and the article');
+  const draws = await page.evaluate((n) => window.__sqrtdkPerf.slice(n).filter((e) => e.chart === 'longctx-entropy').map((e) => e.final), perf0);
+  assert.ok(draws.length >= 1 && draws.every((f) => f), `the entropy chart drawn from final results only: ${draws}`);
   assert.equal(after['lc-fixed'], before['lc-fixed'], 'the fixed scale ignores L_train');
   assert.ok(Number(after['lc-article']) > Number(before['lc-article']), 'a longer L_train sharpens less');
   assert.match(await page.textContent('[data-chart-box="longctx-entropy"] .chart-title'), /L_train = 4096/);

@@ -3,14 +3,15 @@
 // against — so a request the page builds within its limits is never refused by the core for its size.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
-import type { Core } from '../../wasm/js/core.js';
+import type { Core, LongContextParams } from '../../wasm/js/core.js';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { DK_STEPS } from '../../web/src/state/schema.js';
 import { sweepDks, varianceDks, POINT_SECONDS_LIMIT, estimateSeconds } from '../../web/src/requests/cost.ts';
 import { sweepParams, pointParams, pointTooBig, varianceSweepParams, logitRuleParams, articleParams } from '../../web/src/requests/attention.ts';
-import { longParams, METHODS } from '../../web/src/requests/labs.ts';
-import { plan, PREVIEW_MIN_SECONDS } from '../../web/src/worker/plan.ts';
+import { longParams, longRequest, METHODS, PANEL_METHODS } from '../../web/src/requests/labs.ts';
+import { plan, PREVIEW_MIN_SECONDS, PREVIEW_QUERIES, LONG_PREVIEW_MIN_SAVED_SECONDS } from '../../web/src/worker/plan.ts';
+import { LONG_DK_STEPS } from '../../web/src/state/schema.js';
 import type { Kind } from '../../web/src/worker/protocol.ts';
 
 let core: Core;
@@ -80,12 +81,32 @@ describe("the page's decisions follow core.cost", () => {
       ['attentionStats', pointParams(state('#v=1&exp=saturation&heads=2&seqLen=8&dk=4'))],
       ['scoreVariance', varianceSweepParams(state('#v=1&exp=variance'))],
       ['scoreVariance', varianceSweepParams(state('#v=1&exp=variance&samples=600'))],
-      ...METHODS.map((m) => ['longContext', longParams(state('#v=1&exp=longctx'), m)] as [Kind, unknown]),
     ];
     for (const [kind, params] of reqs) {
       const steps = plan(kind, params as never, true, 1);
       expect(steps.length > 1, `${kind} ${JSON.stringify(params)}`).toBe(seconds(kind, params) > PREVIEW_MIN_SECONDS);
     }
+  });
+
+  it('a longContext preview is planned exactly when the core estimates it LONG_PREVIEW_MIN_SAVED_SECONDS before the full call', () => {
+    const reqs = [
+      ...METHODS.map((m) => longParams(state('#v=1&exp=longctx'), m)),
+      // the panel's requests: an L_train change (three methods), a d_k change (all six), with a sink, the scalar kernel
+      ...['', '&sink=2', '&kernel=scalar', '&kernel=scalar&sink=2'].flatMap((extra) => LONG_DK_STEPS.flatMap((dk) => {
+        const s = state(`#v=1&exp=longctx&ldk=${dk}&ltrain=1024${extra}`);
+        return [longRequest(s, ['logn', 'yarn', 'article']), longRequest(s, PANEL_METHODS)];
+      })),
+      { dk: 64, seqLens: [1024, 16384], queries: 256, methods: ['fixed', 'logn'] },  // a script's, with many queries
+    ] satisfies LongContextParams[];
+    const previewed = reqs.map((p) => {
+      const saved = seconds('longContext', p) - seconds('longContext', { ...p, queries: PREVIEW_QUERIES });
+      const steps = plan('longContext', p, true, 1);
+      expect(steps.length > 1, JSON.stringify(p)).toBe(saved >= LONG_PREVIEW_MIN_SAVED_SECONDS);
+      return steps.length > 1;
+    });
+    // the panel's own with the SIMD128 kernels: one step, one redraw; a long call still gets its first estimate
+    expect(previewed.slice(0, METHODS.length + 2 * LONG_DK_STEPS.length)).not.toContain(true);
+    expect(previewed.at(-1)).toBe(true);
   });
 
   it('every final call fits the core\'s budget of one call: a soft-capped sweep is split where its estimate says so', () => {

@@ -12,13 +12,13 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadCore, CORE_VERSION } from '../../wasm/js/core.js';
-import type { Core } from '../../wasm/js/core.js';
+import type { Core, LongContextResult } from '../../wasm/js/core.js';
 import { run } from '../../web/src/worker/handler.ts';
 import type { Request } from '../../web/src/worker/protocol.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams } from '../../web/src/requests/attention.ts';
-import { precisionParams, longParams, gqaStatsParams, headsKvOf, METHODS, GQA_SEQ_LEN } from '../../web/src/requests/labs.ts';
+import { precisionParams, longRequest, longResultOf, gqaStatsParams, headsKvOf, METHODS, GQA_SEQ_LEN } from '../../web/src/requests/labs.ts';
 import { LAYOUTS } from '../../web/src/charts/labs.ts';
 import { trainingConfigs } from '../../web/src/training/config.ts';
 import { mupVarianceParams, mupSweepParams, BUGS, bugParams } from '../../web/src/requests/science.ts';
@@ -26,7 +26,8 @@ import { mupVarianceParams, mupSweepParams, BUGS, bugParams } from '../../web/sr
 const GOLDEN_PATH = new URL('./golden-links.json', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 
-type Call = { label: string; kind: Request['kind']; params: unknown };
+/** A request, and the results held under their own labels (`parts`: the long-context panel's one request for several methods). */
+type Call = { label: string; kind: Request['kind']; params: unknown; parts?: (result: unknown) => [string, unknown][] };
 /** The requests the page sends for a link's state (the panel in `exp`), in a stable order. */
 function requestsOf(s: State): Call[] {
   switch (s.exp) {
@@ -41,7 +42,11 @@ function requestsOf(s: State): Call[] {
     case 'precision':
       return [{ label: 'main', kind: 'precisionLab', params: precisionParams(s) }];
     case 'longctx':
-      return METHODS.map((m) => ({ label: m, kind: 'longContext' as const, params: longParams(s, m) }));
+      // one request for the four methods (the panel's, requests/labs.ts), each method's points held under its name
+      return [{
+        label: 'methods', kind: 'longContext', params: longRequest(s, METHODS),
+        parts: (r) => METHODS.map((m) => [m, longResultOf(r as LongContextResult, METHODS, m)]),
+      }];
     case 'gqa':
       return LAYOUTS.flatMap((l) => [
         { label: `stats-${l}`, kind: 'attentionStats' as const, params: gqaStatsParams(s, l, s.gdk) },
@@ -117,7 +122,7 @@ function resultsOf(hash: string): Record<string, ReturnType<typeof fingerprint>>
   requestsOf(s).forEach((c, i) => {
     const r = run(core, { id: i, kind: c.kind, params: c.params } as Request);
     if (!r.ok) throw new Error(`${hash} ${c.label}: ${r.error.name}: ${r.error.message}`);
-    out[c.label] = fingerprint(r.result);
+    for (const [label, part] of c.parts ? c.parts(r.result) : [[c.label, r.result] as [string, unknown]]) out[label] = fingerprint(part);
   });
   return out;
 }

@@ -3,13 +3,18 @@
 // inside the core's limits and the page's work budgets.
 import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
-import type { Core, LongContextResult, LongContextMethod } from '../../wasm/js/core.js';
+import type { Core, LongContextResult, LongContextMethod, LongContextParams } from '../../wasm/js/core.js';
 import { run, groupedLogits } from '../../web/src/worker/handler.ts';
 import {
   buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, buildLongContext, buildGqaEntropy, buildKvCache,
   buildTensorJacobian, buildRowHistogram, quantile, FORMATS, ALGORITHMS, PROB_FLOOR, TENSOR_SCALES,
 } from '../../web/src/charts/labs.ts';
-import { precisionParams, precisionRows, cellText, longParams, longQueries, METHODS, PANEL_METHODS, parseLogitField } from '../../web/src/requests/labs.ts';
+import {
+  precisionParams, precisionRows, cellText, longParams, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker,
+  METHODS, PANEL_METHODS, QUOTE_L, parseLogitField,
+} from '../../web/src/requests/labs.ts';
+import { CLAIMS } from '../../web/src/claims.ts';
+import type { Request } from '../../web/src/worker/protocol.ts';
 import { FORMULAS, LONG_FACTORS, longContextFormula } from '../../web/src/formulas.js';
 import { toHash, parseHash } from '../../web/src/state/state.ts';
 import { defaultState } from '../../web/src/state/state.ts';
@@ -78,6 +83,65 @@ describe('long context', () => {
     expect(longParams(s, 'logn').trainLen).toBe(256);
     expect(longParams(s, 'yarn').seqLens).toContain(8192);
     for (const dk of LONG_DK_STEPS) expect(longQueries(dk) * dk).toBeLessThanOrEqual(1024);
+  });
+  // the worker's answer to a longContext request (worker/handler.ts run(), as the page's worker runs it)
+  const answer = (params: LongContextParams): LongContextResult => {
+    const r = run(core, { id: 0, kind: 'longContext', params } as Request);
+    if (!r.ok) throw new Error(r.error.message);
+    return r.result as LongContextResult;
+  };
+  it('an L_train change is one request naming logn, YaRN and the article, its points bit for bit those of the per-method requests', () => {
+    const before = { ...defaultState(), exp: 'longctx' as const };
+    const shown = longKeys(before);  // every curve final at the default L_train (512)
+    expect(longMethodsToAsk(before, shown)).toEqual([]);
+    const after = { ...before, ltrain: 1024 };
+    const ask = longMethodsToAsk(after, shown);
+    expect(ask).toEqual(['logn', 'yarn', 'article']);
+    const p = longRequest(after, ask);
+    expect(p).toEqual({ ...longParams(after, 'logn'), methods: ['logn', 'yarn', 'article'] });
+    expect(p.trainLen).toBe(1024);
+    expect(longWorker(ask)).toBe('live');
+    const r = answer(p);
+    expect(r.points).toHaveLength(3);
+    for (const m of ask) expect(longResultOf(r, ask, m), m).toEqual(answer(longParams(after, m)));
+    // and back: the same three, never the methods that ignore L_train
+    expect(longMethodsToAsk(before, longKeys(after))).toEqual(['logn', 'yarn', 'article']);
+  });
+  it('a d_k or sink change is one request for all six methods; those that ignore L_train give their own request\'s bits at any L_train', () => {
+    const s = { ...defaultState(), exp: 'longctx' as const, ltrain: 2048 };
+    for (const next of [{ ...s, ldk: 32 }, { ...s, sink: [1.5] }]) {
+      const ask = longMethodsToAsk(next, longKeys(s));
+      expect(ask).toEqual([...PANEL_METHODS]);
+      const p = longRequest(next, ask);
+      expect(p.methods).toEqual([...PANEL_METHODS]);
+      expect(p.trainLen).toBe(2048);
+      const r = answer(p);
+      // fixed, Llama 4 and SSMax alone ask with trainLen 512 (one cache entry for every L_train)
+      expect(longParams(next, 'fixed').trainLen).toBe(512);
+      for (const m of PANEL_METHODS) expect(longResultOf(r, ask, m), `${m} ${JSON.stringify(next.sink)}`).toEqual(answer(longParams(next, m)));
+    }
+  });
+  it('the claim check C8 asks the same one request as an L_train change, and reads the per-method requests\' numbers from it', () => {
+    const s = { ...defaultState(), exp: 'longctx' as const, ltrain: 1024 };
+    const reqs = CLAIMS.C8.requests(s);
+    expect(reqs.map((r) => r.params)).toEqual([longRequest(s, ['logn', 'yarn', 'article'])]);
+    const live = CLAIMS.C8.extract([answer(reqs[0].params as LongContextParams)], s);
+    const one = (m: LongContextMethod) => answer(longParams(s, m)).points[0].find((p) => p.seqLen === QUOTE_L)!;
+    expect(live).toEqual({
+      logn: one('logn').multiplier, yarn: one('yarn').multiplier, article: one('article').multiplier, articleMax: one('article').maxWeight,
+      ratio: one('article').multiplier / Math.max(one('logn').multiplier, one('yarn').multiplier),
+    });
+  });
+  it('a method whose curve is still on its way is asked again with the others; the request keeps the panel\'s order', () => {
+    const s = { ...defaultState(), exp: 'longctx' as const };
+    const { yarn: _pending, ...shown } = longKeys(s);
+    expect(longMethodsToAsk(s, shown)).toEqual(['yarn']);
+    expect(longMethodsToAsk({ ...s, ltrain: 256 }, shown)).toEqual(['logn', 'yarn', 'article']);
+    const only = longRequest(s, ['ssmax', 'fixed']);
+    expect(only).toEqual({ ...longParams(s, 'fixed'), methods: ['fixed', 'ssmax'] });
+    expect(longWorker(['yarn', 'article'])).toBe('sweep');
+    expect(() => longRequest(s, [])).toThrow(RangeError);
+    expect(() => longResultOf({ points: [[]] }, ['fixed'], 'logn')).toThrow(/'logn' is not in the request/);
   });
   it('builds entropy, ratio and max weight against L, with ln L', () => {
     const results: Partial<Record<LongContextMethod, LongContextResult>> = {};

@@ -10,7 +10,7 @@ import type { Request } from '../../web/src/worker/protocol.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams, pointTooBig, logitRuleParams } from '../../web/src/requests/attention.ts';
-import { precisionParams, longParams, gqaStatsParams, METHODS } from '../../web/src/requests/labs.ts';
+import { precisionParams, longRequest, gqaStatsParams, PANEL_METHODS } from '../../web/src/requests/labs.ts';
 import { LAYOUTS } from '../../web/src/charts/labs.ts';
 import { wildModelParams, wildReferenceParams } from '../../web/src/requests/science.ts';
 
@@ -36,7 +36,7 @@ function requestsOf(s: State): Call[] {
     case 'precision':
       return [{ kind: 'precisionLab', params: precisionParams(s) }];
     case 'longctx':
-      return METHODS.map((m) => ({ kind: 'longContext' as const, params: longParams(s, m) }));
+      return [{ kind: 'longContext', params: longRequest(s, PANEL_METHODS) }];  // its largest: every method at once (a d_k change)
     case 'gqa':
       return LAYOUTS.map((l) => ({ kind: 'attentionStats' as const, params: gqaStatsParams(s, l, s.gdk) }));
     default:

@@ -14,7 +14,7 @@ import { DK_STEPS } from '../../web/src/state/schema.js';
 
 const DK_STEPS_ALL = [...DK_STEPS];
 import { sweepParams, pointParams, varianceSweepParams, variancePointParams, articleParams, logitRuleParams } from '../../web/src/requests/attention.ts';
-import { longParams, gqaStatsParams, METHODS } from '../../web/src/requests/labs.ts';
+import { longParams, longRequest, gqaStatsParams, METHODS, PANEL_METHODS } from '../../web/src/requests/labs.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 
 let core: Core;
@@ -71,6 +71,7 @@ const CASES: { name: string; kind: Kind; params: unknown }[] = [
   { name: 'saturation point, d_model scale', kind: 'attentionStats', params: { ...pointParams(state), heads: 4, seqLen: 64, dk: 256, scale: 'inv_sqrt_d_model' } },
   { name: 'GQA point', kind: 'attentionStats', params: { ...gqaStatsParams({ ...state, hq: 8, hkv: 2 }, 'gqa', 128) } },
   ...METHODS.map((m) => ({ name: `long context ${m}`, kind: 'longContext' as Kind, params: { ...longParams(state, m), seqLens: [64, 512, 2048] } })),
+  { name: 'long context, the panel\'s one request for every method', kind: 'longContext', params: { ...longRequest({ ...state, ltrain: 256 }, PANEL_METHODS), seqLens: [64, 512, 2048] } },
 ];
 
 describe('pool size', () => {
@@ -202,8 +203,11 @@ describe('a preview is a prefix of the full draw', () => {
   });
 
   it('longContext with fewer queries: the preview of one query is the full call with one query', () => {
-    const full = { dk: 64, seqLens: [128, 4096], queries: 16, methods: ['fixed'], seed: 0 } satisfies LongContextParams;
+    // a request long enough for a preview (LONG_PREVIEW_MIN_SAVED_SECONDS): many queries (only the preview's two are computed here)
+    const full = { dk: 64, seqLens: [128, 16384], queries: 1024, methods: ['fixed', 'yarn'], seed: 0 } satisfies LongContextParams;
     const [preview] = plan('longContext', full, true, 2);
+    expect(preview.final).toBe(false);
+    expect(preview.calls).toHaveLength(2);
     const one = direct('longContext', { ...full, queries: 2 });
     const merged = preview.merge(preview.calls.map((c) => direct('longContext', c.params as LongContextParams)));
     bitwise(merged, one);

@@ -1224,11 +1224,11 @@ double long_context_multiplier(const std::string& method, int seq_len, int train
 }
 
 namespace {
-// long_context's keys, K [lmax, d_k] of stream 2: the page asks the same (seed, lmax, d_k) once per
-// method and per L_train, so the last draw is kept (at most kMaxKeptKeys floats) and reused. A
-// stream's first n draws do not depend on how many follow, so the kept draw's first n values are
-// exactly draw_tensor(seed, 2, n): the result is bit for bit the same, the normals are drawn once.
-// Returns at least n values (the caller reads the first n).
+// long_context's keys, K [lmax, d_k] of stream 2: the page asks the same (seed, lmax, d_k) for each
+// L_train (and the interview once per method), so the last draw is kept (at most kMaxKeptKeys
+// floats) and reused. A stream's first n draws do not depend on how many follow, so the kept
+// draw's first n values are exactly draw_tensor(seed, 2, n): the result is bit for bit the same,
+// the normals are drawn once. Returns at least n values (the caller reads the first n).
 constexpr size_t kMaxKeptKeys = size_t{16} << 20;  // 64 MiB of floats
 const std::vector<float>& long_context_keys(uint32_t seed, size_t n) {
   static uint32_t kept_seed = 0;
@@ -1249,11 +1249,11 @@ const std::vector<float>& long_context_keys(uint32_t seed, size_t n) {
 // Q [queries, d_k] (stream 1) and the first `keys` keys of K: every method and length of a call reads
 // them (the logits of a method at length L are c · (q_i·k_j), j < L, c = multiplier / √d_k: the bits
 // of the product formed with factor c, since both kernel families round c · acc once, kernels.hpp),
-// and the page asks one method per call, so the last matrix is kept (at most kMaxKeptProducts floats)
-// for the calls that follow with the same seed, d_k and kernel: a kept matrix with at least `keys`
-// columns serves its first `queries` rows (a stream's first draws do not depend on how many follow,
-// and a product's bits do not depend on the matrix around it); missing rows are added. Returns the
-// matrix and its row stride (≥ keys) through *ld.
+// and the page asks again with the same seed and d_k (another L_train, another method), so the last
+// matrix is kept (at most kMaxKeptProducts floats) for the calls that follow with the same seed, d_k
+// and kernel: a kept matrix with at least `keys` columns serves its first `queries` rows (a stream's
+// first draws do not depend on how many follow, and a product's bits do not depend on the matrix
+// around it); missing rows are added. Returns the matrix and its row stride (≥ keys) through *ld.
 constexpr size_t kMaxKeptProducts = size_t{4} << 20;  // 16 MiB of floats
 const float* long_context_products(uint32_t seed, int dk, Kernel kernel, const std::vector<float>& Q, int queries,
                                    const float* K, int keys, size_t* ld) {

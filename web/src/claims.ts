@@ -11,7 +11,7 @@ import type { Calls, Kind, GroupedLogitsResult } from './worker/protocol.ts';
 import type { WorkerName } from './compute.ts';
 import type { Panel, State } from './state/state.ts';
 import { varianceSweepParams, sweepParams, logitRuleParams, articleParams } from './requests/attention.ts';
-import { C11_SHAPE, longParams, WORKER_OF, QUOTE_L, gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from './requests/labs.ts';
+import { C11_SHAPE, longRequest, longResultOf, longWorker, QUOTE_L, gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from './requests/labs.ts';
 import { sweepAt, ALL_SCALES } from './charts/builders.ts';
 import { mupSweepParams, MUP_SCALE } from './requests/science.ts';
 import { cellOf, FORMATS, LAYOUTS } from './charts/labs.ts';
@@ -42,6 +42,8 @@ export function byParts(...parts: boolean[]): Verdict {
 
 /** One request to the core, exactly as the panel sends it. */
 export interface ClaimRequest<K extends Kind = Kind> { worker: WorkerName; kind: K; params: Calls[K]['params'] }
+/** The methods C8 compares at L = 8192: the published log-n and YaRN against the article's temperature (PANEL_METHODS order). */
+const C8_METHODS = ['logn', 'yarn', 'article'] as const;
 const req = <K extends Kind>(worker: WorkerName, kind: K, params: Calls[K]['params']): ClaimRequest => ({ worker, kind, params } as ClaimRequest);
 
 export type Live = Record<string, number>;
@@ -214,10 +216,11 @@ const DEFS: ClaimDef[] = [
   {
     id: 'C8', claim: 'C8', panel: 'longctx', main: 'ratio',
     patch: () => ({ exp: 'longctx', ldk: 64, ltrain: 512, sink: [-Infinity] }),
-    requests: (s) => (['logn', 'yarn', 'article'] as const).map((m) => req(WORKER_OF[m], 'longContext', longParams(s, m))),
+    // one request for the three methods, as the panel asks after an L_train change (each method's points are its own request's)
+    requests: (s) => [req(longWorker(C8_METHODS), 'longContext', longRequest(s, C8_METHODS))],
     extract: (rs) => {
-      const at = (r: unknown) => (r as LongContextResult).points[0].find((p) => p.seqLen === QUOTE_L)!;
-      const [l, y, a] = rs.map(at);
+      const r = rs[0] as LongContextResult;
+      const [l, y, a] = C8_METHODS.map((m) => longResultOf(r, C8_METHODS, m).points[0].find((p) => p.seqLen === QUOTE_L)!);
       return { logn: l.multiplier, yarn: y.multiplier, article: a.multiplier, articleMax: a.maxWeight, ratio: a.multiplier / Math.max(l.multiplier, y.multiplier) };
     },
     // the article's factor on the logits at L = 8192 within 1.5× of the larger published one (log-n, YaRN): holds; within 3×: partly

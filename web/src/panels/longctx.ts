@@ -1,7 +1,10 @@
 // Panel 7, long context (claim C8): mean entropy, entropy / ln L and mean max weight against the
-// sequence length for the fixed 1/√d_k, log-length scaling, YaRN's temperature and the article's
-// T = √d_k · (L_train / L)^0.5. One core request per method, split over both workers and cached;
-// 'fixed' does not depend on L_train, so moving L_train recomputes three of the four.
+// sequence length for the fixed 1/√d_k, log-length scaling, YaRN's temperature, the article's
+// T = √d_k · (L_train / L)^0.5, Llama 4's query temperature and SSMax. One request for every method
+// whose curves changed (requests/labs.ts longMethodsToAsk / longRequest: one core call forms q·k once
+// for all of them), cached; the fixed scale, Llama 4 and SSMax do not depend on L_train, so moving
+// L_train asks for three methods in one request and draws the three charts once with their results
+// (a first estimate before them only where the core's estimate says the call is long, worker/plan.ts).
 import type { LongContextScheme, LongContextResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildLongContext } from '../charts/labs.ts';
@@ -15,7 +18,7 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track } from './shell.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { CLAIMS } from '../claims.ts';
-import { PANEL_METHODS as METHODS, WORKER_OF, QUOTE_L, longQueries, longParams } from '../requests/labs.ts';
+import { PANEL_METHODS as METHODS, QUOTE_L, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker } from '../requests/labs.ts';
 
 export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('longctx', 7, t('lc.title'), t('lc.lede'), ['longctx'], t);
@@ -45,9 +48,12 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
   const c8 = claimBox(s.claims, 'C8', t('lc.claim'), t);
 
   const results: Partial<Record<LongContextScheme, LongContextResult>> = {};
-  const keys: Partial<Record<LongContextScheme, string>> = {};
+  /** the key (longKeys) of each method's final result on screen */
+  const shown: Partial<Record<LongContextScheme, string>> = {};
   /** false while results[m] is a first estimate from fewer queries (worker/plan.ts) */
   const final: Partial<Record<LongContextScheme, boolean>> = {};
+  /** the request asked last (its params as a string): its answers are the only ones drawn */
+  let asked = '';
   let state = store.state;
 
   const at = (m: LongContextScheme, L = QUOTE_L) => results[m]?.points[0].find((p) => p.seqLen === L) ?? null;
@@ -81,7 +87,8 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     })}`);
     // the article's temperature against the published ones at L = 8192: a far larger factor
     const strongest = Math.max(l.multiplier, y.multiplier);
-    const l8 = CLAIMS.C8.extract([results.logn, results.yarn, results.article], state);  // the rule of web/src/claims.ts
+    // the rule of web/src/claims.ts, on the result of its one request for logn, YaRN and the article
+    const l8 = CLAIMS.C8.extract([{ points: [results.logn!, results.yarn!, results.article!].map((r) => r.points[0]) }], state);
     c8.set(t('lc.live', vars), CLAIMS.C8.verdict(l8), t(a.multiplier > 1.5 * strongest ? 'lc.why.strong' : 'lc.why.mild', { ratio: fmt(a.multiplier / strongest, 3), articleMax: vars.articleMax, fixedMax: vars.fixedMax }), l8);
   };
 
@@ -91,22 +98,28 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
-      let asked = false;
-      for (const m of METHODS) {
-        const p = longParams(next, m);
-        const k = JSON.stringify(p);
-        if (k === keys[m]) continue;
-        keys[m] = k;
-        asked = true;
-        const got = (isFinal: boolean) => (r: LongContextResult) => {
-          if (k !== keys[m]) return;
-          results[m] = r;
-          final[m] = isFinal;
-          draw();
-        };
-        track(s.el, `lc:${m}`, compute.get(WORKER_OF[m], 'longContext', p, `lc:${m}`, undefined, got(false)), source, t, got(true));
+      const ask = longMethodsToAsk(next, shown);
+      if (ask.length === 0) {
+        asked = '';
+        if (changed === null || changed.has('lang')) draw();
+        return;
       }
-      if (!asked && (changed === null || changed.has('lang'))) draw();
+      const p = longRequest(next, ask);
+      const k = JSON.stringify(p);
+      if (k === asked) return;  // on its way
+      asked = k;
+      const keys = longKeys(next);
+      const got = (isFinal: boolean) => (r: LongContextResult) => {
+        if (k !== asked) return;
+        for (const m of ask) {
+          results[m] = longResultOf(r, ask, m);
+          final[m] = isFinal;
+          if (isFinal) shown[m] = keys[m];
+        }
+        if (isFinal) asked = '';
+        draw();
+      };
+      track(s.el, 'lc', compute.get(longWorker(ask), 'longContext', p, 'lc', undefined, got(false)), source, t, got(true));
     },
     destroy() { ent.destroy(); ratio.destroy(); maxw.destroy(); },
   };

@@ -40,6 +40,17 @@ export const PREVIEW_QUERIES = 2;
  * comes about as fast as a preview would.
  */
 export const PREVIEW_MIN_SECONDS = 0.004;
+/**
+ * A longContext preview is planned only when the core estimates that it comes at least this many
+ * seconds before the full call would. Its few queries save only the rows and products of the
+ * queries it leaves out, not the draw of the keys nor anything else both calls pay (the core's
+ * estimate of the panel's request, 34 ms at d_k 64 for three methods, is 26 ms for its preview),
+ * and each step redraws the panel's three charts (60–90 ms of the main thread on the 4× throttled
+ * phone, bench:ui): a first estimate that is not a point control's 50 ms earlier only delays the
+ * final one. Of the panel's requests only the largest ones with the scalar kernel get a preview
+ * (six methods at d_k 64 with a sink: 52 ms saved); a script's request with more queries does.
+ */
+export const LONG_PREVIEW_MIN_SAVED_SECONDS = 0.05;
 
 /** The core's estimate of a call in seconds (core.cost); tests may pass another. */
 export type CostOf = (kind: Kind, params: unknown) => number;
@@ -215,7 +226,8 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
       if (!Array.isArray(p.seqLens) || p.seqLens.length === 0) return single;
       const queries = p.queries ?? 64;
       const steps: Step[] = [];
-      if (progressive && queries > 2 * PREVIEW_QUERIES && cost(kind, p) > PREVIEW_MIN_SECONDS) steps.push(longStep(p, PREVIEW_QUERIES, parts, false, cost));
+      const saved = () => cost(kind, p) - cost(kind, { ...p, queries: PREVIEW_QUERIES });
+      if (progressive && queries > 2 * PREVIEW_QUERIES && saved() >= LONG_PREVIEW_MIN_SAVED_SECONDS) steps.push(longStep(p, PREVIEW_QUERIES, parts, false, cost));
       steps.push(finalStep({ ...single[0] }, p.seqLens.length > 1 ? parts : 1, p.seqLens.length, (n) => longStep(p, queries, n, true, cost), cost));
       return steps;
     }
