@@ -35,7 +35,7 @@ const EXPECTED_FILES = [
 ];
 
 let packed;
-test('npm pack: exactly the loader, the types, both wasm builds and the SIMD128 build's first part (and README, LICENSE, package.json)', () => {
+test('npm pack: exactly the loader, the types, both wasm builds and the SIMD128 build’s first part (and README, LICENSE, package.json)', () => {
   const out = json(npm(['pack', '--json', '--pack-destination', tmp], root));
   assert.equal(out.length, 1);
   packed = out[0];

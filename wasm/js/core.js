@@ -1019,7 +1019,7 @@ export async function loadCore(options = {}) {
   // the first part exists only in the SIMD128 build: with build 'auto' on an engine without SIMD128
   // the whole baseline core comes instead (core.part says which)
   const part = build === 'simd128' ? partChoice : 'full';
-  options = { ...options, part };
+  options = Object.assign(Object.create(null), options, { part });  // still own properties only (see own())
   const sources = ['wasmBinary', 'wasmUrl', 'wasmModule'].filter((k) => options[k] !== undefined);
   if (sources.length > 1) throw new TypeError(`${what}: ${sources.join(' and ')} cannot go together: give one source of the core`);
   const kernel = choice === 'auto' ? (build === 'simd128' ? 'simd' : 'scalar') : choice;
