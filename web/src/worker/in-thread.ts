@@ -3,6 +3,7 @@
 // (protocol.ts) with the very handler a worker runs (handler.ts), on the same compiled module, so
 // the numbers are the same; only the page is busy while it computes. The handler loads on demand.
 import type { WorkerLike } from './protocol.ts';
+import { CORE_LOAD_ERROR } from './protocol.ts';
 import type { CoreInit, CoreSource } from './boot.ts';
 import type { Core } from '../../../wasm/js/core.js';
 import { coreOf, TwoPartCore } from './parts.ts';
@@ -52,7 +53,7 @@ export class InThreadCore implements WorkerLike {
         core = await this.parts.for(typeof kind === 'string' ? kind : '');
       } catch (e) {
         const id = (message as { id?: unknown } | null)?.id;
-        const error = { name: 'Error', message: `the full core did not load: ${e instanceof Error ? e.message : String(e)}` };
+        const error = { name: CORE_LOAD_ERROR, message: `the full core did not load: ${e instanceof Error ? e.message : String(e)}` };
         if (!this.dead) this.onmessage?.(new MessageEvent('message', { data: { id: typeof id === 'number' ? id : -1, ok: false, error } }));
         return;
       }

@@ -12,6 +12,7 @@
 import { coreOf, TwoPartCore } from './parts.ts';
 import type { Core } from '../../../wasm/js/core.js';
 import { run } from './handler.ts';
+import { CORE_LOAD_ERROR } from './protocol.ts';
 import { transferables } from './protocol.ts';
 import type { CoreInit } from './boot.ts';
 
@@ -74,7 +75,7 @@ async function answer(message: unknown): Promise<void> {
     // the full core did not load here: this request's answer says why (the next one tries again)
     const err = e instanceof Error ? e : new Error(String(e));
     const id = (message as { id?: unknown } | null)?.id;
-    self.postMessage({ id: typeof id === 'number' ? id : -1, ok: false, error: { name: 'Error', message: `the full core did not load: ${err.message}` } });
+    self.postMessage({ id: typeof id === 'number' ? id : -1, ok: false, error: { name: CORE_LOAD_ERROR, message: `the full core did not load: ${err.message}` } });
     return;
   }
   try {
