@@ -10,10 +10,12 @@ import type { Plugin } from 'vite';
 import katex from 'katex';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
 import { integrationFiles } from './web/src/embed/formats.ts';
 import { sharePages } from './scripts/share-pages.ts';
+import { FIRST_PART_VIEWS } from './web/src/requests/cost.ts';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));
 const repo = fileURLToPath(new URL('.', import.meta.url));
@@ -63,28 +65,61 @@ function katexWoff2Only(): Plugin {
 }
 
 /**
- * Preloads the SIMD128 core with the page (<link rel=preload as=fetch>), so its download starts
- * with the HTML and the page's WebAssembly.compileStreaming (web/src/worker/boot.ts) finds it
- * under way. Only the SIMD128 build: the baseline is fetched only where SIMD128 is missing. Also
- * the charts' chunk (Chart.js), which the first view's code imports, and the core's loader.
+ * Preloads the core with the page, so its download starts with the HTML and the page's
+ * WebAssembly.compileStreaming (web/src/worker/boot.ts) finds it under way — the part the view
+ * starts with: the SIMD128 core's first part on a view of FIRST_PART_VIEWS (the variance view:
+ * 28 KB gzip; the full core, 128 KB, follows when another view or the idle page asks for it), the
+ * full SIMD128 core on every other view (the root's interview landing among them). One index.html
+ * serves every view (the hash says which), so a small classic script of the build
+ * (assets/preload-core-<hash>.js, async: it never holds the parser) reads the view from the hash
+ * (or a share page's data-page-exp) and adds the <link rel=preload> of that .wasm and the
+ * <link rel=modulepreload> of its loader; a script that cannot run costs only the head start. Only
+ * the SIMD128 build: the baseline is fetched only where SIMD128 is missing. Also the charts' chunk
+ * (Chart.js), which the first view's code imports, as a plain modulepreload.
  */
 function preloadCore(): Plugin {
+  let script: string | null = null;
+  let chart: string | null = null;
   return {
     name: 'sqrtdk-preload-core',
     apply: 'build',
+    generateBundle: {
+      order: 'pre',
+      handler(_options, bundle) {
+        const fileOf = (re: RegExp) => Object.keys(bundle).find((f) => re.test(f));
+        const chunkOf = (end: string) => Object.values(bundle).find((c) => c.type === 'chunk' && c.moduleIds.some((id) => id.endsWith(end)));
+        const first = fileOf(/sqrtdk-simd-first[^/]*\.wasm$/), full = fileOf(/sqrtdk-simd-(?!first)[^/]*\.wasm$/);
+        const firstLoader = chunkOf('/sqrtdk-simd-first.mjs')?.fileName, fullLoader = chunkOf('/sqrtdk-simd.mjs')?.fileName;
+        chart = chunkOf('/charts/chartbox.ts')?.fileName ?? null;
+        if (!first || !full || !firstLoader || !fullLoader) return;  // the worker bundle
+        const base = (f: string) => f.slice(f.lastIndexOf('/') + 1);
+        const code = `// The core's preloads for the view this page opens (vite.config.ts preloadCore).
+(function () {
+  var d = document, exp = d.documentElement.getAttribute('data-page-exp'), m = /[#&]exp=([^&]*)/.exec(location.hash), s = d.currentScript;
+  if (m) exp = m[1];
+  var first = ${JSON.stringify(FIRST_PART_VIEWS)}.indexOf(exp) >= 0;
+  function add(rel, file, as) {
+    var l = d.createElement('link');
+    l.rel = rel; l.href = new URL(file, s ? s.src : location.href).href; l.crossOrigin = '';
+    if (as) { l.as = as; l.type = 'application/wasm'; }
+    d.head.appendChild(l);
+  }
+  add('preload', first ? ${JSON.stringify(base(first))} : ${JSON.stringify(base(full))}, 'fetch');
+  add('modulepreload', first ? ${JSON.stringify(base(firstLoader))} : ${JSON.stringify(base(fullLoader))});
+})();
+`;
+        script = `assets/preload-core-${createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`;
+        this.emitFile({ type: 'asset', fileName: script, source: code });
+      },
+    },
     transformIndexHtml: {
       order: 'post',
-      handler(_html, ctx) {
-        const wasm = Object.keys(ctx.bundle ?? {}).find((f) => /sqrtdk-simd[^/]*\.wasm$/.test(f));
-        if (!wasm) return [];
-        // the chunk of Chart.js and the chart box, which every view with a chart imports: fetched
-        // and compiled beside the entry instead of after it, when the view's own import asks for it
-        // and the SIMD128 core's loader, which the page's core imports once the module is compiled
-        const chunkOf = (end: string) => Object.values(ctx.bundle ?? {}).find((c) => c.type === 'chunk' && c.moduleIds.some((id) => id.endsWith(end)));
-        const modules = [chunkOf('/charts/chartbox.ts'), chunkOf('/sqrtdk-simd.mjs')].filter((c) => c !== undefined);
+      handler() {
         return [
-          { tag: 'link', attrs: { rel: 'preload', href: `./${wasm}`, as: 'fetch', type: 'application/wasm', crossorigin: '' }, injectTo: 'head' },
-          ...modules.map((c) => ({ tag: 'link', attrs: { rel: 'modulepreload', href: `./${c.fileName}`, crossorigin: '' }, injectTo: 'head' as const })),
+          ...(script ? [{ tag: 'script', attrs: { src: `./${script}`, async: true }, injectTo: 'head' as const }] : []),
+          // the chunk of Chart.js and the chart box, which every view with a chart imports: fetched
+          // and compiled beside the entry instead of after it, when the view's own import asks for it
+          ...(chart ? [{ tag: 'link', attrs: { rel: 'modulepreload', href: `./${chart}`, crossorigin: '' }, injectTo: 'head' as const }] : []),
         ];
       },
     },

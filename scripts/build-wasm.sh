@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the two WebAssembly artifacts (wasm/dist/sqrtdk-simd.{mjs,wasm}: SIMD128 with both kernel
-# families; wasm/dist/sqrtdk-base.{mjs,wasm}: no SIMD) and the wasm GoogleTest suite, with
+# Builds the WebAssembly artifacts (wasm/dist/sqrtdk-simd.{mjs,wasm}: SIMD128 with both kernel
+# families; wasm/dist/sqrtdk-simd-first.{mjs,wasm}: the same, with only the first view's calls;
+# wasm/dist/sqrtdk-base.{mjs,wasm}: no SIMD) and the wasm GoogleTest suite, with
 # Debian's emscripten 3.1.6.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -72,6 +72,26 @@ test('every .wasm a 404: a handful of requests, then the notice with Retry and R
   await ctx.close();
 });
 
+test('the variance view on the core\'s first part computes when the full core is a 404; the next view says why it cannot', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const asked = [];
+  await ctx.route(/sqrtdk-simd-(?!first)[^/]*\.wasm$/, (r) => { asked.push(r.request().url()); return r.fulfill({ status: 404, body: 'not found' }); });
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '#v=1&exp=variance');
+  await panelSettled(page, 'variance', 30000);
+  assert.equal(await page.$('[data-notice="core-unavailable"]'), null, 'the first part computes: no notice');
+  await page.locator('[data-nav="saturation"]').click();
+  await page.waitForSelector('[data-panel="saturation"]', { timeout: 30000 });
+  // said as what it is (not a refusal of the reader's values)
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-panel="saturation"] [data-err-for]')].some((e) => /^Not computed: the part of the lab’s code this view needs could not be loaded/.test(e.textContent ?? '')), null, { timeout: 30000 });
+  assert.ok(asked.length >= 1, 'the full core was asked for');
+  assert.equal(await page.evaluate(() => window.__sqrtdkRestarts ?? 0), 0, 'no worker restarted as a crash');
+  // back on the variance view, the first part still answers
+  await page.locator('[data-nav="variance"]').click();
+  await panelSettled(page, 'variance', 30000);
+  await ctx.close();
+});
+
 test('offline while the core downloads, then online: it recovers by itself (zh-CN: the status in Chinese)', async () => {
   const { ctx, n } = await counted();
   let offline = true;
@@ -105,7 +125,7 @@ test('a junk .wasm in the service worker’s cache is evicted and fetched once m
     for (const name of await caches.keys()) {
       const c = await caches.open(name);
       for (const req of await c.keys()) {
-        if (!/sqrtdk-simd[^/]*\.wasm/.test(req.url)) continue;
+        if (!/sqrtdk-simd-(?!first)[^/]*\.wasm/.test(req.url)) continue;  // the full core (this view's; the first part is the variance view's)
         await c.put(req, new Response('<html>captive portal</html>', { headers: { 'content-type': 'application/wasm' } }));
         out.push(req.url);
       }

@@ -7,15 +7,15 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { useSuite } from './browser.mjs';
+import { useSuite, openPanel } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const DK_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
 const suite = useSuite('/speed/');
 
-async function open(query, hash) {
-  const page = await suite.context.newPage();
+async function open(query, hash, context = suite.context) {
+  const page = await context.newPage();
   const wasm = [];
   page.on('request', (r) => { if (/\.wasm$/.test(new URL(r.url()).pathname)) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
   await page.goto(suite.srv.url + query + hash);
@@ -28,17 +28,36 @@ const idle = (page) => page.waitForFunction(() => {
   return s.waiting === 0 && s.running === 0;
 }, null, { timeout: 60000, polling: 100 });
 
-test('the page preloads the SIMD128 core and compiles it once for the whole pool', async () => {
+test('the page preloads the SIMD128 core (the first part on the variance view) and compiles it once for the whole pool', async () => {
   const html = readFileSync(dist + 'index.html', 'utf8');
-  assert.match(html, /<link rel="preload" href="\.\/assets\/sqrtdk-simd-[^"]+\.wasm" as="fetch" type="application\/wasm" crossorigin/);
+  const script = html.match(/<script src="\.\/(assets\/preload-core-[^"]+\.js)" async>/);
+  assert.ok(script, 'index.html runs the preload script of the core');
+  const code = readFileSync(dist + script[1], 'utf8');
+  assert.match(code, /"sqrtdk-simd-first-[^"]+\.wasm" : "sqrtdk-simd-[^"]+\.wasm"/);
+  const preloads = (page) => page.evaluate(() => [...document.querySelectorAll('link[rel=preload][as=fetch]')].map((l) => l.href.split('/').pop()));
   const { page, wasm } = await open('?pool=3', '#v=1&exp=saturation');
   await panelSettled(page, 'saturation');
   assert.equal((await stats(page)).poolSize, 3);
+  // a view beyond the first part preloads the full SIMD128 core
+  const full = await preloads(page);
+  assert.ok(full.length === 1 && /^sqrtdk-simd-(?!first)/.test(full[0]), full.join(', '));
   // three workers, but the SIMD128 build is fetched by the page alone (the preload, which
-  // compileStreaming reuses), never by a worker and never the baseline build
-  assert.ok(wasm.length >= 1 && wasm.length <= 2 && wasm.every((f) => /^sqrtdk-simd-/.test(f)), wasm.join(', '));
+  // compileStreaming reuses), never by a worker, never the baseline build nor the first part
+  assert.ok(wasm.length >= 1 && wasm.length <= 2 && wasm.every((f) => /^sqrtdk-simd-(?!first)/.test(f)), wasm.join(', '));
   await page.waitForFunction(() => document.documentElement.dataset.engine === 'simd');
   await page.close();
+  // the variance view preloads and starts with the first part; the full core comes in idle time,
+  // fetched once for the pool, and the next view computes with it
+  const fresh = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });  // an empty cache
+  const v = await open('?pool=2', '#v=1&exp=variance', fresh);
+  await panelSettled(v.page, 'variance');
+  const first = await preloads(v.page);
+  assert.ok(first.length === 1 && /^sqrtdk-simd-first-/.test(first[0]), first.join(', '));
+  assert.ok(/^sqrtdk-simd-first-/.test(v.wasm[0] ?? ''), v.wasm.join(', '));
+  await v.page.waitForFunction(() => document.documentElement.dataset.engine === 'simd');
+  await openPanel(v.page, 'saturation');
+  assert.deepEqual(v.wasm.map((f) => f.replace(/-[^-]+\.wasm$/, '')).sort(), ['sqrtdk-simd', 'sqrtdk-simd-first'], v.wasm.join(', '));
+  await fresh.close();
 });
 
 test('pool sizes 1, 2 and 4 give the same numbers on every computing panel', async () => {

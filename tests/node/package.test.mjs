@@ -29,12 +29,13 @@ function npm(args, cwd) {
 
 const EXPECTED_FILES = [
   'LICENSE', 'README.md', 'package.json',
-  'wasm/dist/sqrtdk-base.mjs', 'wasm/dist/sqrtdk-base.wasm', 'wasm/dist/sqrtdk-simd.mjs', 'wasm/dist/sqrtdk-simd.wasm',
+  'wasm/dist/sqrtdk-base.mjs', 'wasm/dist/sqrtdk-base.wasm', 'wasm/dist/sqrtdk-simd-first.mjs', 'wasm/dist/sqrtdk-simd-first.wasm',
+  'wasm/dist/sqrtdk-simd.mjs', 'wasm/dist/sqrtdk-simd.wasm',
   'wasm/js/core.d.ts', 'wasm/js/core.js', 'wasm/js/version.js',
 ];
 
 let packed;
-test('npm pack: exactly the loader, the types, both wasm builds (and README, LICENSE, package.json)', () => {
+test('npm pack: exactly the loader, the types, both wasm builds and the SIMD128 build’s first part (and README, LICENSE, package.json)', () => {
   const out = json(npm(['pack', '--json', '--pack-destination', tmp], root));
   assert.equal(out.length, 1);
   packed = out[0];

@@ -38,4 +38,34 @@ describe('InThreadCore', () => {
     expect((bad as CoreError).message).toMatch(/dk/);
     client.terminate();
   });
+
+  it('starts with the core\'s first part and takes the full core when a request needs it: same numbers, in order', async () => {
+    const firstModule = await WebAssembly.compile(readFileSync(new URL('../../wasm/dist/sqrtdk-simd-first.wasm', import.meta.url)));
+    let asked = 0;
+    let announce: (() => void) | null = null;
+    const source = {
+      full: () => { asked++; announce?.(); return Promise.resolve({ module, build: 'simd128' as const, part: 'full' as const }); },
+      onFull: (f: () => void) => { announce = f; return () => { announce = null; }; },
+    };
+    const client = new WorkerClient({ createWorker: () => new InThreadCore(Promise.resolve({ module: firstModule, build: 'simd128' as const, part: 'first' as const }), source) });
+    const variance = { dks: [1, 64, 512], samples: 2000, seed: 3, bins: 4 };
+    const info = await client.call('info', {});
+    expect(info.part).toBe('first');
+    const a = await client.call('scoreVariance', variance);
+    expect(asked).toBe(0);  // the first part answers the variance view without the full core
+    const sweep = { dks: [64], scales: ['inv_sqrt_dk'], heads: 2, seqLen: 32, seed: 3, gradients: false };
+    const order: string[] = [];
+    const [b, c] = await Promise.all([
+      client.call('saturationSweep', sweep as never).then((r) => { order.push('sweep'); return r; }),
+      client.call('scoreVariance', variance).then((r) => { order.push('variance'); return r; }),
+    ]);
+    expect(asked).toBeGreaterThan(0);
+    expect(order).toEqual(['sweep', 'variance']);
+    const want = (kind: 'scoreVariance' | 'saturationSweep', params: unknown) => { const r = run(core, { id: 1, kind, params } as never); return r.ok ? r.result : null; };
+    expect(a).toEqual(want('scoreVariance', variance));
+    expect(b).toEqual(want('saturationSweep', sweep));
+    expect(c).toEqual(a);
+    expect((await client.call('info', {})).part).toBe('full');  // from then on the full core answers
+    client.terminate();
+  });
 });

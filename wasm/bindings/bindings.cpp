@@ -5,6 +5,12 @@
 // any other C++ exception becomes an Error. No maths here. The one class, TrainingRun, holds a
 // training run's state between chunks of steps; core.js owns its handle (dispose() and a
 // FinalizationRegistry delete it).
+//
+// Compiled twice (CMakeLists.txt): the full core, and with SQRTDK_FIRST_VIEW the first view's core
+// (sqrtdk-simd-first: issue 20, the first view ≤ 250 KB gzip), linked from the same static library
+// with only what the variance view asks for (scoreVariance, its cost, buildInfo, setWorkLimits), so
+// the linker drops every other experiment, the precision and training labs and their bindings. Same
+// objects and flags, so its scoreVariance is the full core's, bit for bit (tests/node/first-core.test.mjs).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -20,6 +26,11 @@
 #include "models.hpp"
 #include "peak.hpp"
 #include "train/training.hpp"
+
+#ifdef SQRTDK_FIRST_VIEW
+// the conversions only the other experiments use are left unused here
+#pragma clang diagnostic ignored "-Wunused-function"
+#endif
 
 using emscripten::val;
 using namespace sqrtdk;
@@ -172,6 +183,7 @@ val js_score_variance(val o) {
   });
 }
 
+#ifndef SQRTDK_FIRST_VIEW  // the other experiments and labs: the full core only
 val js_attention_stats(val o) {
   return guarded([&] {
     AttentionStatsParams p;
@@ -623,6 +635,8 @@ class JsTrainingRun {
   std::unique_ptr<train::TrainingRun> run_;
 };
 
+#endif  // SQRTDK_FIRST_VIEW
+
 // core.cost(name, params): the call of that name in estimate mode (cost.hpp, estimate_cost): its
 // parameter checks, then the cost model's terms instead of the work. A refused parameter comes back
 // as the call's own error.
@@ -635,12 +649,14 @@ val js_cost(std::string name, val o) {
     };
     bool reached = false;
     if (name == "scoreVariance") reached = run(&js_score_variance);
+#ifndef SQRTDK_FIRST_VIEW
     else if (name == "attentionStats") reached = run(&js_attention_stats);
     else if (name == "saturationSweep") reached = run(&js_saturation_sweep);
     else if (name == "attention") reached = run(&js_attention);
     else if (name == "tensorStats") reached = run(&js_tensor_stats);
     else if (name == "precisionLab") reached = run(&js_precision_lab);
     else if (name == "longContext") reached = run(&js_long_context);
+#endif
     else throw std::invalid_argument("cost: name = '" + name + "' has no cost model");
     if (!reached) {
       if (!refused.isUndefined() && refused.hasOwnProperty("__sqrtdkError")) return refused;
@@ -669,6 +685,11 @@ val js_build_info() {
   val o = val::object();
   o.set("version", std::string(kVersion));
   o.set("simd", simd_available());
+#ifdef SQRTDK_FIRST_VIEW
+  o.set("part", std::string("first"));
+#else
+  o.set("part", std::string("full"));
+#endif
   return o;
 }
 
@@ -676,6 +697,10 @@ val js_build_info() {
 
 EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("scoreVariance", &js_score_variance);
+  emscripten::function("buildInfo", &js_build_info);
+  emscripten::function("cost", &js_cost);
+  emscripten::function("setWorkLimits", &js_set_work_limits);
+#ifndef SQRTDK_FIRST_VIEW
   emscripten::function("attentionStats", &js_attention_stats);
   emscripten::function("saturationSweep", &js_saturation_sweep);
   emscripten::function("softmaxJacobian", &js_softmax_jacobian);
@@ -685,9 +710,6 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("precisionLab", &js_precision_lab);
   emscripten::function("longContext", &js_long_context);
   emscripten::function("modelScales", &js_model_scales);
-  emscripten::function("buildInfo", &js_build_info);
-  emscripten::function("cost", &js_cost);
-  emscripten::function("setWorkLimits", &js_set_work_limits);
   emscripten::class_<JsTrainingRun>("TrainingRun")
       .constructor<>()
       .function("init", &JsTrainingRun::init)
@@ -695,4 +717,5 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
       .function("evaluate", &JsTrainingRun::evaluate)
       .function("analysis", &JsTrainingRun::analysis)
       .function("info", &JsTrainingRun::info);
+#endif
 }

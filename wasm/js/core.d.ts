@@ -587,6 +587,7 @@ export interface CoreInfo {
   /** the default kernel family of this core */ kernel: Kernel;
   /** true when the loaded artifact is the SIMD128 build */ simd: boolean;
   /** the artifact in use */ build: 'simd128' | 'baseline';
+  /** 'full', or 'first': the SIMD128 build's first part, with FIRST_PART_CALLS only (loadCore's `part`) */ part: CorePart;
   /** the wasm heap's current size in bytes: it grows with the largest call so far and never shrinks (at most 1 GiB) */ heapBytes: number;
 }
 
@@ -636,6 +637,11 @@ export interface Core {
   /** This core's budget of one call (loadCore's `limits`, else LIMITS' defaults). */
   readonly limits: WorkLimits;
   /**
+   * 'full', or 'first' (loadCore's `part`): a core of the first part has only FIRST_PART_CALLS (and
+   * info, limits, cost of those); every other method throws a TypeError naming the full core.
+   */
+  readonly part: CorePart;
+  /**
    * The core's estimate of `core[name](params)` without making the call: the same checks of the
    * parameters (a TypeError/RangeError naming a bad one), then the cost model's terms. Nothing is
    * computed or allocated; about a microsecond. Throws a RangeError for a name not in COSTED_CALLS.
@@ -671,6 +677,17 @@ export interface Core {
   info(): CoreInfo;
 }
 
+/**
+ * Which part of the core to load: 'full' (every call), or 'first' — the SIMD128 build's objects
+ * linked with only FIRST_PART_CALLS (sqrtdk-simd-first.wasm, about a fifth of the full core's
+ * download), for a page whose first view needs no more. Its numbers are the full core's, bit for bit.
+ */
+export type CorePart = 'full' | 'first';
+/** The parts loadCore's `part` accepts. */
+export const CORE_PARTS: readonly CorePart[];
+/** The calls of the core's first part: every other call of a 'first' core throws a TypeError. */
+export const FIRST_PART_CALLS: readonly ['scoreVariance'];
+
 /** Which artifact to load: the SIMD128 build (both kernel families) or the baseline build (scalar only). */
 export type BuildChoice = 'auto' | 'simd128' | 'baseline';
 
@@ -701,6 +718,12 @@ export interface LoadOptions {
    * other than these two a TypeError. The module is shared: cores with other limits load it once.
    */
   limits?: Partial<WorkLimits>;
+  /**
+   * default 'full'. 'first': the SIMD128 build's first part (FIRST_PART_CALLS only); with build
+   * 'auto' on an engine without SIMD128 the whole baseline core comes instead (core.part says which);
+   * with build 'baseline' a RangeError. A wasmBinary, wasmUrl or wasmModule must be of that part.
+   */
+  part?: CorePart;
 }
 
 /**

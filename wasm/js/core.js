@@ -171,7 +171,22 @@ const ARTIFACTS = {
     module: () => import('../dist/sqrtdk-base.mjs'),
     wasm: () => new URL('../dist/sqrtdk-base.wasm', import.meta.url),
   },
+  // the SIMD128 build's first part (loadCore({ part: 'first' })): the same objects linked with
+  // only the calls of FIRST_PART_CALLS, 28 KB gzip instead of 128 (CMakeLists.txt)
+  'simd128:first': {
+    module: () => import('../dist/sqrtdk-simd-first.mjs'),
+    wasm: () => new URL('../dist/sqrtdk-simd-first.wasm', import.meta.url),
+  },
 };
+
+/** The parts of the core loadCore can load: 'full' (every call) or 'first' (FIRST_PART_CALLS only). */
+export const CORE_PARTS = Object.freeze(['full', 'first']);
+/**
+ * The calls of the core's first part (the variance view's: scoreVariance and its cost, with info
+ * and limits): a core of part 'first' refuses every other method with a TypeError, and core.cost
+ * any other name. Its scoreVariance is the full core's, bit for bit (same objects, same flags).
+ */
+export const FIRST_PART_CALLS = Object.freeze(['scoreVariance']);
 
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 
@@ -474,7 +489,13 @@ function ownArgs(methods) {
   for (const [name, f] of Object.entries(methods)) out[name] = typeof f === 'function' ? (...args) => f(...args.map(own)) : f;
   return Object.freeze(out);
 }
-function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', undefined)) {
+function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', undefined), part = 'full') {
+  // A call the first part lacks: a TypeError saying which part has it (the page loads the full one).
+  const need = (name) => {
+    if (part === 'first' && !FIRST_PART_CALLS.includes(name)) {
+      throw new TypeError(`${name}: not in the first part of the core (loadCore({ part: 'first' }) has ${FIRST_PART_CALLS.join(', ')}); load the full core (part: 'full')`);
+    }
+  };
   // Every call runs under this core's limits: the module's budget is set before each call.
   const applyLimits = () => {
     if (moduleLimits.get(mod) === limits) return;
@@ -484,6 +505,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
   // While core.cost resolves a call's parameters, `resolving` receives them instead of the call.
   let resolving = null;
   const call = (name, params) => {
+    need(name);
     if (resolving !== null) { resolving.params = params; throw resolving; }
     applyLimits();
     return checked(mod[name](params), name);
@@ -500,10 +522,13 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
   const core = ownArgs({
     /** This core's budgets per call (loadCore's limits). */
     limits,
+    /** 'full', or 'first': only FIRST_PART_CALLS (loadCore's part). */
+    part,
     cost(name, params) {
       const what = 'cost';
       if (typeof name !== 'string') throw new TypeError(`${what}: name must be a string, got ${typeName(name)}`);
       if (!COSTED_CALLS.includes(name)) throw new RangeError(`${what}: name = '${name}' is not one of ${COSTED_CALLS.map((c) => `'${c}'`).join(', ')}`);
+      need(name);
       // the parameters exactly as core[name](params) would send them (its checks and defaults)
       const box = { params: undefined };
       resolving = box;
@@ -595,6 +620,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     softmaxJacobian(logits, options = {}) {
       const what = 'softmaxJacobian';
       checkObject(what, options, ['softcap']);
+      need(what);
       const x = numberList(what, 'logits', logits, 1, 4096);
       applyLimits();
       return checked(mod.softmaxJacobian(x, softcap(what, options.softcap)));
@@ -730,6 +756,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     modelScales(...args) {
       // the catalogue takes nothing: an argument (options that would be ignored) is refused
+      need('modelScales');
       if (args.length > 0) {
         throw new TypeError(`modelScales: takes no arguments, got ${args.length} (${args.map(describe).join(', ')})`);
       }
@@ -737,6 +764,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     createTrainingRun(config = {}) {
       const what = 'createTrainingRun';
+      need(what);
       checkObject(what, config, TRAINING_KEYS);
       const d = TRAINING_DEFAULTS;
       const steps = trainInt(what, 'steps', config.steps, d.steps);
@@ -788,7 +816,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     info() {
       const b = mod.buildInfo();
       // heapBytes: the wasm heap's current size (it grows with the largest call so far, never shrinks).
-      return { version: b.version, kernel: defaultKernel, simd: b.simd, build, heapBytes: mod.HEAP8.length };
+      return { version: b.version, kernel: defaultKernel, simd: b.simd, build, part, heapBytes: mod.HEAP8.length };
     },
   });
   return core;
@@ -843,6 +871,11 @@ async function instantiate(build, options, bytes) {
   }
   // a core of another version (a stale cached .wasm, a file from another release) would give other
   // numbers under this version's name: refused
+  // buildInfo().part: 'first' or 'full' (cores before the first part existed report none: full)
+  const part = info.part ?? 'full';
+  if (part !== (options.part ?? 'full')) {
+    throw new TypeError(`loadCore: ${source} is the '${part}' part of this core, not the '${options.part ?? 'full'}' part asked for`);
+  }
   if (info.version !== CORE_VERSION) {
     throw new TypeError(`loadCore: ${source} is core ${String(info.version).slice(0, 40)}, not ${CORE_VERSION} (this loader's CORE_VERSION): use the loader of its own version, or this version's .wasm`);
   }
@@ -851,7 +884,7 @@ async function instantiate(build, options, bytes) {
 
 async function instantiateRaw(build, options, bytes) {
   const what = 'loadCore';
-  const art = ARTIFACTS[build];
+  const art = ARTIFACTS[options.part === 'first' ? `${build}:first` : build];
   const { default: factory } = await art.module();
   // The module's own messages (an abort while loading) go into the rejection, not to stderr.
   const messages = [];
@@ -946,7 +979,7 @@ async function nodeUrlBytes(what, wasmUrl) {
 }
 
 /** The options loadCore accepts; any other is refused with a TypeError naming it. */
-const LOAD_OPTIONS = ['kernel', 'build', 'wasmBinary', 'wasmUrl', 'wasmModule', 'limits'];
+const LOAD_OPTIONS = ['kernel', 'build', 'wasmBinary', 'wasmUrl', 'wasmModule', 'limits', 'part'];
 
 /**
  * Loads the core. The wasm module of each build is instantiated once (the promise is memoised).
@@ -976,29 +1009,40 @@ export async function loadCore(options = {}) {
     throw new RangeError(`${what}: kernel = 'simd' needs the simd128 build, not 'baseline'`);
   }
   const build = buildChoice === 'auto' ? (hasSimd ? 'simd128' : 'baseline') : buildChoice;
+  const partChoice = options.part ?? 'full';
+  if (!CORE_PARTS.includes(partChoice)) {
+    throw new RangeError(`${what}: part = '${String(partChoice)}' is not one of ${CORE_PARTS.map((p) => `'${p}'`).join(', ')}`);
+  }
+  if (partChoice === 'first' && buildChoice === 'baseline') {
+    throw new RangeError(`${what}: part = 'first' is a part of the simd128 build; the baseline build loads whole (leave part out)`);
+  }
+  // the first part exists only in the SIMD128 build: with build 'auto' on an engine without SIMD128
+  // the whole baseline core comes instead (core.part says which)
+  const part = build === 'simd128' ? partChoice : 'full';
+  options = Object.assign(Object.create(null), options, { part });  // still own properties only (see own())
   const sources = ['wasmBinary', 'wasmUrl', 'wasmModule'].filter((k) => options[k] !== undefined);
   if (sources.length > 1) throw new TypeError(`${what}: ${sources.join(' and ')} cannot go together: give one source of the core`);
   const kernel = choice === 'auto' ? (build === 'simd128' ? 'simd' : 'scalar') : choice;
   // A custom binary is memoised by its content (the bytes of wasmBinary, or those read from
   // wasmUrl in Node), a browser wasmUrl by its address; bytes that are not wasm are refused here.
   let bytes = null;
-  let key = build;
+  let key = part === 'first' ? `${build}:first` : build;
   if (options.wasmBinary !== undefined) {
     bytes = checkWasm(what, 'wasmBinary', binaryBytes(what, options.wasmBinary));
-    key = `${build}:bin:${fingerprint(bytes)}`;
+    key = `${key}:bin:${fingerprint(bytes)}`;
   } else if (options.wasmUrl !== undefined && isNode) {
     const got = await nodeUrlBytes(what, options.wasmUrl);
     bytes = got.bytes;
-    key = `${build}:bin:${fingerprint(bytes)}`;
+    key = `${key}:bin:${fingerprint(bytes)}`;
   } else if (options.wasmUrl !== undefined) {
-    key = `${build}:url:${String(options.wasmUrl)}`;
+    key = `${key}:url:${String(options.wasmUrl)}`;
   } else if (options.wasmModule !== undefined) {
-    key = `${build}:module:${moduleId(options.wasmModule)}`;
+    key = `${key}:module:${moduleId(options.wasmModule)}`;
   }
   if (!modules.has(key)) {
     const p = instantiate(build, options, bytes);
     modules.set(key, p);
     p.catch(() => modules.delete(key));  // a failed load may be retried
   }
-  return makeCore(await modules.get(key), build, kernel, limits);
+  return makeCore(await modules.get(key), build, kernel, limits, part);
 }

@@ -19,7 +19,7 @@ import { translator, loadCatalogue, hasCatalogue } from './i18n/catalogue.ts';
 import type { T } from './i18n/messages.ts';
 import { Compute, CoreError, defaultPoolSize } from './compute.ts';
 import { CoreSource, coreWorker, pageCore } from './worker/boot.ts';
-import { useCostCore, warmCost } from './requests/cost.ts';
+import { useCostCore, warmCost, FIRST_PART_VIEWS } from './requests/cost.ts';
 import { poolOverride, backoffOverride } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
 import { moduleWorker, blobWorkerFailures, pageThreadOverride } from './worker/spawn.ts';
@@ -78,7 +78,9 @@ function loadView(p: Panel): Promise<Factory> {
 }
 /** A view's code and the parts of the page language's catalogue it needs, both in (its factory). */
 function viewReady(p: Panel): Promise<Factory> {
-  return Promise.all([loadView(p), loadCatalogue(store.state.lang, p)]).then(([factory]) => factory);
+  // a view beyond the core's first part sizes its requests with the full core's cost model
+  const cost = startsWithFirstPart && !FIRST_PART_VIEWS.includes(p) ? fullCostCore() : undefined;
+  return Promise.all([loadView(p), loadCatalogue(store.state.lang, p), cost]).then(([factory]) => factory);
 }
 
 const root = document.getElementById('app')!;
@@ -103,7 +105,10 @@ let download: { loaded: number; total: number | null } | null = null;
 /** the workers' start after a failure: retrying with a backoff, or given up (unavailable) */
 let start: StartState = { state: 'ready' };
 // the core's module is compiled once, here, and posted to every worker of the pool
-const coreSource = new CoreSource((loaded, total) => { download = { loaded, total }; showStatus(); });
+// on the variance view the core starts with its first part (boot.ts; the full core follows when
+// another view or the page's idle time asks for it)
+const startsWithFirstPart = FIRST_PART_VIEWS.includes(initial.state.exp);
+const coreSource = new CoreSource((loaded, total) => { download = { loaded, total }; showStatus(); }, startsWithFirstPart);
 const compute = new Compute({
   poolSize: poolOverride(location.search) ?? defaultPoolSize(navigator.hardwareConcurrency),
   // a worker where one can start (from a blob: script in a sandboxed frame, worker/spawn.ts), else
@@ -112,13 +117,13 @@ const compute = new Compute({
   createWorker: (i) => {
     if (blobWorkerFailures() === 0 && !pageThreadOverride(location.search)) {
       try {
-        const w = coreWorker(() => moduleWorker(coreWorkerUrl, `sqrtdk-core-${i}`), coreSource.get());
+        const w = coreWorker(() => moduleWorker(coreWorkerUrl, `sqrtdk-core-${i}`), coreSource);
         document.documentElement.dataset.coreThread ??= 'worker';
         return w;
       } catch { /* no worker may start here */ }
     }
     document.documentElement.dataset.coreThread = 'page';
-    return new InThreadCore(coreSource.get());
+    return new InThreadCore(coreSource.get(), coreSource);
   },
   announcesReady: true,
   // ?backoff=ms,… (tests) replaces the production delays between attempts (pool.ts START_BACKOFF_MS)
@@ -395,6 +400,7 @@ function viewFailed(seq: number, host: HTMLElement, again: () => void): void {
 
 /** What follows a view's arrival in the page (a page's or an embed's): its notices, its state, the first paint, the title. */
 function viewInPage(v: PanelView, now: State): void {
+  loadFullWhenIdle();
   showPendingRestart();
   showKernelNotice();
   showStartNotice();
@@ -609,6 +615,8 @@ if (initial.state.embed) reportHeight();
 // for both). They are asked for in a task after this module's: the link tags of the view's chunks,
 // which the dynamic import adds, were a third of the module's first run (a 50–60 ms task).
 const mountSoon = () => setTimeout(mount, 0);
+/** ms after the first view is in the page before the full core is loaded in idle time (its charts come first). */
+const FULL_CORE_AFTER_MS = 500;
 setTimeout(() => void Promise.allSettled([loadView(initial.state.exp), loadCatalogue(initial.state.lang, initial.state.exp)]).then(mountSoon), 0);
 void costCore().finally(startSizing);
 
@@ -617,10 +625,40 @@ void costCore().finally(startSizing);
  * core loads after a failure (recovered()), so requests are sized again once the lab can compute.
  */
 let costCoreLoaded = false;
+/** The page's cost model runs on the full core (a view beyond the first part asked for it, or the page was idle). */
+let costOnFull: Promise<void> | null = null;
 function costCore(): Promise<void> {
   if (costCoreLoaded) return Promise.resolve();
-  return pageCore(coreSource.get()).then((c) => { costCoreLoaded = true; useCostCore(c); setTimeout(warmCost, 0); },
-    (e: unknown) => console.warn('the core did not load on the page:', e instanceof Error ? e.message : e));
+  return pageCore(costOnFull ? coreSource.full() : coreSource.get()).then((c) => {
+    costCoreLoaded = true;
+    if (!(costOnFull && c.part === 'first')) useCostCore(c);
+    setTimeout(warmCost, 0);
+  }, (e: unknown) => console.warn('the core did not load on the page:', e instanceof Error ? e.message : e));
+}
+/**
+ * The full core for the page's cost model (and so, through coreSource, for the workers): once a
+ * view beyond the first part opens, or the page is idle after its first view. Never rejects: where
+ * it cannot load, the first part's calls keep their estimates and the others are not sized.
+ */
+function fullCostCore(): Promise<void> {
+  costOnFull ??= pageCore(coreSource.full()).then((c) => { costCoreLoaded = true; useCostCore(c); }, (e: unknown) => {
+    costOnFull = null;
+    console.warn('the full core did not load on the page:', e instanceof Error ? e.message : e);
+  });
+  return costOnFull;
+}
+/**
+ * After the first view (on the first part), the full core is fetched and compiled (off the main
+ * thread) in the page's idle time and handed to the workers, so another view opens at once; the
+ * page's own instance of it (the cost model: a 50 ms instantiation on this thread) waits until a
+ * view needs it (viewReady).
+ */
+let fullSoon = !startsWithFirstPart;
+function loadFullWhenIdle(): void {
+  if (fullSoon) return;
+  fullSoon = true;
+  const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 5000 }) : setTimeout(f, 0));
+  setTimeout(() => idle(() => void coreSource.full()), FULL_CORE_AFTER_MS);
 }
 startPwa(() => t);
 function requestInfo(): void {

@@ -124,6 +124,7 @@ export const enBase = {
   'common.failed.crash': 'Not computed: this request crashed the compute worker twice (it was restarted each time). Change a setting to try again.',
   'common.failed.timeout': 'Not computed: this request did not finish in time, twice (the compute worker was restarted each time). Change a setting to try again.',
   'common.failed.unavailable': 'Not computed: the lab’s code could not be loaded (see the notice above).',
+  'common.failed.load': 'Not computed: the part of the lab’s code this view needs could not be loaded (the network, or a newer version on the host). Reload the page to try again.',
   'notice.update.reload': 'Reload',
   'embed.format': 'Format',
   'embed.format.html': 'HTML',

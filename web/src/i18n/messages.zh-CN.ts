@@ -118,6 +118,7 @@ export const zhBase: Record<BaseKey, string> = {
   'common.failed.crash': '未计算：这个请求两次使计算线程崩溃（每次都已重新启动）。请更改设置后再试。',
   'common.failed.timeout': '未计算：这个请求两次都未能及时完成（计算线程每次都已重新启动）。请更改设置后再试。',
   'common.failed.unavailable': '未计算：实验室的代码未能加载（见上方通知）。',
+  'common.failed.load': '未计算：本视图所需的那部分实验室代码未能加载（网络问题，或网站上已有新版本）。请重新加载页面再试。',
   'notice.update.reload': '重新加载',
   'embed.format': '格式',
   'embed.format.html': 'HTML',

@@ -7,9 +7,15 @@
 // call to core.cost computes nothing and takes about a microsecond.
 import type { Core, CostedCall, CostedParams, SaturationSweepParams, ScoreVarianceParams, AttentionStatsParams } from '../../../wasm/js/core.js';
 import { DK_STEPS } from '../state/schema.js';
-import { LIMITS } from '../../../wasm/js/core.js';
+import { LIMITS, FIRST_PART_CALLS } from '../../../wasm/js/core.js';
 
 let core: Core | null = null;
+
+/**
+ * The views whose every request the core's first part answers (FIRST_PART_CALLS: the variance
+ * view's): a page that opens on one starts with that part (worker/boot.ts), the others with the full core.
+ */
+export const FIRST_PART_VIEWS: readonly string[] = ['variance'];
 
 /** Gives the cost helper its core (the page's main-thread instance; tests pass a Node-loaded one). */
 export function useCostCore(c: Core): void {
@@ -28,8 +34,11 @@ export function estimateSeconds<N extends CostedCall>(name: N, params: CostedPar
   // cannot load it either), requests are not sized: nothing can compute them, and the pool answers
   // each as unavailable, which the panels say beside their controls. Once the core loads, the page
   // mounts again with every request sized (main.ts recovered()). No second formula stands in.
+  // The core's first part (the variance view's start, worker/boot.ts) estimates only its own calls;
+  // a view beyond it mounts once the page has the full core (main.ts viewReady), so a call it lacks
+  // is sized here only if the full core could not load: not sized, as above.
   const c = core;
-  if (c === null) return 0;
+  if (c === null || (c.part === 'first' && !(FIRST_PART_CALLS as readonly string[]).includes(name))) return 0;
   const key = `${name}:${JSON.stringify(params)}`;
   const hit = memo.get(key);
   if (hit !== undefined) return hit;

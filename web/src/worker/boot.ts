@@ -5,16 +5,25 @@
 // download reports its progress (a slow network shows how far it got, never a false failure); bytes that do not compile (a cache entry
 // left by a captive portal) are evicted from the page's caches and fetched once more; and a core
 // that the workers reject (not this version or build) is evicted and compiled again once too.
+//
+// Two parts (issue 20: the first view ≤ 250 KB gzip): on the variance view the SIMD128 build starts
+// with the core's first part (sqrtdk-simd-first: scoreVariance and its cost, 28 KB gzip instead of
+// 128), and the full core is compiled when a view, a request or the page's idle time needs it
+// (CoreSource.full()), then handed to the workers ({ full } after { init }) and to the page's
+// cost model. Both are the same objects and flags: the same numbers (tests/node/first-core.test.mjs).
 import type { WorkerLike } from './protocol.ts';
-import { loadCore, simdSupported } from '../../../wasm/js/core.js';
+import { simdSupported } from '../../../wasm/js/core.js';
 import type { Core } from '../../../wasm/js/core.js';
-import { fetchCore } from './fetch-core.ts';
+import { coreOf, needsFull } from './parts.ts';
 
 /** The compiled core for the workers, or why there is none: `fatal` (an HTTP error: no worker retries the fetch). */
-export type CoreInit = { module: WebAssembly.Module; build: 'simd128' | 'baseline' } | { fatal: string };
+export type CoreInit = { module: WebAssembly.Module; build: 'simd128' | 'baseline'; part?: 'first' | 'full' } | { fatal: string };
 
 const SIMD_WASM = new URL('../../../wasm/dist/sqrtdk-simd.wasm', import.meta.url);
+const FIRST_WASM = new URL('../../../wasm/dist/sqrtdk-simd-first.wasm', import.meta.url);
 const BASE_WASM = new URL('../../../wasm/dist/sqrtdk-base.wasm', import.meta.url);
+
+const wasmOf = (build: 'simd128' | 'baseline', part: 'first' | 'full') => (build === 'baseline' ? BASE_WASM : part === 'first' ? FIRST_WASM : SIMD_WASM);
 
 /** Bytes of the core received so far, and the whole size when the server says it (else null). */
 export type OnProgress = (loaded: number, total: number | null) => void;
@@ -59,19 +68,21 @@ async function fetchCompile(url: URL, fresh: boolean, onProgress?: OnProgress): 
  * and fetched again once (bypassing the HTTP cache); an HTTP error gives { fatal } (the workers do
  * not fetch it again); a network error gives null (each worker then tries the fetch itself).
  */
-export async function compileCore(onProgress?: OnProgress, fresh = false): Promise<CoreInit | null> {
+export async function compileCore(onProgress?: OnProgress, fresh = false, wanted: 'first' | 'full' = 'full'): Promise<CoreInit | null> {
   let url = SIMD_WASM;
   let build: 'simd128' | 'baseline' = 'simd128';
   try {
     build = (await simdSupported()) ? 'simd128' : 'baseline';
-    url = build === 'simd128' ? SIMD_WASM : BASE_WASM;
-    return { module: await fetchCompile(url, fresh, onProgress), build };
+    // the baseline build (engines without SIMD128) has no first part: it loads whole
+    const part = build === 'simd128' ? wanted : 'full';
+    url = wasmOf(build, part);
+    return { module: await fetchCompile(url, fresh, onProgress), build, part };
   } catch (e) {
     const http = (e as { http?: number }).http;
     if (http !== undefined) return { fatal: (e as Error).message };
     if (e instanceof WebAssembly.CompileError && !fresh) {
       await evictCached(url.href);
-      return compileCore(onProgress, true);
+      return compileCore(onProgress, true, wanted);
     }
     if (e instanceof WebAssembly.CompileError) return { fatal: `the core's .wasm is not WebAssembly (${e.message})` };
     return null;
@@ -85,12 +96,40 @@ export async function compileCore(onProgress?: OnProgress, fresh = false): Promi
  */
 export class CoreSource {
   private current: Promise<CoreInit | null> | null = null;
+  private whole: Promise<CoreInit | null> | null = null;
+  private readonly wantFull = new Set<() => void>();
   private evicted = false;
-  constructor(private readonly onProgress?: OnProgress) {}
+  /** `first`: start with the core's first part (the first view is one of FIRST_PART_VIEWS). */
+  constructor(private readonly onProgress?: OnProgress, private readonly first = false) {}
 
+  /** The module the workers start with: the first part, or the full core. */
   get(): Promise<CoreInit | null> {
-    this.current ??= compileCore(this.onProgress);
+    this.current ??= compileCore(this.onProgress, false, this.first ? 'first' : 'full');
     return this.current;
+  }
+
+  /**
+   * The full core: the module get() gave when it is the full one, else compiled now (once; again
+   * after a failure), and announced to every worker of the pool (onFull). A network failure gives
+   * null (each worker then fetches it itself), an HTTP error { fatal }.
+   */
+  async full(): Promise<CoreInit | null> {
+    const start = await this.get().catch(() => null);
+    if (!(start && 'module' in start && start.part === 'first')) return start;
+    if (!this.whole) {
+      const p = compileCore(undefined, false, 'full');
+      this.whole = p;
+      void p.then((i) => { if (i === null && this.whole === p) this.whole = null; });  // offline: try again next time
+      for (const f of this.wantFull) f();
+    }
+    return this.whole;
+  }
+
+  /** Calls `f` when the full core is asked for (at once if it was); returns the unsubscribe. */
+  onFull(f: () => void): () => void {
+    this.wantFull.add(f);
+    if (this.whole) f();
+    return () => this.wantFull.delete(f);
   }
 
   /** A worker could not start with what get() gave: the next get() compiles again (evicting a rejected module's bytes, once). */
@@ -102,19 +141,45 @@ export class CoreSource {
     if (init && 'module' in init) {
       if (this.evicted) return;  // evicted and compiled afresh once already: keep it (the pool gives up)
       this.evicted = true;
-      await evictCached((init.build === 'simd128' ? SIMD_WASM : BASE_WASM).href);
-      if (this.current === was) this.current = compileCore(this.onProgress, true);
+      await evictCached(wasmOf(init.build, init.part ?? 'full').href);
+      if (this.current === was) this.current = compileCore(this.onProgress, true, this.first ? 'first' : 'full');
       return;
     }
     this.current = null;
   }
 }
 
-/** A core worker, sent the compiled module (or null, or why there is none) as its first message. */
-export function coreWorker(make: () => Worker, init: Promise<CoreInit | null>): WorkerLike {
+/**
+ * A core worker, sent the compiled module (or null, or why there is none) as its first message.
+ * When it started with the first part, it is sent the full core ({ full }) once the page has it:
+ * when a request it is sent needs it (needsFull), or when the page asked for it (source.full()).
+ */
+export function coreWorker(make: () => Worker, source: CoreSource): WorkerLike {
   const w = make();
+  const init = source.get();
   void init.then((i) => w.postMessage({ init: i }), () => w.postMessage({ init: null }));
-  return w as unknown as WorkerLike;
+  let sent = false;
+  const sendFull = () => {
+    if (sent) return;
+    sent = true;
+    void init.then((i) => {
+      if (!(i && 'module' in i && i.part === 'first')) return;
+      void source.full().then((f) => w.postMessage({ full: f }), () => w.postMessage({ full: null }));
+    }, () => {});
+  };
+  const unsubscribe = source.onFull(sendFull);
+  return {
+    postMessage(message: unknown, transfer?: Transferable[]) {
+      const kind = (message as { kind?: unknown } | null)?.kind;
+      if (typeof kind === 'string' && needsFull(kind)) sendFull();
+      w.postMessage(message, transfer ?? []);
+    },
+    terminate() { unsubscribe(); w.terminate(); },
+    get onmessage() { return w.onmessage; },
+    set onmessage(f) { w.onmessage = f; },
+    get onerror() { return w.onerror as WorkerLike['onerror']; },
+    set onerror(f) { w.onerror = f as Worker['onerror']; },
+  };
 }
 
 /**
@@ -124,6 +189,5 @@ export function coreWorker(make: () => Worker, init: Promise<CoreInit | null>): 
  */
 export async function pageCore(init: Promise<CoreInit | null>): Promise<Core> {
   const i = await init.catch(() => null);
-  if (i && 'fatal' in i) throw new Error(i.fatal);
-  return i ? loadCore({ build: i.build, kernel: 'auto', wasmModule: i.module }) : (await fetchCore()).core;
+  return coreOf(i);
 }

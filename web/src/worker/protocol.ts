@@ -84,9 +84,13 @@ export function transferables(value: unknown, out: Transferable[] = [], seen = n
 /**
  * An error that came back from the worker (kind 'core': the core refused the parameters), or from
  * the client: 'timeout' and 'crash' (the request hung or killed the worker twice), 'superseded'
- * (a newer request replaced it), 'unavailable' (no worker could load the core: the pool stopped).
+ * (a newer request replaced it), 'unavailable' (no worker could load the core: the pool stopped),
+ * 'load' (a worker on the core's first part could not load the full core this request needs:
+ * its reply's error is named CORE_LOAD_ERROR).
  */
-export type CoreErrorKind = 'core' | 'timeout' | 'crash' | 'superseded' | 'unavailable';
+export type CoreErrorKind = 'core' | 'timeout' | 'crash' | 'superseded' | 'unavailable' | 'load';
+/** The name of a reply's error when the full core a request needs did not load (worker/parts.ts). */
+export const CORE_LOAD_ERROR = 'CoreLoadError';
 export class CoreError extends Error {
   constructor(message: string, readonly kind: CoreErrorKind, name = 'Error') {
     super(message);
@@ -303,7 +307,7 @@ export class WorkerClient {
     if (!p) return;  // answer of a request given up on (timeout) — ignore
     this.finish(p);
     if (m.ok) p.resolve(m.result);
-    else p.reject(new CoreError(m.error.message, 'core', m.error.name));
+    else p.reject(new CoreError(m.error.message, m.error.name === CORE_LOAD_ERROR ? 'load' : 'core', m.error.name));
   }
 
   private onTimeout(p: Pending): void {
