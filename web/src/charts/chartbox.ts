@@ -151,12 +151,27 @@ Chart.register(
   holdFirstDraw, LineController, BarController, LineElement, PointElement, BarElement,
   LinearScale, LogarithmicScale, CategoryScale, Filler, Legend, Tooltip, vline, gapLabel, heatmap, background, renderHook,
 );
-Chart.defaults.font.family = (typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement).getPropertyValue('--font-sans') : '') || 'system-ui, sans-serif';
 Chart.defaults.color = '#374151';
+/**
+ * The charts' text in the page's font stack (style.css --font-sans, a canvas does not inherit CSS):
+ * the page language's, so a chart of the English page names no CJK family (each family the machine
+ * lacks is a font lookup per size and weight) and a Chinese one has them. Read again after a
+ * change of the page's language.
+ */
+let fontLang: string | null = null;
+function pageFont(): void {
+  const lang = document.documentElement.lang;
+  if (lang === fontLang) return;
+  const stack = typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement).getPropertyValue('--font-sans').trim() : '';
+  if (stack) fontLang = lang;  // before the stylesheet applies: asked again at the next chart
+  Chart.defaults.font.family = stack || 'system-ui, sans-serif';
+}
+pageFont();
 
 /** The config with the scheme's text and grid colours (a canvas does not inherit CSS), and no animation when asked for less motion. */
 function themed(cfg: ChartConfiguration): ChartConfiguration {
   const c = chartColours();
+  pageFont();
   const o = (cfg.options ??= {}) as Record<string, unknown> & { scales?: Record<string, Record<string, unknown>>; plugins?: Record<string, Record<string, unknown>> };
   Chart.defaults.color = c.text;
   for (const axis of Object.values(o.scales ?? {})) {
