@@ -108,7 +108,9 @@ const holdFirstDraw: Plugin = {
 /**
  * The page's first Intl.NumberFormat loads the number formats of the locale (Chart.js formats its
  * ticks with one): 20–45 ms of a cold load, done in a task of its own before the first chart (the
- * task after the first chart box is built, or else the first chart's first stage).
+ * task after the first chart box is built, or else the first chart's first stage). The compute
+ * worker makes one as it starts (worker/worker.ts), which loads them for the whole renderer: this
+ * one then takes under a millisecond, and stays for a page whose worker could not start.
  */
 let intlWarm = false;
 function warmIntl(): void {
@@ -160,6 +162,7 @@ Chart.defaults.color = '#374151';
  */
 let fontLang: string | null = null;
 function pageFont(): void {
+  if (typeof document === 'undefined') return;
   const lang = document.documentElement.lang;
   if (lang === fontLang) return;
   const stack = typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement).getPropertyValue('--font-sans').trim() : '';
