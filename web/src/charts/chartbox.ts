@@ -242,7 +242,7 @@ export class ChartBox {
   private readonly noteEl: HTMLElement;
   private chart: Chart | null = null;
   /** the next stage of a chart being made (drawNow), null once it is drawn */
-  private stage: 'data' | 'draw' | null = null;
+  private stage: 'build' | 'data' | 'draw' | null = null;
   private spec: ChartSpec | null = null;
   private visible = observer === null;
   private dirty = false;
@@ -366,9 +366,11 @@ export class ChartBox {
 
   /**
    * Draws the latest spec (the draw queue calls it). A chart drawn for the first time (or of
-   * another type) is made in three stages, one per call and so per task: Chart.js builds it with
-   * the spec's options and no data (scales, layout, legend: the first run of most of its code),
-   * then takes the data (the dataset controllers and elements), then draws. Until the last stage
+   * another type) is made in four stages, one per call and so per task: the page is laid out
+   * (Chart.js reads its canvas's size as it starts: in a cold load that layout of everything the
+   * view added, its text and the font lookups for it, was 20–70 ms of the build's task), Chart.js
+   * builds it with the spec's options and no data (scales, layout, legend: the first run of most of
+   * its code), then takes the data (the dataset controllers and elements), then draws. Until the last stage
    * nothing is drawn (`held`): the canvas, sized by its box from the start, stays blank, then shows
    * the whole chart at once. Returns true while a stage is left (the queue calls again, next task).
    */
@@ -376,7 +378,7 @@ export class ChartBox {
     const spec = this.spec;
     if (!spec || this.destroyed) return false;
     const chart = this.chart;
-    if (chart && this.stage !== null && (chart.config as { type?: string }).type !== spec.config.type) {
+    if (chart && (this.stage === 'data' || this.stage === 'draw') && (chart.config as { type?: string }).type !== spec.config.type) {
       // the spec changed type while the chart was being made: start again
       held.delete(chart);
       chart.destroy();
@@ -402,6 +404,11 @@ export class ChartBox {
     if (!this.dirty) return false;
     if (!this.chart || (this.chart.config as { type?: string }).type !== spec.config.type) {
       if (!intlWarm) { warmIntl(); return true; }
+      if (this.stage !== 'build') {
+        this.canvas.getBoundingClientRect();  // the layout, in a task of its own
+        this.stage = 'build';
+        return true;
+      }
       this.chart?.destroy();
       const cfg = themed(spec.config as unknown as ChartConfiguration);
       creating = true;
@@ -414,6 +421,7 @@ export class ChartBox {
       this.stage = 'data';
       return true;
     }
+    this.stage = null;  // laid out for a type the spec has left again: the chart shown takes it
     this.dirty = false;
     const cfg = themed(spec.config as unknown as ChartConfiguration);
     this.chart.data = cfg.data;
