@@ -7,7 +7,11 @@
 // viewport, with the long tasks of a 5 s d_k drag; the training lab's Cancel; and the gzip size of
 // the JS + wasm + CSS the page loads. Every figure is printed beside its goal (issue 9), with the
 // worker pool size used. Writes bench-results/ui.json. Not a test: it reports, it does not fail on
-// targets.
+// targets. Options (environment): BENCH_UI_DIST=path measures another build; BENCH_UI_ONLY=cold only
+// the cold loads (BENCH_UI_COLD of them, 7, and three 4× throttled) and the sizes, for paired runs
+// of two builds on a shared machine; BENCH_UI_ONLY=throttled only the 4× throttled final redraws
+// (BENCH_UI_REPS per control); BENCH_UI_ONLY=interview only the interview view's cold load;
+// BENCH_UI_CHANGES, BENCH_UI_POOL (below).
 import { fileURLToPath } from 'node:url';
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';

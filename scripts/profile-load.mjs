@@ -7,7 +7,10 @@
 // dist/ (run `npm run build` first; a build with `vite build --minify false` gives readable
 // function names: PROFILE_DIST=path). PROFILE_THROTTLE=4 emulates a 4× slower CPU on a
 // 390×844 phone viewport; PROFILE_RUNS=n loads (default 3); PROFILE_HASH replaces the link.
-// A diagnostic, not a benchmark (tracing itself costs time): bench:ui gives the figures.
+// A diagnostic, not a benchmark (tracing itself costs time): bench:ui gives the figures. Each task
+// shows its wall time and its thread's CPU time: on a machine shared with other work the CPU time
+// tells the page's own cost from the time the thread waited for a core (or for the browser
+// process: a font lookup is a synchronous IPC).
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import os from 'node:os';
@@ -108,7 +111,7 @@ function analyse(events) {
     }
     const top = (m, n) => [...m.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).filter(([, v]) => v >= 0.5).map(([k, v]) => `${r1(v)} ${k}`);
     const drawn = marks.filter((m) => m.ts >= t0 && m.ts <= t1).map((m) => `${m.name.slice(6)} at +${r1((m.ts - t0) / 1000)}`);
-    out.push({ at: r1((t0 - nav) / 1000), ms: r1(task.dur / 1000), beforeFirstChart: t0 < mark.ts, events: top(inner, 10), drawn, selfByChunk: top(chunk, 6), self: top(self, 14), total: top(total, 16) });
+    out.push({ at: r1((t0 - nav) / 1000), ms: r1(task.dur / 1000), cpu: task.tdur === undefined ? null : r1(task.tdur / 1000), beforeFirstChart: t0 < mark.ts, events: top(inner, 10), drawn, selfByChunk: top(chunk, 6), self: top(self, 14), total: top(total, 16) });
   }
   return { firstChart: r1((mark.ts - nav) / 1000), tasks: out };
 }
@@ -132,7 +135,7 @@ try {
     const long = a.tasks;
     console.log(`\nload ${run + 1}: first chart at ${a.firstChart} ms; ${long.filter((t) => t.beforeFirstChart).length} tasks ≥ ${MIN_MS} ms before it, ${long.filter((t) => !t.beforeFirstChart).length} after it (until settled)`);
     for (const t of long) {
-      console.log(`  task at ${t.at} ms: ${t.ms} ms${t.beforeFirstChart ? '' : ' (after the first chart)'}`);
+      console.log(`  task at ${t.at} ms: ${t.ms} ms${t.cpu === null ? '' : ` (${t.cpu} ms on the CPU)`}${t.beforeFirstChart ? '' : ' (after the first chart)'}`);
       console.log(`    events: ${t.events.join(' · ')}`);
       if (t.drawn.length) console.log(`    charts drawn: ${t.drawn.join(', ')}`);
       console.log(`    self by file: ${t.selfByChunk.join(' · ')}`);

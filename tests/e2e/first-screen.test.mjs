@@ -2,7 +2,8 @@
 // The phone header's height; the landing's live chart and first point on the first screen on a
 // desktop and a phone; a training link that shows curves without a click; embedded charts with a
 // readable plot area in a 720 px column; snippets without embed.js that fit their frame at 358,
-// 480 and 720 px; Copy link's short link reproducing the readouts; a printed lab within the page.
+// 480 and 720 px; Copy link's short link reproducing the readouts; a printed lab within the page;
+// the font stacks of Latin and Chinese text.
 // Run with `npm run test:e2e` after `npm run build`.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,6 +44,27 @@ test('a phone: the header takes at most 15 % of the first screen in both languag
   await page.selectOption('[data-panel="device"] [data-key="kernel"] select', 'auto');
   await page.waitForFunction(() => location.hash.includes('kernel=auto') && document.documentElement.dataset.engine === 'simd');
   await ctx.close();
+});
+
+test('font stacks: Latin text in the system font (no family before it that a machine may lack: each costs a font lookup per size), CJK families only for Chinese text', async () => {
+  const page = await context.newPage();
+  const fonts = () => page.evaluate(() => ({
+    body: getComputedStyle(document.body).fontFamily,
+    // the language picker names 简体中文 in Chinese on every page
+    zhOption: getComputedStyle(document.querySelector('option[value="zh-CN"]')).fontFamily,
+    zhOptionLang: document.querySelector('option[value="zh-CN"]').lang,
+  }));
+  const CJK = /^system-ui, .*"PingFang SC".*"Noto Sans CJK SC", sans-serif$/;
+  await openSaturation(page, 'en');
+  const en = await fonts();
+  assert.equal(en.body, 'system-ui, sans-serif');
+  assert.equal(en.zhOptionLang, 'zh-CN');
+  assert.match(en.zhOption, CJK);
+  await openSaturation(page, 'zh-CN');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');  // a hash change: the page is built again in Chinese
+  const zh = await fonts();
+  assert.match(zh.body, CJK);
+  await page.close();
 });
 
 test('desktop 1366 px: the fourteen tabs take at most two rows in both languages, short labels with the full title in their tooltip, in reading order', async () => {

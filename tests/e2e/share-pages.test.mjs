@@ -2,7 +2,8 @@
 // served under a sub-path: every share page fetched as a crawler fetches it (plain HTTP, no
 // script) carries its view's tags, with an og:image of 1200×630 px and an oEmbed answer; a share
 // page with a hash opens that view with the readouts of the plain link; Copy link gives the share
-// page; with JavaScript off every page shows its heading and a chart picture; a cold load shifts
+// page; with JavaScript off every page shows its heading and a chart picture, in its language's
+// font stack; a cold load shifts
 // nothing (CLS ≤ 0.02); and a share page works offline after one visit.
 // Run with `npm run test:e2e` after `npm run build`.
 import { test, before, after } from 'node:test';
@@ -165,8 +166,14 @@ test('with JavaScript off every page shows its view\'s heading, lede and a chart
       const shown = (sel) => [...document.querySelectorAll(sel)].find((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; });
       const box = (sel) => { const e = shown(sel); const r = e?.getBoundingClientRect(); return e ? { w: Math.round(r.width), h: Math.round(r.height), top: r.top, text: e.textContent.trim() } : null; };
       const svg = shown('[data-first-paint] svg');
-      return { h2: box('[data-first-paint] h2'), lede: box('[data-first-paint] .fp-lede'), svg: box('[data-first-paint] svg'), paths: svg ? svg.querySelectorAll('path, rect').length : 0, numbers: box('[data-first-paint] .fp-numbers'), status: box('.fp-status') };
+      const text = svg?.querySelector('text');
+      return { h2: box('[data-first-paint] h2'), lede: box('[data-first-paint] .fp-lede'), svg: box('[data-first-paint] svg'), paths: svg ? svg.querySelectorAll('path, rect').length : 0, numbers: box('[data-first-paint] .fp-numbers'), status: box('.fp-status'),
+        font: getComputedStyle(document.querySelector('[data-first-paint] h2')).fontFamily, svgFont: text ? getComputedStyle(text).fontFamily : null };
     });
+    // the page language's font stack (style.css --font-sans), its picture's text in it too: CJK families only for Chinese
+    const stack = p.lang === 'zh-CN' ? /^system-ui, .*"Noto Sans CJK SC", sans-serif$/ : /^system-ui, sans-serif$/;
+    assert.match(fp.font, stack, `${p.path}: the first paint's font`);
+    if (fp.svgFont !== null) assert.equal(fp.svgFont, fp.font, `${p.path}: the picture's text in the first paint's font`);
     const title = headOf(await (await fetch(suite.srv.url + p.path)).text()).title;
     assert.ok(fp.h2 && title.startsWith(fp.h2.text), `${p.path}: heading ${fp.h2?.text} (title ${title})`);
     assert.ok(fp.lede?.text, `${p.path}: lede`);

@@ -75,8 +75,12 @@ export function numSlider(store: Store, panel: Panel, key: 'gap' | 'rho' | 'mpow
   });
 }
 
-export function select<K extends StateKey>(store: Store, panel: Panel | null, key: K, label: string, options: { value: string; label: string }[], optionsFor?: (s: State) => { value: string; label: string }[]): Control {
-  const sel = h('select', {}, ...options.map((o) => h('option', { value: o.value, text: o.label }))) as HTMLSelectElement;
+/** A choice of a select; `lang`: the language its label is written in (the language picker's 简体中文). */
+export interface SelectOption { value: string; label: string; lang?: string }
+
+export function select<K extends StateKey>(store: Store, panel: Panel | null, key: K, label: string, options: SelectOption[], optionsFor?: (s: State) => SelectOption[]): Control {
+  const option = (o: SelectOption) => h('option', { value: o.value, text: o.label, lang: o.lang });
+  const sel = h('select', {}, ...options.map(option)) as HTMLSelectElement;
   let shown = options.map((o) => o.value).join(',');
   sel.addEventListener('change', () => {
     const spec = SCHEMA[key];
@@ -89,7 +93,7 @@ export function select<K extends StateKey>(store: Store, panel: Panel | null, ke
       if (optionsFor) {  // options that depend on other keys (the divisors of heads_q)
         const opts = optionsFor(s);
         const ids = opts.map((o) => o.value).join(',');
-        if (ids !== shown) { sel.replaceChildren(...opts.map((o) => h('option', { value: o.value, text: o.label }))); shown = ids; }
+        if (ids !== shown) { sel.replaceChildren(...opts.map(option)); shown = ids; }
       }
       const v = String(s[key]);
       // a value the schema accepts but the list does not offer (a link with hq=7) is shown, not a blank select

@@ -298,7 +298,7 @@ function go(panel: Panel): void {
 /** The page's frame: brand and language (the kernel choice and the engine are in the device panel); then the sticky bar with the panel tabs (a menu on phones) and the copy buttons. */
 function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   const controls = [
-    select(store, null, 'lang', t('app.lang'), [{ value: 'en', label: 'English' }, { value: 'zh-CN', label: '简体中文' }]),
+    select(store, null, 'lang', t('app.lang'), [{ value: 'en', label: 'English', lang: 'en' }, { value: 'zh-CN', label: '简体中文', lang: 'zh-CN' }]),
   ];
   // the other language's catalogue is fetched when the reader reaches for the menu, so a switch
   // rebuilds the page at once (the page loads only its own language's)

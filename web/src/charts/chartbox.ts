@@ -108,7 +108,9 @@ const holdFirstDraw: Plugin = {
 /**
  * The page's first Intl.NumberFormat loads the number formats of the locale (Chart.js formats its
  * ticks with one): 20–45 ms of a cold load, done in a task of its own before the first chart (the
- * task after the first chart box is built, or else the first chart's first stage).
+ * task after the first chart box is built, or else the first chart's first stage). The compute
+ * worker makes one as it starts (worker/worker.ts), which loads them for the whole renderer: this
+ * one then takes under a millisecond, and stays for a page whose worker could not start.
  */
 let intlWarm = false;
 function warmIntl(): void {
@@ -151,12 +153,28 @@ Chart.register(
   holdFirstDraw, LineController, BarController, LineElement, PointElement, BarElement,
   LinearScale, LogarithmicScale, CategoryScale, Filler, Legend, Tooltip, vline, gapLabel, heatmap, background, renderHook,
 );
-Chart.defaults.font.family = (typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement).getPropertyValue('--font-sans') : '') || 'system-ui, sans-serif';
 Chart.defaults.color = '#374151';
+/**
+ * The charts' text in the page's font stack (style.css --font-sans, a canvas does not inherit CSS):
+ * the page language's, so a chart of the English page names no CJK family (each family the machine
+ * lacks is a font lookup per size and weight) and a Chinese one has them. Read again after a
+ * change of the page's language.
+ */
+let fontLang: string | null = null;
+function pageFont(): void {
+  if (typeof document === 'undefined') return;
+  const lang = document.documentElement.lang;
+  if (lang === fontLang) return;
+  const stack = typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement).getPropertyValue('--font-sans').trim() : '';
+  if (stack) fontLang = lang;  // before the stylesheet applies: asked again at the next chart
+  Chart.defaults.font.family = stack || 'system-ui, sans-serif';
+}
+pageFont();
 
 /** The config with the scheme's text and grid colours (a canvas does not inherit CSS), and no animation when asked for less motion. */
 function themed(cfg: ChartConfiguration): ChartConfiguration {
   const c = chartColours();
+  pageFont();
   const o = (cfg.options ??= {}) as Record<string, unknown> & { scales?: Record<string, Record<string, unknown>>; plugins?: Record<string, Record<string, unknown>> };
   Chart.defaults.color = c.text;
   for (const axis of Object.values(o.scales ?? {})) {
@@ -224,7 +242,7 @@ export class ChartBox {
   private readonly noteEl: HTMLElement;
   private chart: Chart | null = null;
   /** the next stage of a chart being made (drawNow), null once it is drawn */
-  private stage: 'data' | 'draw' | null = null;
+  private stage: 'build' | 'data' | 'draw' | null = null;
   private spec: ChartSpec | null = null;
   private visible = observer === null;
   private dirty = false;
@@ -348,9 +366,11 @@ export class ChartBox {
 
   /**
    * Draws the latest spec (the draw queue calls it). A chart drawn for the first time (or of
-   * another type) is made in three stages, one per call and so per task: Chart.js builds it with
-   * the spec's options and no data (scales, layout, legend: the first run of most of its code),
-   * then takes the data (the dataset controllers and elements), then draws. Until the last stage
+   * another type) is made in four stages, one per call and so per task: the page is laid out
+   * (Chart.js reads its canvas's size as it starts: in a cold load that layout of everything the
+   * view added, its text and the font lookups for it, was 20–70 ms of the build's task), Chart.js
+   * builds it with the spec's options and no data (scales, layout, legend: the first run of most of
+   * its code), then takes the data (the dataset controllers and elements), then draws. Until the last stage
    * nothing is drawn (`held`): the canvas, sized by its box from the start, stays blank, then shows
    * the whole chart at once. Returns true while a stage is left (the queue calls again, next task).
    */
@@ -358,7 +378,7 @@ export class ChartBox {
     const spec = this.spec;
     if (!spec || this.destroyed) return false;
     const chart = this.chart;
-    if (chart && this.stage !== null && (chart.config as { type?: string }).type !== spec.config.type) {
+    if (chart && (this.stage === 'data' || this.stage === 'draw') && (chart.config as { type?: string }).type !== spec.config.type) {
       // the spec changed type while the chart was being made: start again
       held.delete(chart);
       chart.destroy();
@@ -384,6 +404,11 @@ export class ChartBox {
     if (!this.dirty) return false;
     if (!this.chart || (this.chart.config as { type?: string }).type !== spec.config.type) {
       if (!intlWarm) { warmIntl(); return true; }
+      if (this.stage !== 'build') {
+        this.canvas.getBoundingClientRect();  // the layout, in a task of its own
+        this.stage = 'build';
+        return true;
+      }
       this.chart?.destroy();
       const cfg = themed(spec.config as unknown as ChartConfiguration);
       creating = true;
@@ -396,6 +421,7 @@ export class ChartBox {
       this.stage = 'data';
       return true;
     }
+    this.stage = null;  // laid out for a type the spec has left again: the chart shown takes it
     this.dirty = false;
     const cfg = themed(spec.config as unknown as ChartConfiguration);
     this.chart.data = cfg.data;

@@ -158,8 +158,8 @@ export interface FirstPaintInput {
  */
 export function firstPaintHtml(f: FirstPaintInput): string {
   // two drawings of the chart: a wide one, and a narrow one with larger type for phones (CSS shows one)
-  const font = 'system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif';
-  const draw = (kind: 'wide' | 'narrow', width: number, height: number, fontSize: number) => chartSvg(f.chart!.config, { width, height, fontSize, fontFamily: font, id: `fp-plot-${kind}` })
+  // the picture's text in the first paint's font (FIRST_PAINT_CSS: the page language's stack)
+  const draw = (kind: 'wide' | 'narrow', width: number, height: number, fontSize: number) => chartSvg(f.chart!.config, { width, height, fontSize, fontFamily: 'inherit', id: `fp-plot-${kind}` })
     .replace('<svg ', `<svg role="img" aria-label="${xmlEscape(f.title)}" class="fp-svg fp-${kind}" preserveAspectRatio="xMidYMid meet" `);
   const svg = f.chart ? draw('wide', 600, 320, 13) + draw('narrow', 360, 300, 12) : '';
   const nums = f.numbers.map((n) => `<div><dt>${xmlEscape(n.label)}</dt><dd>${xmlEscape(n.value)}</dd></div>`).join('');

@@ -9,7 +9,9 @@ export const FIRST_PAINT_CSS = [
   'html{scrollbar-gutter:stable}body{margin:0;background:#f6f7f9}#app{box-sizing:border-box;max-width:1180px;margin:0 auto;padding:20px 20px 40px}',
   '@media (max-width:680px){#app{padding:10px 12px 28px}}',
   '.first-paint,.first-paint *{box-sizing:border-box}',
-  '.first-paint{margin:0;padding:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC","PingFang SC","Microsoft YaHei",sans-serif;color:#1f2937}',
+  // the font stacks of style.css (--font-sans): the system font for Latin text, CJK families only for Chinese
+  '.first-paint{margin:0;padding:0;font:15px/1.5 system-ui,sans-serif;color:#1f2937}',
+  '.first-paint:lang(zh){font-family:system-ui,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif}',
   '.fp-site{margin:0;font-weight:700;font-size:18px}',
   '.fp-tagline{margin:2px 0 12px;color:#4b5563;font-size:14px}',
   '.fp-panel{background:#fff;border:1px solid #e5e7eb;border-radius:12px;padding:16px 20px}',
