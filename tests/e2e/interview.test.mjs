@@ -201,8 +201,11 @@ test('Copy answer: the 30-second answer with its live numbers and the share link
     for (const id of points) assert.ok(text.includes(shown[id].text), `${lang}: ${id} = ${shown[id].text} in the Markdown`);
     assert.match(text, /^\*\*.+\*\*\n\n1\. /);
     assert.equal(text.split('\n').filter((l) => /^\d\. /.test(l)).length, 4, 'four points');
-    assert.ok(text.includes(`${srv.url}#v=1&exp=interview&lang=${lang}&iseed=4`), 'the share link');
-    assert.match(text, /\(\[.+\]\(http:\/\/127\.0\.0\.1:\d+\/lab\/#v=1&exp=variance&lang=[^&]+&dk=512&seed=4\)\)/, 'a show-me link');
+    assert.ok(!text.includes('\u2060'), 'no invisible word joiner in the copied text');
+    // share pages (the language in the path), with the core version, as Copy link gives them
+    const dir = lang === 'zh-CN' ? 'zh-CN/' : '';
+    assert.match(text, new RegExp(`${srv.url.replace(/[.]/g, '\\.')}${dir}p/interview/#v=1&exp=interview&iseed=4&cv=\\d+\\.\\d+\\.\\d+(\\s|$)`), 'the share link');
+    assert.match(text, new RegExp(`\\(\\[.+\\]\\(http://127\\.0\\.0\\.1:\\d+/lab/${dir}p/variance/#v=1&exp=variance&dk=512&seed=4&cv=\\d+\\.\\d+\\.\\d+\\)\\)`), 'a show-me link');
     console.log(`Copy answer (${lang}):\n${text}\n`);
     await page.close();
   }

@@ -87,6 +87,9 @@ describe('head tags', () => {
     expect(tags).toContain('<meta property="og:locale:alternate" content="en_US">');
     expect(tags).toContain('<meta name="twitter:card" content="summary_large_image">');
     expect(tags).toContain('<link rel="alternate" hreflang="en" href="https://you.github.io/sqrtdk/p/saturation/">');
+    // the page itself among its languages, and English as the default
+    expect(tags).toContain('<link rel="alternate" hreflang="zh-CN" href="https://you.github.io/sqrtdk/zh-CN/p/saturation/">');
+    expect(tags).toContain('<link rel="alternate" hreflang="x-default" href="https://you.github.io/sqrtdk/p/saturation/">');
     expect(tags).toContain('<link rel="alternate" type="application/json+oembed" href="https://you.github.io/sqrtdk/zh-CN/p/saturation/oembed.json"');
   });
 

@@ -1,6 +1,7 @@
 /*! √dk Lab embed script (MIT). Sizes every <iframe data-sqrtdk-embed> on the page to the height
  * its √dk Lab panel reports, so a reader never gets a scroll box inside the post. Without this
- * script the iframe keeps the fixed height of the snippet. It reads one number per message, and
+ * script the iframe keeps the snippet's height, a CSS function of its width (cqw) that fits the
+ * panel's measured heights. It reads one number per message, and
  * only from a frame of the lab itself: the frame's src is on the origin this script was served
  * from, the message comes from that frame's window and that origin (or from the opaque origin
  * "null" when the frame is sandboxed without allow-same-origin, as WordPress frames it). A height is capped at

@@ -10,7 +10,8 @@ import '../interview/interview.css';
 import { copyText } from '../copy.ts';
 import { h, setText } from '../dom.ts';
 import type { State, StateKey, Panel } from '../state/state.ts';
-import { defaultState } from '../state/state.ts';
+import { defaultState, shareHash } from '../state/state.ts';
+import { pageContext, shareUrl, siteRoot } from '../share/url.ts';
 import type { PanelCtx, PanelView } from './shell.ts';
 import { fillFormulas, workerFailure } from './shell.ts';
 import { seedInput } from '../controls.ts';
@@ -110,7 +111,8 @@ export function pieces(template: string): ({ text: string } | { id: string })[] 
 
 /** A message as Markdown-ready plain text with its live numbers (… where one is missing). */
 export function plainText(t: T, key: MessageKey, n: Record<NumberId, number>): string {
-  return pieces(t(key)).map((p) => ('text' in p ? p.text : p.id in CALC ? CALC[p.id] : Number.isFinite(n[p.id as NumberId]) ? formatLive(p.id as NumberId, n[p.id as NumberId]) : '…')).join('');
+  // without the word joiners (U+2060) that keep a formula on one line on the page: copied, they hide inside words
+  return pieces(t(key)).map((p) => ('text' in p ? p.text : p.id in CALC ? CALC[p.id] : Number.isFinite(n[p.id as NumberId]) ? formatLive(p.id as NumberId, n[p.id as NumberId]) : '…')).join('').replace(/\u2060/g, '');
 }
 
 /**
@@ -253,7 +255,8 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
 
   const slots = [mountDrill(drillHost, ctx), mountClaimChecker(claimsHost, ctx)];
 
-  const pageUrl = (hash: string) => location.origin + location.pathname + hash;
+  /** A link to copy: the share page of the state's view and language (its card in a chat app) with the short hash, core version included (cv). */
+  const copyUrl = (s: State) => shareUrl(s, siteRoot(location.href, pageContext(document.documentElement)), shareHash(s));
   /** A printed link: the hash without the version (the page reads a link without v as the current version); the base is printed once. */
   const shortUrl = (hash: string) => hash.replace(/^#v=\d+&/, '#');
 
@@ -298,10 +301,10 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
 
   /** The 30-second answer as Markdown: the points with their numbers and links, and the link of this view. */
   function markdown(): string {
-    const here = pageUrl(shortHash({ ...defaultState(state.lang), exp: 'interview', iseed: state.iseed, kernel: state.kernel }));
+    const here = copyUrl({ ...defaultState(state.lang), exp: 'interview', iseed: state.iseed, kernel: state.kernel, cv: state.cv });
     const lines = [`**${t('iv.md.title')}**`, ''];
     POINTS_30S.forEach((p, i) => {
-      lines.push(`${i + 1}. ${plainText(t, p.text(nums), nums)} ([${t('iv.showMe')}](${pageUrl(shortHash(linkState(state, p.link)))}))`);
+      lines.push(`${i + 1}. ${plainText(t, p.text(nums), nums)} ([${t('iv.showMe')}](${copyUrl(linkState(state, p.link))}))`);
     });
     lines.push('', t('iv.md.source', { seed: state.iseed, url: here }));
     return lines.join('\n');

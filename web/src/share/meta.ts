@@ -53,11 +53,14 @@ export function headTags(m: PageMeta): string {
   const { card, oembed } = assetsOf(m);
   const url = (target: string) => urlFor(m.site, m.path, target);
   const meta = (attr: 'name' | 'property', key: string, value: string) => `<meta ${attr}="${key}" content="${xmlEscape(value)}">`;
+  const versions = [{ lang: m.lang, path: m.path }, ...m.alternates];
   const lines = [
     `<title>${xmlEscape(m.title)}</title>`,
     meta('name', 'description', m.description),
     `<link rel="canonical" href="${xmlEscape(url(m.path))}">`,
-    ...m.alternates.map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${xmlEscape(url(a.path))}">`),
+    // every language's page, this one included, and English as the default (Google's hreflang rules)
+    ...versions.map((a) => `<link rel="alternate" hreflang="${a.lang}" href="${xmlEscape(url(a.path))}">`),
+    ...versions.filter((a) => a.lang === 'en').map((a) => `<link rel="alternate" hreflang="x-default" href="${xmlEscape(url(a.path))}">`),
     meta('property', 'og:type', 'website'),
     meta('property', 'og:site_name', m.siteName),
     meta('property', 'og:title', m.title),
