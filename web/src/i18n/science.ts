@@ -63,6 +63,7 @@ export const scienceEn = {
   'wild.note.qkNorm': 'QK-norm',
   'wild.note.sinks': 'sinks',
   'wild.open': 'Saturation with this scale',
+  'wild.pending': 'computing…',
   'wild.loading': 'Asking the core for its catalogue…',
   'wild.count': '{n} models. Each link opens the saturation panel with the model’s scale as an explicit factor, at its d_head.',
   'wild.failed': 'The catalogue could not be computed: {message}',

@@ -63,6 +63,7 @@ export const scienceZh: Record<keyof typeof scienceEn, string> = {
   'wild.note.qkNorm': 'QK-norm',
   'wild.note.sinks': 'sink',
   'wild.open': '用此缩放看饱和',
+  'wild.pending': '计算中…',
   'wild.loading': '正在向核心请求模型目录……',
   'wild.count': '共 {n} 个模型。每个链接都以该模型的缩放作为显式因子、在其 d_head 上打开饱和面板。',
   'wild.failed': '无法计算模型目录：{message}',

@@ -67,9 +67,19 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
       if (state.embed) { a.target = '_blank'; a.rel = 'noopener'; }
     }
   };
+  // a computed cell shows … (read as "computing…") until its number or failure arrives, not the – of "none"
+  const pending = (td: HTMLElement) => {
+    td.textContent = '…';
+    td.setAttribute('aria-label', t('wild.pending'));
+    return td;
+  };
+  const put = (td: HTMLElement, text: string) => {
+    td.removeAttribute('aria-label');
+    setText(td, text);
+  };
   const failed = (e: unknown, td: HTMLElement) => {
     if (e instanceof CoreError && e.kind === 'superseded') return;
-    setText(td, '!');
+    put(td, '!');
     td.title = e instanceof Error ? e.message : String(e);
   };
 
@@ -95,7 +105,7 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
       const cell = (c: string, text = '–') => h('td', { 'data-col': c, 'data-label': t(`wild.th.${c}` as MessageKey, { L }), text });
       const notes = [m.softcap ? t('wild.note.cap', { cap: m.softcap }) : '', m.qkNorm ? t('wild.note.qkNorm') : '', m.sinks ? t('wild.note.sinks') : '']
         .filter((x) => x !== '').join(' · ');
-      const ratio = cell('ratio', `${fmt(m.scale / m.invSqrtDHead, 4)}×`), ent = cell('entropy'), ref = cell('refEntropy');
+      const ratio = cell('ratio', `${fmt(m.scale / m.invSqrtDHead, 4)}×`), ent = pending(cell('entropy')), ref = pending(cell('refEntropy'));
       const a = h('a', { 'data-wild-link': String(i), text: t('wild.open') }) as HTMLAnchorElement;
       links.push({ a, patch: () => wildLinkPatch(m) });
       const tr = h('tr', { 'data-wild-row': m.model },
@@ -116,8 +126,8 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
       busy(s.el, settled(own));
       busy(s.el, settled(base));
       const answered = () => { bars[i].answers += 1; drawChart(); };
-      own.then((r: AttentionStatsResult) => { if (my === gen) { setText(ent, fmt(r.summary.entropy.mean)); bars[i].own = r.summary.entropy.mean; answered(); } }, (e) => { failed(e, ent); if (my === gen) answered(); });
-      base.then((r: AttentionStatsResult) => { if (my === gen) { setText(ref, fmt(r.summary.entropy.mean)); bars[i].ref = r.summary.entropy.mean; lnL = r.logSeqLen; answered(); } }, (e) => { failed(e, ref); if (my === gen) answered(); });
+      own.then((r: AttentionStatsResult) => { if (my === gen) { put(ent, fmt(r.summary.entropy.mean)); bars[i].own = r.summary.entropy.mean; answered(); } }, (e) => { failed(e, ent); if (my === gen) answered(); });
+      base.then((r: AttentionStatsResult) => { if (my === gen) { put(ref, fmt(r.summary.entropy.mean)); bars[i].ref = r.summary.entropy.mean; lnL = r.logSeqLen; answered(); } }, (e) => { failed(e, ref); if (my === gen) answered(); });
     });
     setLinks();
   };
@@ -126,7 +136,7 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
     bbody.replaceChildren();
     for (const b of BUGS) {
       const cell = (c: string, text = '–') => h('td', { 'data-col': c, 'data-label': t(`wild.bth.${c}` as MessageKey), text });
-      const wrong = cell('wrong'), right = cell('right'), ew = cell('entWrong'), er = cell('entRight'), mw = cell('maxwWrong'), mr = cell('maxwRight');
+      const [wrong, right, ew, er, mw, mr] = (['wrong', 'right', 'entWrong', 'entRight', 'maxwWrong', 'maxwRight'] as const).map((c) => pending(cell(c)));
       ew.dataset.readout = `bug-ent-wrong-${b.id}`;
       mw.dataset.readout = `bug-maxw-wrong-${b.id}`;
       let wrongC: number | null = null;
@@ -146,12 +156,12 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
       get('wrong').then((r: AttentionStatsResult) => {
         if (my !== bugGen) return;
         wrongC = r.summary.scale;
-        setText(wrong, fmt(r.summary.scale, 4)); setText(ew, fmt(r.summary.entropy.mean)); setText(mw, fmt(r.summary.maxWeight.mean));
+        put(wrong, fmt(r.summary.scale, 4)); put(ew, fmt(r.summary.entropy.mean)); put(mw, fmt(r.summary.maxWeight.mean));
         setLinks();
       }, (e) => failed(e, ew));
       get('right').then((r: AttentionStatsResult) => {
         if (my !== bugGen) return;
-        setText(right, fmt(r.summary.scale, 4)); setText(er, fmt(r.summary.entropy.mean)); setText(mr, fmt(r.summary.maxWeight.mean));
+        put(right, fmt(r.summary.scale, 4)); put(er, fmt(r.summary.entropy.mean)); put(mr, fmt(r.summary.maxWeight.mean));
       }, (e) => failed(e, er));
     }
   };
