@@ -669,7 +669,9 @@ function waitForFull(): Promise<void> {
  * page's own instance of it (the cost model: a 50 ms instantiation on this thread) waits until a
  * view needs it (viewReady).
  */
-let fullSoon = !startsWithFirstPart;
+// an embed shows its one view (a blog post may hold several): the full core only if its state
+// turns to another view (viewReady), never in idle time for nothing
+let fullSoon = !startsWithFirstPart || initial.state.embed;
 function loadFullWhenIdle(): void {
   if (fullSoon) return;
   fullSoon = true;
