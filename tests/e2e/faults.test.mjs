@@ -92,6 +92,25 @@ test('the variance view on the core\'s first part computes when the full core is
   await ctx.close();
 });
 
+test('a view waiting for a slow full core says so in the status bar, then opens', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  // the full core's .wasm answers 5 s after it is asked for (a slow network; the page asks for it
+  // in idle time after the variance view, which starts on the core's first part)
+  await ctx.route(/sqrtdk-simd-(?!first)[^/]*\.wasm$/, async (r) => { await new Promise((x) => setTimeout(x, 5000)); return r.continue(); });
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '#v=1&exp=variance');
+  await panelSettled(page, 'variance', 30000);
+  await page.locator('[data-nav="saturation"]').click();
+  // the old view stays while the next one's core loads: the status bar says what the page waits for
+  await page.waitForFunction(() => {
+    const s = document.querySelector('[data-core-status]');
+    return s && !s.hidden && s.dataset.state === 'loading' && /^Loading the WebAssembly core/.test(s.textContent ?? '');
+  }, null, { timeout: 2500 });
+  await panelSettled(page, 'saturation', 30000);
+  assert.equal(await page.$eval('[data-core-status]', (s) => s.hidden), true, 'nothing to say once the view is in');
+  await ctx.close();
+});
+
 test('offline while the core downloads, then online: it recovers by itself (zh-CN: the status in Chinese)', async () => {
   const { ctx, n } = await counted();
   let offline = true;

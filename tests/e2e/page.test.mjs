@@ -375,6 +375,33 @@ test('long context: L_train moves the length-dependent curves; link and embed', 
   (await embedOnly('#v=1&embed=1&exp=longctx&ldk=32', 'longctx', ['longctx-entropy', 'longctx-ratio', 'longctx-maxweight'])).close();
 });
 
+test('long context: going back while a first estimate is drawn shows the final curves of the state again', async () => {
+  // the scalar kernel at d_k 64 with a sink is the panel's one request long enough for a first
+  // estimate (worker/plan.ts LONG_PREVIEW_MIN_SAVED_SECONDS): d_k 32 → 64, and back to 32 the
+  // moment the estimate for 64 is drawn, before its final result comes
+  const start = '#v=1&exp=longctx&kernel=scalar&ldk=32&sink=0';
+  const page = await open(start);
+  await panelSettled(page, 'longctx');
+  const before = await panelReadouts(page, 'longctx');
+  const sawEstimate = await page.evaluate((start) => new Promise((resolve) => {
+    const box = document.querySelector('[data-chart-box="longctx-entropy"]');
+    const mo = new MutationObserver(() => {
+      if (!box.classList.contains('refining')) return;
+      mo.disconnect();
+      location.hash = start;
+      resolve(true);
+    });
+    mo.observe(box, { attributes: true, attributeFilter: ['class'] });
+    location.hash = start.replace('ldk=32', 'ldk=64');
+    setTimeout(() => { mo.disconnect(); resolve(false); }, 15000);
+  }), start);
+  assert.ok(sawEstimate, 'the change to d_k 64 drew a first estimate');
+  await panelSettled(page, 'longctx', 10000);
+  assert.match(await page.textContent('[data-chart-box="longctx-entropy"] .chart-title'), /d_k = 32\b/);
+  assert.deepEqual(await panelReadouts(page, 'longctx'), before, 'the readouts of d_k 32');
+  await page.close();
+});
+
 test('GQA / MQA: heads change the K/V options, the cache and the table; link and embed', async () => {
   const page = await open('#v=1&exp=gqa');
   await panelSettled(page, 'gqa');

@@ -60,6 +60,22 @@ test('the page preloads the SIMD128 core (the first part on the variance view) a
   await fresh.close();
 });
 
+test('an embedded variance view computes on the core\'s first part alone; the full core comes only when its state turns to another view', async () => {
+  const fresh = await suite.browser.newContext({ viewport: { width: 720, height: 900 } });  // an empty cache
+  const { page, wasm } = await open('', '#v=1&embed=1&exp=variance', fresh);
+  await panelSettled(page, 'variance');
+  // well past the page's idle-time load of the full core (FULL_CORE_AFTER_MS, then an idle callback)
+  await page.waitForTimeout(1500);
+  // (a preload and the fetch that takes it may both show as requests: the builds asked for, once each)
+  const builds = () => [...new Set(wasm.map((f) => f.replace(/-[^-]+\.wasm$/, '')))].sort();
+  assert.deepEqual(builds(), ['sqrtdk-simd-first'], wasm.join(', '));
+  await page.evaluate(() => { location.hash = location.hash.replace('exp=variance', 'exp=saturation'); });
+  await page.waitForSelector('[data-panel="saturation"]');
+  await panelSettled(page, 'saturation');
+  assert.deepEqual(builds(), ['sqrtdk-simd', 'sqrtdk-simd-first'], wasm.join(', '));
+  await fresh.close();
+});
+
 test('pool sizes 1, 2 and 4 give the same numbers on every computing panel', async () => {
   const panels = ['variance', 'saturation', 'gradient', 'article', 'longctx', 'gqa'];
   const seen = {};

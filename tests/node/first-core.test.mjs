@@ -105,7 +105,11 @@ test('loadCore: part is checked, the baseline build has no first part, and a bin
   assert.equal((await loadCore({ build: 'simd128', part: 'first', wasmBinary: firstBytes })).part, 'first');
   // each part's .wasm goes with its own loader: the other part's bytes do not link (or are not that part)
   await assert.rejects(loadCore({ build: 'simd128', wasmBinary: firstBytes }), TypeError);
-  await assert.rejects(loadCore({ build: 'simd128', part: 'first', wasmBinary: fullBytes }), TypeError);
+  // refused as not the part asked for, never as "not the simd128 build" (it is that build)
+  await assert.rejects(loadCore({ build: 'simd128', part: 'first', wasmBinary: fullBytes }),
+    (e) => e instanceof TypeError && /\(custom binary 'simd128', part first: each part's \.wasm goes with its own part\)/.test(e.message));
+  await assert.rejects(loadCore({ build: 'simd128', part: 'first', wasmModule: new WebAssembly.Module(fullBytes) }),
+    (e) => e instanceof TypeError && /^loadCore: wasmModule is not the first part of the 'simd128' build of this core \(/.test(e.message));
   // part 'first' with build 'auto' on this engine (SIMD128): the first part
   assert.equal((await loadCore({ part: 'first' })).info().part, 'first');
 });

@@ -857,6 +857,11 @@ function fingerprint(bytes) {
   return `${bytes.length}:${(h >>> 0).toString(16)}`;
 }
 
+/** What a load asked for, as its refusals name it: "the 'simd128' build", or "the first part of the 'simd128' build". */
+function target(build, part) {
+  return part === 'first' ? `the first part of the '${build}' build` : `the '${build}' build`;
+}
+
 // The module a load gave is this core's `build` (a custom binary or module of the other build, or of
 // another program, links without its bindings): else a TypeError naming the source.
 async function instantiate(build, options, bytes) {
@@ -867,7 +872,7 @@ async function instantiate(build, options, bytes) {
   let info = null, failure = '';
   try { info = typeof mod.buildInfo === 'function' ? mod.buildInfo() : null; } catch (e) { failure = String(e?.message ?? e).slice(0, 200); }
   if (!info || info.simd !== (build === 'simd128')) {
-    throw new TypeError(`loadCore: ${source} is not the '${build}' build of this core${info ? ` (it reports simd = ${info.simd})` : failure ? ` (its bindings fail: ${failure})` : ' (it has no bindings of this core)'}`);
+    throw new TypeError(`loadCore: ${source} is not ${target(build, options.part)} of this core${info ? ` (it reports simd = ${info.simd})` : failure ? ` (its bindings fail: ${failure})` : ' (it has no bindings of this core)'}`);
   }
   // a core of another version (a stale cached .wasm, a file from another release) would give other
   // numbers under this version's name: refused
@@ -899,13 +904,13 @@ async function instantiateRaw(build, options, bytes) {
     const mod = options.wasmModule;
     if (!(mod instanceof WebAssembly.Module)) throw new TypeError(`loadCore: wasmModule must be a WebAssembly.Module, not ${describe(mod)}`);
     if (!WebAssembly.Module.exports(mod).some((e) => e.kind === 'memory')) {
-      throw new TypeError(`${what}: wasmModule is not the '${build}' build of this core (it exports no memory: an empty or foreign WebAssembly module)`);
+      throw new TypeError(`${what}: wasmModule is not ${target(build, options.part)} of this core (it exports no memory: an empty or foreign WebAssembly module)`);
     }
     let fail;
     const failed = new Promise((_, reject) => { fail = reject; });
     // a Module that is not this build (another program, or the other build) fails to link or to
     // start: a TypeError naming wasmModule, never an uncaught throw inside the loader
-    const refuse = (e) => fail(new TypeError(`${what}: wasmModule is not the '${build}' build of this core (${String(e?.message ?? e).slice(0, 200)})`));
+    const refuse = (e) => fail(new TypeError(`${what}: wasmModule is not ${target(build, options.part)} of this core (${String(e?.message ?? e).slice(0, 200)})`));
     moduleArgs.instantiateWasm = (imports, receive) => {
       WebAssembly.instantiate(mod, imports).then((instance) => {
         try { receive(instance, mod); } catch (e) { refuse(e); }
@@ -923,7 +928,7 @@ async function instantiateRaw(build, options, bytes) {
     try { compiled = new WebAssembly.Module(bytes); } catch { /* the loader says why below */ }
     if (compiled && !WebAssembly.Module.exports(compiled).some((e) => e.kind === 'memory')) {
       const source = options.wasmUrl !== undefined ? 'wasmUrl' : 'wasmBinary';
-      throw new TypeError(`${what}: the wasm module did not load (custom binary '${build}'): ${source} exports no memory (an empty or foreign WebAssembly module), so it is not this core`);
+      throw new TypeError(`${what}: the wasm module did not load (custom binary '${build}'${options.part === 'first' ? ', part first' : ''}): ${source} exports no memory (an empty or foreign WebAssembly module), so it is not this core`);
     }
     moduleArgs.wasmBinary = bytes;
   } else if (isNode) {
@@ -942,7 +947,7 @@ async function instantiateRaw(build, options, bytes) {
   } catch (e) {
     loading = false;
     const detail = messages.filter((m) => m.trim() !== '').slice(-2).join('; ') || String(e?.message ?? e);
-    throw new TypeError(`${what}: the wasm module did not load (${bytes ? 'custom binary' : 'build'} '${build}'): ${detail}`);
+    throw new TypeError(`${what}: the wasm module did not load (${bytes ? 'custom binary' : 'build'} '${build}'${options.part === 'first' && (bytes || options.wasmUrl !== undefined) ? ', part first: each part\'s .wasm goes with its own part' : ''}): ${detail}`);
   }
 }
 

@@ -79,7 +79,7 @@ function loadView(p: Panel): Promise<Factory> {
 /** A view's code and the parts of the page language's catalogue it needs, both in (its factory). */
 function viewReady(p: Panel): Promise<Factory> {
   // a view beyond the core's first part sizes its requests with the full core's cost model
-  const cost = startsWithFirstPart && !FIRST_PART_VIEWS.includes(p) ? fullCostCore() : undefined;
+  const cost = startsWithFirstPart && !FIRST_PART_VIEWS.includes(p) ? waitForFull() : undefined;
   return Promise.all([loadView(p), loadCatalogue(store.state.lang, p), cost]).then(([factory]) => factory);
 }
 
@@ -102,6 +102,8 @@ function showPendingRestart(): void {
 }
 /** the download of the core (bytes so far, whole size or null) until it is compiled */
 let download: { loaded: number; total: number | null } | null = null;
+/** views waiting for the full core (waitForFull): the status bar says the core is loading meanwhile */
+let waitingFull = 0;
 /** the workers' start after a failure: retrying with a backoff, or given up (unavailable) */
 let start: StartState = { state: 'ready' };
 // the core's module is compiled once, here, and posted to every worker of the pool
@@ -239,18 +241,18 @@ function statusText(): { text: string; title: string } {
   if (start.state === 'unavailable') return { text: t('app.status.unavailable'), title: start.error };
   if (start.state === 'retrying') return { text: t('app.status.retrying', { attempt: start.attempt, attempts: start.attempts, s: Math.max(1, Math.round(start.inMs / 1000)) }), title: start.error };
   if (infoError) return { text: t('app.status.failed', { message: infoError }), title: '' };
-  if (!info && download && download.loaded > 0) {
+  if ((!info || waitingFull > 0) && download && download.loaded > 0) {
     const mb = (b: number) => (b / 1048576).toFixed(1);
     return { text: download.total ? t('app.status.download', { loaded: mb(download.loaded), total: mb(download.total) }) : t('app.status.downloadSome', { loaded: mb(download.loaded) }), title: '' };
   }
-  if (!info) return { text: t('app.status.loading'), title: '' };
+  if (!info || waitingFull > 0) return { text: t('app.status.loading'), title: '' };
   // loaded: nothing to say here (the device panel names the engine, its version and build)
   return { text: '', title: '' };
 }
 function showStatus(): void {
   if (!chrome) return;
   const s = statusText();
-  chrome.status.dataset.state = start.state === 'unavailable' || infoError ? 'failed' : start.state === 'retrying' ? 'retrying' : info ? 'ready' : 'loading';
+  chrome.status.dataset.state = start.state === 'unavailable' || infoError ? 'failed' : start.state === 'retrying' ? 'retrying' : info && waitingFull === 0 ? 'ready' : 'loading';
   setText(chrome.status, s.text);
   chrome.status.hidden = s.text === '';
   if (s.title) chrome.status.title = s.title; else chrome.status.removeAttribute('title');
@@ -648,12 +650,28 @@ function fullCostCore(): Promise<void> {
   return costOnFull;
 }
 /**
+ * The views waiting for the full core (viewReady on a page that started on the first part): while
+ * one does, the status bar says the core is loading, with its download's progress (a slow network
+ * left the reader on the old view under the new tab, with no word of what it waited for).
+ */
+function waitForFull(): Promise<void> {
+  waitingFull++;
+  showStatus();
+  return fullCostCore().finally(() => {
+    waitingFull--;
+    if (waitingFull === 0 && info) download = null;
+    showStatus();
+  });
+}
+/**
  * After the first view (on the first part), the full core is fetched and compiled (off the main
  * thread) in the page's idle time and handed to the workers, so another view opens at once; the
  * page's own instance of it (the cost model: a 50 ms instantiation on this thread) waits until a
  * view needs it (viewReady).
  */
-let fullSoon = !startsWithFirstPart;
+// an embed shows its one view (a blog post may hold several): the full core only if its state
+// turns to another view (viewReady), never in idle time for nothing
+let fullSoon = !startsWithFirstPart || initial.state.embed;
 function loadFullWhenIdle(): void {
   if (fullSoon) return;
   fullSoon = true;

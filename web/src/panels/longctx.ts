@@ -52,6 +52,8 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
   const shown: Partial<Record<LongContextScheme, string>> = {};
   /** false while results[m] is a first estimate from fewer queries (worker/plan.ts) */
   const final: Partial<Record<LongContextScheme, boolean>> = {};
+  /** each method's last final result (its key is shown[m]): what a first estimate of a request given up on gives way to */
+  const finals: Partial<Record<LongContextScheme, LongContextResult>> = {};
   /** the request asked last (its params as a string): its answers are the only ones drawn */
   let asked = '';
   let state = store.state;
@@ -99,9 +101,18 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
       state = next;
       for (const c of controls) c.sync(next);
       const ask = longMethodsToAsk(next, shown);
+      // a method not asked again whose curve is a first estimate of a request given up on (the
+      // state went back to its final result before that request's own came): its final result again
+      let restored = false;
+      for (const m of METHODS) {
+        if (ask.includes(m) || final[m] !== false || !finals[m]) continue;
+        results[m] = finals[m];
+        final[m] = true;
+        restored = true;
+      }
       if (ask.length === 0) {
         asked = '';
-        if (changed === null || changed.has('lang')) draw();
+        if (restored || changed === null || changed.has('lang')) draw();
         return;
       }
       const p = longRequest(next, ask);
@@ -114,7 +125,7 @@ export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
         for (const m of ask) {
           results[m] = longResultOf(r, ask, m);
           final[m] = isFinal;
-          if (isFinal) shown[m] = keys[m];
+          if (isFinal) { shown[m] = keys[m]; finals[m] = results[m]; }
         }
         if (isFinal) asked = '';
         draw();

@@ -117,7 +117,8 @@ export class CoreSource {
     const start = await this.get().catch(() => null);
     if (!(start && 'module' in start && start.part === 'first')) return start;
     if (!this.whole) {
-      const p = compileCore(undefined, false, 'full');
+      // its progress too (the page shows it while a view waits for this core: main.ts)
+      const p = compileCore(this.onProgress, false, 'full');
       this.whole = p;
       void p.then((i) => { if (i === null && this.whole === p) this.whole = null; });  // offline: try again next time
       for (const f of this.wantFull) f();
