@@ -40,6 +40,7 @@ import { simdSupported } from '../../wasm/js/core.js';
 import { copyText } from './copy.ts';
 import { checkLinkVersion } from './version.ts';
 import { startPwa } from './pwa.ts';
+import { FIRST_FINAL_DRAW_EVENT } from './charts/events.ts';
 import { pageContext, siteRoot, withPageView, shareUrl } from './share/url.ts';
 import { takeFirstPaint } from './share/firstpaint.ts';
 
@@ -675,10 +676,22 @@ let fullSoon = !startsWithFirstPart || initial.state.embed;
 function loadFullWhenIdle(): void {
   if (fullSoon) return;
   fullSoon = true;
-  const idle = (f: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(f, { timeout: 5000 }) : setTimeout(f, 0));
-  setTimeout(() => idle(() => void coreSource.full()), FULL_CORE_AFTER_MS);
+  setTimeout(() => whenIdle(() => void coreSource.full()), FULL_CORE_AFTER_MS);
 }
-startPwa(() => t);
+/** Runs `f` in the page's idle time (at the latest after 5 s). */
+function whenIdle(f: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(f, { timeout: 5000 }); else setTimeout(f, 0);
+}
+/**
+ * When the service worker registers: in idle time after the page's first chart has drawn final
+ * data, or 10 s after the start if none does (a view without charts, or one that failed to load,
+ * still gets its offline copy for the next visit).
+ */
+const firstChartDrawn = new Promise<void>((resolve) => {
+  document.addEventListener(FIRST_FINAL_DRAW_EVENT, () => whenIdle(resolve), { once: true });
+  setTimeout(resolve, 10_000);
+});
+startPwa(() => t, firstChartDrawn);
 function requestInfo(): void {
   compute.call('live', 'info', {}).then((i) => { info = i; download = null; setEngineInfo(i); markEngine(); showStatus(); }, (e: unknown) => {
     const message = e instanceof Error ? e.message : String(e);

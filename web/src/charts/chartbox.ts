@@ -12,6 +12,7 @@ import { h, setText, download } from '../dom.ts';
 import { chartSummary } from './summary.ts';
 import { parseHash, panelHash } from '../state/state.ts';
 import { chartColours, reducedMotion, onThemeChange } from '../theme.ts';
+import { FIRST_FINAL_DRAW_EVENT } from './events.ts';
 
 /** Draws a dashed vertical line at options.plugins.vline.x (the chosen d_k or gap). */
 const vline: Plugin = {
@@ -130,6 +131,7 @@ const background: Plugin = {
     ctx.restore();
   },
 };
+let firstFinalTold = false;
 /** Records each completed draw (tests and bench:ui read data-renders and window.__sqrtdkPerf). */
 const renderHook: Plugin = {
   id: 'sqrtdkRenderHook',
@@ -144,8 +146,11 @@ const renderHook: Plugin = {
     if (box) for (const [k, v] of [['--plot-t', a.top], ['--plot-l', a.left], ['--plot-w', a.right - a.left], ['--plot-h', a.bottom - a.top]] as const) box.style.setProperty(k, `${Math.round(v)}px`);
     const w = window as unknown as { __sqrtdkPerf?: { chart: string; t: number; final: boolean }[] };
     // final: drawn from full results (not a refining preview)
-    (w.__sqrtdkPerf ??= []).push({ chart: c.dataset.chart ?? '', t: performance.now(), final: c.dataset.refining !== 'true' });
+    const final = c.dataset.refining !== 'true';
+    (w.__sqrtdkPerf ??= []).push({ chart: c.dataset.chart ?? '', t: performance.now(), final });
     if (w.__sqrtdkPerf.length > 2000) w.__sqrtdkPerf.splice(0, 1000);
+    // the page's first chart drawn from full results: main.ts starts the deferred work then (the service worker)
+    if (final && !firstFinalTold) { firstFinalTold = true; document.dispatchEvent(new Event(FIRST_FINAL_DRAW_EVENT)); }
   },
 };
 
