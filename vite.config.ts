@@ -96,6 +96,8 @@ function preloadCore(): Plugin {
         const code = `// The core's preloads for the view this page opens (vite.config.ts preloadCore).
 (function () {
   var d = document, exp = d.documentElement.getAttribute('data-page-exp'), m = /[#&]exp=([^&]*)/.exec(location.hash), s = d.currentScript;
+  // the page already asked for its core (worker/boot.ts): a preload now would fetch it a second time
+  if (d.documentElement.hasAttribute('data-core-asked')) return;
   if (m) exp = m[1];
   var first = ${JSON.stringify(FIRST_PART_VIEWS)}.indexOf(exp) >= 0;
   function add(rel, file, as) {

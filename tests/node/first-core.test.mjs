@@ -110,6 +110,9 @@ test('loadCore: part is checked, the baseline build has no first part, and a bin
     (e) => e instanceof TypeError && /\(custom binary 'simd128', part first: each part's \.wasm goes with its own part\)/.test(e.message));
   await assert.rejects(loadCore({ build: 'simd128', part: 'first', wasmModule: new WebAssembly.Module(fullBytes) }),
     (e) => e instanceof TypeError && /^loadCore: wasmModule is not the first part of the 'simd128' build of this core \(/.test(e.message));
+  // and the other way round: the first part's module under the full part's loader names the parts
+  await assert.rejects(loadCore({ build: 'simd128', wasmModule: new WebAssembly.Module(firstBytes) }),
+    (e) => e instanceof TypeError && /^loadCore: wasmModule is not the 'simd128' build of this core \(.*each part's \.wasm loads only with its own part, and this load asked for part 'full'\)$/.test(e.message));
   // part 'first' with build 'auto' on this engine (SIMD128): the first part
   assert.equal((await loadCore({ part: 'first' })).info().part, 'first');
 });

@@ -872,7 +872,7 @@ async function instantiate(build, options, bytes) {
   let info = null, failure = '';
   try { info = typeof mod.buildInfo === 'function' ? mod.buildInfo() : null; } catch (e) { failure = String(e?.message ?? e).slice(0, 200); }
   if (!info || info.simd !== (build === 'simd128')) {
-    throw new TypeError(`loadCore: ${source} is not ${target(build, options.part)} of this core${info ? ` (it reports simd = ${info.simd})` : failure ? ` (its bindings fail: ${failure})` : ' (it has no bindings of this core)'}`);
+    throw new TypeError(`loadCore: ${source} is not ${target(build, options.part)} of this core${info ? ` (it reports simd = ${info.simd})` : failure ? ` (its bindings fail: ${failure})` : ` (it has no bindings of this core, or it is its other part: each part's .wasm loads only with its own part, and this load asked for part '${options.part ?? 'full'}')`}`);
   }
   // a core of another version (a stale cached .wasm, a file from another release) would give other
   // numbers under this version's name: refused

@@ -55,6 +55,9 @@ function withProgress(res: Response, onProgress: OnProgress | undefined): Respon
 
 /** One fetch and compile of `url`: the module, or a thrown Error (`http` set for an HTTP status). */
 async function fetchCompile(url: URL, fresh: boolean, onProgress?: OnProgress): Promise<WebAssembly.Module> {
+  // the build's async preload script (vite.config.ts preloadCore) skips its <link rel=preload> once
+  // the page has asked for a core itself: a preload added after this fetch would download it again
+  if (typeof document !== 'undefined') document.documentElement.setAttribute('data-core-asked', '');
   const res = await fetch(url, { credentials: 'same-origin', ...(fresh ? { cache: 'reload' as RequestCache } : {}) });
   if (!res.ok) throw Object.assign(new Error(`the core's .wasm answered HTTP ${res.status}`), { http: res.status });
   const streaming = (res.headers.get('content-type') ?? '').split(';')[0].trim() === 'application/wasm';
