@@ -66,6 +66,17 @@ export function isResponse(m: unknown): m is Response {
   return !!e && typeof e.message === 'string' && typeof e.name === 'string';
 }
 
+/** The id of a request (-1 when the message has none): its reply carries it, even a refusal of a malformed one. */
+export function requestId(msg: unknown): number {
+  return msg !== null && typeof msg === 'object' && typeof (msg as { id?: unknown }).id === 'number' ? (msg as { id: number }).id : -1;
+}
+
+/** A thrown value as the error of a reply (errors are messages, never thrown across). */
+export function errorInfo(e: unknown): ErrorInfo {
+  const err = e instanceof Error ? e : new Error(String(e));
+  return { name: err.name, message: err.message };
+}
+
 /** The buffers of every typed array in a result, so the worker can transfer instead of copy. */
 export function transferables(value: unknown, out: Transferable[] = [], seen = new Set<ArrayBufferLike>()): Transferable[] {
   if (ArrayBuffer.isView(value)) {
