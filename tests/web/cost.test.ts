@@ -7,7 +7,7 @@ import type { Core, LongContextParams } from '../../wasm/js/core.js';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { DK_STEPS } from '../../web/src/state/schema.js';
-import { sweepDks, varianceDks, POINT_SECONDS_LIMIT, estimateSeconds } from '../../web/src/requests/cost.ts';
+import { sweepDks, varianceDks, POINT_SECONDS_LIMIT, estimateSeconds } from '../../web/src/worker/cost.ts';
 import { sweepParams, pointParams, pointTooBig, varianceSweepParams, logitRuleParams, articleParams } from '../../web/src/requests/attention.ts';
 import { longParams, longRequest, METHODS, PANEL_METHODS } from '../../web/src/requests/labs.ts';
 import { plan, PREVIEW_MIN_SECONDS, PREVIEW_QUERIES, LONG_PREVIEW_MIN_SAVED_SECONDS } from '../../web/src/worker/plan.ts';

@@ -1,5 +1,5 @@
 // Golden results of a fixed set of links. A link's numbers depend on the core (its random
-// streams, its algorithms), and a link says which core made it (`cv=`, web/src/version.ts). For
+// streams, its algorithms), and a link says which core made it (`cv=`, web/src/app/link-version.ts). For
 // each link below this test parses the hash as the page does, builds the very requests the
 // panels send (the panels' own param functions) and runs them through the worker's handler on the
 // built core, and compares every number with tests/web/golden-links.json, recorded for the
@@ -19,7 +19,7 @@ import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams } from '../../web/src/requests/attention.ts';
 import { precisionParams, longRequest, longResultOf, gqaStatsParams, headsKvOf, METHODS, GQA_SEQ_LEN } from '../../web/src/requests/labs.ts';
-import { LAYOUTS } from '../../web/src/charts/labs.ts';
+import { LAYOUTS } from '../../web/src/requests/results.ts';
 import { trainingConfigs } from '../../web/src/training/config.ts';
 import { mupVarianceParams, mupSweepParams, BUGS, bugParams } from '../../web/src/requests/science.ts';
 

@@ -5,10 +5,8 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
 import type { Core, LongContextResult, LongContextMethod, LongContextParams } from '../../wasm/js/core.js';
 import { run, groupedLogits } from '../../web/src/worker/handler.ts';
-import {
-  buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, buildLongContext, buildGqaEntropy, buildKvCache,
-  buildTensorJacobian, buildRowHistogram, quantile, FORMATS, ALGORITHMS, PROB_FLOOR, TENSOR_SCALES,
-} from '../../web/src/charts/labs.ts';
+import { buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, buildLongContext, buildGqaEntropy, buildKvCache, buildTensorJacobian, buildRowHistogram, quantile, PROB_FLOOR, TENSOR_SCALES } from '../../web/src/charts/labs.ts';
+import { FORMATS, ALGORITHMS } from '../../web/src/requests/results.ts';
 import {
   precisionParams, precisionRows, cellText, longParams, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker,
   METHODS, PANEL_METHODS, QUOTE_L, parseLogitField,

@@ -11,7 +11,7 @@ import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams, pointTooBig, logitRuleParams } from '../../web/src/requests/attention.ts';
 import { precisionParams, longRequest, gqaStatsParams, PANEL_METHODS } from '../../web/src/requests/labs.ts';
-import { LAYOUTS } from '../../web/src/charts/labs.ts';
+import { LAYOUTS } from '../../web/src/requests/results.ts';
 import { wildModelParams, wildReferenceParams } from '../../web/src/requests/science.ts';
 
 let core: Core;

@@ -12,7 +12,8 @@ import {
 } from '../../web/src/requests/science.ts';
 import { varianceSweepParams, sinkParams, explicitPointParams, explicitSweepParams, sweepParams } from '../../web/src/requests/attention.ts';
 import { buildMupMoments, buildMupEntropy, buildWildEntropy } from '../../web/src/charts/science.ts';
-import { buildSaturationLine, ALL_SCALES } from '../../web/src/charts/builders.ts';
+import { buildSaturationLine } from '../../web/src/charts/builders.ts';
+import { ALL_SCALES } from '../../web/src/requests/results.ts';
 import { MLA_ENTRY } from '../../web/src/interview/live.ts';
 import { CLAIMS, c3AtRho, mupDrift, mupLive } from '../../web/src/claims.ts';
 

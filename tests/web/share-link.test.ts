@@ -10,7 +10,7 @@ import type { KeySpec } from '../../web/src/state/schema.js';
 import { sweepParams, pointParams, logitRuleParams, varianceSweepParams, variancePointParams, articleParams } from '../../web/src/requests/attention.ts';
 import { precisionKey, longParams, METHODS, gqaStatsParams } from '../../web/src/requests/labs.ts';
 import { liveRequests, trainingRequest } from '../../web/src/interview/live.ts';
-import { claimState } from '../../web/src/interview/checker.ts';
+import { claimState } from '../../web/src/panels/checker.ts';
 import { CLAIMS, CLAIM_IDS } from '../../web/src/claims.ts';
 import { trainingConfigs } from '../../web/src/training/config.ts';
 import { CORE_VERSION } from '../../wasm/js/version.js';

@@ -12,9 +12,9 @@ import type { WorkerName } from './compute.ts';
 import type { Panel, State } from './state/state.ts';
 import { varianceSweepParams, sweepParams, logitRuleParams, articleParams } from './requests/attention.ts';
 import { C11_SHAPE, longRequest, longResultOf, longWorker, QUOTE_L, gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from './requests/labs.ts';
-import { sweepAt, ALL_SCALES } from './charts/builders.ts';
+import { sweepAt, ALL_SCALES } from './requests/results.ts';
 import { mupSweepParams, MUP_SCALE } from './requests/science.ts';
-import { cellOf, FORMATS, LAYOUTS } from './charts/labs.ts';
+import { cellOf, FORMATS, LAYOUTS } from './requests/results.ts';
 
 /** agree = the claim holds; partly = part of it holds; disagree = it does not hold. */
 export type Verdict = 'agree' | 'partly' | 'disagree';

@@ -3,9 +3,9 @@ import '../style.css';
 // the views' own stylesheets stay in the page's (they are small): loaded with a view's chunk they
 // would come before this one in the document and lose to it where rules tie (the interview's
 // print sheet grew from 2 A4 pages to 5)
-import '../interview/interview.css';
-import '../interview/drill.css';
-import '../device/device.css';
+import '../panels/interview.css';
+import '../panels/drill.css';
+import '../panels/device.css';
 import '../panels/science.css';
 import '../embed/formats.css';
 import { parseHash, langFromNavigator } from '../state/state.ts';
@@ -14,15 +14,15 @@ import { bindUrl } from '../state/url.ts';
 import { translator, loadCatalogue } from '../i18n/catalogue.ts';
 import { Compute, defaultPoolSize } from '../compute.ts';
 import { CoreSource, coreWorker } from '../worker/boot.ts';
-import { FIRST_PART_VIEWS } from '../requests/cost.ts';
+import { FIRST_PART_VIEWS } from '../worker/cost.ts';
 import { poolOverride, backoffOverride } from '../worker/pool.ts';
 import { moduleWorker, blobWorkerFailures, pageThreadOverride } from '../worker/spawn.ts';
 import { InThreadCore } from '../worker/in-thread.ts';
 import coreWorkerUrl from '../worker/worker.ts?worker&url';
 import { reportHeight } from '../embed/report.ts';
 import { simdSupported } from '../../../wasm/js/core.js';
-import { checkLinkVersion } from '../version.ts';
-import { startPwa } from '../pwa.ts';
+import { checkLinkVersion } from './link-version.ts';
+import { startPwa } from './pwa.ts';
 import { FIRST_FINAL_DRAW_EVENT } from '../charts/events.ts';
 import { pageContext, withPageView } from '../share/url.ts';
 import { takeFirstPaint } from '../share/firstpaint.ts';
@@ -109,7 +109,7 @@ if (initial.state.embed) reportHeight();
 // Building the page keeps the main thread busy for a while, and a worker cannot start while it
 // is: let the compute workers (created above) start fetching and compiling the core first. The
 // view mounts as soon as its code is in, while the core compiles; its requests are sized by the
-// core's cost model (requests/cost.ts), so it gets its state (and sends them) once the page's own
+// core's cost model (worker/cost.ts), so it gets its state (and sends them) once the page's own
 // instance of the core (the same compiled module) answers — or could not load: the requests then
 // say why they cannot be sized.
 // The first paint stays until the view's code is in, so the page's frame and the view replace it

@@ -3,7 +3,7 @@ import { h } from '../dom.ts';
 import { toHash } from '../state/state.ts';
 import type { State, Panel } from '../state/state.ts';
 import { PANELS } from '../state/schema.js';
-import { panelTitle, panelTitleKey, numberedTitle, tabTitle } from '../panels/titles.ts';
+import { panelTitle, panelTitleKey, numberedTitle, tabTitle } from '../i18n/titles.ts';
 import type { AppState } from './state.ts';
 import { shareBar } from './sharebar.ts';
 import { languageSwitch } from './language.ts';

@@ -1,7 +1,7 @@
 // The page's side of the core: its own instance for the cost model (the first part, then the full core in idle time or when a view needs it), and the workers' info on the engine.
 import { CoreError } from '../compute.ts';
 import { pageCore } from '../worker/boot.ts';
-import { useCostCore, warmCost } from '../requests/cost.ts';
+import { useCostCore, warmCost } from '../worker/cost.ts';
 import { setEngineInfo } from '../engine.ts';
 import type { AppState } from './state.ts';
 import { showStatus, markEngine } from './status.ts';

@@ -2,7 +2,7 @@
 import { parseHash } from '../state/state.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { focusPath, restoreFocus } from '../focus.ts';
-import { checkLinkVersion } from '../version.ts';
+import { checkLinkVersion } from './link-version.ts';
 import { withPageView } from '../share/url.ts';
 import type { AppState } from './state.ts';
 import { mount, showPanel } from './mount.ts';

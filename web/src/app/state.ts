@@ -7,7 +7,7 @@ import type { Compute } from '../compute.ts';
 import type { CoreSource } from '../worker/boot.ts';
 import type { StartState } from '../worker/pool.ts';
 import type { Control } from '../controls.ts';
-import type { PanelView, PanelCtx } from '../panels/shell.ts';
+import type { PanelView, PanelCtx } from '../panels/kit.ts';
 import type { CoreInfo } from '../../../wasm/js/core.js';
 import type { PageContext } from '../share/url.ts';
 import type { FirstPaint } from '../share/firstpaint.ts';

@@ -1,7 +1,7 @@
 // The views' code: each view's chunk loaded once when it is first opened, with the parts of the page language's catalogue it needs (and the full core for a view beyond the first part).
 import type { Panel } from '../state/state.ts';
 import { loadCatalogue } from '../i18n/catalogue.ts';
-import { FIRST_PART_VIEWS } from '../requests/cost.ts';
+import { FIRST_PART_VIEWS } from '../worker/cost.ts';
 import type { AppState, Factory } from './state.ts';
 import { waitForFull } from './core.ts';
 

@@ -4,7 +4,7 @@ import type { ScoreVarianceResult, SaturationSweepResult, AttentionStatsResult, 
 import type { JacobianCurveResult } from '../worker/protocol.ts';
 import type { State, ScaleName } from '../state/state.ts';
 import type { T } from '../i18n/messages.ts';
-import { SCALES } from '../state/schema.js';
+import { ARTICLE_SCALES } from '../requests/results.ts';
 import { fmt } from '../format.ts';
 
 export type Cell = number | string;
@@ -391,8 +391,6 @@ export function buildProbs(r: SoftmaxJacobianResult, gap: number, t: T): ChartSp
 
 // ---------- Panel 4: the article's check ----------
 
-export const ARTICLE_SCALES: readonly ScaleName[] = ['none', 'inv_sqrt_dk', 'inv_dk'];
-
 /** One scale of the article's check: its summary and ln L. */
 export type ArticleResult = Pick<AttentionStatsResult, 'summary' | 'logSeqLen'>;
 export function buildArticle(results: ArticleResult[], t: T): ChartSpec {
@@ -422,12 +420,3 @@ export function buildArticle(results: ArticleResult[], t: T): ChartSpec {
     points: ent.length + 1,
   };
 }
-
-/** The summary of one scale at one d_k from a sweep (null when the d_k is not in the sweep). */
-export function sweepAt(sweep: SaturationSweepResult, dks: number[], scales: readonly ScaleName[], scale: ScaleName, dk: number): AttentionSummary | null {
-  const di = dks.indexOf(dk);
-  const si = scales.indexOf(scale);
-  return di >= 0 && si >= 0 ? sweep.points[si][di] : null;
-}
-
-export const ALL_SCALES: readonly ScaleName[] = SCALES;

@@ -4,22 +4,16 @@
 import type { PrecisionLabResult, FloatFormat, SoftmaxAlgorithm, LongContextResult, LongContextScheme, AttentionStatsResult, TensorStatsResult } from '../../../wasm/js/core.js';
 import type { T, MessageKey } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset, Point, Cell } from './builders.ts';
+import { FORMATS, ALGORITHMS, cellOf, LAYOUTS } from '../requests/results.ts';
+import type { Layout } from '../requests/results.ts';
 import { axis, baseOptions, countPoints, longCsv, line, logTick, pow10Label, pow2Ticks, alpha, GREY, SCALE_COLOURS } from './builders.ts';
 
 // ---------- Precision lab ----------
 
-export const FORMATS: readonly FloatFormat[] = ['float64', 'float32', 'bfloat16', 'float16'];
-export const ALGORITHMS: readonly SoftmaxAlgorithm[] = ['naive', 'safe', 'online'];
 export const FORMAT_COLOURS: Record<FloatFormat, string> = { float64: '#111827', float32: '#2f6fb0', bfloat16: '#d08c1f', float16: '#d1495b' };
 const ALG_COLOURS: Record<SoftmaxAlgorithm, string> = { naive: '#d1495b', safe: '#2f6fb0', online: '#3a9a5b' };
 /** A weight that underflowed to 0 is drawn here on the log axis. */
 export const PROB_FLOOR = 1e-30;
-
-export function cellOf(r: PrecisionLabResult, format: FloatFormat, algorithm: SoftmaxAlgorithm) {
-  const c = r.cells.find((x) => x.format === format && x.algorithm === algorithm);
-  if (!c) throw new Error(`no cell ${format}/${algorithm}`);
-  return c;
-}
 
 /** The first row's weights in each format (safe algorithm) beside the float64 reference, log axis. */
 export function buildPrecisionProbs(r: PrecisionLabResult, t: T): ChartSpec {
@@ -121,8 +115,6 @@ export function buildLongContext(
 
 // ---------- GQA / MQA ----------
 
-export const LAYOUTS = ['mha', 'gqa', 'mqa'] as const;
-export type Layout = (typeof LAYOUTS)[number];
 export const LAYOUT_COLOURS: Record<Layout, string> = { mha: '#2f6fb0', gqa: '#3a9a5b', mqa: '#d1495b' };
 
 /**

@@ -139,7 +139,7 @@ const L_AT = LONG_SEQ_STEPS.indexOf(QUOTE_L);
 export const MLA_ENTRY = 7;
 /**
  * Where d_k 64 and 1024 sit in the μP sweeps and the μP variance sweep: their d_k are a prefix of
- * DK_STEPS sized by the core's cost model (requests/cost.ts), which holds both (a test of the
+ * DK_STEPS sized by the core's cost model (worker/cost.ts), which holds both (a test of the
  * interview's numbers reads them); known without the core, so this table can be built at load.
  */
 const M64 = DK_STEPS.indexOf(64), M1024 = DK_STEPS.indexOf(1024);

@@ -15,8 +15,8 @@ import { LONG_DK_STEPS, TRAIN_LEN_STEPS } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, readout, claimBox, track } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
 import { PANEL_METHODS as METHODS, QUOTE_L, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker } from '../requests/labs.ts';
 

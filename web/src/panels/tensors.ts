@@ -16,8 +16,8 @@ import { readTensorFile, pairTensors, TensorFileError, TENSOR_LIMITS } from '../
 import type { Tensor, TensorPair } from '../tensors/read.ts';
 import { EXAMPLE_PAIRS } from '../tensors/examples.js';
 import { pageContext, siteRoot } from '../share/url.ts';
-import { shell, readout, track, busy } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, readout, track, busy } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { kernelParam } from '../requests/attention.ts';
 
 type Slot = 'q' | 'k' | 'v';

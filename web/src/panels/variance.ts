@@ -12,8 +12,8 @@ import { PREVIEW_SAMPLES } from '../worker/plan.ts';
 import { fmt } from '../format.ts';
 import { CLAIMS } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, readout, claimBox, track } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 
 export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('variance', 1, t('var.title'), t('var.lede'), ['variance'], t);

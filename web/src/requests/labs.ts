@@ -3,7 +3,7 @@
 import type { PrecisionLabParams, PrecisionLabResult, LongContextMethod, LongContextScheme, LongContextParams, LongContextResult, AttentionStatsParams } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
 import type { WorkerName } from '../compute.ts';
-import type { Layout } from '../charts/labs.ts';
+import type { Layout } from './results.ts';
 import { LONG_SEQ_STEPS, SCHEMA } from '../state/schema.js';
 import { parseNums } from '../state/state.ts';
 import { kvLayouts } from '../kvcache.ts';

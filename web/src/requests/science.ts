@@ -4,7 +4,7 @@
 // hit the same cache entry. No DOM, no Chart.js.
 import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams, Scale, ModelScale } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
-import { sweepDks, varianceDks } from './cost.ts';
+import { sweepDks, varianceDks } from '../worker/cost.ts';
 import { kernelParam } from './attention.ts';
 import { SCHEMA } from '../state/schema.js';
 

@@ -15,9 +15,11 @@ import { run } from '../worker/handler.ts';
 import { sweepParams, varianceSweepParams, articleParams } from '../requests/attention.ts';
 import { precisionParams, longParams, METHODS, QUOTE_L, gqaStatsParams, headsKvOf } from '../requests/labs.ts';
 import { CLAIMS } from '../claims.ts';
-import { buildSaturationLine, buildVarianceLaw, buildGradientSweep, buildArticle, sweepAt, ALL_SCALES, ARTICLE_SCALES, SCALE_COLOURS, axis, baseOptions, alpha } from '../charts/builders.ts';
-import { buildPrecisionProbs, buildLongContext, buildKvCache, buildRowHistogram, cellOf, LAYOUTS } from '../charts/labs.ts';
-import type { Layout } from '../charts/labs.ts';
+import { buildSaturationLine, buildVarianceLaw, buildGradientSweep, buildArticle, SCALE_COLOURS, axis, baseOptions, alpha } from '../charts/builders.ts';
+import { sweepAt, ALL_SCALES, ARTICLE_SCALES } from '../requests/results.ts';
+import { buildPrecisionProbs, buildLongContext, buildKvCache, buildRowHistogram } from '../charts/labs.ts';
+import { cellOf, LAYOUTS } from '../requests/results.ts';
+import type { Layout } from '../requests/results.ts';
 import { kvCacheBytes } from '../kvcache.ts';
 import { KV_DTYPE_BYTES } from '../state/schema.js';
 import { DEVICE_SHAPE, attentionFlops } from '../device/bench.ts';
@@ -29,7 +31,7 @@ import { fmt, pct } from '../format.ts';
 import type { ModelScale } from '../../../wasm/js/core.js';
 import { mupSweepParams } from '../requests/science.ts';
 import { buildMupEntropy, rhoLabel } from '../charts/science.ts';
-import { panelTitleKey } from '../panels/titles.ts';
+import { panelTitleKey } from '../i18n/titles.ts';
 
 /** One live number of a card: its label (in the page's language) and its value as the page prints it. */
 export interface FigureNumber { label: string; value: string }
