@@ -14,7 +14,7 @@ import { shell, claimBox, scrollTable, KeyedRequest } from './kit.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SCALE, MUP_SHAPE } from '../requests/mup.ts';
 import { mupLive, c3AtRho } from '../claims.ts';
-import './science.css';
+import './scales.css';
 
 /** The columns of the table at d_k 64/256/1024, each a data-readout id prefix. */
 const COLS = ['var0', 'var', 'mean', 'sqrt', 'inv', 'power', 'maxw'] as const;

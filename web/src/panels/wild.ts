@@ -18,7 +18,7 @@ import { CoreError } from '../compute.ts';
 import { BUGS, bugParams, wildModelParams, wildReferenceParams, wildLinkPatch, bugLinkPatch } from '../requests/wild.ts';
 import { stepSlider } from '../controls.ts';
 import { WILD_LEN_STEPS } from '../state/schema.js';
-import './science.css';
+import './scales.css';
 
 /** A promise that settles when p does and never rejects (p's own handlers report its failure). */
 const settled = (p: Promise<unknown>): Promise<void> => p.then(() => undefined, () => undefined);
