@@ -6,7 +6,7 @@ import '../style.css';
 import '../panels/interview.css';
 import '../panels/drill.css';
 import '../panels/device.css';
-import '../panels/science.css';
+import '../panels/scales.css';
 import '../embed/formats.css';
 import { parseHash, langFromNavigator } from '../state/state.ts';
 import { Store } from '../state/store.ts';

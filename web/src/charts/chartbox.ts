@@ -1,7 +1,7 @@
 // A chart widget: its title, the canvas drawn in stages through the page's draw queue (charts/page.ts), a summary for screen readers, the data table, and the PNG / CSV export buttons. Live charts never animate and update with chart.update('none').
 import { Chart } from 'chart.js';
 import type { ChartConfiguration } from 'chart.js';
-import type { ChartSpec } from './builders.ts';
+import type { ChartSpec } from './kit.ts';
 import type { T } from '../i18n/messages.ts';
 import { h, setText, download } from '../dom.ts';
 import { chartSummary } from './summary.ts';

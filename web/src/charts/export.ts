@@ -1,8 +1,8 @@
 // A chart's exports: the picture with its title above and the panel's short link below (the PNG button; the poster draws its own link), a spec drawn once more at another size (the poster's layout), and the CSV file.
 import { Chart } from 'chart.js';
 import type { ChartConfiguration } from 'chart.js';
-import type { ChartSpec } from './builders.ts';
-import { csvText } from './builders.ts';
+import type { ChartSpec } from './kit.ts';
+import { csvText } from './kit.ts';
 import { download } from '../dom.ts';
 import { parseHash, panelHash } from '../state/state.ts';
 import { chartColours } from '../theme.ts';

@@ -25,7 +25,7 @@ export const vline: Plugin = {
   },
 };
 /**
- * A callout of the gap between two values at one x (options.plugins.gapLabel, builders.ts
+ * A callout of the gap between two values at one x (options.plugins.gapLabel, kit.ts
  * GapLabel): a bracket from y0 to y1 and its number beside it, so a reader of a small embed sees
  * the gap that two close curves hide (the 1/√d_k entropy under ln L).
  */

@@ -2,9 +2,9 @@
 // entropy for no scaling, ÷√d_k and ÷d_k beside ln 128, with the seed shown and re-rollable.
 import type { SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildArticle } from '../charts/builders.ts';
+import { buildArticle } from '../charts/article.ts';
 import { ARTICLE_SCALES } from '../requests/results.ts';
-import type { ArticleResult } from '../charts/builders.ts';
+import type { ArticleResult } from '../charts/article.ts';
 import { seedInput } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';

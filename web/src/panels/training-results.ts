@@ -2,7 +2,7 @@
 import type { AttentionVariant } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import type { ChartPage } from '../charts/page.ts';
-import { csvText } from '../charts/builders.ts';
+import { csvText } from '../charts/kit.ts';
 import {
   buildTrainLoss, buildTrainGradNorm, buildTrainLayers, buildTrainAccuracy, buildTrainLogitHist, summaryRows, summaryCsv, VARIANT_COLOURS,
 } from '../charts/training.ts';
