@@ -23,7 +23,7 @@
 
 #include "cost.hpp"
 #include "experiments.hpp"
-#include "models.hpp"
+#include "model_scales.hpp"
 #include "peak.hpp"
 #include "train/training.hpp"
 
@@ -184,26 +184,33 @@ val js_score_variance(val o) {
 }
 
 #ifndef SQRTDK_FIRST_VIEW  // the other experiments and labs: the full core only
+// The twelve options attentionStats and saturationSweep share (AttentionStatsParams and
+// SaturationSweepParams name them alike), read once for both.
+template <typename P>
+void read_analysis_options(const val& o, P& p) {
+  p.heads = get_int(o, "heads");
+  p.seq_len = get_int(o, "seqLen");
+  p.seed = get_seed(o);
+  p.variance = get_num(o, "variance");
+  p.threshold = get_num(o, "threshold");
+  p.kernel = get_kernel(o);
+  p.gradients = get_bool(o, "gradients");
+  p.causal = get_bool(o, "causal");
+  p.spectral = get_bool(o, "spectral");
+  p.softcap = get_num(o, "softcap");
+  p.correlation = get_num(o, "correlation");
+  p.sinks = get_sinks(o);
+}
+
 val js_attention_stats(val o) {
   return guarded([&] {
     AttentionStatsParams p;
-    p.heads = get_int(o, "heads");
+    read_analysis_options(o, p);
     p.heads_kv = get_int(o, "headsKv");
-    p.seq_len = get_int(o, "seqLen");
     p.dk = get_int(o, "dk");
     p.scale = to_scale(o["scale"]);
-    p.seed = get_seed(o);
-    p.variance = get_num(o, "variance");
-    p.threshold = get_num(o, "threshold");
-    p.kernel = get_kernel(o);
     p.heatmap_size = get_int(o, "heatmapSize");
     p.per_row = get_bool(o, "perRow");
-    p.gradients = get_bool(o, "gradients");
-    p.causal = get_bool(o, "causal");
-    p.spectral = get_bool(o, "spectral");
-    p.softcap = get_num(o, "softcap");
-    p.correlation = get_num(o, "correlation");
-    p.sinks = get_sinks(o);
     const AttentionStatsResult r = attention_stats(p);
     const bool sinks = !p.sinks.empty();
     val out = val::object();
@@ -231,18 +238,7 @@ val js_saturation_sweep(val o) {
     p.dks = get_int_list(o, "dks");
     const unsigned ns = o["scales"]["length"].as<unsigned>();
     for (unsigned i = 0; i < ns; ++i) p.scales.push_back(to_scale(o["scales"][i]));
-    p.heads = get_int(o, "heads");
-    p.seq_len = get_int(o, "seqLen");
-    p.seed = get_seed(o);
-    p.variance = get_num(o, "variance");
-    p.threshold = get_num(o, "threshold");
-    p.kernel = get_kernel(o);
-    p.gradients = get_bool(o, "gradients");
-    p.causal = get_bool(o, "causal");
-    p.spectral = get_bool(o, "spectral");
-    p.softcap = get_num(o, "softcap");
-    p.correlation = get_num(o, "correlation");
-    p.sinks = get_sinks(o);
+    read_analysis_options(o, p);
     const SaturationSweepResult r = saturation_sweep(p);
     val series = val::array();
     for (const auto& per_scale : r.points) {

@@ -4,7 +4,7 @@
 // - Splitting (every step): a sweep is split by point — saturationSweep by (d_k, scale),
 //   scoreVariance and longContext by d_k / length — and merged by index, so the merged result is
 //   bit for bit the result of one call whatever the pool size: each point's inputs come from its
-//   own random stream (wasm/src/experiments.cpp: draw_inputs per d_k; draw_scores per (seed, d_k);
+//   own random stream (wasm/src/attention_stats.cpp, score_variance.cpp: draw_inputs per d_k; draw_scores per (seed, d_k);
 //   longContext's K for length L is the first L rows of K for the longest length).
 // - Progressive refinement (a first step before the last): a prefix of the work — one head (or one
 //   K/V group) instead of all, a few hundred samples or queries instead of all. The core draws Q, K,
