@@ -9,6 +9,7 @@
 #include "logit_options.hpp"
 #include "shapes.hpp"
 #include "precision.hpp"
+#include "experiment_defaults.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
 
 namespace sqrtdk {
 
@@ -26,7 +27,8 @@ struct SoftmaxJacobianResult {
   double spectral = 0.0;
   double entropy = 0.0;
 };
-SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits, double softcap = 0.0);
+SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits,
+                                       double softcap = defaults::softmax_jacobian::softcap);
 
 // ---------------------------------------------------------------------------------------------
 // attention: the forward pass on caller-supplied q, k, v [heads, seq_len, dk] (finite float32).
@@ -40,17 +42,17 @@ struct AttentionParams {
   std::span<const float> q;        // [heads, seq_len, dk]
   std::span<const float> k, v;     // [heads_kv, seq_len, dk]
   int heads = 1;
-  int heads_kv = 0;                // 0 = heads (MHA); 1 = MQA (Shazeer 2019); else GQA (Ainslie et al. 2023)
+  int heads_kv = defaults::attention::heads_kv;                // 0 = heads (MHA); 1 = MQA (Shazeer 2019); else GQA (Ainslie et al. 2023)
   int seq_len = 1;
   int dk = 1;
-  Scale scale;
+  Scale scale = defaults::attention::scale;
   Kernel kernel = Kernel::Scalar;
-  bool want_weights = true;
-  bool causal = false;             // row i sees keys 0..i
+  bool want_weights = defaults::attention::weights;
+  bool causal = defaults::attention::causal;             // row i sees keys 0..i
   std::span<const float> mask;     // empty, or [seq_len, seq_len] added to every head's scores: 0, −∞ or
                                    // any finite value (NaN and +∞ refused)
-  double softcap = 0.0;            // > 0: soft-cap the scaled logits before the masks (0 = off)
-  MaskedRow masked_row = MaskedRow::Zero;
+  double softcap = defaults::attention::softcap;            // > 0: soft-cap the scaled logits before the masks (0 = off)
+  MaskedRow masked_row = defaults::attention::masked_row;
   std::span<const double> sinks;   // empty, or [heads] sink logits (check_sinks), appended to every row after
                                    // the masks; a head with a finite sink never gives a NaN row
 };

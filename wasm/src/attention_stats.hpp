@@ -10,6 +10,7 @@
 #include "logit_options.hpp"
 #include "shapes.hpp"
 #include "stats.hpp"
+#include "experiment_defaults.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
 
 namespace sqrtdk {
 
@@ -27,26 +28,26 @@ namespace sqrtdk {
 // include that factor. Under the causal mask a row's entropy ceiling is ln(i + 1), not ln L: the
 // summary's entropy_ratio is H_i / ln(keys seen by row i) over the rows that see ≥ 2 keys.
 struct AttentionStatsParams {
-  int heads = 8;
-  int heads_kv = 0;          // K/V heads (grouped-query attention, Ainslie et al. 2023): 0 = heads;
+  int heads = defaults::attention_stats::heads;
+  int heads_kv = defaults::attention_stats::heads_kv;          // K/V heads (grouped-query attention, Ainslie et al. 2023): 0 = heads;
                              // must divide heads; query head h reads K/V head h / (heads / heads_kv)
-  int seq_len = 128;
+  int seq_len = defaults::attention_stats::seq_len;
   int dk = 64;
-  Scale scale;
-  uint32_t seed = 0;
-  double variance = 1.0;     // σ² of every component of Q, K, V and dO
-  double threshold = 0.99;   // for share_above: rows whose max weight exceeds it, in (0, 1)
+  Scale scale = defaults::attention_stats::scale;
+  uint32_t seed = defaults::attention_stats::seed;
+  double variance = defaults::attention_stats::variance;     // σ² of every component of Q, K, V and dO
+  double threshold = defaults::attention_stats::threshold;   // for share_above: rows whose max weight exceeds it, in (0, 1)
   Kernel kernel = Kernel::Scalar;
-  int heatmap_size = 128;    // the heatmap holds the first min(seq_len, heatmap_size) rows × keys of head 0, 1..512
-  bool per_row = true;       // also return every row's quantities
-  bool gradients = true;     // run the backward pass (V, dO, dP, dS, dQ); without it the gradient
+  int heatmap_size = defaults::attention_stats::heatmap_size;    // the heatmap holds the first min(seq_len, heatmap_size) rows × keys of head 0, 1..512
+  bool per_row = defaults::attention_stats::per_row;       // also return every row's quantities
+  bool gradients = defaults::attention_stats::gradients;     // run the backward pass (V, dO, dP, dS, dQ); without it the gradient
                              // summaries are NaN and the gradient rows empty, at a third of the work
-  bool causal = false;       // row i sees keys 0..i
-  bool spectral = true;      // compute ‖J‖₂ (the secular or Lanczos solve, most of the per-row work); without
+  bool causal = defaults::attention_stats::causal;       // row i sees keys 0..i
+  bool spectral = defaults::attention_stats::spectral;      // compute ‖J‖₂ (the secular or Lanczos solve, most of the per-row work); without
                              // it the jac_spec summary is NaN and its rows empty; every other number is bit
                              // for bit the same
-  double softcap = 0.0;      // > 0: soft-cap the logits (0 = off)
-  double correlation = 0.0;  // ρ in [−1, 1]: key j is drawn correlated with query j (its match), see above;
+  double softcap = defaults::attention_stats::softcap;      // > 0: soft-cap the logits (0 = off)
+  double correlation = defaults::attention_stats::correlation;  // ρ in [−1, 1]: key j is drawn correlated with query j (its match), see above;
                              // under grouped K/V heads with the query head that opens its group (h = kv · group)
   std::vector<double> sinks; // empty, or [heads] sink logits (see check_sinks). With a (finite) sink the per-row
                              // quantities are those of the full row of L + 1 outcomes (the keys and the sink):
@@ -91,17 +92,17 @@ AttentionStatsResult attention_stats(const AttentionStatsParams& p);
 struct SaturationSweepParams {
   std::vector<int> dks;       // 1..16384 each, at most 64
   std::vector<Scale> scales;  // at most 8
-  int heads = 4;
-  int seq_len = 128;
-  uint32_t seed = 0;
-  double variance = 1.0;
-  double threshold = 0.99;
+  int heads = defaults::saturation_sweep::heads;
+  int seq_len = defaults::saturation_sweep::seq_len;
+  uint32_t seed = defaults::saturation_sweep::seed;
+  double variance = defaults::saturation_sweep::variance;
+  double threshold = defaults::saturation_sweep::threshold;
   Kernel kernel = Kernel::Scalar;
-  bool gradients = true;      // as in AttentionStatsParams
-  bool causal = false;        // as in AttentionStatsParams
-  bool spectral = true;       // as in AttentionStatsParams
-  double softcap = 0.0;       // as in AttentionStatsParams
-  double correlation = 0.0;   // as in AttentionStatsParams
+  bool gradients = defaults::saturation_sweep::gradients;      // as in AttentionStatsParams
+  bool causal = defaults::saturation_sweep::causal;        // as in AttentionStatsParams
+  bool spectral = defaults::saturation_sweep::spectral;       // as in AttentionStatsParams
+  double softcap = defaults::saturation_sweep::softcap;       // as in AttentionStatsParams
+  double correlation = defaults::saturation_sweep::correlation;   // as in AttentionStatsParams
   std::vector<double> sinks;  // as in AttentionStatsParams: [heads], the same for every d_k and scale
 };
 struct SaturationSweepResult {
@@ -121,11 +122,11 @@ struct TensorStatsParams {
   int heads = 1;
   int seq_len = 1;
   int dk = 1;
-  Scale scale;
-  uint32_t seed = 0;
-  double threshold = 0.99;
+  Scale scale = defaults::tensor_stats::scale;
+  uint32_t seed = defaults::tensor_stats::seed;
+  double threshold = defaults::tensor_stats::threshold;
   Kernel kernel = Kernel::Scalar;
-  bool causal = false;             // row i sees keys 0..i (as in AttentionStatsParams)
+  bool causal = defaults::tensor_stats::causal;             // row i sees keys 0..i (as in AttentionStatsParams)
 };
 struct TensorStatsResult {
   Moments qk;          // of the raw dot products q_i·k_j over every head, query and key

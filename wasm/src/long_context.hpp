@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels.hpp"
+#include "experiment_defaults.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
 
 namespace sqrtdk {
 
@@ -56,22 +57,22 @@ double ssmax_multiplier(int n, double s);
 //             position, pos + 1 = L (it does not depend on L_train)
 //   'ssmax'   ssmax_multiplier(L, s): s · ln(keys the row sees) (Scalable-Softmax; not relative to L_train)
 struct LongContextOptions {
-  double floor_scale = 8192.0;  // llama4: in [1, 1e9]
-  double attn_scale = 0.1;      // llama4: in [0, 10]
-  double ssmax_s = 0.43;        // ssmax: in (0, 10]
-  double mscale = 1.0;          // yarn: in (0, 100]
-  double mscale_all_dim = 0.0;  // yarn: 0 (absent) or in (0, 100]
+  double floor_scale = defaults::long_context::floor_scale;  // llama4: in [1, 1e9]
+  double attn_scale = defaults::long_context::attn_scale;      // llama4: in [0, 10]
+  double ssmax_s = defaults::long_context::s;        // ssmax: in (0, 10]
+  double mscale = defaults::long_context::mscale;          // yarn: in (0, 100]
+  double mscale_all_dim = defaults::long_context::mscale_all_dim;  // yarn: 0 (absent) or in (0, 100]
 };
 // Throws std::invalid_argument naming the first value out of its range.
 void check_long_context_options(const char* what, const LongContextOptions& o);
 struct LongContextParams {
-  int dk = 64;
+  int dk = defaults::long_context::dk;
   std::vector<int> seq_lens;        // each 1..16384, at most 16
-  int train_len = 512;              // L_train, 2..16384
-  int queries = 64;                 // 1..1024
+  int train_len = defaults::long_context::train_len;              // L_train, 2..16384
+  int queries = defaults::long_context::queries;                 // 1..1024
   std::vector<std::string> methods; // subset of 'fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax', each at most once
                                     // (a repeat: std::invalid_argument naming it)
-  uint32_t seed = 0;
+  uint32_t seed = defaults::long_context::seed;
   Kernel kernel = Kernel::Scalar;
   LongContextOptions options;
   // One sink logit appended to every row (see check_sinks; NaN = none, the default; −∞ = none, bit

@@ -9,6 +9,7 @@
 #include "logit_options.hpp"
 #include "shapes.hpp"
 #include "precision.hpp"
+#include "experiment_defaults.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
 
 namespace sqrtdk {
 
@@ -34,25 +35,24 @@ namespace sqrtdk {
 // and the float64 cells use the products in double. d_k 128, q = 24·𝟏, keys 24·𝟏, 12·𝟏, 0, float16,
 // c = 1/√128: at the scores the products are [∞, 36864, 0] and the row is NaN; at the query the
 // logits are [6516.6, 3258.3, 0] and the weights [1, 0, 0].
-enum class ScaleAt { Scores, Query };
 ScaleAt parse_scale_at(const std::string& name);  // "scores" | "query"; throws naming the value
 struct PrecisionLabParams {
   std::vector<double> logits;  // one explicit row (1..8192 values, −∞ allowed), or empty
-  int rows = 64;               // random rows, 1..1024
-  int seq_len = 128;
-  int dk = 64;
-  Scale scale;
-  int heads = 1;               // only to resolve 'inv_sqrt_d_model'
-  uint32_t seed = 0;
-  int block_size = 32;         // online softmax key block, 1..8192
-  Accumulate accumulate = Accumulate::Same;  // see precision.hpp
-  MaskedRow masked_row = MaskedRow::Nan;     // a row with a zero normaliser: NaN (its formula) or zeros
-  double softcap = 0.0;        // > 0: logits s ↦ cap · tanh(s / cap) in double before each format rounds
+  int rows = defaults::precision_lab::rows;               // random rows, 1..1024
+  int seq_len = defaults::precision_lab::seq_len;
+  int dk = defaults::precision_lab::dk;
+  Scale scale = defaults::precision_lab::scale;
+  int heads = defaults::precision_lab::heads;               // only to resolve 'inv_sqrt_d_model'
+  uint32_t seed = defaults::precision_lab::seed;
+  int block_size = defaults::precision_lab::block_size;         // online softmax key block, 1..8192
+  Accumulate accumulate = defaults::precision_lab::accumulate;  // see precision.hpp
+  MaskedRow masked_row = defaults::precision_lab::masked_row;     // a row with a zero normaliser: NaN (its formula) or zeros
+  double softcap = defaults::precision_lab::softcap;        // > 0: logits s ↦ cap · tanh(s / cap) in double before each format rounds
                                // them (Gemma 2); −∞ (a masked key) stays −∞; 0 = off
   std::vector<float> q, k;     // both empty, or q [queries, dk] (queries 1..1024) and k [keys, dk] (keys
                                // 1..8192), finite with |x| ≤ 1e6; with them rows, seq_len and seed are unused
-  ScaleAt scale_at = ScaleAt::Scores;  // q/k only: where c is applied (above)
-  bool row_sums = true;        // check every row's sum Σ_j p_j: each cell's row_sum and the cause sum_stall
+  ScaleAt scale_at = defaults::precision_lab::scale_at;  // q/k only: where c is applied (above)
+  bool row_sums = defaults::precision_lab::row_sums;        // check every row's sum Σ_j p_j: each cell's row_sum and the cause sum_stall
                                // (always on with q and k). On by default (a row whose weights sum to 2 is
                                // broken even with every weight finite); false leaves out those two fields
                                // and nothing else: every other number is the same, bit for bit

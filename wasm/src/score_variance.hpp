@@ -7,6 +7,7 @@
 #include "logit_options.hpp"
 #include "shapes.hpp"
 #include "stats.hpp"
+#include "experiment_defaults.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
 
 namespace sqrtdk {
 
@@ -17,12 +18,12 @@ namespace sqrtdk {
 // then centred on the theoretical mean, ±5 theoretical std.
 struct ScoreVarianceParams {
   std::vector<int> dks;    // head dimensions, each 1..16384, at most 64 of them
-  int samples = 20000;     // pairs (q, k) per d_k, 2..1000000
-  uint32_t seed = 0;       // stream: Rng::stream(seed, d_k), so a d_k's numbers do not depend on the list
-  double variance = 1.0;   // σ², the variance of each component (positive, finite, ≤ 1e6)
+  int samples = defaults::score_variance::samples;     // pairs (q, k) per d_k, 2..1000000
+  uint32_t seed = defaults::score_variance::seed;       // stream: Rng::stream(seed, d_k), so a d_k's numbers do not depend on the list
+  double variance = defaults::score_variance::variance;   // σ², the variance of each component (positive, finite, ≤ 1e6)
   int hist_dk = 64;        // the d_k whose scores are histogrammed, 1..16384
-  int bins = 60;           // histogram bins, 4..400
-  double correlation = 0;  // ρ in [−1, 1]: each pair's key is drawn as k_i = ρ q_i + √(1 − ρ²) z_i (see below)
+  int bins = defaults::score_variance::bins;           // histogram bins, 4..400
+  double correlation = defaults::score_variance::correlation;  // ρ in [−1, 1]: each pair's key is drawn as k_i = ρ q_i + √(1 − ρ²) z_i (see below)
 };
 struct ScoreVarianceRow {
   int dk = 0;
