@@ -257,8 +257,6 @@ export function settle(root: HTMLElement, owner: string): void {
   clearErrors(root, owner);
 }
 
-export function setRo(el: HTMLElement, v: string): void { setText(el, v); }
-
 /**
  * A table in a labelled, focusable scroll box (role=region): on a narrow screen it scrolls
  * sideways inside the box, with the first column sticky and a shadow that shows there is more.
