@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { loadCore } from '../../wasm/js/core.js';
 import type { Core } from '../../wasm/js/core.js';
 import { InThreadCore } from '../../web/src/worker/in-thread.ts';
-import { WorkerClient, CoreError } from '../../web/src/worker/protocol.ts';
+import { CoreError } from '../../web/src/worker/protocol.ts';
+import { WorkerClient } from '../../web/src/worker/client.ts';
 import { run } from '../../web/src/worker/handler.ts';
 
 let core: Core;

@@ -1,7 +1,8 @@
 // The worker protocol: message guards, request ids, latest-wins per channel, errors as messages,
 // timeouts and crashes restarting the worker — with a fake worker and fake timers.
 import { describe, it, expect } from 'vitest';
-import { WorkerClient, CoreError, isRequest, isResponse, transferables } from '../../web/src/worker/protocol.ts';
+import { CoreError, isRequest, isResponse, transferables } from '../../web/src/worker/protocol.ts';
+import { WorkerClient } from '../../web/src/worker/client.ts';
 import type { WorkerLike, Request } from '../../web/src/worker/protocol.ts';
 
 class FakeWorker implements WorkerLike {

@@ -11,7 +11,7 @@ export interface Control {
   sync(state: State): void;
 }
 
-/** A control built showing the store's state (a view shows its values before it gets its state: main.ts startView). */
+/** A control built showing the store's state (a view shows its values before it gets its state: app/mount.ts startView). */
 function showing(store: Store, c: Control): Control {
   c.sync(store.state);
   return c;

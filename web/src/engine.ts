@@ -1,6 +1,6 @@
 // The engine's state in plain words (the device panel shows it beside the kernel choice): which
 // kernel family computes, and behind the tooltip the core's version and build. One module holds
-// the core's answer to `info`, asked once by main.ts, so every reader sees the same.
+// the core's answer to `info`, asked once by app/core.ts, so every reader sees the same.
 import type { CoreInfo } from '../../wasm/js/core.js';
 import type { T } from './i18n/messages.ts';
 import type { KernelChoice } from './state/state.ts';

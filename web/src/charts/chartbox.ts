@@ -149,7 +149,7 @@ const renderHook: Plugin = {
     const final = c.dataset.refining !== 'true';
     (w.__sqrtdkPerf ??= []).push({ chart: c.dataset.chart ?? '', t: performance.now(), final });
     if (w.__sqrtdkPerf.length > 2000) w.__sqrtdkPerf.splice(0, 1000);
-    // the page's first chart drawn from full results: main.ts starts the deferred work then (the service worker)
+    // the page's first chart drawn from full results: app/boot.ts starts the deferred work then (the service worker)
     if (final && !firstFinalTold) { firstFinalTold = true; document.dispatchEvent(new Event(FIRST_FINAL_DRAW_EVENT)); }
   },
 };

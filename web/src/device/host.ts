@@ -6,6 +6,7 @@ import { DEVICE_SHAPE, PEAK_ITERS, attentionFlops, attentionJs, deviceInputs } f
 import type { Measure } from './bench.ts';
 import { isDeviceRequest } from './protocol.ts';
 import type { DeviceReply, DeviceInfo, SliceResult } from './protocol.ts';
+import { requestId, errorInfo } from '../worker/protocol.ts';
 
 export class DeviceHost {
   private readonly inputs = deviceInputs(DEVICE_SHAPE);
@@ -35,7 +36,7 @@ export class DeviceHost {
   }
 
   handle(msg: unknown): DeviceReply {
-    const id = msg !== null && typeof msg === 'object' && typeof (msg as { id?: unknown }).id === 'number' ? (msg as { id: number }).id : -1;
+    const id = requestId(msg);
     if (!isDeviceRequest(msg)) return { id, ok: false, error: { name: 'TypeError', message: 'malformed device request' } };
     try {
       if (msg.kind === 'info') {
@@ -57,8 +58,7 @@ export class DeviceHost {
       const result: SliceResult = { measure: msg.measure, times, flopPerCall };
       return { id, ok: true, result };
     } catch (e) {
-      const err = e instanceof Error ? e : new Error(String(e));
-      return { id, ok: false, error: { name: err.name, message: err.message } };
+      return { id, ok: false, error: errorInfo(e) };
     }
   }
 }

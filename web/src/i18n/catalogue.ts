@@ -1,7 +1,7 @@
 // The page's message catalogues, one language at a time and in parts: the base (./messages.en.ts,
 // ./messages.zh-CN.ts: the page's frame, the titles of every view and the strings of most views) and the
 // packs of the views with many strings of their own (the interview view, the training lab, the device
-// panel), each its own chunk, loaded with the code of a view that needs it (web/src/main.ts) or on a switch
+// panel), each its own chunk, loaded with the code of a view that needs it (web/src/app/views.ts) or on a switch
 // of language. So a page never downloads the language it does not show, nor the strings of views not
 // opened. The page builds nothing before its language's parts are in, so a Chinese page never flashes
 // English. Node and the tests read both whole catalogues at once from ./messages.ts.

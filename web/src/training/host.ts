@@ -4,6 +4,7 @@
 import type { Core, TrainingRun } from '../../../wasm/js/core.js';
 import { isTrainRequest } from './protocol.ts';
 import type { TrainResponse } from './protocol.ts';
+import { requestId, errorInfo } from '../worker/protocol.ts';
 
 export class TrainingHost {
   private readonly runs = new Map<number, TrainingRun>();
@@ -13,7 +14,7 @@ export class TrainingHost {
   get size(): number { return this.runs.size; }
 
   handle(msg: unknown): TrainResponse {
-    const id = msg !== null && typeof msg === 'object' && typeof (msg as { id?: unknown }).id === 'number' ? (msg as { id: number }).id : -1;
+    const id = requestId(msg);
     if (!isTrainRequest(msg)) return { id, ok: false, error: { name: 'TypeError', message: 'malformed training request' } };
     const t0 = performance.now();
     try {
@@ -57,8 +58,7 @@ export class TrainingHost {
       }
       return { id, ok: true, result, ms: performance.now() - t0 };
     } catch (e) {
-      const err = e instanceof Error ? e : new Error(String(e));
-      return { id, ok: false, error: { name: err.name, message: err.message } };
+      return { id, ok: false, error: errorInfo(e) };
     }
   }
 

@@ -119,7 +119,7 @@ export class CoreSource {
     const start = await this.get().catch(() => null);
     if (!(start && 'module' in start && start.part === 'first')) return start;
     if (!this.whole) {
-      // its progress too (the page shows it while a view waits for this core: main.ts)
+      // its progress too (the page shows it while a view waits for this core: app/core.ts)
       const p = compileCore(this.onProgress, false, 'full');
       this.whole = p;
       void p.then((i) => { if (i === null && this.whole === p) this.whole = null; });  // offline: try again next time

@@ -33,9 +33,9 @@ export function estimateSeconds<N extends CostedCall>(name: N, params: CostedPar
   // Where the core could not be loaded on the page (the lab's code is unavailable: the workers
   // cannot load it either), requests are not sized: nothing can compute them, and the pool answers
   // each as unavailable, which the panels say beside their controls. Once the core loads, the page
-  // mounts again with every request sized (main.ts recovered()). No second formula stands in.
+  // mounts again with every request sized (app/mount.ts recovered()). No second formula stands in.
   // The core's first part (the variance view's start, worker/boot.ts) estimates only its own calls;
-  // a view beyond it mounts once the page has the full core (main.ts viewReady), so a call it lacks
+  // a view beyond it mounts once the page has the full core (app/views.ts viewReady), so a call it lacks
   // is sized here only if the full core could not load: not sized, as above.
   const c = core;
   if (c === null || (c.part === 'first' && !(FIRST_PART_CALLS as readonly string[]).includes(name))) return 0;

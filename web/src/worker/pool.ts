@@ -2,7 +2,8 @@
 // in priority order (lower first, then first come), so that a call whose request went stale is
 // dropped before it is sent, and a point the reader is looking at overtakes a sweep. Each worker is
 // a WorkerClient (protocol.ts), which keeps its timeouts and restarts.
-import { WorkerClient, CoreError } from './protocol.ts';
+import { CoreError } from './protocol.ts';
+import { WorkerClient } from './client.ts';
 import type { Kind, WorkerLike } from './protocol.ts';
 
 export interface PoolOptions {
