@@ -64,7 +64,7 @@ const kernel = /** @type {ParamSpec} */ ({ type: 'kernel', doc: "the float32 ker
 const scale = /** @type {ParamSpec} */ ({ type: 'scale', default: 'inv_sqrt_dk', doc: 'the scale c of q·k: a name of SCALE_NAMES, a number in (0, 1e4] or { power: p }, c = d_k^−p' });
 const variance = /** @type {ParamSpec} */ ({ type: 'number', default: 1, range: [0, 1e6], doc: 'σ², the variance of every drawn component (positive)' });
 const threshold = /** @type {ParamSpec} */ ({ type: 'number', default: 0.99, range: [0, 1], doc: 'shareAbove counts the rows whose max weight exceeds it (in (0, 1))' });
-const softcap = /** @type {ParamSpec} */ ({ type: 'softcap', default: 0, range: [0, 1e6], doc: 'logit soft-capping s ↦ cap · tanh(s / cap) (0 or left out: off)' });
+const softcap = /** @type {ParamSpec} */ ({ type: 'softcap', default: 0, range: [0, 1e6], doc: 'logit soft-capping s ↦ cap · tanh(s / cap), cap in (0, 1e6]; left out: off (0, the core\'s off)' });
 const correlation = /** @type {ParamSpec} */ ({ type: 'correlation', default: 0, range: [-1, 1], doc: 'ρ, the correlation of each key with its matching query' });
 const sinks = /** @type {ParamSpec} */ ({ type: 'sinks', default: null, doc: 'attention sinks: one logit per head (−∞: none for that head), or null: none' });
 const causal = /** @type {ParamSpec} */ ({ type: 'bool', default: false, doc: 'row i sees keys 0..i' });
