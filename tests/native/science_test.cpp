@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "experiments.hpp"
-#include "models.hpp"
+#include "model_scales.hpp"
 #include "rng.hpp"
 #include "test_util.hpp"
 

@@ -11,6 +11,8 @@
 // times every variant, keeps the fastest (on Node 20 / x64: the L1 4x8 one) and reports it as the peak.
 #include <wasm_simd128.h>
 
+#include "../src/peak_kernel.hpp"
+
 namespace {
 
 template <int A, int B>
@@ -37,45 +39,15 @@ float muladd(int iters, float d) {
          wasm_f32x4_extract_lane(t, 3);
 }
 
-// The same chains fed from L1 the way a GEMM micro-kernel feeds them: per step, R scalars of a
-// (each one load32_splat, from R rows) times 2 f32x4 of b (two loads from an 8-wide panel), into
-// R·2 accumulators. Loads do not use the floating-point pipes, so this form can issue more
-// mul+add per cycle than the register-only one, whose sign flips do. The rows and the panel are
-// kDepth deep (12 KiB in all, L1-resident) and are walked again and again; nothing is stored.
-constexpr int kDepth = 256;
-alignas(16) float g_a[8 * kDepth];   // R ≤ 8 rows of kDepth
-alignas(16) float g_b[kDepth * 8];   // panel [kDepth][8]
+// muladd_l1<R> (wasm/src/peak_kernel.hpp, the core's simdPeak kernel): the same chains fed from L1
+// as a GEMM micro-kernel feeds them, over R rows of a and an 8-wide panel of b.
+alignas(16) float g_a[8 * sqrtdk::peak::kDepth];   // R ≤ 8 rows of kDepth
+alignas(16) float g_b[sqrtdk::peak::kDepth * 8];   // panel [kDepth][8]
 
 template <int R>
 float muladd_l1(int iters, float d) {
-  for (int j = 0; j < 8 * kDepth; ++j) {
-    g_a[j] = (j & 1 ? 1.0f : -1.0f) * (1.0f + d * static_cast<float>(j & 63));  // alternating signs:
-    g_b[j] = 1.0f - d * static_cast<float>(j & 63);                             // the sums stay bounded
-  }
-  const float* volatile a_v = g_a;  // opaque to the optimiser
-  const float* volatile b_v = g_b;
-  const float* const a = a_v;
-  const float* const b = b_v;
-  v128_t s[R][2];
-  for (int r = 0; r < R; ++r) s[r][0] = s[r][1] = wasm_f32x4_splat(0.0f);
-  for (int it = 0; it < iters; ++it) {
-    const float* panel = b;
-    for (int p = 0; p < kDepth; ++p) {
-      const v128_t b0 = wasm_v128_load(panel);
-      const v128_t b1 = wasm_v128_load(panel + 4);
-      panel += 8;
-#pragma clang loop unroll(full)
-      for (int r = 0; r < R; ++r) {
-        const v128_t x = wasm_v128_load32_splat(a + r * kDepth + p);
-        s[r][0] = wasm_f32x4_add(s[r][0], wasm_f32x4_mul(x, b0));
-        s[r][1] = wasm_f32x4_add(s[r][1], wasm_f32x4_mul(x, b1));
-      }
-    }
-  }
-  v128_t t = wasm_f32x4_splat(0.0f);
-  for (int r = 0; r < R; ++r) t = wasm_f32x4_add(t, wasm_f32x4_add(s[r][0], s[r][1]));
-  return wasm_f32x4_extract_lane(t, 0) + wasm_f32x4_extract_lane(t, 1) + wasm_f32x4_extract_lane(t, 2) +
-         wasm_f32x4_extract_lane(t, 3);
+  sqrtdk::peak::fill_operands(g_a, 8, g_b, d);
+  return sqrtdk::peak::muladd_l1<R>(g_a, g_b, iters);
 }
 
 }  // namespace

@@ -8,7 +8,8 @@
 //
 // Compiled twice (CMakeLists.txt): the full core, and with SQRTDK_FIRST_VIEW the first view's core
 // (sqrtdk-simd-first: issue 20, the first view ≤ 250 KB gzip), linked from the same static library
-// with only what the variance view asks for (scoreVariance, its cost, buildInfo, setWorkLimits), so
+// with only what the variance view asks for (the experiments of part 'first' in wasm/js/experiments.js,
+// their cost, buildInfo, setWorkLimits), so
 // the linker drops every other experiment, the precision and training labs and their bindings. Same
 // objects and flags, so its scoreVariance is the full core's, bit for bit (tests/node/first-core.test.mjs).
 #include <emscripten/bind.h>
@@ -22,8 +23,9 @@
 #include <vector>
 
 #include "cost.hpp"
+#include "experiment_calls.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
 #include "experiments.hpp"
-#include "models.hpp"
+#include "model_scales.hpp"
 #include "peak.hpp"
 #include "train/training.hpp"
 
@@ -184,26 +186,33 @@ val js_score_variance(val o) {
 }
 
 #ifndef SQRTDK_FIRST_VIEW  // the other experiments and labs: the full core only
+// The twelve options attentionStats and saturationSweep share (AttentionStatsParams and
+// SaturationSweepParams name them alike), read once for both.
+template <typename P>
+void read_analysis_options(const val& o, P& p) {
+  p.heads = get_int(o, "heads");
+  p.seq_len = get_int(o, "seqLen");
+  p.seed = get_seed(o);
+  p.variance = get_num(o, "variance");
+  p.threshold = get_num(o, "threshold");
+  p.kernel = get_kernel(o);
+  p.gradients = get_bool(o, "gradients");
+  p.causal = get_bool(o, "causal");
+  p.spectral = get_bool(o, "spectral");
+  p.softcap = get_num(o, "softcap");
+  p.correlation = get_num(o, "correlation");
+  p.sinks = get_sinks(o);
+}
+
 val js_attention_stats(val o) {
   return guarded([&] {
     AttentionStatsParams p;
-    p.heads = get_int(o, "heads");
+    read_analysis_options(o, p);
     p.heads_kv = get_int(o, "headsKv");
-    p.seq_len = get_int(o, "seqLen");
     p.dk = get_int(o, "dk");
     p.scale = to_scale(o["scale"]);
-    p.seed = get_seed(o);
-    p.variance = get_num(o, "variance");
-    p.threshold = get_num(o, "threshold");
-    p.kernel = get_kernel(o);
     p.heatmap_size = get_int(o, "heatmapSize");
     p.per_row = get_bool(o, "perRow");
-    p.gradients = get_bool(o, "gradients");
-    p.causal = get_bool(o, "causal");
-    p.spectral = get_bool(o, "spectral");
-    p.softcap = get_num(o, "softcap");
-    p.correlation = get_num(o, "correlation");
-    p.sinks = get_sinks(o);
     const AttentionStatsResult r = attention_stats(p);
     const bool sinks = !p.sinks.empty();
     val out = val::object();
@@ -231,18 +240,7 @@ val js_saturation_sweep(val o) {
     p.dks = get_int_list(o, "dks");
     const unsigned ns = o["scales"]["length"].as<unsigned>();
     for (unsigned i = 0; i < ns; ++i) p.scales.push_back(to_scale(o["scales"][i]));
-    p.heads = get_int(o, "heads");
-    p.seq_len = get_int(o, "seqLen");
-    p.seed = get_seed(o);
-    p.variance = get_num(o, "variance");
-    p.threshold = get_num(o, "threshold");
-    p.kernel = get_kernel(o);
-    p.gradients = get_bool(o, "gradients");
-    p.causal = get_bool(o, "causal");
-    p.spectral = get_bool(o, "spectral");
-    p.softcap = get_num(o, "softcap");
-    p.correlation = get_num(o, "correlation");
-    p.sinks = get_sinks(o);
+    read_analysis_options(o, p);
     const SaturationSweepResult r = saturation_sweep(p);
     val series = val::array();
     for (const auto& per_scale : r.points) {
@@ -648,16 +646,18 @@ val js_cost(std::string name, val o) {
       return estimate_cost(e, [&] { refused = call(o); });
     };
     bool reached = false;
-    if (name == "scoreVariance") reached = run(&js_score_variance);
+    bool known = false;
+#define SQRTDK_COST(js, cpp) \
+  if (!known && name == #js) {   \
+    known = true;                \
+    reached = run(&js_##cpp);    \
+  }
+    SQRTDK_FIRST_PART_COSTED(SQRTDK_COST)
 #ifndef SQRTDK_FIRST_VIEW
-    else if (name == "attentionStats") reached = run(&js_attention_stats);
-    else if (name == "saturationSweep") reached = run(&js_saturation_sweep);
-    else if (name == "attention") reached = run(&js_attention);
-    else if (name == "tensorStats") reached = run(&js_tensor_stats);
-    else if (name == "precisionLab") reached = run(&js_precision_lab);
-    else if (name == "longContext") reached = run(&js_long_context);
+    SQRTDK_FULL_PART_COSTED(SQRTDK_COST)
 #endif
-    else throw std::invalid_argument("cost: name = '" + name + "' has no cost model");
+#undef SQRTDK_COST
+    if (!known) throw std::invalid_argument("cost: name = '" + name + "' has no cost model");
     if (!reached) {
       if (!refused.isUndefined() && refused.hasOwnProperty("__sqrtdkError")) return refused;
       throw std::logic_error("cost: " + name + " returned before its cost check");
@@ -695,21 +695,16 @@ val js_build_info() {
 
 }  // namespace
 
+// Every experiment of wasm/js/experiments.js, as the method of its name (experiment_calls.hpp,
+// generated from that declaration): a new experiment is one js_<cpp name> above, not a line here.
+#define SQRTDK_REGISTER(js, cpp) emscripten::function(#js, &js_##cpp);
 EMSCRIPTEN_BINDINGS(sqrtdk) {
-  emscripten::function("scoreVariance", &js_score_variance);
+  SQRTDK_FIRST_PART_CALLS(SQRTDK_REGISTER)
   emscripten::function("buildInfo", &js_build_info);
   emscripten::function("cost", &js_cost);
   emscripten::function("setWorkLimits", &js_set_work_limits);
 #ifndef SQRTDK_FIRST_VIEW
-  emscripten::function("attentionStats", &js_attention_stats);
-  emscripten::function("saturationSweep", &js_saturation_sweep);
-  emscripten::function("softmaxJacobian", &js_softmax_jacobian);
-  emscripten::function("attention", &js_attention);
-  emscripten::function("simdPeak", &js_simd_peak);
-  emscripten::function("tensorStats", &js_tensor_stats);
-  emscripten::function("precisionLab", &js_precision_lab);
-  emscripten::function("longContext", &js_long_context);
-  emscripten::function("modelScales", &js_model_scales);
+  SQRTDK_FULL_PART_CALLS(SQRTDK_REGISTER)
   emscripten::class_<JsTrainingRun>("TrainingRun")
       .constructor<>()
       .function("init", &JsTrainingRun::init)

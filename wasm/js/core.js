@@ -5,19 +5,16 @@
 import { simd as detectSimd, exceptions as detectExceptions } from 'wasm-feature-detect';
 
 import { CORE_VERSION } from './version.js';
+import {
+  EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf, SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT,
+  ATTENTION_VARIANTS, TRAINING_TASKS,
+} from './experiments.js';
 
 export { CORE_VERSION };
 
-export const SCALE_NAMES = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
-
-export const LONG_CONTEXT_METHODS = Object.freeze(['fixed', 'logn', 'yarn', 'article', 'llama4', 'ssmax']);
-
-/** How a row with a zero normaliser (every key masked, or every exp underflowed) comes out: 'nan' (its formula) or 'zero' (fused kernels). */
-export const MASKED_ROW_RULES = Object.freeze(['nan', 'zero']);
-/** Where the precision lab's half-precision softmax accumulates: 'same' (the storage format) or 'float32'. */
-export const ACCUMULATE_MODES = Object.freeze(['same', 'float32']);
-/** Where the precision lab with q and k applies the scale: to the products ('scores') or to q first ('query'). */
-export const SCALE_AT = Object.freeze(['scores', 'query']);
+// The lists of names the calls accept, and the experiments themselves, are declared once in
+// experiments.js; the loader re-exports the lists and derives its own from that declaration.
+export { SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, ATTENTION_VARIANTS, TRAINING_TASKS };
 
 export const LIMITS = Object.freeze({
   dk: Object.freeze([1, 16384]),
@@ -39,8 +36,6 @@ export const LIMITS = Object.freeze({
 });
 
 // ---- the training lab (createTrainingRun) ----
-export const ATTENTION_VARIANTS = Object.freeze(['none', 'inv_sqrt_dk', 'inv_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2']);
-export const TRAINING_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'assoc_recall']);
 
 /** Ranges of the integer fields of a training config (the core checks them too) and the memory budget of a run. */
 export const TRAINING_LIMITS = Object.freeze({
@@ -186,7 +181,7 @@ export const CORE_PARTS = Object.freeze(['full', 'first']);
  * and limits): a core of part 'first' refuses every other method with a TypeError, and core.cost
  * any other name. Its scoreVariance is the full core's, bit for bit (same objects, same flags).
  */
-export const FIRST_PART_CALLS = Object.freeze(['scoreVariance']);
+export const FIRST_PART_CALLS = Object.freeze(EXPERIMENT_NAMES.filter((name) => EXPERIMENTS[name].part === 'first'));
 
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 
@@ -260,7 +255,7 @@ function bool(what, name, v, fallback) {
   if (typeof v !== 'boolean') throw new TypeError(`${what}: ${name} must be a boolean, got ${typeName(v)}`);
   return v;
 }
-function scale(what, v, fallback = 'inv_sqrt_dk', name = 'scale') {
+function scale(what, v, fallback, name = 'scale') {
   if (v === undefined) return fallback;
   if (typeof v === 'number') {
     if (!(v > 0) || !Number.isFinite(v) || v > 1e4) throw new RangeError(`${what}: ${name} = ${v} must be a positive number ≤ 10000`);
@@ -477,7 +472,11 @@ function workLimits(what, v) {
 }
 
 /** The experiments core.cost estimates: the calls whose work the core budgets. */
-export const COSTED_CALLS = Object.freeze(['scoreVariance', 'attentionStats', 'saturationSweep', 'attention', 'tensorStats', 'precisionLab', 'longContext']);
+export const COSTED_CALLS = Object.freeze(EXPERIMENT_NAMES.filter((name) => EXPERIMENTS[name].costed));
+
+/** The parameters each call accepts, and the defaults it fills (experiments.js). */
+const PARAM_KEYS = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name, Object.freeze(Object.keys(EXPERIMENTS[name].params))])));
+const DEFAULTS = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name, defaultsOf(name)])));
 
 // The limits the module's C++ side enforces now (one module may serve cores with other limits).
 const moduleLimits = new WeakMap();  // embind module → limits last set
@@ -552,37 +551,39 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     scoreVariance(params) {
       const what = 'scoreVariance';
-      checkObject(what, params, ['dks', 'samples', 'seed', 'variance', 'histDk', 'bins', 'correlation']);
+      const D = DEFAULTS.scoreVariance;
+      checkObject(what, params, PARAM_KEYS[what]);
       const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
       return call('scoreVariance', {
         dks,
-        samples: int(what, 'samples', params.samples, 20000),
+        samples: int(what, 'samples', params.samples, D.samples),
         seed: seed(what, params.seed),
-        variance: num(what, 'variance', params.variance, 1),
+        variance: num(what, 'variance', params.variance, D.variance),
         histDk: int(what, 'histDk', params.histDk, dks.length > 0 ? dks[0] : 64),
-        bins: int(what, 'bins', params.bins, 60),
+        bins: int(what, 'bins', params.bins, D.bins),
         correlation: correlation(what, params.correlation),
       });
     },
     attentionStats(params) {
       const what = 'attentionStats';
-      checkObject(what, params, ['heads', 'headsKv', 'seqLen', 'dk', 'scale', 'seed', 'variance', 'threshold', 'kernel', 'heatmapSize', 'perRow', 'gradients', 'causal', 'spectral', 'softcap', 'correlation', 'sinks']);
-      const heads = int(what, 'heads', params.heads, 8);
+      const D = DEFAULTS.attentionStats;
+      checkObject(what, params, PARAM_KEYS[what]);
+      const heads = int(what, 'heads', params.heads, D.heads);
       return call('attentionStats', {
         heads,
-        headsKv: int(what, 'headsKv', params.headsKv, 0),
-        seqLen: int(what, 'seqLen', params.seqLen, 128),
+        headsKv: int(what, 'headsKv', params.headsKv, D.headsKv),
+        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
         dk: int(what, 'dk', params.dk),
-        scale: scale(what, params.scale),
+        scale: scale(what, params.scale, D.scale),
         seed: seed(what, params.seed),
-        variance: num(what, 'variance', params.variance, 1),
-        threshold: num(what, 'threshold', params.threshold, 0.99),
+        variance: num(what, 'variance', params.variance, D.variance),
+        threshold: num(what, 'threshold', params.threshold, D.threshold),
         kernel: kernelOf(what, params.kernel),
-        heatmapSize: int(what, 'heatmapSize', params.heatmapSize, 128),
-        perRow: bool(what, 'perRow', params.perRow, true),
-        gradients: bool(what, 'gradients', params.gradients, true),
-        causal: bool(what, 'causal', params.causal, false),
-        spectral: bool(what, 'spectral', params.spectral, true),
+        heatmapSize: int(what, 'heatmapSize', params.heatmapSize, D.heatmapSize),
+        perRow: bool(what, 'perRow', params.perRow, D.perRow),
+        gradients: bool(what, 'gradients', params.gradients, D.gradients),
+        causal: bool(what, 'causal', params.causal, D.causal),
+        spectral: bool(what, 'spectral', params.spectral, D.spectral),
         softcap: softcap(what, params.softcap),
         correlation: correlation(what, params.correlation),
         sinks: sinks(what, params.sinks, heads),
@@ -590,8 +591,9 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
-      checkObject(what, params, ['dks', 'scales', 'heads', 'seqLen', 'seed', 'variance', 'threshold', 'kernel', 'gradients', 'causal', 'spectral', 'softcap', 'correlation', 'sinks']);
-      let scales = ['none', 'inv_sqrt_dk', 'inv_dk'];
+      const D = DEFAULTS.saturationSweep;
+      checkObject(what, params, PARAM_KEYS[what]);
+      let scales = [...D.scales];
       if (params.scales !== undefined) {
         scales = list(what, 'scales', params.scales, 8, (s, name) => {
           if (s === undefined) throw new TypeError(`${what}: ${name} must be a string or a number, got undefined`);
@@ -599,19 +601,19 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         });
       }
       const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
-      const heads = int(what, 'heads', params.heads, 4);
+      const heads = int(what, 'heads', params.heads, D.heads);
       return call('saturationSweep', {
         dks,
         scales,
         heads,
-        seqLen: int(what, 'seqLen', params.seqLen, 128),
+        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
         seed: seed(what, params.seed),
-        variance: num(what, 'variance', params.variance, 1),
-        threshold: num(what, 'threshold', params.threshold, 0.99),
+        variance: num(what, 'variance', params.variance, D.variance),
+        threshold: num(what, 'threshold', params.threshold, D.threshold),
         kernel: kernelOf(what, params.kernel),
-        gradients: bool(what, 'gradients', params.gradients, true),
-        causal: bool(what, 'causal', params.causal, false),
-        spectral: bool(what, 'spectral', params.spectral, true),
+        gradients: bool(what, 'gradients', params.gradients, D.gradients),
+        causal: bool(what, 'causal', params.causal, D.causal),
+        spectral: bool(what, 'spectral', params.spectral, D.spectral),
         softcap: softcap(what, params.softcap),
         correlation: correlation(what, params.correlation),
         sinks: sinks(what, params.sinks, heads),
@@ -619,7 +621,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     softmaxJacobian(logits, options = {}) {
       const what = 'softmaxJacobian';
-      checkObject(what, options, ['softcap']);
+      checkObject(what, options, PARAM_KEYS[what].filter((key) => key !== 'logits'));
       need(what);
       const x = numberList(what, 'logits', logits, 1, 4096);
       applyLimits();
@@ -627,7 +629,8 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     attention(params) {
       const what = 'attention';
-      checkObject(what, params, ['q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks']);
+      const D = DEFAULTS.attention;
+      checkObject(what, params, PARAM_KEYS[what]);
       // The shape first, then every tensor's real length against it: nothing is copied into the
       // wasm heap before the bindings' shape and budget checks (check_attention_work) pass.
       const heads = int(what, 'heads', params.heads);
@@ -643,25 +646,27 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         headsKv: params.headsKv === undefined ? 0 : headsKv,
         seqLen,
         dk,
-        scale: scale(what, params.scale),
+        scale: scale(what, params.scale, D.scale),
         kernel: kernelOf(what, params.kernel),
-        weights: bool(what, 'weights', params.weights, true),
-        causal: bool(what, 'causal', params.causal, false),
+        weights: bool(what, 'weights', params.weights, D.weights),
+        causal: bool(what, 'causal', params.causal, D.causal),
         mask: params.mask === undefined || params.mask === null ? null : float32(what, 'mask', params.mask, seqLen * seqLen, 'seqLen · seqLen'),
         softcap: softcap(what, params.softcap),
-        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'zero'),
+        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, D.maskedRow),
         sinks: sinks(what, params.sinks, heads),
       });
     },
     simdPeak(params = {}) {
       const what = 'simdPeak';
-      checkObject(what, params, ['iters']);
+      const D = DEFAULTS.simdPeak;
+      checkObject(what, params, PARAM_KEYS[what]);
       if (build !== 'simd128') throw new RangeError(`${what}: the baseline build has no WebAssembly SIMD128`);
-      return call('simdPeak', { iters: int(what, 'iters', params.iters, 10000) });
+      return call('simdPeak', { iters: int(what, 'iters', params.iters, D.iters) });
     },
     tensorStats(params) {
       const what = 'tensorStats';
-      checkObject(what, params, ['q', 'k', 'v', 'heads', 'seqLen', 'dk', 'scale', 'seed', 'threshold', 'kernel', 'causal']);
+      const D = DEFAULTS.tensorStats;
+      checkObject(what, params, PARAM_KEYS[what]);
       const heads = int(what, 'heads', params.heads);
       const seqLen = int(what, 'seqLen', params.seqLen);
       const dk = int(what, 'dk', params.dk);
@@ -674,16 +679,17 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         heads,
         seqLen,
         dk,
-        scale: scale(what, params.scale),
+        scale: scale(what, params.scale, D.scale),
         seed: seed(what, params.seed),
-        threshold: num(what, 'threshold', params.threshold, 0.99),
+        threshold: num(what, 'threshold', params.threshold, D.threshold),
         kernel: kernelOf(what, params.kernel),
-        causal: bool(what, 'causal', params.causal, false),
+        causal: bool(what, 'causal', params.causal, D.causal),
       });
     },
     precisionLab(params) {
       const what = 'precisionLab';
-      checkObject(what, params, ['logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'q', 'k', 'scaleAt', 'rowSums']);
+      const D = DEFAULTS.precisionLab;
+      checkObject(what, params, PARAM_KEYS[what]);
       let logits = null;
       let q = null, k = null;
       const hasQ = params.q !== undefined && params.q !== null, hasK = params.k !== undefined && params.k !== null;
@@ -714,43 +720,44 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       }
       return call('precisionLab', {
         logits,
-        rows: int(what, 'rows', params.rows, 64),
-        seqLen: int(what, 'seqLen', params.seqLen, 128),
-        dk: int(what, 'dk', params.dk, 64),
-        heads: int(what, 'heads', params.heads, 1),
-        scale: scale(what, params.scale),
+        rows: int(what, 'rows', params.rows, D.rows),
+        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
+        dk: int(what, 'dk', params.dk, D.dk),
+        heads: int(what, 'heads', params.heads, D.heads),
+        scale: scale(what, params.scale, D.scale),
         seed: seed(what, params.seed),
-        blockSize: int(what, 'blockSize', params.blockSize, 32),
-        accumulate: choice(what, 'accumulate', params.accumulate, ACCUMULATE_MODES, 'same'),
-        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, 'nan'),
+        blockSize: int(what, 'blockSize', params.blockSize, D.blockSize),
+        accumulate: choice(what, 'accumulate', params.accumulate, ACCUMULATE_MODES, D.accumulate),
+        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, D.maskedRow),
         softcap: softcap(what, params.softcap),
         q,
         k,
-        scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, 'scores'),
-        rowSums: bool(what, 'rowSums', params.rowSums, true),
+        scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, D.scaleAt),
+        rowSums: bool(what, 'rowSums', params.rowSums, D.rowSums),
       });
     },
     longContext(params) {
       const what = 'longContext';
-      checkObject(what, params, ['dk', 'seqLens', 'trainLen', 'queries', 'methods', 'seed', 'kernel', 'floorScale', 'attnScale', 's', 'mscale', 'mscaleAllDim', 'sink']);
-      let methods = [...LONG_CONTEXT_METHODS];
+      const D = DEFAULTS.longContext;
+      checkObject(what, params, PARAM_KEYS[what]);
+      let methods = [...D.methods];
       if (params.methods !== undefined) {
         methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
       }
       return call('longContext', {
-        dk: int(what, 'dk', params.dk, 64),
+        dk: int(what, 'dk', params.dk, D.dk),
         seqLens: intList(what, 'seqLens', params.seqLens, 16, [1, 16384]),
-        trainLen: int(what, 'trainLen', params.trainLen, 512),
-        queries: int(what, 'queries', params.queries, 64),
+        trainLen: int(what, 'trainLen', params.trainLen, D.trainLen),
+        queries: int(what, 'queries', params.queries, D.queries),
         methods,
         seed: seed(what, params.seed),
         kernel: kernelOf(what, params.kernel),
         // Llama 4's temperature, Scalable-Softmax's s and YaRN's m-scales (the core checks their ranges)
-        floorScale: num(what, 'floorScale', params.floorScale, 8192),
-        attnScale: num(what, 'attnScale', params.attnScale, 0.1),
-        s: num(what, 's', params.s, 0.43),
-        mscale: num(what, 'mscale', params.mscale, 1),
-        mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, 0),
+        floorScale: num(what, 'floorScale', params.floorScale, D.floorScale),
+        attnScale: num(what, 'attnScale', params.attnScale, D.attnScale),
+        s: num(what, 's', params.s, D.s),
+        mscale: num(what, 'mscale', params.mscale, D.mscale),
+        mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, D.mscaleAllDim),
         sink: params.sink === undefined || params.sink === null ? null : sinkLogit(what, params.sink),
       });
     },

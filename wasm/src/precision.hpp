@@ -60,6 +60,10 @@ enum class MaskedRow { Nan, Zero };
 // "nan" | "zero"
 MaskedRow parse_masked_row(const std::string& name);
 
+// Where precisionLab with q and k applies the scale c: to the products (Scores) or to q first (Query);
+// see PrecisionLabParams (precision_lab.hpp, with parse_scale_at).
+enum class ScaleAt { Scores, Query };
+
 // What happened inside one softmax, for naming the cause of a broken row.
 struct SoftmaxTrace {
   bool input_overflow = false;  // a finite logit rounded to ±∞ in the storage format

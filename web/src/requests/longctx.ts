@@ -55,7 +55,7 @@ export function longMethodsToAsk(s: State, shown: Partial<Record<LongContextSche
 /**
  * One request for several methods (their curves, in PANEL_METHODS order), one core call: the core
  * forms q·k once for every method and length, and each method's logits are c·(q·k) with its own
- * factor c (wasm/src/experiments.cpp long_context), so method m's points are bit for bit those of
+ * factor c (wasm/src/long_context.cpp long_context), so method m's points are bit for bit those of
  * longParams(s, m) alone — the methods that ignore L_train (NO_TRAIN_LEN) give the same numbers at
  * any trainLen (tests/web/labs.test.ts). The request's trainLen is the reader's L_train when a
  * method reads it, else 512 (longParams's). Throws a RangeError for no method.

@@ -3,6 +3,8 @@
 // Every key: its type, default, and range or enum; `doc` is the English description used in the
 // README table. The URL hash is `#v=<VERSION>&key=value&…` (see web/src/state/state.ts).
 import { CORE_VERSION } from '../../../wasm/js/version.js';
+// The core's lists of names, from its one declaration (no wasm: the URL parser reads them).
+import { SCALE_NAMES, ATTENTION_VARIANTS, TRAINING_TASKS, SCALE_AT, ACCUMULATE_MODES, MASKED_ROW_RULES } from '../../../wasm/js/experiments.js';
 
 /** Version of the hash format; links carry it as `v` so that old links keep working. */
 export const VERSION = 1;
@@ -34,11 +36,12 @@ export const KV_DTYPE_BYTES = Object.freeze({ fp32: 4, bf16: 2, fp8: 1, int4: 0.
 
 export const PANELS = /** @type {const} */ (['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild']);
 export const SECTIONS = /** @type {const} */ (['controls', 'charts', 'formula', 'text']);
-export const SCALES = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'inv_sqrt_d_model']);
+/** The named scales (the core's SCALE_NAMES). */
+export const SCALES = SCALE_NAMES;
 /** The interview drill's questions, in order (web/src/interview/questions.ts). */
 export const DRILL_QUESTIONS = /** @type {const} */ (['std', 'sigma', 'invdk', 'entropy', 'jac', 'double', 'yarn', 'gradmean', 'scale', 'uniform', 'fp64', 'mqa', 'corr', 'mupflat']);
 /** The training lab's attention variants, in display order (the core's ATTENTION_VARIANTS). */
-export const TRAIN_VARIANTS = /** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2']);
+export const TRAIN_VARIANTS = ATTENTION_VARIANTS;
 
 /**
  * @typedef {{ type: 'int', default: number, min: number, max: number, doc: string, panels: string }} IntSpec
@@ -169,7 +172,7 @@ export const SCHEMA = Object.freeze({
     doc: 'Precision lab, q/k mode: each key of pk repeated this many times (4096 zero keys show the float16 sum stall at 2048).',
   }),
   pscaleat: /** @type {EnumSpec} */ ({
-    type: 'enum', default: 'scores', values: ['scores', 'query'], panels: 'precision',
+    type: 'enum', default: 'scores', values: SCALE_AT, panels: 'precision',
     doc: 'Precision lab, q/k mode: apply the scale to the stored products q·k (scores) or to q before the products (query).',
   }),
   pblock: /** @type {IntSpec} */ ({
@@ -177,11 +180,11 @@ export const SCHEMA = Object.freeze({
     doc: 'Precision lab: key block size of the online (tiled) softmax.',
   }),
   pacc: /** @type {EnumSpec} */ ({
-    type: 'enum', default: 'same', values: ['same', 'float32'], panels: 'precision',
+    type: 'enum', default: 'same', values: ACCUMULATE_MODES, panels: 'precision',
     doc: 'Precision lab: accumulate in the format itself (same) or in float32 with float16/bfloat16 storage (as real kernels do).',
   }),
   pmasked: /** @type {EnumSpec} */ ({
-    type: 'enum', default: 'nan', values: ['nan', 'zero'], panels: 'precision',
+    type: 'enum', default: 'nan', values: MASKED_ROW_RULES, panels: 'precision',
     doc: 'Precision lab: a fully masked or fully underflowed row gives what its formula gives (nan) or zeros (zero, the fused-kernel convention).',
   }),
   pseed: /** @type {IntSpec} */ ({
@@ -230,7 +233,7 @@ export const SCHEMA = Object.freeze({
   }),
   // ---- training lab (web/src/panels/training.ts); ranges are the core's TRAINING_LIMITS ----
   trtask: /** @type {EnumSpec} */ ({
-    type: 'enum', default: 'copy', values: ['copy', 'reverse', 'sort', 'assoc_recall'], panels: 'training',
+    type: 'enum', default: 'copy', values: TRAINING_TASKS, panels: 'training',
     doc: 'Training lab: the task (copy, reverse, sort, assoc_recall = associative recall).',
   }),
   trvocab: /** @type {IntSpec} */ ({

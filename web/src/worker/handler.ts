@@ -1,7 +1,7 @@
 // What the worker does with one request: calls the core and turns a throw into an error message.
 // Pure apart from the core it is given, so unit tests run it against the real core under Node.
 import type { Core } from '../../../wasm/js/core.js';
-import { isRequest } from './protocol.ts';
+import { isRequest, PASS_THROUGH_KINDS } from './protocol.ts';
 import type { Response, JacobianCurveResult, GroupedLogitsParams, GroupedLogitsResult } from './protocol.ts';
 import { randn } from '../tensors/randn.js';
 
@@ -28,28 +28,27 @@ export function run(core: Core, msg: unknown): Response {
   const t0 = performance.now();
   try {
     let result: unknown;
-    switch (msg.kind) {
-      case 'info': result = core.info(); break;
-      case 'scoreVariance': result = core.scoreVariance(msg.params); break;
-      case 'attentionStats': result = core.attentionStats(msg.params); break;
-      case 'saturationSweep': result = core.saturationSweep(msg.params); break;
-      case 'softmaxJacobian': result = core.softmaxJacobian(msg.params.logits, msg.params.softcap === undefined ? {} : { softcap: msg.params.softcap }); break;
-      case 'jacobianCurve': {
-        const gaps = Float64Array.from(msg.params.gaps);
-        const out: JacobianCurveResult = { gaps, frobenius: new Float64Array(gaps.length), spectral: new Float64Array(gaps.length) };
-        gaps.forEach((g, i) => {
-          const r = core.softmaxJacobian([g, 0]);
-          out.frobenius[i] = r.frobenius;
-          out.spectral[i] = r.spectral;
-        });
-        result = out;
-        break;
+    if ((PASS_THROUGH_KINDS as readonly string[]).includes(msg.kind)) {
+      result = (core[msg.kind as keyof Core] as (params: unknown) => unknown).call(core, msg.params);  // experiments.js: call 'params'
+    } else {
+      switch (msg.kind) {
+        case 'info': result = core.info(); break;
+        case 'softmaxJacobian': result = core.softmaxJacobian(msg.params.logits, msg.params.softcap === undefined ? {} : { softcap: msg.params.softcap }); break;
+        case 'jacobianCurve': {
+          const gaps = Float64Array.from(msg.params.gaps);
+          const out: JacobianCurveResult = { gaps, frobenius: new Float64Array(gaps.length), spectral: new Float64Array(gaps.length) };
+          gaps.forEach((g, i) => {
+            const r = core.softmaxJacobian([g, 0]);
+            out.frobenius[i] = r.frobenius;
+            out.spectral[i] = r.spectral;
+          });
+          result = out;
+          break;
+        }
+        case 'groupedLogits': result = groupedLogits(core, msg.params); break;
+        case 'modelScales': result = core.modelScales(); break;
+        default: throw new TypeError(`no handler for request kind '${msg.kind}'`);
       }
-      case 'precisionLab': result = core.precisionLab(msg.params); break;
-      case 'longContext': result = core.longContext(msg.params); break;
-      case 'tensorStats': result = core.tensorStats(msg.params); break;
-      case 'groupedLogits': result = groupedLogits(core, msg.params); break;
-      case 'modelScales': result = core.modelScales(); break;
     }
     return { id, ok: true, result, ms: performance.now() - t0 };
   } catch (e) {

@@ -4,7 +4,7 @@
 // - Splitting (every step): a sweep is split by point — saturationSweep by (d_k, scale),
 //   scoreVariance and longContext by d_k / length — and merged by index, so the merged result is
 //   bit for bit the result of one call whatever the pool size: each point's inputs come from its
-//   own random stream (wasm/src/experiments.cpp: draw_inputs per d_k; draw_scores per (seed, d_k);
+//   own random stream (wasm/src/attention_stats.cpp, score_variance.cpp: draw_inputs per d_k; draw_scores per (seed, d_k);
 //   longContext's K for length L is the first L rows of K for the longest length).
 // - Progressive refinement (a first step before the last): a prefix of the work — one head (or one
 //   K/V group) instead of all, a few hundred samples or queries instead of all. The core draws Q, K,
@@ -17,11 +17,16 @@
 // estimate would not fit the core's budget of one call, so no call the page sends is refused for
 // its size while the request's points would fit one by one.
 import type { Calls, Kind } from './protocol.ts';
+import { defaultsOf } from '../../../wasm/js/experiments.js';
 import { estimateSeconds, callBudgetSeconds } from './cost.ts';
 import type {
   SaturationSweepParams, SaturationSweepResult, ScoreVarianceParams, ScoreVarianceResult,
   AttentionStatsParams, LongContextParams, LongContextResult, Scale,
 } from '../../../wasm/js/core.js';
+
+// What the core fills in for a parameter a request leaves out (its one declaration).
+const SWEEP = defaultsOf('saturationSweep'), VARIANCE = defaultsOf('scoreVariance');
+const STATS = defaultsOf('attentionStats'), LONG = defaultsOf('longContext');
 
 export interface SubCall { kind: Kind; params: unknown }
 export interface Step {
@@ -93,10 +98,10 @@ export function groups(costs: number[], parts: number): number[][] {
 
 // ---- saturationSweep: points (scale, d_k) ----
 function sweepStep(p: SaturationSweepParams, parts: number, final: boolean, cost: CostOf): Step {
-  const scales = p.scales ?? ['none', 'inv_sqrt_dk', 'inv_dk'];
-  const heads = p.heads ?? 4;
+  const scales: Scale[] = p.scales ?? SWEEP.scales;
+  const heads: number = p.heads ?? SWEEP.heads;
   const sliceHeads = final ? heads : 1;
-  const L = p.seqLen ?? 128;
+  const L: number = p.seqLen ?? SWEEP.seqLen;
   const scaleOf = (sc: Scale, dk: number) => (final ? sc : sliceScale(sc, heads, dk)!);
   /** each call: its d_k indices and scale indices (a product), and where its points go */
   const parts2: { d: number[]; s: number[] }[] = [];
@@ -193,18 +198,18 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
     case 'saturationSweep': {
       const p = params as SaturationSweepParams;
       if (!Array.isArray(p.dks) || !Array.isArray(p.scales ?? []) || p.dks.length === 0) return single;
-      const heads = p.heads ?? 4;
+      const heads: number = p.heads ?? SWEEP.heads;
       const work = cost(kind, p);
       const steps: Step[] = [];
       if (progressive && heads > 1 && work > PREVIEW_MIN_SECONDS) steps.push(sweepStep(p, parts, false, cost));
-      const points = p.dks.length * (p.scales ?? [0, 0, 0]).length;
+      const points = p.dks.length * (p.scales ?? SWEEP.scales).length;
       steps.push(finalStep({ ...single[0] }, parts, points, (n) => sweepStep(p, n, true, cost), cost));
       return steps;
     }
     case 'scoreVariance': {
       const p = params as ScoreVarianceParams;
       if (!Array.isArray(p.dks) || p.dks.length === 0) return single;
-      const samples = p.samples ?? 20000;
+      const samples: number = p.samples ?? VARIANCE.samples;
       const steps: Step[] = [];
       if (progressive && samples > 2 * PREVIEW_SAMPLES && cost(kind, p) > PREVIEW_MIN_SECONDS) steps.push(varianceStep(p, PREVIEW_SAMPLES, parts, false, cost));
       steps.push(finalStep({ ...single[0] }, p.dks.length > 1 ? parts : 1, p.dks.length, (n) => varianceStep(p, samples, n, true, cost), cost));
@@ -212,8 +217,8 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
     }
     case 'attentionStats': {
       const p = params as AttentionStatsParams;
-      const heads = p.heads ?? 8;
-      const headsKv = p.headsKv ?? 0;
+      const heads: number = p.heads ?? STATS.heads;
+      const headsKv: number = p.headsKv ?? STATS.headsKv;
       const kv = headsKv === 0 ? heads : headsKv;
       if (!progressive || !Number.isInteger(heads) || !Number.isInteger(kv) || kv < 1 || heads % kv !== 0) return single;
       const group = heads / kv;  // query heads per K/V head: the slice is one K/V head and its group
@@ -224,7 +229,7 @@ export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progre
     case 'longContext': {
       const p = params as LongContextParams;
       if (!Array.isArray(p.seqLens) || p.seqLens.length === 0) return single;
-      const queries = p.queries ?? 64;
+      const queries: number = p.queries ?? LONG.queries;
       const steps: Step[] = [];
       const saved = () => cost(kind, p) - cost(kind, { ...p, queries: PREVIEW_QUERIES });
       if (progressive && queries > 2 * PREVIEW_QUERIES && saved() >= LONG_PREVIEW_MIN_SAVED_SECONDS) steps.push(longStep(p, PREVIEW_QUERIES, parts, false, cost));

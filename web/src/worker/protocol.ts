@@ -2,12 +2,18 @@
 // Page → worker: a Request with a numeric id. Worker → page: a Response with the same id, either
 // { ok: true, result } or { ok: false, error } (errors are messages, never thrown across).
 // The page's side of it, WorkerClient, is in client.ts.
-import type {
-  ScoreVarianceParams, ScoreVarianceResult, AttentionStatsParams, AttentionStatsResult,
-  SaturationSweepParams, SaturationSweepResult, SoftmaxJacobianResult, CoreInfo,
-  PrecisionLabParams, PrecisionLabResult, LongContextParams, LongContextResult,
-  TensorStatsParams, TensorStatsResult, Moments, ModelScale,
-} from '../../../wasm/js/core.js';
+import type { Core, SoftmaxJacobianResult, CoreInfo, Moments, ModelScale } from '../../../wasm/js/core.js';
+import { EXPERIMENTS, EXPERIMENT_NAMES } from '../../../wasm/js/experiments.js';
+
+type Experiments = typeof EXPERIMENTS;
+/**
+ * The core's experiments called with one object of parameters (call 'params' in
+ * wasm/js/experiments.js): the worker passes each through as it is, core[kind](params), so a new
+ * one is a request kind without a line here or in the handler.
+ */
+export type PassThroughKind = { [K in keyof Experiments]: Experiments[K]['call'] extends 'params' ? K : never }[keyof Experiments];
+export const PASS_THROUGH_KINDS: readonly PassThroughKind[] = EXPERIMENT_NAMES.filter((n): n is PassThroughKind => EXPERIMENTS[n].call === 'params');
+type PassThroughCalls = { [K in PassThroughKind]: { params: NonNullable<Parameters<Core[K]>[0]>; result: ReturnType<Core[K]> } };
 
 export interface JacobianCurveParams { gaps: number[] }
 export interface JacobianCurveResult { gaps: Float64Array; frobenius: Float64Array; spectral: Float64Array }
@@ -24,22 +30,16 @@ export interface GroupedLogitsResult {
   maxWeight: number;
 }
 
-/** Every request kind with its params and result. */
-export interface Calls {
+/** Every request kind with its params and result: the pass-through experiments, and these. */
+export interface Calls extends PassThroughCalls {
   info: { params: Record<string, never>; result: CoreInfo };
-  scoreVariance: { params: ScoreVarianceParams; result: ScoreVarianceResult };
-  attentionStats: { params: AttentionStatsParams; result: AttentionStatsResult };
-  saturationSweep: { params: SaturationSweepParams; result: SaturationSweepResult };
   softmaxJacobian: { params: { logits: number[]; softcap?: number }; result: SoftmaxJacobianResult };
   jacobianCurve: { params: JacobianCurveParams; result: JacobianCurveResult };
-  precisionLab: { params: PrecisionLabParams; result: PrecisionLabResult };
-  longContext: { params: LongContextParams; result: LongContextResult };
-  tensorStats: { params: TensorStatsParams; result: TensorStatsResult };
   groupedLogits: { params: GroupedLogitsParams; result: GroupedLogitsResult };
   modelScales: { params: Record<string, never>; result: ModelScale[] };
 }
 export type Kind = keyof Calls;
-export const KINDS: readonly Kind[] = ['info', 'scoreVariance', 'attentionStats', 'saturationSweep', 'softmaxJacobian', 'jacobianCurve', 'precisionLab', 'longContext', 'tensorStats', 'groupedLogits', 'modelScales'];
+export const KINDS: readonly Kind[] = ['info', ...PASS_THROUGH_KINDS, 'softmaxJacobian', 'jacobianCurve', 'groupedLogits', 'modelScales'];
 
 export type Request = { [K in Kind]: { id: number; kind: K; params: Calls[K]['params'] } }[Kind];
 export interface ErrorInfo { name: string; message: string }

@@ -1,4 +1,5 @@
-#include "models.hpp"
+// The scales real models compute (model_scales.hpp): each from its config values, with its source.
+#include "model_scales.hpp"
 
 #include <cmath>
 

@@ -1,0 +1,110 @@
+// The experiments' one declaration (wasm/js/experiments.js) against the built core: every declared
+// experiment is a method of the core and of its part, its result carries exactly the declared
+// fields, core.cost estimates exactly the declared ones, the defaults it declares are the ones a
+// call gets, and every declared range is the one the core enforces (a value past either end is
+// refused, naming the parameter). The lists derived from it (COSTED_CALLS, FIRST_PART_CALLS, the
+// worker's request kinds) follow it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCore, COSTED_CALLS, FIRST_PART_CALLS, SCALE_NAMES, ATTENTION_VARIANTS, TRAINING_TASKS } from '../../wasm/js/core.js';
+import { EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf } from '../../wasm/js/experiments.js';
+import * as schema from '../../web/src/state/schema.js';
+
+const full = await loadCore({ build: 'simd128' });
+const first = await loadCore({ build: 'simd128', part: 'first' });
+
+/** A call of experiment `name` with `args` (its declared call form). */
+function call(core, name, args) {
+  return core[name](...args);
+}
+
+test('the derived lists follow the declaration', () => {
+  assert.deepEqual([...COSTED_CALLS], EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].costed));
+  assert.deepEqual([...FIRST_PART_CALLS], EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].part === 'first'));
+  // the page's lists are the core's (the URL parser reads them without loading wasm)
+  assert.equal(schema.SCALES, SCALE_NAMES);
+  assert.equal(schema.TRAIN_VARIANTS, ATTENTION_VARIANTS);
+  assert.deepEqual(schema.SCHEMA.trtask.values, TRAINING_TASKS);
+});
+
+test('every declared experiment is a method of the core, and of the first part if declared there', () => {
+  for (const name of EXPERIMENT_NAMES) {
+    assert.equal(typeof full[name], 'function', `core.${name}`);
+    const e = EXPERIMENTS[name];
+    if (e.part === 'first') call(first, name, e.example);
+    else assert.throws(() => call(first, name, e.example), (err) => err instanceof TypeError && /first part/.test(err.message), `first part: ${name}`);
+  }
+});
+
+test('every result carries exactly the declared fields', () => {
+  for (const name of EXPERIMENT_NAMES) {
+    const e = EXPERIMENTS[name];
+    const r = call(full, name, e.example);
+    const got = Object.keys(Array.isArray(r) ? r[0] : r).sort();
+    const required = e.result.filter((f) => !f.endsWith('?'));
+    const optional = e.result.filter((f) => f.endsWith('?')).map((f) => f.slice(0, -1));
+    for (const f of required) assert.ok(got.includes(f), `${name}: result lacks ${f}`);
+    for (const f of got) assert.ok(required.includes(f) || optional.includes(f), `${name}: result has the undeclared field ${f}`);
+  }
+});
+
+test('core.cost estimates exactly the declared experiments', () => {
+  for (const name of EXPERIMENT_NAMES) {
+    const e = EXPERIMENTS[name];
+    if (e.costed) {
+      const est = full.cost(name, e.example[0]);
+      assert.ok(est.seconds > 0 && est.bytes > 0, `cost(${name})`);
+    } else {
+      assert.throws(() => full.cost(name, e.example[0] ?? {}), RangeError, `cost(${name})`);
+    }
+  }
+});
+
+test('a parameter left out gets its declared default', () => {
+  // the example with every defaulted parameter written out gives the very same numbers
+  for (const name of EXPERIMENT_NAMES) {
+    const e = EXPERIMENTS[name];
+    if (e.call !== 'params' || name === 'simdPeak') continue;  // simdPeak's sum is a timing loop's
+    const explicit = { ...defaultsOf(name), ...e.example[0] };
+    for (const [key, spec] of Object.entries(e.params)) {
+      if (spec.type === 'sinks' || spec.type === 'sink' || spec.type === 'float32' || spec.type === 'numberList') {
+        if (explicit[key] === null && !(key in e.example[0])) delete explicit[key];  // null: the same as left out
+      }
+      // soft-capping is off when left out; its default 0 is the core's "off", which a caller cannot write
+      if (spec.type === 'softcap' && !(key in e.example[0])) delete explicit[key];
+    }
+    if (name === 'precisionLab') delete explicit.scaleAt;  // goes only with q and k
+    assert.deepEqual(full[name](explicit), full[name](e.example[0]), `${name}: defaults written out`);
+  }
+});
+
+test('every declared range is the one the core enforces', () => {
+  const refused = (name, params, key) => {
+    const run = () => (EXPERIMENTS[name].costed ? full.cost(name, params) : full[name](params));
+    assert.throws(run, (err) => (err instanceof RangeError || err instanceof TypeError) && err.message.includes(key),
+      `${name}: ${key} = ${JSON.stringify(params[key])} should be refused naming ${key}`);
+  };
+  let checked = 0;
+  for (const name of EXPERIMENT_NAMES) {
+    const e = EXPERIMENTS[name];
+    if (e.call !== 'params') continue;
+    for (const [key, spec] of Object.entries(e.params)) {
+      if (!spec.range) continue;
+      const [lo, hi] = spec.range;
+      if (spec.type === 'int') {
+        refused(name, { ...e.example[0], [key]: lo - 1 }, key);
+        refused(name, { ...e.example[0], [key]: hi + 1 }, key);
+        checked += 2;
+      } else if (spec.type === 'intList') {
+        refused(name, { ...e.example[0], [key]: [lo - 1] }, key);
+        refused(name, { ...e.example[0], [key]: [hi + 1] }, key);
+        checked += 2;
+      } else if (['number', 'softcap', 'correlation'].includes(spec.type)) {
+        refused(name, { ...e.example[0], [key]: lo - 1 }, key);
+        refused(name, { ...e.example[0], [key]: hi * 2 + 1 }, key);
+        checked += 2;
+      }
+    }
+  }
+  assert.ok(checked > 60, `${checked} bounds checked`);
+});

@@ -1,0 +1,187 @@
+// attention and softmaxJacobian (attention.hpp): the forward pass on given tensors, the Jacobian of
+// explicit logits.
+#include "attention.hpp"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+
+#include "core_caches.hpp"
+#include "cost.hpp"
+#include "experiment_common.hpp"
+#include "rng.hpp"
+#include "shapes.hpp"
+#include "stats.hpp"
+
+namespace sqrtdk {
+
+using namespace detail;
+
+SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits, double softcap) {
+  const long long n = static_cast<long long>(logits.size());
+  check_int_range("softmaxJacobian", "logits.length", n, 1, 4096);
+  check_softcap("softmaxJacobian", softcap);
+  for (long long i = 0; i < n; ++i) {
+    const double x = logits[i];
+    if (std::isnan(x) || x == std::numeric_limits<double>::infinity())
+      throw std::invalid_argument("softmaxJacobian: logits[" + std::to_string(i) + "] = " + format_number(x) +
+                                  " is not allowed (finite numbers, or -inf for a masked key)");
+  }
+  SoftmaxJacobianResult r;
+  r.probs.resize(n);
+  std::vector<double> z(logits.begin(), logits.end()), dcap(n, 1.0);
+  if (softcap > 0.0)
+    for (long long i = 0; i < n; ++i) {
+      dcap[i] = softcap_derivative(z[i], softcap);
+      z[i] = softcap_logit(z[i], softcap);
+    }
+  f64_softmax__reference(z.data(), r.probs.data(), static_cast<int>(n));
+  Eigen::MatrixXd J = softmax_jacobian_matrix(r.probs.data(), static_cast<int>(n));
+  if (softcap > 0.0) J = J * Eigen::Map<const Eigen::VectorXd>(dcap.data(), n).asDiagonal();
+  r.jacobian.resize(static_cast<size_t>(n * n));
+  Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(r.jacobian.data(), n, n) = J;
+  const RowStats rs = row_stats(r.probs.data(), static_cast<int>(n));
+  r.frobenius = rs.jac_fro;
+  r.spectral = rs.jac_spec;
+  r.entropy = rs.entropy;
+  if (softcap > 0.0) {
+    const JacobianNorms jn = softmax_jacobian_scaled_norms(r.probs.data(), dcap.data(), static_cast<int>(n));
+    r.frobenius = jn.frobenius;
+    r.spectral = jn.spectral;
+  }
+  return r;
+}
+
+void check_attention_work(const AttentionParams& p) {
+  constexpr const char* what = "attention";
+  check_shape(what, p.heads, p.seq_len, p.dk);
+  const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
+  const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
+  const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
+  const double L = p.seq_len;
+  check_softcap(what, p.softcap);
+  check_sinks(what, p.sinks, p.heads);
+  check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
+  check_cost(what, {{2.0 * p.heads * L * L * p.dk * ns_per_mac(p.kernel),
+                     "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
+                         ", dk = " + std::to_string(p.dk),
+                     "the products heads · seqLen² · dk"},
+                    {p.heads * L * L * cost::kNsPerSoftmaxWeight,
+                     "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
+                     "the softmax of " + format_number(p.heads * L * L) + " attention weights"}});
+}
+
+namespace {
+// Checks attention's parameters (throws std::invalid_argument naming the bad value): the shape and
+// budgets first (check_attention_work), then the tensors; returns the output size heads · seq_len · dk.
+size_t check_attention(const AttentionParams& p) {
+  constexpr const char* what = "attention";
+  check_attention_work(p);
+  const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
+  const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
+  const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
+  check_tensor(what, "q", p.q, n, "heads · seqLen · dk");
+  check_tensor(what, "k", p.k, nkv, "headsKv · seqLen · dk");
+  check_tensor(what, "v", p.v, nkv, "headsKv · seqLen · dk");
+  const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
+  if (!p.mask.empty()) {
+    if (p.mask.size() != LL)
+      throw std::invalid_argument("attention: mask.length = " + std::to_string(p.mask.size()) +
+                                  " does not match seqLen · seqLen = " + std::to_string(LL));
+    for (size_t i = 0; i < LL; ++i)
+      if (std::isnan(p.mask[i]) || p.mask[i] == std::numeric_limits<float>::infinity())
+        throw std::invalid_argument("attention: mask[" + std::to_string(i) + "] = " + format_number(p.mask[i]) +
+                                    " is not allowed (0, -inf or a finite number)");
+  }
+  kernel_table(p.kernel);  // throws for a family this build lacks
+  return n;
+}
+
+// The forward pass of checked parameters into output [heads, seq_len, dk] and, when
+// p.want_weights, weights [heads, seq_len, seq_len], and with sinks sink_weights [heads, seq_len];
+// returns the scale factor.
+double run_attention(const AttentionParams& p, float* output, float* weights, float* sink_weights) {
+  const int heads_kv = p.heads_kv == 0 ? p.heads : p.heads_kv;
+  const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
+  const KernelTable& kt = kernel_table(p.kernel);
+  const double scale = resolve_scale(p.scale, p.dk, p.heads);
+  // Without soft-capping or masks every logit is finite (entries ≤ 1e6, scale ≤ 1e4) and no row
+  // can be fully masked: the per-logit pass below would change nothing, so it is skipped.
+  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal;
+  // The weights of one head when the caller does not want them all: kept between calls and not
+  // zero-filled (every entry is written by the product before it is read).
+  cache::HeadScratch& scratch = cache::attention_head_scratch();
+  if (!p.want_weights && (logit_pass || !kt.attention_head || !p.sinks.empty())) scratch.reserve(LL);
+  std::vector<char> dead(static_cast<size_t>(p.seq_len));  // rows with every key masked
+  const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
+  const int group = p.heads / heads_kv;
+  const size_t Lz = static_cast<size_t>(p.seq_len);
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  for (int h = 0; h < p.heads; ++h) {
+    const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
+    if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty()) {  // the same numbers, scores kept in cache
+      kt.attention_head(p.q.data() + h * head, p.k.data() + kv, p.v.data() + kv, output + h * head, p.seq_len, p.dk,
+                        static_cast<float>(scale));
+      continue;
+    }
+    float* P = p.want_weights ? weights + static_cast<size_t>(h) * LL : scratch.data();
+    kt.matmul_abt(p.q.data() + h * head, p.k.data() + kv, P, p.seq_len, p.seq_len, p.dk, static_cast<float>(scale));
+    for (size_t i = 0; logit_pass && i < Lz; ++i) {
+      bool all_masked = true;
+      for (size_t j = 0; j < Lz; ++j) {
+        float& s = P[i * Lz + j];
+        if (p.softcap > 0.0) s = static_cast<float>(softcap_logit(s, p.softcap));
+        if (!p.mask.empty()) s += p.mask[i * Lz + j];
+        if (p.causal && j > i) s = kNegInf;
+        all_masked = all_masked && s == kNegInf;
+      }
+      dead[i] = all_masked;
+    }
+    const bool sink_on = !p.sinks.empty() && p.sinks[h] != -std::numeric_limits<double>::infinity();
+    if (!p.sinks.empty())  // a fully masked row comes out all zeros, the sink taking its mass
+      kt.softmax_rows_sink(P, p.seq_len, p.seq_len, static_cast<float>(p.sinks[h]), sink_weights + h * Lz);
+    else
+      kt.softmax_rows(P, p.seq_len, p.seq_len);  // a fully masked row comes out all zeros
+    if (p.masked_row == MaskedRow::Nan && !sink_on)
+      for (size_t i = 0; i < Lz; ++i)
+        if (dead[i]) std::fill_n(P + i * Lz, Lz, std::numeric_limits<float>::quiet_NaN());
+    kt.matmul_ab(P, p.v.data() + kv, output + h * head, p.seq_len, p.dk, p.seq_len, 1.0f);
+  }
+  return scale;
+}
+}  // namespace
+
+AttentionResult attention(const AttentionParams& p) {
+  const size_t n = check_attention(p);
+  AttentionResult r;
+  r.output.resize(n);
+  if (p.want_weights) r.weights.resize(static_cast<size_t>(p.heads) * p.seq_len * p.seq_len);
+  if (!p.sinks.empty()) r.sink_weights.resize(static_cast<size_t>(p.heads) * p.seq_len);
+  r.scale = run_attention(p, r.output.data(), r.weights.data(), r.sink_weights.data());
+  return r;
+}
+
+double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights,
+                      std::span<float> sink_weights) {
+  const size_t n = check_attention(p);
+  const size_t nw = p.want_weights ? static_cast<size_t>(p.heads) * p.seq_len * p.seq_len : 0;
+  const size_t ns = p.sinks.empty() ? 0 : static_cast<size_t>(p.heads) * p.seq_len;
+  if (output.size() != n || weights.size() != nw || sink_weights.size() != ns)
+    throw std::invalid_argument("attention: output buffers of " + std::to_string(output.size()) + ", " +
+                                std::to_string(weights.size()) + " and " + std::to_string(sink_weights.size()) +
+                                " floats do not match " + std::to_string(n) + ", " + std::to_string(nw) + " and " +
+                                std::to_string(ns));
+  return run_attention(p, output.data(), weights.data(), sink_weights.data());
+}
+
+double mean_sink_mass(std::span<const float> sink_weights) {
+  double sum = 0.0;
+  for (float w : sink_weights) sum += w;
+  return sink_weights.empty() ? std::numeric_limits<double>::quiet_NaN() : sum / static_cast<double>(sink_weights.size());
+}
+
+}  // namespace sqrtdk

@@ -1,0 +1,79 @@
+// The forward pass on given tensors (attention, with masks, soft-capping, grouped K/V heads and
+// sinks) and the softmax Jacobian of explicit logits (softmaxJacobian).
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "kernels.hpp"
+#include "logit_options.hpp"
+#include "shapes.hpp"
+#include "precision.hpp"
+#include "experiment_defaults.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
+
+namespace sqrtdk {
+
+// ---------------------------------------------------------------------------------------------
+// softmaxJacobian: for explicit logits s [n] (n in 1..4096; −∞ allowed: a masked key; NaN and +∞
+// refused): p = softmax(s) in double, J = diag(p) − p pᵀ [n, n], ‖J‖_F, ‖J‖₂, entropy (nats).
+// All logits −∞: p = 0, J = 0 (no key attended), documented rather than NaN.
+// softcap > 0: p = softmax(cap · tanh(s / cap)) (−∞ stays −∞) and J is the Jacobian with respect to
+// the raw logits s, (diag(p) − p pᵀ) · diag(1 − tanh²(s / cap)); ‖J‖₂ then comes from the Lanczos method
+// (see softmax_jacobian_scaled_norms). The entropy is that of p.
+struct SoftmaxJacobianResult {
+  std::vector<double> probs;     // [n]
+  std::vector<double> jacobian;  // [n, n] row-major
+  double frobenius = 0.0;
+  double spectral = 0.0;
+  double entropy = 0.0;
+};
+SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits,
+                                       double softcap = defaults::softmax_jacobian::softcap);
+
+// ---------------------------------------------------------------------------------------------
+// attention: the forward pass on caller-supplied q, k, v [heads, seq_len, dk] (finite float32).
+// Logits S = c · Q Kᵀ, then soft-capping (if softcap > 0), then the additive mask and the causal
+// mask, then the row softmax: the semantics of PyTorch's scaled_dot_product_attention (attn_mask a
+// float mask added to the scores, is_causal a lower-triangular mask) and of flash_attn's softcap.
+// The causal mask is exactly the additive mask with −∞ above the diagonal (same bits).
+// A fully masked row (all −∞) has no softmax: masked_row Zero gives zero weights and a zero output
+// (FlashAttention's and SDPA's convention; the default), Nan gives NaN weights and output.
+struct AttentionParams {
+  std::span<const float> q;        // [heads, seq_len, dk]
+  std::span<const float> k, v;     // [heads_kv, seq_len, dk]
+  int heads = 1;
+  int heads_kv = defaults::attention::heads_kv;                // 0 = heads (MHA); 1 = MQA (Shazeer 2019); else GQA (Ainslie et al. 2023)
+  int seq_len = 1;
+  int dk = 1;
+  Scale scale = defaults::attention::scale;
+  Kernel kernel = Kernel::Scalar;
+  bool want_weights = defaults::attention::weights;
+  bool causal = defaults::attention::causal;             // row i sees keys 0..i
+  std::span<const float> mask;     // empty, or [seq_len, seq_len] added to every head's scores: 0, −∞ or
+                                   // any finite value (NaN and +∞ refused)
+  double softcap = defaults::attention::softcap;            // > 0: soft-cap the scaled logits before the masks (0 = off)
+  MaskedRow masked_row = defaults::attention::masked_row;
+  std::span<const double> sinks;   // empty, or [heads] sink logits (check_sinks), appended to every row after
+                                   // the masks; a head with a finite sink never gives a NaN row
+};
+struct AttentionResult {
+  double scale = 0.0;
+  std::vector<float> output;        // [heads, seq_len, dk]
+  std::vector<float> weights;       // [heads, seq_len, seq_len], empty unless want_weights
+  std::vector<float> sink_weights;  // [heads, seq_len] p_sink per row, empty unless sinks are given
+};
+AttentionResult attention(const AttentionParams& p);
+// The same pass written into caller-owned buffers (no allocation, no zero-fill: the bindings keep
+// one pair of buffers from call to call): output [heads, seq_len, dk], weights
+// [heads, seq_len, seq_len] (empty unless want_weights) and sink_weights [heads, seq_len] (empty
+// unless sinks are given); returns the scale factor. Throws std::invalid_argument as attention()
+// does, and when a buffer's size does not match.
+double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights,
+                      std::span<float> sink_weights = {});
+// The mean of attention's sink_weights [heads, seq_len] (in double): the mean sink mass of a call.
+double mean_sink_mass(std::span<const float> sink_weights);
+// The checks of attention() that do not read the tensors (shape, headsKv, softcap, memory and work
+// budgets), so that a caller can run them before copying tensors in; attention() runs them first.
+void check_attention_work(const AttentionParams& p);
+
+}  // namespace sqrtdk
