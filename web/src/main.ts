@@ -10,7 +10,7 @@ import './interview/drill.css';
 import './device/device.css';
 import './panels/science.css';
 import './embed/formats.css';
-import { parseHash, toHash, shareHash, langFromNavigator } from './state/state.ts';
+import { parseHash, toHash, shareHash, langFromNavigator, issuesToShow } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
 import { PANELS, SECTIONS } from './state/schema.js';
 import { Store } from './state/store.ts';
@@ -157,14 +157,16 @@ let chrome: { controls: Control[]; status: HTMLElement; nav: HTMLElement; menu: 
 let info: CoreInfo | null = null;
 let infoError = '';
 let t: T = translator(store.state.lang);
-let pendingIssues: ParseIssue[] = initial.issues;
+let pendingIssues: ParseIssue[] = issuesToShow(initial);
 /** the reader picked a language in the menu: only then does Copy link carry lang */
 let langChosen = false;
 /** in embed mode: the raw exp of a link that named no panel */
-let badEmbed: { key: 'exp' | 'show'; raw: string } | null = null;
+let badEmbed: { key: 'exp' | 'show' | 'hash'; raw: string; used?: string } | null = null;
 
 function embedProblem(issues: ParseIssue[], present: StateKey[], state: State): typeof badEmbed {
   if (!state.embed) return null;
+  const long = issues.find((i) => i.kind === 'toolong');
+  if (long) return { key: 'hash', raw: long.raw, used: long.used };
   const bad = issues.find((i) => i.key === 'exp' && (i.kind === 'invalid'));
   if (bad) return { key: 'exp', raw: bad.raw };
   if (!present.includes('exp') && !issues.some((i) => i.key === 'exp')) return { key: 'exp', raw: '' };
@@ -481,7 +483,8 @@ function buildPage(): void {
     if (badEmbed) {
       const msg = badEmbed.key === 'exp'
         ? t('embed.bad', { raw: badEmbed.raw, panels: PANELS.join(', ') })
-        : t('embed.badShow', { raw: badEmbed.raw, parts: SECTIONS.join(', ') });
+        : badEmbed.key === 'hash' ? t('embed.tooLong', { raw: badEmbed.raw, used: badEmbed.used ?? '' })
+          : t('embed.badShow', { raw: badEmbed.raw, parts: SECTIONS.join(', ') });
       root.append(h('div', { class: 'embed-error', role: 'alert', 'data-embed-error': '' },
         h('p', { text: msg }),
         h('a', { href: toHash({ ...state, embed: false }), target: '_blank', rel: 'noopener', text: t('app.openFull') })));
@@ -594,7 +597,7 @@ function onBrowserHash(): void {
   if (location.hash === url.lastWritten()) return;
   const parsed = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang));
   const hadNotice = pendingIssues.length > 0 || badEmbed !== null;
-  pendingIssues = parsed.issues;
+  pendingIssues = issuesToShow(parsed);
   const wasEmbed = store.state.embed;
   badEmbed = embedProblem(parsed.issues, parsed.present, parsed.state);
   closeEmbedDialog();
