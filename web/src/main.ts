@@ -33,6 +33,7 @@ import { staleNotice } from './panels/shell.ts';
 import { panelTitle, panelTitleKey, numberedTitle, tabTitle } from './panels/titles.ts';
 import { applyTheme } from './theme.ts';
 import { reportHeight } from './embed/report.ts';
+import { wordpressSecret } from './embed/wordpress.ts';
 import { focusPath, restoreFocus } from './focus.ts';
 import { setEngineInfo, effectiveKernel } from './engine.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
@@ -90,6 +91,8 @@ const page = pageContext(document.documentElement);
 const firstPaint = takeFirstPaint(root);
 const navLang = page.lang ?? langFromNavigator(navigator.languages ?? [navigator.language]);
 const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang));
+/** WordPress's secret in the address the frame was opened with (the address is rewritten below) */
+const wpSecret = wordpressSecret(location.hash);
 const store = new Store(initial.state);
 
 let restartNotice: HTMLElement | null = null;
@@ -607,7 +610,7 @@ function onBrowserHash(): void {
 }
 window.addEventListener('popstate', onBrowserHash);
 window.addEventListener('hashchange', onBrowserHash);
-if (initial.state.embed) reportHeight();
+if (initial.state.embed) reportHeight(wpSecret);
 
 // Building the page keeps the main thread busy for a while, and a worker cannot start while it
 // is: let the compute workers (created above) start fetching and compiling the core first. The
