@@ -15,7 +15,7 @@ import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
 import { integrationFiles } from './web/src/embed/formats.ts';
 import { sharePages } from './scripts/share-pages.ts';
-import { FIRST_PART_VIEWS } from './web/src/requests/cost.ts';
+import { FIRST_PART_VIEWS } from './web/src/worker/cost.ts';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));
 const repo = fileURLToPath(new URL('.', import.meta.url));
