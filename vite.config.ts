@@ -9,7 +9,7 @@ import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import katex from 'katex';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
@@ -161,13 +161,36 @@ function integrations(): Plugin {
   };
 }
 
+/**
+ * `npm start` (vite preview) answers only the pages the build has, as a static host does: a share
+ * page asked for without its trailing slash (p/saturation) is redirected to it, and any other
+ * address is a 404 (appType 'mpa' below) — not the root page, whose relative assets would then
+ * resolve under the wrong directory and 404 (a spinner that never stopped).
+ */
+function previewNearMiss(): Plugin {
+  const dist = fileURLToPath(new URL('./dist/', import.meta.url));
+  return {
+    name: 'sqrtdk-preview-near-miss',
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        let u: URL, path: string;
+        try { u = new URL('http://x' + (req.url ?? '/')); path = decodeURIComponent(u.pathname); } catch { next(); return; }
+        if (req.method !== 'GET' || path.endsWith('/') || /\.[a-z0-9]+$/i.test(path) || path.includes('..')
+          || !existsSync(dist + path.slice(1) + '/index.html')) { next(); return; }
+        res.writeHead(301, { location: u.pathname + '/' + u.search });
+        res.end();
+      });
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: './',
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), integrations(), sharePages(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), integrations(), sharePages(), previewNearMiss(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },
@@ -184,6 +207,8 @@ export default defineConfig({
   // npm start serves dist/ with the header a sandboxed embed (origin "null") needs to load the
   // page's module script, stylesheet, fonts, workers and .wasm (README "Embedding")
   preview: { host: '127.0.0.1', headers: { 'Access-Control-Allow-Origin': '*' } },
+  // no single-page fallback: an address the build has no page for is a 404 (previewNearMiss)
+  appType: 'mpa',
   test: {
     root: repo,
     include: ['tests/web/**/*.test.ts'],

@@ -65,6 +65,38 @@ export function buildId(version: string): string {
   return process.env.SQRTDK_BUILD_ID || version;
 }
 
+/**
+ * The service worker's answer to a navigation its precache does not hold (written into sw.js as
+ * its source: it uses nothing outside itself). A share page asked for without its trailing slash
+ * (p/saturation) is redirected to it, the hash kept (a redirect without a fragment keeps the
+ * request's); any other address goes to the network (a newer deployment may have it) and, where
+ * the host has no page there either or the reader is offline, gets the site's own not-found page:
+ * status 404, in English and Chinese, with a link to the lab at the service worker's scope.
+ */
+export async function notFound({ request, url }: { request: Request; url: URL }): Promise<Response> {
+  if (!url.pathname.endsWith('/')) {
+    const slash = new URL(url.href);
+    slash.pathname += '/';
+    const index = new URL('index.html', slash).href;
+    for (const name of await caches.keys()) {
+      if (name.indexOf('workbox-precache') !== 0) continue;
+      if (await (await caches.open(name)).match(index, { ignoreSearch: true })) return Response.redirect(slash.href, 301);
+    }
+  }
+  try {
+    const res = await fetch(request);
+    if (res.ok || res.type === 'opaqueredirect') return res;
+  } catch { /* offline: the page below */ }
+  const lab = (self as unknown as { registration: { scope: string } }).registration.scope
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+    + '<title>Not found — √dk Lab</title><style>body{font:17px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}</style></head>'
+    + '<body data-not-found><h1>Not a page of √dk Lab</h1><p>Nothing is at this address (a mistyped link, or a page that is no longer here).</p>'
+    + `<p><a href="${lab}" data-lab-link>Open √dk Lab</a></p>`
+    + `<p lang="zh-CN">这个地址没有页面（链接有误，或页面已不在）。<a href="${lab}">打开 √dk Lab</a></p></body></html>`;
+  return new Response(html, { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' } });
+}
+
 export function pwaPlugins(): PluginOption[] {
   return [
     pwaIcons(),
@@ -100,7 +132,12 @@ export function pwaPlugins(): PluginOption[] {
         // pages' link cards for crawlers and chat previews, not for the app offline
         globIgnores: ['**/*.woff', '**/*.ttf', 'integrations/**', 'sqrtdk-lab.js', '**/card.png'],
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
-        navigateFallback: 'index.html',
+        // no navigateFallback: the root page answered for any address (p/saturation without its
+        // slash, a typo, a share page a later version removed) resolved its relative assets under
+        // the wrong directory, and its spinner never stopped. The precache answers the site's own
+        // pages (a directory's index.html included); notFound below answers the others (null:
+        // vite-plugin-pwa's default is index.html)
+        navigateFallback: null,
         // deploy-safe: a tab of the previous version keeps loading its own files after an update
         // (web/public/sw-keep.js copies them aside on install; this route serves them when the new
         // precache, matched first, no longer has them; anything else under assets/ is fetched)
@@ -108,6 +145,10 @@ export function pwaPlugins(): PluginOption[] {
         runtimeCaching: [{
           urlPattern: ({ url, sameOrigin }: { url: URL; sameOrigin: boolean }) => sameOrigin && url.pathname.includes('/assets/'),
           handler: async ({ request }: { request: Request }) => (await caches.match(request, { cacheName: 'sqrtdk-previous-version' })) ?? fetch(request),
+        }, {
+          // a navigation the precache did not answer (routes after the precache's see only those)
+          urlPattern: ({ request, sameOrigin }: { request: Request; sameOrigin: boolean }) => sameOrigin && request.mode === 'navigate',
+          handler: notFound,
         }],
         cleanupOutdatedCaches: true,
         clientsClaim: true,

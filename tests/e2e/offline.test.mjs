@@ -185,6 +185,52 @@ test('an embed in another site\'s page works offline once it has been shown ther
   }
 });
 
+test('near-miss addresses with the service worker installed: a share page without its slash is redirected to it; a typo gets the not-found page with a link to the lab', async () => {
+  const { browser, srv } = suite;
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, locale: 'en-US' });
+  const log = watch(context, srv.origin);
+  try {
+    const page = await context.newPage();
+    await page.goto(srv.url + '#v=1&exp=variance');
+    await controlled(page);
+    // p/saturation (no trailing slash): the share page, the link's hash kept, its assets loaded
+    const failed = [];
+    page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+    await page.goto(srv.url + 'p/saturation#v=1&exp=saturation&dk=256&seed=3');
+    await page.waitForFunction(() => location.pathname.endsWith('/p/saturation/'));
+    await panelSettled(page, 'saturation', 60000);
+    assert.equal(await page.textContent('[data-panel="saturation"] [data-key="dk"] output'), '256');
+    assert.match(await page.evaluate(() => location.hash), /^#v=1&exp=saturation&.*dk=256.*seed=3/);
+    assert.deepEqual(failed, [], 'no request of the page failed');
+    // the same offline
+    await context.setOffline(true);
+    await page.goto(srv.url + 'zh-CN/p/gqa#v=1&exp=gqa&hq=16&hkv=4');
+    await page.waitForFunction(() => location.pathname.endsWith('/zh-CN/p/gqa/'));
+    await page.waitForSelector('[data-panel="gqa"]', { timeout: 60000 });
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    // a typo offline, and online a share page no version has (the host has no page there either):
+    // the site's not-found page, whose link opens the lab
+    for (const [offline, path] of [[true, 'p/saturaton/'], [false, 'p/attention-sinks/']]) {
+      await context.setOffline(offline);
+      const res = await page.goto(srv.url + path + '#v=1&exp=saturation');
+      assert.equal(res.status(), 404, `a typo answers 404 (${offline ? 'offline' : 'online'})`);
+      assert.ok(await page.locator('[data-not-found]').count(), 'the site\'s not-found page');
+      assert.match(await page.textContent('h1'), /Not a page of √dk Lab/);
+      assert.equal(await page.getAttribute('[data-lab-link]', 'href'), srv.url);
+    }
+    await page.click('[data-lab-link]');
+    await page.waitForSelector('[data-panel]', { timeout: 60000 });
+    assert.equal(new URL(page.url()).pathname, new URL(srv.url).pathname);
+    // the site's own pages and files still come from the precache
+    const ok = await page.goto(srv.url + 'p/variance/');
+    assert.equal(ok.status(), 200);
+    await page.waitForSelector('[data-panel="variance"]', { timeout: 60000 });
+    assert.deepEqual(log.pageErrors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('a new deployment: "update available — reload", no silent swap, the click loads the new build', async () => {
   // a second build of the same source with another build label, as a new deployment would be
   const tmp = mkdtempSync(path.join(tmpdir(), 'sqrtdk-build-'));

@@ -109,6 +109,128 @@ test('a sandboxed embed from a host that sends no CORS header is never a blank f
   }
 });
 
+// ---- WordPress's paste-a-link path (issue 31) ----
+// What WordPress does with the oEmbed answer of a provider it does not know, reproduced from its
+// documented behaviour (not its code): keep only <a href>, <blockquote> and <iframe> with its size
+// and title (the script, the wrapper and every style go), append "#?secret=<10 letters and digits>"
+// to the frame's address and put the secret on the frame and the blockquote as data-secret, hide the
+// frame while a blockquote stands in for it, and frame it as sandbox="allow-scripts". Its host
+// script is on the page only when the answer had a blockquote (WordPress enqueues it so).
+
+/** HTML attribute value → text, and back. */
+const unescapeAttr = (v) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const escapeAttr = (v) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function wordpressTreatment(answerHtml, base) {
+  const allowed = { a: ['href'], blockquote: [], iframe: ['src', 'width', 'height', 'frameborder', 'marginwidth', 'marginheight', 'scrolling', 'title'] };
+  // every tag: allowed ones rebuilt with their allowed attributes (addresses made absolute, as a build with SITE_URL writes them), the others dropped
+  let html = answerHtml.replace(/<(\/?)([a-zA-Z][\w-]*)((?:\s+[^\s=>]+(?:="[^"]*")?)*)\s*\/?>/g, (_, close, name, attrs) => {
+    const tag = name.toLowerCase();
+    if (!allowed[tag]) return '';
+    if (close) return `</${tag}>`;
+    const kept = [...attrs.matchAll(/([^\s=>]+)(?:="([^"]*)")?/g)]
+      .filter(([, k]) => allowed[tag].includes(k.toLowerCase()))
+      .map(([, k, v = '']) => ` ${k.toLowerCase()}="${['src', 'href'].includes(k.toLowerCase()) ? escapeAttr(new URL(unescapeAttr(v), base).href) : v}"`);
+    return `<${tag}${kept.join('')}>`;
+  });
+  const m = /(<blockquote>[\s\S]*?<\/blockquote>)?[\s\S]*?(<iframe[\s\S]*?><\/iframe>)/.exec(html);
+  assert.ok(m && m[2], 'the answer has an iframe');
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const secret = Array.from({ length: 10 }, () => letters[Math.floor(Math.random() * letters.length)]).join('');
+  html = (m[1] ?? '') + m[2];
+  html = html.replace(/ src="([^"]*)"/, (_, src) => ` src="${src}#?secret=${secret}" data-secret="${secret}"`)
+    .replace('<blockquote', `<blockquote data-secret="${secret}"`);
+  if (m[1]) {
+    html = html.replace('<iframe', '<iframe style="position: absolute; clip: rect(1px, 1px, 1px, 1px);"')
+      .replace('<blockquote', '<blockquote class="wp-embedded-content"');
+  }
+  html = html.replace('<iframe', '<iframe class="wp-embedded-content" sandbox="allow-scripts" security="restricted"');
+  return { html, secret, hostScript: /<blockquote\s[^>]*wp-embedded-content/.test(html) };
+}
+
+/** The host script's documented protocol, written anew: show a frame that speaks, set its height (200..1000 px), note 'link' requests; say 'ready' to every frame. */
+const WP_HOST_SCRIPT = `<script>
+(function () {
+  window.__wpLinks = [];
+  window.addEventListener('message', function (e) {
+    var d = e.data;
+    if (!d || !(d.secret || d.message || d.value) || /[^a-zA-Z0-9]/.test(d.secret)) return;
+    document.querySelectorAll('blockquote[data-secret="' + d.secret + '"]').forEach(function (q) { q.style.display = 'none'; });
+    document.querySelectorAll('iframe[data-secret="' + d.secret + '"]').forEach(function (f) {
+      if (f.contentWindow !== e.source) return;
+      f.removeAttribute('style');
+      if (d.message === 'height') f.height = Math.min(1000, Math.max(200, parseInt(d.value, 10) || 0));
+      if (d.message === 'link') window.__wpLinks.push(d.value);
+    });
+  });
+  function ready() {
+    document.querySelectorAll('iframe.wp-embedded-content[data-secret]').forEach(function (f) {
+      f.contentWindow.postMessage({ message: 'ready', secret: f.getAttribute('data-secret') }, '*');
+    });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready); else ready();
+})();
+</script>`;
+
+test("WordPress's paste-a-link path: the oEmbed answer, treated as WordPress treats it, draws the embed view with the link's readouts in a frame as tall as its content", async () => {
+  // a view that fits WordPress's 1000 px cap (the Chinese article view in a 960 px column), and one
+  // taller than that (saturation in a 720 px column), which keeps the frame's own height
+  for (const [path, exp, width] of [['zh-CN/p/article/', 'article', 960], ['p/saturation/', 'saturation', 720]]) {
+    const answerUrl = `${srv.url}${path}oembed.json`;
+    const answer = await (await fetch(answerUrl)).json();
+    const wp = wordpressTreatment(answer.html, answerUrl);
+    assert.ok(wp.hostScript, `${exp}: the answer has a blockquote, so WordPress puts its host script on the page`);
+    assert.doesNotMatch(wp.html, /embed\.js|container-type|style="border/, `${exp}: the script and the fitted height are gone`);
+    const src = unescapeAttr(/ src="([^"]*)"/.exec(wp.html)[1]);
+    assert.match(src, new RegExp(`&embed=1#\\?secret=${wp.secret}$`));
+    const host = await hostPage(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A WordPress post</title>
+      <style>body{margin:0;font:16px serif}main{width:${width}px;margin:0 auto;position:relative}iframe{display:block;border:0;width:100%}</style></head>
+      <body><main><h1>A post</h1><p>Pasted on its own line:</p>${wp.html}<p>After the embed.</p></main>${WP_HOST_SCRIPT}</body></html>`);
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const hlog = watch(ctx, srv.origin);
+    const page = await ctx.newPage();
+    try {
+      await page.goto(host.url);
+      const el = page.locator('iframe.wp-embedded-content');
+      const frame = await (await el.elementHandle()).contentFrame();
+      await panelSettled(frame, exp, 60000);
+      // the embed view, not the app, and no notice of the secret WordPress appended
+      assert.equal(await frame.evaluate(() => document.body.classList.contains('embed')), true, `${exp}: embed mode`);
+      assert.equal(await frame.locator('header.top, [data-notice="parse"], [data-embed-error]').count(), 0, `${exp}: no app, no notice`);
+      assert.equal(await frame.evaluate(() => self.origin), 'null', `${exp}: sandboxed`);
+      // the frame spoke: WordPress shows it and hides the blockquote; its height holds the content
+      await page.waitForFunction(() => {
+        const f = document.querySelector('iframe.wp-embedded-content');
+        return f.getAttribute('style') === null && getComputedStyle(document.querySelector('blockquote')).display === 'none';
+      }, null, { timeout: 15000 });
+      await frame.waitForFunction(() => document.documentElement.scrollHeight <= window.innerHeight, null, { timeout: 15000 })
+        .catch(() => {});
+      const sizes = await frame.evaluate(() => ({ content: Math.ceil(document.documentElement.getBoundingClientRect().height), scroll: document.documentElement.scrollHeight, frame: window.innerHeight }));
+      const attr = Number(await el.getAttribute('height'));
+      console.log(`WordPress ${exp} at ${width} px: frame ${sizes.frame} px (height attribute ${attr}), content ${sizes.content} px`);
+      assert.ok(sizes.frame >= sizes.content && sizes.scroll <= sizes.frame, `${exp}: no inner scrollbar (frame ${sizes.frame} px, content ${sizes.content} px)`);
+      if (sizes.content <= 1000) assert.ok(Math.abs(attr - Math.max(200, sizes.content)) <= 1, `${exp}: sized to its content (${attr} vs ${sizes.content})`);
+      else assert.equal(attr, answer.height, `${exp}: taller than WordPress's cap, the frame keeps its height attribute`);
+      // the link's readouts: those of the same address opened as a plain embed
+      const readouts = await panelReadouts(frame, exp);
+      const plain = await ctx.newPage();
+      await plain.goto(src.replace(/#\?secret=.*$/, ''));
+      await panelSettled(plain, exp, 60000);
+      assert.deepEqual(readouts, await panelReadouts(plain, exp), `${exp}: the link's readouts`);
+      assert.ok(Object.keys(readouts).length > 0);
+      await plain.close();
+      // a link that opens a new tab (blocked by the sandbox) goes through WordPress's host script
+      await frame.locator('.embed-foot a').click();
+      await page.waitForFunction(() => window.__wpLinks.length > 0);
+      assert.match(await page.evaluate(() => window.__wpLinks[0]), new RegExp(`^${srv.origin}/#v=1&exp=${exp}&`));
+      assert.deepEqual([...hlog.pageErrors], []);
+    } finally {
+      await host.close();
+      await ctx.close();
+    }
+  }
+});
+
 test('the <sqrtdk-lab> element creates its iframe from its attributes and sizes itself from the lab’s height messages', async () => {
   const host = await hostPage(column(`<script src="${srv.url}sqrtdk-lab.js" async></script>
     <sqrtdk-lab exp="saturation" lang="zh-CN" dk="128" seqlen="64" heads="2" show="charts" height="300" title="√dk Lab — saturation"></sqrtdk-lab>

@@ -120,7 +120,8 @@ describe('oEmbed', () => {
     expect(o).toEqual({
       version: '1.0', type: 'rich', title: `${zh('sat.title')} — √dk Lab`, provider_name: '√dk Lab',
       provider_url: 'https://you.github.io/sqrtdk/',
-      html: embedSnippet(state, 'https://you.github.io/sqrtdk/', `√dk Lab — ${zh('sat.title')}`),
+      html: `<blockquote hidden><a href="https://you.github.io/sqrtdk/zh-CN/p/saturation/">${zh('sat.title')} — √dk Lab</a></blockquote>\n`
+        + embedSnippet(state, 'https://you.github.io/sqrtdk/', `√dk Lab — ${zh('sat.title')}`),
       width: 720, height: fallbackHeight({ ...state, embed: true }),
       thumbnail_url: 'https://you.github.io/sqrtdk/zh-CN/p/saturation/card.png', thumbnail_width: 1200, thumbnail_height: 630,
     });

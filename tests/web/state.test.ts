@@ -1,6 +1,7 @@
 // State: parse ∘ serialise round trip, and a table of malformed hashes with what each must yield.
 import { describe, it, expect } from 'vitest';
-import { parseHash, toHash, defaultState, langFromNavigator, withPatch, sameState } from '../../web/src/state/state.ts';
+import { parseHash, toHash, defaultState, langFromNavigator, withPatch, sameState, MAX_HASH_LENGTH, issuesToShow } from '../../web/src/state/state.ts';
+import type { ParseMeter } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { SCHEMA, VERSION } from '../../web/src/state/schema.js';
 import { CORE_VERSION } from '../../wasm/js/version.js';
@@ -150,6 +151,11 @@ describe('malformed hashes', () => {
     { hash: '#v=1&kvctx=99999999', expect: { kvctx: 8192 }, issues: [['kvctx', 'range']] },
     { hash: '#v=1&tex=../../etc/passwd', expect: { tex: 'structured' }, issues: [['tex', 'invalid']] },
     { hash: '#v=1&tscale=inv_sqrt_d_model', expect: { tscale: 'inv_sqrt_dk' }, issues: [['tscale', 'invalid']] },
+    // issue 31: a host's fragment after a second '#' (WordPress's "#?secret=…") is read as nothing
+    { hash: '#v=1&exp=saturation&dk=256&embed=1#?secret=Ab3dE6gH9j', expect: { exp: 'saturation', dk: 256, embed: true }, issues: [['secret', 'unknown']] },
+    { hash: '#v=1&dk=256#dk=8&exp=gradient', expect: { dk: 256 }, issues: [['dk', 'unknown'], ['exp', 'unknown']] },
+    { hash: '#v=1&dk=8&dk=9&dk=16&dk=zz&dk=32', expect: { dk: 32 }, issues: [['dk', 'duplicate'], ['dk', 'duplicate'], ['dk', 'duplicate'], ['dk', 'duplicate']] },
+    { hash: '#v=1&dk=8&v=2&dk=zz&v=3', expect: { dk: 64 }, issues: [['dk', 'invalid'], ['dk', 'duplicate'], ['v', 'version']] },
   ];
   for (const row of table) {
     it(`${row.hash || '(empty)'}`, () => {
@@ -179,5 +185,62 @@ describe('malformed hashes', () => {
     const h = '#v=1&dk=-5&seqLen=abc';
     expect(parseHash(h, 'en')).toEqual(parseHash(h, 'en'));
     expect(VERSION).toBe(1);
+  });
+});
+
+describe('links that cannot keep the page busy (issue 31)', () => {
+  /** The work a parse of `hash` counts (characters and parts read, issues kept). */
+  const work = (hash: string) => { const m: ParseMeter = { steps: 0 }; parseHash(hash, 'en', m); return m.steps; };
+  const repeated = (block: string, n: number) => '#v=1&' + block.repeat(n);
+
+  it('parsing is linear in the hash\'s length, whatever it repeats: the work per character stays bounded', () => {
+    // just under the limit: repeated known keys (the quadratic case of old), unknown keys, invalid values, one long value
+    const n = Math.floor((MAX_HASH_LENGTH - 10) / 'dk=64&'.length);
+    const shapes = [(k: number) => repeated('dk=64&', k), (k: number) => repeated('zz=1&', k), (k: number) => repeated('dk=x&', k),
+      (k: number) => repeated('exp=variance&dk=8&', k), (k: number) => `#v=1&plogits=${Array(k).fill(1).join(',')}`];
+    for (const shape of shapes) {
+      for (const k of [10, 100, Math.floor(n / 3)]) {
+        const hash = shape(k);
+        if (hash.length - 1 > MAX_HASH_LENGTH) continue;
+        expect(work(hash)).toBeLessThanOrEqual(2 * hash.length + 10);
+      }
+    }
+    // ten times the repeats is about ten times the work (not a hundred)
+    const small = work(repeated('dk=64&', 100)), big = work(repeated('dk=64&', 1000));
+    expect(big / small).toBeLessThan(11);
+  });
+
+  it('the last of many repeats counts, with one duplicate issue per repeat, in order', () => {
+    const p = parseHash(repeated('dk=64&', 1000) + 'dk=128', 'en');
+    expect(p.state.dk).toBe(128);
+    expect(p.present).toContain('dk');
+    expect(p.issues.length).toBe(1000);
+    expect(p.issues.every((i) => i.key === 'dk' && i.kind === 'duplicate')).toBe(true);
+  });
+
+  it('a hash over the limit is refused unread: the defaults and one issue naming its length', () => {
+    const at = '#v=1&' + 'x'.repeat(MAX_HASH_LENGTH - 4);
+    expect(at.length - 1).toBe(MAX_HASH_LENGTH);
+    expect(parseHash(at, 'en').issues.map((i) => i.kind)).toEqual(['unknown']);
+    const huge = repeated('dk=64&', 350_000);  // 2.1 MB of repeated keys
+    const m: ParseMeter = { steps: 0 };
+    const p = parseHash(huge, 'zh-CN', m);
+    expect(m.steps).toBe(1);
+    expect(p.state).toEqual(defaultState('zh-CN'));
+    expect(p.present).toEqual([]);
+    expect(p.issues).toEqual([{ key: '#', kind: 'toolong', raw: (huge.length - 1).toLocaleString('en-US'), used: MAX_HASH_LENGTH.toLocaleString('en-US') }]);
+    // an embed refuses in its frame: embed=1 is the one thing looked for
+    const embed = parseHash('#v=1&exp=variance&embed=1&' + 'dk=64&'.repeat(2000), 'en');
+    expect(embed.state.embed).toBe(true);
+    expect(embed.state.exp).toBe('interview');
+    expect(embed.issues.map((i) => i.kind)).toEqual(['toolong']);
+  });
+
+  it('an embed\'s notice leaves out the keys a host appended; the page\'s keeps them', () => {
+    const wp = parseHash('#v=1&exp=article&embed=1&utm_source=feed&dk=zz#?secret=Ab3dE6gH9j', 'en');
+    expect(wp.issues.map((i) => i.key)).toEqual(['utm_source', 'dk', 'secret']);
+    expect(issuesToShow(wp).map((i) => [i.key, i.kind])).toEqual([['dk', 'invalid']]);
+    const page = parseHash('#v=1&exp=article&utm_source=feed', 'en');
+    expect(issuesToShow(page).map((i) => i.key)).toEqual(['utm_source']);
   });
 });

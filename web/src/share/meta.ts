@@ -101,7 +101,10 @@ export interface OEmbed {
 /**
  * The oEmbed answer: the embed snippet of the view at its default state in the page's language
  * (web/src/embed/snippet.ts, the dialog's own code), at the iframe's fallback height, with the
- * card as thumbnail. The iframe loads the site's root (the app), which embed.js sizes.
+ * card as thumbnail. The iframe loads the site's root (the app), which embed.js sizes. Before it, a
+ * hidden <blockquote> links to the share page: WordPress, which strips the script, loads its own
+ * host script (wp-embed, which sizes the frame from the embed's messages: embed/wordpress.ts) only
+ * for an answer with a blockquote, and shows that link until the frame speaks.
  */
 export function oembedJson(m: PageMeta, viewTitle: string): OEmbed {
   const { card, oembed } = assetsOf(m);
@@ -115,7 +118,8 @@ export function oembedJson(m: PageMeta, viewTitle: string): OEmbed {
     title: m.title,
     provider_name: m.siteName,
     provider_url: root,
-    html: embedSnippet(state, root, `${m.siteName} — ${viewTitle}`),
+    html: `<blockquote hidden><a href="${xmlEscape(url(from))}">${xmlEscape(m.title)}</a></blockquote>\n`
+      + embedSnippet(state, root, `${m.siteName} — ${viewTitle}`),
     width: OEMBED_WIDTH,
     height: fallbackHeight({ ...state, embed: true }),
     thumbnail_url: url(card),

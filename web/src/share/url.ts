@@ -13,7 +13,7 @@
 // to the site's root, e.g. "../../") and, on the zh-CN pages, data-page-lang; the root index.html
 // has data-root="./" only.
 import type { Lang, Panel, State } from '../state/state.ts';
-import { toHash } from '../state/state.ts';
+import { toHash, MAX_HASH_LENGTH } from '../state/state.ts';
 import { PANELS } from '../state/schema.js';
 
 /** The directory of the share pages under the site's root (and under zh-CN/). */
@@ -53,7 +53,11 @@ export function siteRoot(href: string, ctx: PageContext): string {
 
 /** True when the hash (with or without '#') has the key. */
 export function hashHasKey(hash: string, key: string): boolean {
-  const body = hash.startsWith('#') ? hash.slice(1) : hash;
+  const whole = hash.startsWith('#') ? hash.slice(1) : hash;
+  // the link's own part (a host's fragment after a second '#' is not), and nothing of a hash the parser refuses unread
+  if (whole.length > MAX_HASH_LENGTH) return false;
+  const cut = whole.indexOf('#');
+  const body = cut < 0 ? whole : whole.slice(0, cut);
   return body.split('&').some((part) => { try { return decodeURIComponent(part.split('=')[0]) === key; } catch { return part.split('=')[0] === key; } });
 }
 
@@ -62,7 +66,7 @@ export function hashHasKey(hash: string, key: string): boolean {
  * none (so p/saturation/ and p/saturation/#v=1&dk=512 open the saturation view). Pure.
  */
 export function withPageView(hash: string, ctx: PageContext): string {
-  if (!ctx.exp || hashHasKey(hash, 'exp')) return hash;
+  if (!ctx.exp || hashHasKey(hash, 'exp') || hash.length - (hash.startsWith('#') ? 1 : 0) > MAX_HASH_LENGTH) return hash;
   const body = hash.startsWith('#') ? hash.slice(1) : hash;
   return `#exp=${ctx.exp}${body.trim() === '' ? '' : '&' + body}`;
 }

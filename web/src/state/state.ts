@@ -97,8 +97,11 @@ export interface ParseIssue {
   key: string;
   /** the raw value from the URL (never inserted as HTML) */
   raw: string;
-  /** unknown: key dropped; invalid: default used; range: out of range, default used; rounded: corrected */
-  kind: 'unknown' | 'invalid' | 'range' | 'rounded' | 'version' | 'duplicate';
+  /**
+   * unknown: key dropped; invalid: default used; range: out of range, default used; rounded: corrected;
+   * toolong: the whole hash refused unread (key '#', raw its length, used the limit)
+   */
+  kind: 'unknown' | 'invalid' | 'range' | 'rounded' | 'version' | 'duplicate' | 'toolong';
   /** the value used instead (as it appears in the hash), or '' when the key was dropped */
   used: string;
 }
@@ -216,30 +219,72 @@ function safeDecode(s: string): string {
 }
 
 /**
+ * The longest hash (characters after the first '#') the page reads: the fullest state the page
+ * writes is under 3,000 characters (64 logits of 20 digits each included), and a longer one is
+ * refused at once, unread, with a notice (kind 'toolong'), so no link can keep the page busy.
+ */
+export const MAX_HASH_LENGTH = 8192;
+
+/** A length as the notice writes it: 2097152 → "2,097,152". */
+function groupDigits(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Counts the work of a parse (tests hold it linear in the hash's length). */
+export interface ParseMeter { steps: number }
+
+/**
  * Parses a location hash (with or without '#'). Pure: the same hash and default language give the
  * same state. Unknown keys are dropped; values that do not parse or lie outside the schema's range
  * are replaced by the default; integers are rounded; every such key is reported in `issues`.
+ * Linear in the hash's length, whatever it repeats. A hash over MAX_HASH_LENGTH is not read: the
+ * defaults, with one 'toolong' issue (and `embed` where the hash says embed=1, so an embed says so
+ * in its frame). A second '#' starts a fragment the host appended (WordPress adds "#?secret=…";
+ * the page writes '#' in a value as %23): its parts are reported as unknown keys, never applied.
  */
-export function parseHash(hash: string, fallbackLang: Lang = 'en'): ParseResult {
+export function parseHash(hash: string, fallbackLang: Lang = 'en', meter?: ParseMeter): ParseResult {
   const state = defaultState(fallbackLang);
-  const issues: ParseIssue[] = [];
-  const present: StateKey[] = [];
+  const whole = hash.startsWith('#') ? hash.slice(1) : hash;
+  if (whole.length > MAX_HASH_LENGTH) {
+    if (meter) meter.steps += 1;
+    // one scan for embed=1 (a regular expression without backtracking): an embed refuses in its own frame
+    state.embed = /(?:^|[&#])embed=(?:1|true)(?:[&#]|$)/.test(whole);
+    const issues: ParseIssue[] = [{ key: '#', raw: groupDigits(whole.length), kind: 'toolong', used: groupDigits(MAX_HASH_LENGTH) }];
+    return { state, issues, present: [] };
+  }
+  const cut = whole.indexOf('#');
+  const body = cut < 0 ? whole : whole.slice(0, cut);
+  const hostParts = cut < 0 ? [] : whole.slice(cut + 1).split(/[&?#]/);
+  // every issue in the order its key came; an issue said of an earlier value of a repeated key is
+  // dropped (null) through the index of each key's one live issue, so a repeat costs O(1)
+  const issues: (ParseIssue | null)[] = [];
+  const liveIssue = new Map<string, number>();
+  const drop = (key: string) => {
+    const i = liveIssue.get(key);
+    if (i !== undefined) { issues[i] = null; liveIssue.delete(key); }
+  };
+  const say = (issue: ParseIssue) => {
+    if (issue.kind !== 'duplicate' && issue.kind !== 'unknown') liveIssue.set(issue.key, issues.length);
+    issues.push(issue);
+  };
+  // keys accepted as they were, in the order of their last value (a Set keeps insertion order)
+  const present = new Set<StateKey>();
   const seen = new Set<string>();
-  const body = hash.startsWith('#') ? hash.slice(1) : hash;
-  if (body.trim() === '') return { state, issues, present };
+  if (body.trim() === '' && hostParts.length === 0) return { state, issues: [], present: [] };
   for (const part of body.split('&')) {
+    if (meter) meter.steps += part.length + 1;
     if (part === '') continue;
     const eq = part.indexOf('=');
     const key = safeDecode(eq < 0 ? part : part.slice(0, eq));
     const raw = safeDecode(eq < 0 ? '' : part.slice(eq + 1));
     if (key === 'v') {
-      // the last v counts, as for every key
-      for (let i = issues.length - 1; i >= 0; i--) if (issues[i].kind === 'version') issues.splice(i, 1);
-      if (raw !== String(VERSION)) issues.push({ key, raw, kind: 'version', used: String(VERSION) });
+      // the last v counts, as for every key (its issue lives under the key 'v')
+      drop('v');
+      if (raw !== String(VERSION)) say({ key, raw, kind: 'version', used: String(VERSION) });
       continue;
     }
     if (!Object.prototype.hasOwnProperty.call(SCHEMA, key)) {
-      issues.push({ key, raw, kind: 'unknown', used: '' });
+      say({ key, raw, kind: 'unknown', used: '' });
       continue;
     }
     const k = key as StateKey;
@@ -247,9 +292,8 @@ export function parseHash(hash: string, fallbackLang: Lang = 'en'): ParseResult 
     // "not a valid value" beside a valid last one was false, and an embed refused a valid last exp)
     const repeated = seen.has(k);
     if (repeated) {
-      for (let i = issues.length - 1; i >= 0; i--) if (issues[i].key === key && issues[i].kind !== 'duplicate') issues.splice(i, 1);
-      const i = present.indexOf(k);
-      if (i >= 0) present.splice(i, 1);
+      drop(key);
+      present.delete(k);
     }
     seen.add(k);
     const spec = SCHEMA[k] as KeySpec;
@@ -257,24 +301,42 @@ export function parseHash(hash: string, fallbackLang: Lang = 'en'): ParseResult 
     const s = state as unknown as Record<string, unknown>;
     if (c.ok) {
       s[k] = c.value;
-      if (c.rounded) issues.push({ key, raw, kind: 'rounded', used: formatValue(k, c.value as never) });
-      else if (!present.includes(k)) present.push(k);
+      if (c.rounded) say({ key, raw, kind: 'rounded', used: formatValue(k, c.value as never) });
+      else present.add(k);
     } else {
       s[k] = spec.type === 'list' || spec.type === 'nums' ? [...spec.default] : spec.default;
       if (k === 'lang') s[k] = fallbackLang;
-      issues.push({ key, raw, kind: c.kind, used: formatValue(k, s[k] as never) });
+      say({ key, raw, kind: c.kind, used: formatValue(k, s[k] as never) });
     }
-    if (repeated) issues.push({ key, raw, kind: 'duplicate', used: formatValue(k, s[k] as never) });
+    if (repeated) say({ key, raw, kind: 'duplicate', used: formatValue(k, s[k] as never) });
   }
+  // what a host appended after its own '#': read as nothing, said as unknown keys
+  for (const part of hostParts) {
+    if (meter) meter.steps += part.length + 1;
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    say({ key: safeDecode(eq < 0 ? part : part.slice(0, eq)), raw: safeDecode(eq < 0 ? '' : part.slice(eq + 1)), kind: 'unknown', used: '' });
+  }
+  const kept: ParseIssue[] = [];
+  for (const i of issues) if (i !== null) kept.push(i);
+  if (meter) meter.steps += issues.length;
   // keys that constrain each other: heads_kv must divide heads_q
   const kv = divisorAtMost(state.hq, state.hkv);
   if (kv !== state.hkv) {
-    issues.push({ key: 'hkv', raw: String(state.hkv), kind: 'rounded', used: String(kv) });
+    kept.push({ key: 'hkv', raw: String(state.hkv), kind: 'rounded', used: String(kv) });
     state.hkv = kv;
-    const i = present.indexOf('hkv');
-    if (i >= 0) present.splice(i, 1);
+    present.delete('hkv');
   }
-  return { state, issues, present };
+  return { state, issues: kept, present: [...present] };
+}
+
+/**
+ * The issues the page's notice names: all of them, but in embed mode not the unknown keys — a host
+ * may append its own (WordPress's "#?secret=…", a tracker's utm_source) and the reader of a post
+ * has nothing to do about them. Pure.
+ */
+export function issuesToShow(parsed: ParseResult): ParseIssue[] {
+  return parsed.state.embed ? parsed.issues.filter((i) => i.kind !== 'unknown') : parsed.issues;
 }
 
 /** The largest divisor of n that is at most d (at least 1): the K/V heads a GQA layout can have. */
