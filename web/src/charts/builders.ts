@@ -1,5 +1,6 @@
 // Pure chart builders: result(s) + state + translator → a Chart.js config and the CSV of exactly
 // the series drawn. No DOM and no Chart.js runtime here, so unit tests run them under Node.
+import { normalDensity } from './portable-math.ts';
 import type { ScoreVarianceResult, SaturationSweepResult, AttentionStatsResult, AttentionSummary, Histogram, SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 import type { JacobianCurveResult } from '../worker/protocol.ts';
 import type { State, ScaleName } from '../state/state.ts';
@@ -208,7 +209,7 @@ export function buildHistogram(hist: Histogram, std: number, colour: string, t: 
   const m = 121;
   for (let i = 0; i < m; i++) {
     const x = lo + ((hi - lo) * i) / (m - 1);
-    dens.push({ x, y: Math.exp(-0.5 * (x / std) ** 2) / (std * Math.sqrt(2 * Math.PI)) });
+    dens.push({ x, y: normalDensity(x, std) });
   }
   const datasets: Dataset[] = [
     line(t('var.series.hist'), colour, bars, { stepped: 'middle', fill: 'origin', backgroundColor: alpha(colour, 0.25), borderWidth: 1 }),

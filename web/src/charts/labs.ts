@@ -1,6 +1,7 @@
 // Pure chart builders of the precision, long-context, GQA and own-tensor panels (the same
 // contract as builders.ts: result(s) + state + translator → Chart.js config + the CSV of exactly
 // what is drawn; no DOM, so tests/web/labs.test.ts runs them under Node).
+import { ln } from './portable-math.ts';
 import type { PrecisionLabResult, FloatFormat, SoftmaxAlgorithm, LongContextResult, LongContextScheme, AttentionStatsResult, TensorStatsResult } from '../../../wasm/js/core.js';
 import type { T, MessageKey } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset, Point, Cell } from './builders.ts';
@@ -106,7 +107,7 @@ export function buildLongContext(
   }
   if (field === 'entropy' && lmax > 0) {
     const ls = datasets[0].data as Point[];
-    datasets.push(line(t('lc.series.lnL'), GREY, ls.map((p) => ({ x: p.x, y: Math.log(p.x) })), { borderDash: [4, 4], borderWidth: 1.5 }));
+    datasets.push(line(t('lc.series.lnL'), GREY, ls.map((p) => ({ x: p.x, y: ln(p.x) })), { borderDash: [4, 4], borderWidth: 1.5 }));
   }
   const yTitle: Record<LongField, MessageKey> = { entropy: 'sat.axis.entropy', entropyRatio: 'lc.axis.ratio', maxWeight: 'sat.axis.maxw' };
   const x = axis(t('lc.axis.L'), 'logarithmic', pow2Ticks(Number.isFinite(lmin) ? lmin : 64, lmax || 16384, 6));

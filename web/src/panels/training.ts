@@ -2,6 +2,7 @@
 // every ticked attention variant from the same seed — same initial weights where shapes allow, same
 // batches — in a dedicated worker, chunk by chunk (web/src/training/controller.ts). Live curves,
 // an end-of-run table, and the trained logits against the iid N(0, 1) of the √d_k argument.
+import { ln } from '../charts/portable-math.ts';
 import { moduleWorker } from '../worker/spawn.ts';
 import trainingWorkerUrl from '../training/worker.ts?worker&url';
 import type { AttentionVariant } from '../../../wasm/js/core.js';
@@ -343,7 +344,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     if (planned) drawPlan();
     chartLoss.set(buildTrainLoss(runs, t));
     chartGrad.set(buildTrainGradNorm(runs, t, cfg.trclip));
-    chartEnt.set(buildTrainLayers(runs, 'entropy', t, Math.log(cfg.trlen)));
+    chartEnt.set(buildTrainLayers(runs, 'entropy', t, ln(cfg.trlen)));
     chartLogit.set(buildTrainLayers(runs, 'maxAbsLogit', t));
     const scaled = runs.some((r) => hasHeadScale(r.variant));
     chartScale.el.hidden = !scaled;
