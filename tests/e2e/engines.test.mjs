@@ -84,7 +84,7 @@ async function signWidths() {
     s.lang = lang;
     s.style.cssText = 'position:absolute;left:0;top:0;font-size:40px;white-space:pre;visibility:hidden';
     document.body.append(s);
-    out[lang] = ['·', '√', 'q·k'].map((c) => { s.textContent = c; return s.getBoundingClientRect().width; });
+    out[lang] = ['·', '√', '··√√'].map((c) => { s.textContent = c; return s.getBoundingClientRect().width; });
     s.remove();
   }
   return out;
@@ -305,7 +305,7 @@ test('chromium (the reference): every view, a training run, the CSV of a JS-draw
   const e = await openChromium();
   try {
     Object.assign(reference, await views(e));
-    assert.deepEqual(reference.signs['zh-CN'], reference.signs.en, 'chromium: widths of ·, √ and q·k at 40 px in Chinese and English');
+    assert.deepEqual(reference.signs['zh-CN'], reference.signs.en, 'chromium: widths of ·, √ and ··√√ at 40 px in Chinese and English');
     reference.embeds = await embeds(e);
     assert.deepEqual(await e.errors(), []);
   } finally {
@@ -347,7 +347,7 @@ for (const [name, open] of [['firefox', openFirefox], ['webkit', openWebKit]]) {
         for (const id of ids) assert.deepEqual(shown.csv.tables[id], reference.csv.tables[id], `${name} ${id}`);
       });
       await t.test('in Chinese text, "·" and "√" are the glyphs of English text', () => {
-        assert.deepEqual(shown.signs['zh-CN'], shown.signs.en, `${name}: widths of ·, √ and q·k at 40 px`);
+        assert.deepEqual(shown.signs['zh-CN'], shown.signs.en, `${name}: widths of ·, √ and ··√√ at 40 px`);
       });
       assert.deepEqual(await e.errors(), [], `${name}: console errors over the views`);
       await t.test('a plain and a sandboxed embed (allow-scripts, origin "null") on a host with CORS headers', async () => {
