@@ -17,7 +17,7 @@ import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
 import { integrationFiles } from './web/src/embed/formats.ts';
 import { sharePages } from './scripts/share-pages.ts';
-import { FIRST_PART_VIEWS } from './web/src/requests/cost.ts';
+import { FIRST_PART_VIEWS } from './web/src/worker/cost.ts';
 import { htmlWithCors, htmlWithOrigin, siteOrigin } from './scripts/csp.mjs';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));

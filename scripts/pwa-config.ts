@@ -69,7 +69,7 @@ export function pwaPlugins(): PluginOption[] {
   return [
     pwaIcons(),
     VitePWA({
-      // registration lives in web/src/pwa.ts (prompt: a new version waits until the user reloads)
+      // registration lives in web/src/app/pwa.ts (prompt: a new version waits until the user reloads)
       injectRegister: false,
       registerType: 'prompt',
       strategies: 'generateSW',

@@ -22,9 +22,9 @@ import { SCHEMA } from '../web/src/state/schema.js';
 import { defaultState } from '../web/src/state/state.ts';
 import type { Lang, Panel } from '../web/src/state/state.ts';
 import { translator } from '../web/src/i18n/messages.ts';
-import { panelNum } from '../web/src/panels/titles.ts';
+import { panelNum } from '../web/src/i18n/titles.ts';
 import { figureData, renderFigure, viewWords } from '../web/src/share/figures.ts';
-import { useCostCore } from '../web/src/requests/cost.ts';
+import { useCostCore } from '../web/src/worker/cost.ts';
 import type { Figure } from '../web/src/share/figures.ts';
 import { headTags, oembedJson, assetsOf, CARD } from '../web/src/share/meta.ts';
 import type { PageMeta } from '../web/src/share/meta.ts';
@@ -92,7 +92,7 @@ export function sharePages(): Plugin {
       const template = String(index.source);
       const { loadCore } = await import(/* @vite-ignore */ pathToFileURL(path.join(repo, 'wasm/js/core.js')).href) as typeof import('../wasm/js/core.js');
       const core = await loadCore({ kernel: 'auto' });
-      // the requests are sized by the core's cost model, as on the page (web/src/requests/cost.ts)
+      // the requests are sized by the core's cost model, as on the page (web/src/worker/cost.ts)
       useCostCore(core);
       const exps = SCHEMA.exp.values as readonly Panel[];
       const langs = SCHEMA.lang.values as readonly Lang[];

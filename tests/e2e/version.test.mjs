@@ -1,4 +1,4 @@
-// Browser test of the core version in links (web/src/version.ts): a link made by another core
+// Browser test of the core version in links (web/src/app/link-version.ts): a link made by another core
 // version opens normally with a notice naming both versions, the copied link names this core,
 // and a link of this core (or without cv) shows no notice. Run after `npm run build`.
 import { test } from 'node:test';

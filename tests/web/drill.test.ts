@@ -8,8 +8,8 @@ import {
 } from '../../web/src/interview/questions.ts';
 import type { StorageLike } from '../../web/src/interview/questions.ts';
 import { CLAIMS, CLAIM_IDS, byParts, near, c9Verdict, c10Verdict } from '../../web/src/claims.ts';
-import { drillEn } from '../../web/src/interview/messages-drill.ts';
-import { drillZh } from '../../web/src/interview/messages-drill.zh-CN.ts';
+import { drillEn } from '../../web/src/i18n/packs/drill.ts';
+import { drillZh } from '../../web/src/i18n/packs/drill.zh-CN.ts';
 import { en, zhCN, translator } from '../../web/src/i18n/messages.ts';
 import type { MessageKey } from '../../web/src/i18n/messages.ts';
 import { defaultState, toHash, parseHash } from '../../web/src/state/state.ts';

@@ -1,5 +1,5 @@
 // Golden results of a fixed set of links. A link's numbers depend on the core (its random
-// streams, its algorithms), and a link says which core made it (`cv=`, web/src/version.ts). For
+// streams, its algorithms), and a link says which core made it (`cv=`, web/src/app/link-version.ts). For
 // each link below this test parses the hash as the page does, builds the very requests the
 // panels send (the panels' own param functions) and runs them through the worker's handler on the
 // built core, and compares every number with tests/web/golden-links.json, recorded for the
@@ -18,10 +18,13 @@ import type { Request } from '../../web/src/worker/protocol.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams } from '../../web/src/requests/attention.ts';
-import { precisionParams, longRequest, longResultOf, gqaStatsParams, headsKvOf, METHODS, GQA_SEQ_LEN } from '../../web/src/requests/labs.ts';
-import { LAYOUTS } from '../../web/src/charts/labs.ts';
+import { precisionParams } from '../../web/src/requests/precision.ts';
+import { longRequest, longResultOf, METHODS } from '../../web/src/requests/longctx.ts';
+import { gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from '../../web/src/requests/gqa.ts';
+import { LAYOUTS } from '../../web/src/requests/results.ts';
 import { trainingConfigs } from '../../web/src/training/config.ts';
-import { mupVarianceParams, mupSweepParams, BUGS, bugParams } from '../../web/src/requests/science.ts';
+import { mupVarianceParams, mupSweepParams } from '../../web/src/requests/mup.ts';
+import { BUGS, bugParams } from '../../web/src/requests/wild.ts';
 
 const GOLDEN_PATH = new URL('./golden-links.json', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -42,7 +45,7 @@ function requestsOf(s: State): Call[] {
     case 'precision':
       return [{ label: 'main', kind: 'precisionLab', params: precisionParams(s) }];
     case 'longctx':
-      // one request for the four methods (the panel's, requests/labs.ts), each method's points held under its name
+      // one request for the four methods (the panel's, requests/longctx.ts), each method's points held under its name
       return [{
         label: 'methods', kind: 'longContext', params: longRequest(s, METHODS),
         parts: (r) => METHODS.map((m) => [m, longResultOf(r as LongContextResult, METHODS, m)]),

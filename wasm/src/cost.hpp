@@ -107,6 +107,9 @@ bool estimate_cost(CostEstimate& out, F&& call);
 // Internals of estimate_cost: the estimate being recorded (null outside estimate mode).
 CostEstimate*& recording_estimate();
 
+// Throws std::invalid_argument when `bytes` exceeds the work limit's bytes (kMaxWorkBytes), naming the parameters that
+// drive it: `drivers` like "heads = 4, seqLen = 8192" (the message ends "lower heads or seqLen").
+void check_work_bytes(const char* what, double bytes, const std::string& drivers);
 // Throws std::invalid_argument when the terms add up to more than the work limit (kBudgetSeconds):
 // "<what>: this call would take about <s> s of work (cost model), more than the
 //  2 s budget; most of it is <label> (<drivers>): lower <drivers' names>".

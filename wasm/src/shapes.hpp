@@ -33,8 +33,5 @@ std::string format_number(double v);
 
 // Throws std::invalid_argument "<what>: <name> = <value> is outside <lo>..<hi>".
 void check_int_range(const char* what, const char* name, long long value, long long lo, long long hi);
-// Throws std::invalid_argument when `bytes` exceeds kMaxWorkBytes, naming the parameters that
-// drive it: `drivers` like "heads = 4, seqLen = 8192" (the message ends "lower heads or seqLen").
-void check_work_bytes(const char* what, double bytes, const std::string& drivers);
 
 }  // namespace sqrtdk

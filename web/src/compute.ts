@@ -1,6 +1,6 @@
 // The page's access to the core: a pool of workers (worker/pool.ts) and a small result cache (the
 // work budgets that keep every request inside what the browser does in about a second are the
-// core's own estimates, requests/cost.ts). A request
+// core's own estimates, worker/cost.ts). A request
 // names a priority, "live" (the point at the chosen setting, which must answer within a frame or
 // two) or "sweep" (the d_k sweeps, cached, not depending on the chosen d_k); it is computed by the
 // plan of worker/plan.ts: split by point across the pool, and with a preview step first when the
@@ -12,7 +12,7 @@ import type { Calls, Kind, WorkerLike } from './worker/protocol.ts';
 import { Pool, defaultPoolSize } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
 import { plan } from './worker/plan.ts';
-import { callTimeoutMs } from './requests/cost.ts';
+import { callTimeoutMs } from './worker/cost.ts';
 
 export { CoreError, defaultPoolSize };
 export type { StartState };

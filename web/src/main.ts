@@ -5,10 +5,10 @@ import './style.css';
 // the views' own stylesheets stay in the page's (they are small): loaded with a view's chunk they
 // would come before this one in the document and lose to it where rules tie (the interview's
 // print sheet grew from 2 A4 pages to 5)
-import './interview/interview.css';
-import './interview/drill.css';
-import './device/device.css';
-import './panels/science.css';
+import './panels/interview.css';
+import './panels/drill.css';
+import './panels/device.css';
+import './panels/scales.css';
 import './embed/formats.css';
 import { parseHash, toHash, shareHash, langFromNavigator } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';
@@ -19,7 +19,7 @@ import { translator, loadCatalogue, hasCatalogue } from './i18n/catalogue.ts';
 import type { T } from './i18n/messages.ts';
 import { Compute, CoreError, defaultPoolSize } from './compute.ts';
 import { CoreSource, coreWorker, pageCore } from './worker/boot.ts';
-import { useCostCore, warmCost, FIRST_PART_VIEWS } from './requests/cost.ts';
+import { useCostCore, warmCost, FIRST_PART_VIEWS } from './worker/cost.ts';
 import { poolOverride, backoffOverride } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
 import { moduleWorker, blobWorkerFailures, pageThreadOverride } from './worker/spawn.ts';
@@ -28,9 +28,9 @@ import coreWorkerUrl from './worker/worker.ts?worker&url';
 import { h, setText } from './dom.ts';
 import { select } from './controls.ts';
 import type { Control } from './controls.ts';
-import type { PanelView, PanelCtx } from './panels/shell.ts';
-import { staleNotice } from './panels/shell.ts';
-import { panelTitle, panelTitleKey, numberedTitle, tabTitle } from './panels/titles.ts';
+import type { PanelView, PanelCtx } from './panels/kit.ts';
+import { staleNotice } from './panels/kit.ts';
+import { panelTitle, panelTitleKey, numberedTitle, tabTitle } from './i18n/titles.ts';
 import { applyTheme } from './theme.ts';
 import { reportHeight } from './embed/report.ts';
 import { focusPath, restoreFocus } from './focus.ts';
@@ -38,8 +38,8 @@ import { setEngineInfo, effectiveKernel } from './engine.ts';
 import type { CoreInfo } from '../../wasm/js/core.js';
 import { simdSupported } from '../../wasm/js/core.js';
 import { copyText } from './copy.ts';
-import { checkLinkVersion } from './version.ts';
-import { startPwa } from './pwa.ts';
+import { checkLinkVersion } from './app/link-version.ts';
+import { startPwa } from './app/pwa.ts';
 import { FIRST_FINAL_DRAW_EVENT } from './charts/events.ts';
 import { pageContext, siteRoot, withPageView, shareUrl } from './share/url.ts';
 import { takeFirstPaint } from './share/firstpaint.ts';
@@ -376,7 +376,7 @@ let viewSeq = 0;
 /** The viewSeq of the view mounted now (view): it gets the state's changes only while no newer view is loading. */
 let shownSeq = 0;
 /**
- * Whether the page can size requests: its core answers cost estimates (requests/cost.ts), or could
+ * Whether the page can size requests: its core answers cost estimates (worker/cost.ts), or could
  * not load (the requests then say why). A view mounts at once and gets its state (its controls'
  * values were set when they were built), and so sends its requests, once this is true.
  */
@@ -609,7 +609,7 @@ if (initial.state.embed) reportHeight();
 // Building the page keeps the main thread busy for a while, and a worker cannot start while it
 // is: let the compute workers (created above) start fetching and compiling the core first. The
 // view mounts as soon as its code is in, while the core compiles; its requests are sized by the
-// core's cost model (requests/cost.ts), so it gets its state (and sends them) once the page's own
+// core's cost model (worker/cost.ts), so it gets its state (and sends them) once the page's own
 // instance of the core (the same compiled module) answers — or could not load: the requests then
 // say why they cannot be sized.
 // The first paint stays until the view's code is in, so the page's frame and the view replace it

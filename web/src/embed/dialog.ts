@@ -10,7 +10,7 @@ import { embedTarget } from './snippet.ts';
 import { EMBED_FORMATS, formatSnippet } from './formats.ts';
 import type { EmbedFormat } from './formats.ts';
 import { embedHash } from '../state/state.ts';
-import { panelTitle } from '../panels/titles.ts';
+import { panelTitle } from '../i18n/titles.ts';
 import { HEIGHT_MESSAGE } from './report.ts';
 import './formats.css';
 

@@ -16,16 +16,16 @@ const PACKS = {
     'zh-CN': () => import('./messages.zh-CN.ts').then((m) => m.zhBase),
   },
   interview: {
-    en: () => Promise.all([import('../interview/messages.ts'), import('../interview/messages-drill.ts')]).then(([a, b]) => ({ ...a.ivEn, ...b.drillEn })),
-    'zh-CN': () => Promise.all([import('../interview/messages.zh-CN.ts'), import('../interview/messages-drill.zh-CN.ts')]).then(([a, b]) => ({ ...a.ivZh, ...b.drillZh })),
+    en: () => Promise.all([import('./packs/interview.ts'), import('./packs/drill.ts')]).then(([a, b]) => ({ ...a.ivEn, ...b.drillEn })),
+    'zh-CN': () => Promise.all([import('./packs/interview.zh-CN.ts'), import('./packs/drill.zh-CN.ts')]).then(([a, b]) => ({ ...a.ivZh, ...b.drillZh })),
   },
   training: {
-    en: () => import('../training/messages.ts').then((m) => m.trainEn),
-    'zh-CN': () => import('../training/messages.zh-CN.ts').then((m) => m.trainZh),
+    en: () => import('./packs/training.ts').then((m) => m.trainEn),
+    'zh-CN': () => import('./packs/training.zh-CN.ts').then((m) => m.trainZh),
   },
   device: {
-    en: () => import('../device/messages.ts').then((m) => m.deviceEn),
-    'zh-CN': () => import('../device/messages.zh-CN.ts').then((m) => m.deviceZh),
+    en: () => import('./packs/device.ts').then((m) => m.deviceEn),
+    'zh-CN': () => import('./packs/device.zh-CN.ts').then((m) => m.deviceZh),
   },
 } satisfies Record<string, Record<Lang, () => Promise<Part>>>;
 export type Pack = keyof typeof PACKS;

@@ -4,10 +4,10 @@
 // inserted as text, never as HTML. Numbers quoted from ARTICLE.md are marked as the article's words; every
 // other number on the page comes from the core at run time. The whole catalogue (./messages.ts) gives the
 // page's MessageKey; the Simplified Chinese (./messages.zh-CN.ts) has exactly these keys.
-import { tensorsEn } from '../tensors/messages.ts';
-import { speedEn } from './speed.ts';
-import { scienceEn } from './science.ts';
-import { shareEn } from '../share/messages.ts';
+import { tensorsEn } from './packs/tensors.ts';
+import { speedEn } from './packs/speed.ts';
+import { scalesEn } from './packs/scales.ts';
+import { shareEn } from './packs/share.ts';
 
 export const enBase = {
   'app.title': '√dk Lab',
@@ -489,9 +489,9 @@ export const enBase = {
   'prec.onlineSame': 'Accumulating in the format itself, the online cells are Milakov & Gimelshein’s online softmax rounded to that format — not FlashAttention, which keeps the running max and sum in float32.',
   'gqa.note.gemmaCap': 'Computed with the cap: a logit gap of {gap} becomes {capped} under 50 · tanh(s/50), and the softmax Jacobian norm with respect to the raw logits is {jc}, against {ju} without the cap.',
   ...tensorsEn,
-  // progressive charts (web/src/i18n/speed.ts)
+  // progressive charts (web/src/i18n/packs/speed.ts)
   ...speedEn,
-  ...scienceEn,
+  ...scalesEn,
   ...shareEn,
 } as const;
 

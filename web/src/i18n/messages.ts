@@ -1,23 +1,24 @@
 // Both message catalogues of the page, whole: the English (./messages.en.ts and the packs of the training
 // lab, the interview view and the device panel) and the Simplified Chinese, at once — for Node (the share
-// pages and first paints of the build, scripts/share-pages.ts) and the tests. The English catalogue gives
-// MessageKey. The page itself loads the catalogue of its language in parts, when they are needed
+// pages and first paints of the build, scripts/share-pages.ts) and the tests. MessageKey (./keys.ts)
+// is every key of the English catalogue. The page itself loads the catalogue of its language in parts, when they are needed
 // (./catalogue.ts), and imports only types from here.
 import { enBase } from './messages.en.ts';
 import { zhBase } from './messages.zh-CN.ts';
-import { trainEn } from '../training/messages.ts';
-import { trainZh } from '../training/messages.zh-CN.ts';
-import { ivEn } from '../interview/messages.ts';
-import { ivZh } from '../interview/messages.zh-CN.ts';
-import { drillEn } from '../interview/messages-drill.ts';
-import { drillZh } from '../interview/messages-drill.zh-CN.ts';
-import { deviceEn } from '../device/messages.ts';
-import { deviceZh } from '../device/messages.zh-CN.ts';
+import { trainEn } from './packs/training.ts';
+import { trainZh } from './packs/training.zh-CN.ts';
+import { ivEn } from './packs/interview.ts';
+import { ivZh } from './packs/interview.zh-CN.ts';
+import { drillEn } from './packs/drill.ts';
+import { drillZh } from './packs/drill.zh-CN.ts';
+import { deviceEn } from './packs/device.ts';
+import { deviceZh } from './packs/device.zh-CN.ts';
 import { fill } from './translate.ts';
 import type { T } from './translate.ts';
+import type { MessageKey } from './keys.ts';
 
 export const en = { ...enBase, ...trainEn, ...ivEn, ...deviceEn, ...drillEn } as const;
-export type MessageKey = keyof typeof en;
+export type { MessageKey };
 export const zhCN: Record<MessageKey, string> = { ...zhBase, ...trainZh, ...ivZh, ...deviceZh, ...drillZh };
 export type { T, Catalogue } from './translate.ts';
 

@@ -1,10 +1,10 @@
 // The Simplified Chinese of ./messages.en.ts: its keys, each in Chinese (the packs' strings are in the
 // .zh-CN.ts beside each pack). In its own module so an English page never loads it (./catalogue.ts).
 import type { BaseKey } from './messages.en.ts';
-import { tensorsZh } from '../tensors/messages.zh-CN.ts';
-import { speedZh } from './speed.zh-CN.ts';
-import { scienceZh } from './science.zh-CN.ts';
-import { shareZh } from '../share/messages.zh-CN.ts';
+import { tensorsZh } from './packs/tensors.zh-CN.ts';
+import { speedZh } from './packs/speed.zh-CN.ts';
+import { scalesZh } from './packs/scales.zh-CN.ts';
+import { shareZh } from './packs/share.zh-CN.ts';
 
 export const zhBase: Record<BaseKey, string> = {
   'app.title': '√dk Lab',
@@ -483,6 +483,6 @@ export const zhBase: Record<BaseKey, string> = {
   'gqa.note.gemmaCap': '按它的截断实际计算：logit 差 {gap} 经 50 · tanh(s/50) 变为 {capped}，softmax 对原始 logit 的 Jacobian 范数为 {jc}，不截断时为 {ju}。',
   ...tensorsZh,
   ...speedZh,
-  ...scienceZh,
+  ...scalesZh,
   ...shareZh,
 };

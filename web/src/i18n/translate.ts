@@ -1,6 +1,6 @@
 // Filling a catalogue's message: the one rule of t() for the page (./catalogue.ts) and for Node and
 // the tests (./messages.ts).
-import type { MessageKey } from './messages.ts';
+import type { MessageKey } from './keys.ts';
 
 /** A translator bound to one language. */
 export type T = (key: MessageKey, vars?: Record<string, string | number>) => string;

@@ -11,9 +11,11 @@ import type { Kind, Calls } from '../worker/protocol.ts';
 import type { WorkerName } from '../compute.ts';
 import { LONG_SEQ_STEPS, DK_STEPS } from '../state/schema.js';
 import { pointParams, logitRuleParams, saturationPointParams, variancePointParams, articleParams } from '../requests/attention.ts';
-import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../requests/labs.ts';
+import { precisionParams } from '../requests/precision.ts';
+import { longParams, WORKER_OF, QUOTE_L } from '../requests/longctx.ts';
+import { gqaStatsParams } from '../requests/gqa.ts';
 import { trainingConfigs } from '../training/config.ts';
-import { mupSweepParams, mupVarianceParams } from '../requests/science.ts';
+import { mupSweepParams, mupVarianceParams } from '../requests/mup.ts';
 import type { TrainingConfig } from '../../../wasm/js/core.js';
 
 /** σ² of the “components with variance σ² ≠ 1” follow-up (σ = 2, so σ⁴ = 16). */
@@ -139,7 +141,7 @@ const L_AT = LONG_SEQ_STEPS.indexOf(QUOTE_L);
 export const MLA_ENTRY = 7;
 /**
  * Where d_k 64 and 1024 sit in the μP sweeps and the μP variance sweep: their d_k are a prefix of
- * DK_STEPS sized by the core's cost model (requests/cost.ts), which holds both (a test of the
+ * DK_STEPS sized by the core's cost model (worker/cost.ts), which holds both (a test of the
  * interview's numbers reads them); known without the core, so this table can be built at load.
  */
 const M64 = DK_STEPS.indexOf(64), M1024 = DK_STEPS.indexOf(1024);

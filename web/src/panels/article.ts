@@ -2,15 +2,16 @@
 // entropy for no scaling, ÷√d_k and ÷d_k beside ln 128, with the seed shown and re-rollable.
 import type { SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildArticle, ARTICLE_SCALES } from '../charts/builders.ts';
-import type { ArticleResult } from '../charts/builders.ts';
+import { buildArticle } from '../charts/article.ts';
+import { ARTICLE_SCALES } from '../requests/results.ts';
+import type { ArticleResult } from '../charts/article.ts';
 import { seedInput } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
 import { CLAIMED, CLAIMS, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, claimBox, track, scrollTable } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, claimBox, track, scrollTable } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { articleParams, ARTICLE_SHAPE } from '../requests/attention.ts';
 
 export { ARTICLE_SHAPE };

@@ -4,13 +4,13 @@
 // own worker, one slice at a time so Cancel stops it between slices); the link carries no result.
 import { moduleWorker } from '../worker/spawn.ts';
 import deviceWorkerUrl from '../device/worker.ts?worker&url';
-import '../device/device.css';
+import './device.css';
 import { ChartBox } from '../charts/chartbox.ts';
 import { h, setText } from '../dom.ts';
 import { fmt, pct } from '../format.ts';
 import { simdSupported } from '../../../wasm/js/core.js';
-import { shell, readout, scrollTable } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, readout, scrollTable } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { BUDGET_MS, DEVICE_SHAPE, attentionFlops, plan, plannedMs } from '../device/bench.ts';
 import type { DeviceResult, Measure } from '../device/bench.ts';
 import { buildDevice, buildDevicePlan, deviceRows, measureLabel } from '../device/chart.ts';

@@ -4,9 +4,9 @@ import type { State, StateKey } from '../state/state.ts';
 import { toHash, withPatch } from '../state/state.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { h } from '../dom.ts';
-import { shell } from './shell.ts';
-import { QK_PRESET } from '../requests/labs.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell } from './kit.ts';
+import { QK_PRESET } from '../requests/precision.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 
 export const PRESETS: { id: string; q: MessageKey; a: MessageKey; patch: Partial<State> }[] = [
   { id: 'dk1024', q: 'fu.q1', a: 'fu.a1', patch: { exp: 'saturation', dk: 1024, scale: 'inv_sqrt_dk', heads: 4, seqLen: 128 } },

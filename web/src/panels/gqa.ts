@@ -4,8 +4,9 @@
 import type { AttentionStatsResult } from '../../../wasm/js/core.js';
 import type { GroupedLogitsResult } from '../worker/protocol.ts';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildGqaEntropy, buildKvCache, LAYOUTS } from '../charts/labs.ts';
-import type { Layout } from '../charts/labs.ts';
+import { buildGqaEntropy, buildKvCache } from '../charts/gqa.ts';
+import { LAYOUTS } from '../requests/results.ts';
+import type { Layout } from '../requests/results.ts';
 import { stepSlider, select, applyInteger } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { HEAD_DIM_STEPS, HEADS_Q_STEPS, CONTEXT_STEPS, KV_DTYPE_BYTES, SCHEMA } from '../state/schema.js';
@@ -13,10 +14,10 @@ import type { State, StateKey } from '../state/state.ts';
 import { kvCacheBytes, formatBytes } from '../kvcache.ts';
 import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track, settle, scrollTable } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, readout, claimBox, track, settle, scrollTable } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
-import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from '../requests/labs.ts';
+import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from '../requests/gqa.ts';
 import type { SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 
 function divisors(n: number): number[] {

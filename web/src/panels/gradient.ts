@@ -3,7 +3,8 @@
 import type { AttentionStatsResult, SaturationSweepResult, SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 import type { JacobianCurveResult } from '../worker/protocol.ts';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildGradientSweep, buildJacobianCurve, buildProbs, sweepAt, ALL_SCALES } from '../charts/builders.ts';
+import { buildGradientSweep, buildJacobianCurve, buildProbs } from '../charts/gradient.ts';
+import { sweepAt, ALL_SCALES } from '../requests/results.ts';
 import { stepSlider, select, numSlider } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SCALES } from '../state/schema.js';
@@ -11,8 +12,8 @@ import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
 import { CLAIMED, CLAIMS, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track, refuse, KeyedRequest } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, readout, claimBox, track, refuse, KeyedRequest } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_SECONDS } from '../requests/attention.ts';
 
 const GAPS = Array.from({ length: 161 }, (_, i) => -20 + i * 0.25);

@@ -6,28 +6,29 @@
 // with the state of that same request.
 import { moduleWorker } from '../worker/spawn.ts';
 import trainingWorkerUrl from '../training/worker.ts?worker&url';
-import '../interview/interview.css';
+import './interview.css';
 import { copyText } from '../copy.ts';
 import { h, setText } from '../dom.ts';
 import type { State, StateKey, Panel } from '../state/state.ts';
 import { defaultState, shareHash } from '../state/state.ts';
 import { pageContext, shareUrl, siteRoot } from '../share/url.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
-import { fillFormulas, workerFailure } from './shell.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
+import { fillFormulas, workerFailure } from './kit.ts';
 import { seedInput } from '../controls.ts';
 import { fmt, pct } from '../format.ts';
 import type { MessageKey, T } from '../i18n/messages.ts';
-import { panelTitle } from './titles.ts';
+import { panelTitle } from '../i18n/titles.ts';
 import { CoreError } from '../compute.ts';
-import { mountDrill } from '../interview/drill.ts';
-import { mountClaimChecker } from '../interview/checker.ts';
+import { mountDrill } from './drill.ts';
+import { mountClaimChecker } from './checker.ts';
 import { liveRequests, liveNumbers, linkState, shortHash, trainingRequest, LINKS, NUMBERS, READOUTS } from '../interview/live.ts';
 import { TrainingController } from '../training/controller.ts';
 import type { WorkerLike } from '../worker/protocol.ts';
 import type { LinkId, NumberId } from '../interview/live.ts';
 import type { SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildSaturationLine, ALL_SCALES, ARTICLE_SCALES } from '../charts/builders.ts';
+import { buildSaturationLine } from '../charts/saturation.ts';
+import { ALL_SCALES, ARTICLE_SCALES } from '../requests/results.ts';
 import { sweepParams, logitRuleParams } from '../requests/attention.ts';
 
 /** Numbers shown as a share (per cent); the rest with fmt(). */
@@ -390,6 +391,3 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     },
   };
 }
-
-/** The number ids the view shows (for tests: each must appear at least once). */
-export const SHOWN_NUMBERS = Object.keys(NUMBERS) as NumberId[];

@@ -4,17 +4,17 @@
 // d_k^−p at that ρ; a table at d_k 64, 256 and 1024; C3's verdict at ρ (web/src/claims.ts).
 import type { SaturationSweepResult, ScoreVarianceResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildMupMoments, buildMupEntropy, powerLabel, rhoLabel } from '../charts/science.ts';
+import { buildMupMoments, buildMupEntropy, powerLabel, rhoLabel } from '../charts/mup.ts';
 import { numSlider, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, claimBox, scrollTable, KeyedRequest } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
-import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SCALE, MUP_SHAPE } from '../requests/science.ts';
+import { shell, claimBox, scrollTable, KeyedRequest } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
+import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SCALE, MUP_SHAPE } from '../requests/mup.ts';
 import { mupLive, c3AtRho } from '../claims.ts';
-import './science.css';
+import './scales.css';
 
 /** The columns of the table at d_k 64/256/1024, each a data-readout id prefix. */
 const COLS = ['var0', 'var', 'mean', 'sqrt', 'inv', 'power', 'maxw'] as const;

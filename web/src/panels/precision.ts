@@ -3,8 +3,9 @@
 // safe and online algorithms, on a typed-in logit vector or on random attention rows.
 import type { PrecisionLabResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, cellOf, FORMATS, ALGORITHMS } from '../charts/labs.ts';
-import { csvText } from '../charts/builders.ts';
+import { buildPrecisionProbs, buildPrecisionJacobian, precisionCsv } from '../charts/precision.ts';
+import { cellOf, FORMATS, ALGORITHMS } from '../requests/results.ts';
+import { csvText } from '../charts/kit.ts';
 import { stepSlider, select, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SEQ_STEPS, BLOCK_STEPS, SCALES, SCHEMA } from '../state/schema.js';
@@ -13,9 +14,9 @@ import type { State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
-import { shell, readout, claimBox, track, scrollTable } from './shell.ts';
-import { precisionKey, LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField, rowSumText, QK_PRESET, STALL_PRESET } from '../requests/labs.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, readout, claimBox, track, scrollTable } from './kit.ts';
+import { precisionKey, LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField, rowSumText, QK_PRESET, STALL_PRESET } from '../requests/precision.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
 
 const showLogit = (x: number) => (x === -Infinity ? '-inf' : String(x));

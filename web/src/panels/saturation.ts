@@ -2,7 +2,8 @@
 // against d_k for every scale, the heatmap of head 0 and the readouts at the chosen setting.
 import type { AttentionStatsResult, SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildSaturationLine, buildHeatmap, sweepAt, ALL_SCALES } from '../charts/builders.ts';
+import { buildSaturationLine, buildHeatmap } from '../charts/saturation.ts';
+import { sweepAt, ALL_SCALES } from '../requests/results.ts';
 import { stepSlider, intSlider, select, seedInput, sinkSlider } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SEQ_STEPS, SCALES, SCHEMA } from '../state/schema.js';
@@ -10,9 +11,9 @@ import type { State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, refuse, KeyedRequest } from './shell.ts';
+import { shell, readout, claimBox, refuse, KeyedRequest } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { sweepParams, pointTooBig, logitRuleParams, saturationPointParams, explicitSweepParams, sinkParams, POINT_LIMIT_SECONDS, HEATMAP_N } from '../requests/attention.ts';
 import type { T } from '../i18n/messages.ts';
 

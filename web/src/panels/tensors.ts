@@ -4,8 +4,8 @@
 // shape give. The file contents are not in the URL; the example choice and the scale are.
 import type { TensorStatsResult, AttentionStatsResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildTensorJacobian, buildRowHistogram, TENSOR_SCALES } from '../charts/labs.ts';
-import type { TensorScale } from '../charts/labs.ts';
+import { buildTensorJacobian, buildRowHistogram, TENSOR_SCALES } from '../charts/tensors.ts';
+import type { TensorScale } from '../charts/tensors.ts';
 import { select } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
@@ -16,8 +16,8 @@ import { readTensorFile, pairTensors, TensorFileError, TENSOR_LIMITS } from '../
 import type { Tensor, TensorPair } from '../tensors/read.ts';
 import { EXAMPLE_PAIRS } from '../tensors/examples.js';
 import { pageContext, siteRoot } from '../share/url.ts';
-import { shell, readout, track, busy } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, readout, track, busy } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { kernelParam } from '../requests/attention.ts';
 
 type Slot = 'q' | 'k' | 'v';

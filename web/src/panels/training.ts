@@ -7,7 +7,7 @@ import { moduleWorker } from '../worker/spawn.ts';
 import trainingWorkerUrl from '../training/worker.ts?worker&url';
 import type { AttentionVariant } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { csvText } from '../charts/builders.ts';
+import { csvText } from '../charts/kit.ts';
 import {
   buildTrainLoss, buildTrainGradNorm, buildTrainLayers, buildTrainAccuracy, buildTrainLogitHist, summaryRows, summaryCsv, VARIANT_COLOURS,
 } from '../charts/training.ts';
@@ -19,9 +19,9 @@ import type { State, StateKey, TrainVariant } from '../state/state.ts';
 import type { MessageKey, T } from '../i18n/messages.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
-import { shell, claimBox, scrollTable } from './shell.ts';
+import { shell, claimBox, scrollTable } from './kit.ts';
 import { c9Verdict, c10Verdict } from '../claims.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 import { TrainingController, TrainingWorkerError } from '../training/controller.ts';
 import type { RunSeries } from '../training/series.ts';
 import { hasHeadScale, lastFiniteLoss, emptySeries } from '../training/series.ts';

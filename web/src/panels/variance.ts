@@ -2,7 +2,8 @@
 // histograms of raw and ÷√d_k scores at the chosen d_k.
 import type { ScoreVarianceResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildVarianceLaw, buildHistogram, SCALE_COLOURS } from '../charts/builders.ts';
+import { buildVarianceLaw, buildHistogram } from '../charts/variance.ts';
+import { SCALE_COLOURS } from '../charts/kit.ts';
 import { stepSlider, select, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SAMPLE_STEPS } from '../state/schema.js';
@@ -12,8 +13,8 @@ import { PREVIEW_SAMPLES } from '../worker/plan.ts';
 import { fmt } from '../format.ts';
 import { CLAIMS } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track } from './shell.ts';
-import type { PanelCtx, PanelView } from './shell.ts';
+import { shell, readout, claimBox, track } from './kit.ts';
+import type { PanelCtx, PanelView } from './kit.ts';
 
 export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('variance', 1, t('var.title'), t('var.lede'), ['variance'], t);

@@ -2,8 +2,8 @@
 // panels, the claims, the interview and the planner, so that equal requests hit the same cache entry.
 import type { AttentionStatsParams, SaturationSweepParams, ScoreVarianceParams, Scale } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
-import { sweepDks, varianceDks, pointOverLimit, POINT_SECONDS_LIMIT } from './cost.ts';
-import { ALL_SCALES, ARTICLE_SCALES } from '../charts/builders.ts';
+import { sweepDks, varianceDks, pointOverLimit, POINT_SECONDS_LIMIT } from '../worker/cost.ts';
+import { ALL_SCALES, ARTICLE_SCALES } from './results.ts';
 
 export const HEATMAP_N = 48;
 

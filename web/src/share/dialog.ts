@@ -4,7 +4,7 @@
 import type { State, Panel } from '../state/state.ts';
 import type { T } from '../i18n/messages.ts';
 import { h, setText, download } from '../dom.ts';
-import { panelTitle } from '../panels/titles.ts';
+import { panelTitle } from '../i18n/titles.ts';
 import { drawPoster, mainChart, posterChart, posterNumbers, POSTER_WIDTH, POSTER_HEIGHT } from './poster.ts';
 import { posterText } from './text.ts';
 import type { PosterModel, PosterNumber } from './poster.ts';

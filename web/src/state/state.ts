@@ -13,7 +13,7 @@ export type Lang = 'en' | 'zh-CN';
 export type KernelChoice = 'auto' | 'simd' | 'scalar';
 
 export interface State {
-  /** the core version that made the link (CORE_VERSION once the page has read it, web/src/version.ts) */
+  /** the core version that made the link (CORE_VERSION once the page has read it, web/src/app/link-version.ts) */
   cv: string;
   exp: Panel;
   lang: Lang;

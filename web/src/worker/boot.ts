@@ -15,9 +15,8 @@ import type { WorkerLike } from './protocol.ts';
 import { simdSupported } from '../../../wasm/js/core.js';
 import type { Core } from '../../../wasm/js/core.js';
 import { coreOf, needsFull } from './parts.ts';
+import type { CoreInit } from './parts.ts';
 
-/** The compiled core for the workers, or why there is none: `fatal` (an HTTP error: no worker retries the fetch). */
-export type CoreInit = { module: WebAssembly.Module; build: 'simd128' | 'baseline'; part?: 'first' | 'full' } | { fatal: string };
 
 const SIMD_WASM = new URL('../../../wasm/dist/sqrtdk-simd.wasm', import.meta.url);
 const FIRST_WASM = new URL('../../../wasm/dist/sqrtdk-simd-first.wasm', import.meta.url);
@@ -187,7 +186,7 @@ export function coreWorker(make: () => Worker, source: CoreSource): WorkerLike {
 }
 
 /**
- * The page's own instance of the core, for its cost estimates only (requests/cost.ts: core.cost
+ * The page's own instance of the core, for its cost estimates only (worker/cost.ts: core.cost
  * computes nothing): the same compiled module the workers get, instantiated once more here, or the
  * fetched bytes when the page could not compile it.
  */

@@ -4,7 +4,8 @@
 // the numbers are the same; only the page is busy while it computes. The handler loads on demand.
 import type { WorkerLike } from './protocol.ts';
 import { CORE_LOAD_ERROR } from './protocol.ts';
-import type { CoreInit, CoreSource } from './boot.ts';
+import type { CoreSource } from './boot.ts';
+import type { CoreInit } from './parts.ts';
 import type { Core } from '../../../wasm/js/core.js';
 import { coreOf, TwoPartCore } from './parts.ts';
 

@@ -6,7 +6,9 @@
 import { loadCore, FIRST_PART_CALLS } from '../../../wasm/js/core.js';
 import type { Core } from '../../../wasm/js/core.js';
 import { fetchCore } from './fetch-core.ts';
-import type { CoreInit } from './boot.ts';
+
+/** The compiled core for the workers, or why there is none: `fatal` (an HTTP error: no worker retries the fetch). */
+export type CoreInit = { module: WebAssembly.Module; build: 'simd128' | 'baseline'; part?: 'first' | 'full' } | { fatal: string };
 
 /** The request kinds the first part answers (core.js FIRST_PART_CALLS, and info). */
 export const FIRST_PART_KINDS: readonly string[] = ['info', ...FIRST_PART_CALLS];

@@ -13,11 +13,11 @@
 //   numbers, and the last step is always the full request (tests/web/pool.test.ts).
 //
 // Every decision about work — a preview or not, the points of each call — reads the core's own
-// estimate (core.cost through requests/cost.ts): a final call is split further wherever its
+// estimate (core.cost through worker/cost.ts): a final call is split further wherever its
 // estimate would not fit the core's budget of one call, so no call the page sends is refused for
 // its size while the request's points would fit one by one.
 import type { Calls, Kind } from './protocol.ts';
-import { estimateSeconds, callBudgetSeconds } from '../requests/cost.ts';
+import { estimateSeconds, callBudgetSeconds } from './cost.ts';
 import type {
   SaturationSweepParams, SaturationSweepResult, ScoreVarianceParams, ScoreVarianceResult,
   AttentionStatsParams, LongContextParams, LongContextResult, Scale,

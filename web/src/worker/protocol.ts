@@ -108,7 +108,7 @@ export interface WorkerLike {
 
 export interface ClientOptions {
   createWorker: () => WorkerLike;
-  /** ms before a request counts as hung, by its kind and params (its cost: requests/cost.ts callTimeoutMs; default 20000) */
+  /** ms before a request counts as hung, by its kind and params (its cost: worker/cost.ts callTimeoutMs; default 20000) */
   timeoutMs?: (kind: Kind, params: unknown) => number;
   /** called after the worker was restarted (crash or timeout) */
   onRestart?: (reason: 'timeout' | 'crash') => void;

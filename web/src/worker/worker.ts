@@ -14,7 +14,7 @@ import type { Core } from '../../../wasm/js/core.js';
 import { run } from './handler.ts';
 import { CORE_LOAD_ERROR } from './protocol.ts';
 import { transferables } from './protocol.ts';
-import type { CoreInit } from './boot.ts';
+import type { CoreInit } from './parts.ts';
 
 let gotInit: (init: CoreInit | null) => void = () => {};
 const initMessage = new Promise<CoreInit | null>((resolve) => { gotInit = resolve; });

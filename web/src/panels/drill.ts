@@ -6,8 +6,8 @@
 // localStorage only.
 import type { State, StateKey } from '../state/state.ts';
 import { toHash, panelHash, withPatch } from '../state/state.ts';
-import type { PanelCtx } from '../panels/shell.ts';
-import { workerFailure } from '../panels/shell.ts';
+import type { PanelCtx } from './kit.ts';
+import { workerFailure } from './kit.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { h, setText } from '../dom.ts';
 import { fmt } from '../format.ts';
@@ -16,8 +16,8 @@ import {
   QUESTION_IDS, QUESTIONS_BY_ID, questionState, scoreNumber, scoreChoice, closeness,
   readProgress, writeProgress, clearProgress, recordAnswer, summarise,
   mergeProgress, missesAnswers, storageWorks, PROGRESS_KEY,
-} from './questions.ts';
-import type { Question, QuestionId, Params, StorageLike } from './questions.ts';
+} from '../interview/questions.ts';
+import type { Question, QuestionId, Params, StorageLike } from '../interview/questions.ts';
 import './drill.css';
 
 const SLIDER_STEPS = 1000;

@@ -1,6 +1,6 @@
 // The Simplified Chinese of ./messages.ts (its keys), in its own module so a page in one language
 // loads only its own strings (web/src/i18n/catalogue.ts).
-import type { shareEn } from './messages.ts';
+import type { shareEn } from './share.ts';
 
 export const shareZh: Record<keyof typeof shareEn, string> = {
   'share.computing': '正在你的浏览器中计算……',

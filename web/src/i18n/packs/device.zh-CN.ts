@@ -1,6 +1,6 @@
 // The Simplified Chinese of ./messages.ts (its keys), in its own module so a page in one language
 // loads only its own strings (web/src/i18n/catalogue.ts).
-import type { deviceEn } from './messages.ts';
+import type { deviceEn } from './device.ts';
 
 export const deviceZh: Record<keyof typeof deviceEn, string> = {
   'dev.run': '开始测速',

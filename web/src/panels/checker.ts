@@ -5,8 +5,8 @@
 // The seed is `cseed` in the link; the claims that depend on a draw move with it.
 import type { State, StateKey } from '../state/state.ts';
 import { toHash, withPatch } from '../state/state.ts';
-import type { PanelCtx } from '../panels/shell.ts';
-import { scrollTable, workerFailure } from '../panels/shell.ts';
+import type { PanelCtx } from './kit.ts';
+import { scrollTable, workerFailure } from './kit.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { SCHEMA } from '../state/schema.js';
 import { h, setText } from '../dom.ts';

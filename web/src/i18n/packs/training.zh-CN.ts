@@ -1,6 +1,6 @@
 // The Simplified Chinese of ./messages.ts (its keys), in its own module so a page in one language
 // loads only its own strings (web/src/i18n/catalogue.ts).
-import type { TrainMessageKey } from './messages.ts';
+import type { TrainMessageKey } from './training.ts';
 
 export const trainZh: Record<TrainMessageKey, string> = {
   'train.task': '任务',

@@ -1,6 +1,7 @@
-// The message-key prefix and the title of each panel (tabs, menu, pager, document title, embeds).
+// The message-key prefix and the title of each panel (tabs, menu, pager, document title, embeds),
+// kept with the strings they name.
 import type { Panel } from '../state/state.ts';
-import type { T, MessageKey } from '../i18n/messages.ts';
+import type { T, MessageKey } from './messages.ts';
 import { PANELS as PANEL_ORDER } from '../state/schema.js';
 
 export const TITLE_PREFIX = { interview: 'iv', variance: 'var', saturation: 'sat', gradient: 'grad', article: 'art', followups: 'fu', precision: 'prec', longctx: 'lc', gqa: 'gqa', tensors: 'tens', training: 'train', device: 'dev', mup: 'mup', wild: 'wild' } as const;

@@ -1,6 +1,6 @@
 // The Simplified Chinese of ./messages.ts (its keys), in its own module so a page in one language
 // loads only its own strings (web/src/i18n/catalogue.ts).
-import type { IvMessageKey } from './messages.ts';
+import type { IvMessageKey } from './interview.ts';
 
 export const ivZh: Record<IvMessageKey, string> = {
   'iv.seed': '所有数字的随机种子',

@@ -3,11 +3,11 @@
 // installed and waiting, shows "update available — reload". The new version is never swapped in
 // silently under a running experiment: only the user's click activates it and reloads the page.
 import { Workbox } from 'workbox-window';
-import { h } from './dom.ts';
-import type { T } from './i18n/messages.ts';
+import { h } from '../dom.ts';
+import type { T } from '../i18n/messages.ts';
 import './notices.css';
-import { opaqueOrigin } from './worker/spawn.ts';
-import { pageContext, siteRoot } from './share/url.ts';
+import { opaqueOrigin } from '../worker/spawn.ts';
+import { pageContext, siteRoot } from '../share/url.ts';
 
 /**
  * Registers the site's one service worker (sw.js at the site's root, scope the root) from any page

@@ -1,6 +1,6 @@
 // The Simplified Chinese of ./messages-drill.ts (its keys), in its own module so a page in one language
 // loads only its own strings (web/src/i18n/catalogue.ts).
-import type { DrillKey } from './messages-drill.ts';
+import type { DrillKey } from './drill.ts';
 
 export const drillZh: Record<DrillKey, string> = {
   'drill.title': '自测：先预测，再揭晓',

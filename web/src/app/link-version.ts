@@ -2,10 +2,10 @@
 // core made its numbers. A link made by another version opens normally, with a short notice that
 // its numbers may differ; from then on the page's own version is in the state, so every link it
 // writes or copies names the core that computes what the page shows.
-import { CORE_VERSION } from '../../wasm/js/version.js';
-import type { ParseResult } from './state/state.ts';
-import { translator, loadCatalogue, hasCatalogue } from './i18n/catalogue.ts';
-import { h } from './dom.ts';
+import { CORE_VERSION } from '../../../wasm/js/version.js';
+import type { ParseResult } from '../state/state.ts';
+import { translator, loadCatalogue, hasCatalogue } from '../i18n/catalogue.ts';
+import { h } from '../dom.ts';
 import './notices.css';
 
 export { CORE_VERSION };
