@@ -10,12 +10,15 @@ import type { Plugin } from 'vite';
 import katex from 'katex';
 import { fileURLToPath } from 'node:url';
 import { readFileSync, existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
 import { integrationFiles } from './web/src/embed/formats.ts';
 import { sharePages } from './scripts/share-pages.ts';
 import { FIRST_PART_VIEWS } from './web/src/worker/cost.ts';
+import { htmlWithCors, htmlWithOrigin, siteOrigin } from './scripts/csp.mjs';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));
 const repo = fileURLToPath(new URL('.', import.meta.url));
@@ -173,12 +176,53 @@ function previewNearMiss(): Plugin {
     name: 'sqrtdk-preview-near-miss',
     configurePreviewServer(server) {
       server.middlewares.use((req, res, next) => {
-        let u: URL, path: string;
-        try { u = new URL('http://x' + (req.url ?? '/')); path = decodeURIComponent(u.pathname); } catch { next(); return; }
-        if (req.method !== 'GET' || path.endsWith('/') || /\.[a-z0-9]+$/i.test(path) || path.includes('..')
-          || !existsSync(dist + path.slice(1) + '/index.html')) { next(); return; }
+        let u: URL, pathname: string;
+        try { u = new URL('http://x' + (req.url ?? '/')); pathname = decodeURIComponent(u.pathname); } catch { next(); return; }
+        if (req.method !== 'GET' || pathname.endsWith('/') || /\.[a-z0-9]+$/i.test(pathname) || pathname.includes('..')
+          || !existsSync(dist + pathname.slice(1) + '/index.html')) { next(); return; }
         res.writeHead(301, { location: u.pathname + '/' + u.search });
         res.end();
+      });
+    },
+  };
+}
+
+/**
+ * Every HTML page's Content-Security-Policy names the site's origin beside 'self' (scripts/csp.mjs:
+ * WebKit matches 'self' in a sandboxed embed against its opaque origin and blocks every script):
+ * at build time from SITE_URL, and at serve time by `npm start` (vite preview) with the origin the
+ * page is reached at (its Host header), which also sends Access-Control-Allow-Origin: *.
+ */
+function cspOrigin(): Plugin {
+  let outDir = '';
+  const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+  return {
+    name: 'sqrtdk-csp-origin',
+    enforce: 'post',
+    configResolved(c) { outDir = path.resolve(c.root, c.build.outDir); },
+    generateBundle: {
+      order: 'post',
+      handler(_opts, bundle) {
+        if (!process.env.SITE_URL) return;
+        const origin = siteOrigin(process.env.SITE_URL.trim());
+        for (const f of Object.values(bundle)) if (f.type === 'asset' && f.fileName.endsWith('.html')) f.source = htmlWithOrigin(String(f.source), origin);
+      },
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const host = req.headers.host ?? '';
+        if ((req.method !== 'GET' && req.method !== 'HEAD') || !HOST.test(host)) { next(); return; }
+        let p: string;
+        try { p = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname); } catch { next(); return; }
+        if (p.endsWith('/')) p += 'index.html';
+        const file = path.resolve(outDir, '.' + p);
+        if (!p.endsWith('.html') || !file.startsWith(outDir + path.sep)) { next(); return; }
+        readFile(file, 'utf8').then((html) => {
+          res.setHeader('Content-Type', 'text/html; charset=utf-8');
+          res.setHeader('Cache-Control', 'no-cache');
+          res.setHeader('Access-Control-Allow-Origin', '*');
+          res.end(req.method === 'HEAD' ? undefined : htmlWithCors(htmlWithOrigin(html, `http://${host}`)));
+        }, () => next());
       });
     },
   };
@@ -190,7 +234,7 @@ export default defineConfig({
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), integrations(), sharePages(), previewNearMiss(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), integrations(), sharePages(), previewNearMiss(), cspOrigin(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs whatever the build and the tests need and is missing, on Debian 12 as root:
-# the Debian packages (emscripten, Eigen 3.4, GoogleTest, cmake, Chromium) and the npm
+# the Debian packages (emscripten, Eigen 3.4, GoogleTest, cmake, Chromium, Firefox ESR, WebKitGTK's driver) and the npm
 # dependencies (npm ci). Safe to run again: each step checks first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,9 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 # fonts-noto-cjk: Chromium has no CJK font otherwise, and the zh-CN browser tests (layout at
 # 360 px, screenshots) must measure real glyphs, not empty boxes
 # fonts-dejavu-core: the link cards' Latin and math signs (√, ·, superscripts) beside Noto's CJK (scripts/share-pages.ts).
-for p in emscripten libeigen3-dev cmake g++ make libgtest-dev chromium fonts-noto-cjk fonts-dejavu-core; do
+# firefox-esr, webkit2gtk-driver (WebKitWebDriver and WebKitGTK's MiniBrowser) and xvfb (its display: it has
+# no headless mode): the browser tests in the other engines a shared link opens in (tests/e2e/engines.test.mjs).
+for p in emscripten libeigen3-dev cmake g++ make libgtest-dev chromium fonts-noto-cjk fonts-dejavu-core firefox-esr webkit2gtk-driver xvfb; do
   have_pkg "$p" || need_pkgs+=("$p")
 done
 if [ ${#need_pkgs[@]} -gt 0 ]; then

@@ -2,7 +2,8 @@
 # npm test: set up what is missing (scripts/setup.sh), build the wasm and the page, then run
 # every test layer: native GoogleTest (ctest), the same suite as wasm under node (ctest),
 # the Node tests of the wasm module's JS API, the page's unit tests (vitest) and the browser
-# tests (playwright-core + Debian's Chromium). Every layer runs even if an earlier one fails.
+# tests (playwright-core + Debian's Chromium; a focused layer in Firefox ESR and WebKitGTK). Every
+# layer runs even if an earlier one fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +31,7 @@ layer "wasm GoogleTest under node (ctest)" ctest --test-dir build/wasm --output-
 layer "wasm module JS API (node --test)" node --test tests/node/
 layer "page unit tests (vitest)" npm run --silent test:web
 layer "browser tests (playwright-core + chromium)" npm run --silent test:e2e
+layer "browser tests, Firefox and WebKit (puppeteer-core, selenium-webdriver)" npm run --silent test:engines
 
 echo
 if [ "$failed" -gt 0 ]; then

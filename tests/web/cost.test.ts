@@ -7,7 +7,7 @@ import type { Core, LongContextParams } from '../../wasm/js/core.js';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { DK_STEPS } from '../../web/src/state/schema.js';
-import { sweepDks, varianceDks, POINT_SECONDS_LIMIT, estimateSeconds } from '../../web/src/worker/cost.ts';
+import { sweepDks, varianceDks, POINT_SECONDS_LIMIT, estimateSeconds, callTimeoutMs, CALL_TIMEOUT_FLOOR_MS, CALL_TIMEOUT_SLOWDOWN } from '../../web/src/worker/cost.ts';
 import { sweepParams, pointParams, pointTooBig, varianceSweepParams, logitRuleParams, articleParams } from '../../web/src/requests/attention.ts';
 import { longParams, longRequest, METHODS, PANEL_METHODS } from '../../web/src/requests/longctx.ts';
 import { plan, PREVIEW_MIN_SECONDS, PREVIEW_QUERIES, LONG_PREVIEW_MIN_SAVED_SECONDS } from '../../web/src/worker/plan.ts';
@@ -133,5 +133,19 @@ describe("the page's decisions follow core.cost", () => {
     const huge = plan('saturationSweep', p, false, 1, () => 1e9).at(-1)!;
     expect(huge.calls).toHaveLength(p.dks.length * p.scales!.length);  // one call per point, no further
     expect(estimateSeconds('saturationSweep', p)).toBe(seconds('saturationSweep', p));
+  });
+});
+
+describe('a worker counts as hung after a time set by the call’s cost, not a fixed figure (issue 29)', () => {
+  it('the floor plus the core’s estimate times the slowdown an engine may show', () => {
+    const small = { dks: [16], scales: ['inv_sqrt_dk' as const], heads: 1, seqLen: 16 };
+    const big = { dks: [...DK_STEPS], scales: ['none' as const, 'inv_sqrt_dk' as const, 'inv_dk' as const, 'inv_sqrt_d_model' as const], heads: 8, seqLen: 512 };
+    for (const p of [small, big]) {
+      expect(callTimeoutMs('saturationSweep', p)).toBe(Math.round(CALL_TIMEOUT_FLOOR_MS + CALL_TIMEOUT_SLOWDOWN * 1000 * core.cost('saturationSweep', p).seconds));
+    }
+    expect(callTimeoutMs('saturationSweep', big)).toBeGreaterThan(callTimeoutMs('saturationSweep', small) + 10000);
+    // a call the cost model does not cover, or params it refuses: the floor
+    expect(callTimeoutMs('softmaxJacobian', { logits: [1, 2] })).toBe(CALL_TIMEOUT_FLOOR_MS);
+    expect(callTimeoutMs('saturationSweep', { dks: [-1] })).toBe(CALL_TIMEOUT_FLOOR_MS);
   });
 });

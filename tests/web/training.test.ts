@@ -9,7 +9,7 @@ import { SCHEMA, TRAIN_VARIANTS } from '../../web/src/state/schema.js';
 import { translator } from '../../web/src/i18n/messages.ts';
 import { trainingConfigs, refusals, readNumber, runKey } from '../../web/src/training/config.ts';
 import { TrainingHost } from '../../web/src/training/host.ts';
-import { TrainingController, TrainingWorkerError } from '../../web/src/training/controller.ts';
+import { TrainingController, TrainingWorkerError, TRAIN_TIMEOUT_SLOWDOWN } from '../../web/src/training/controller.ts';
 import type { RunListener } from '../../web/src/training/controller.ts';
 import { emptySeries, appendStep, stepsToReach, finalLoss } from '../../web/src/training/series.ts';
 import type { RunSeries } from '../../web/src/training/series.ts';
@@ -361,6 +361,42 @@ describe('training controller: a worker that hangs or dies', () => {
     await c.start([cfg], l2);
     expect(workers).toHaveLength(2);
     expect(l2.doneRuns?.[0].stepsDone).toBe(30);
+  });
+  it('each request may take requestTimeoutMs plus TRAIN_TIMEOUT_SLOWDOWN × the core’s estimate of its work (issue 29)', async () => {
+    const STEP_SECONDS = 0.002;
+    /** create answers infos with the cost model's seconds per step */
+    class CostedWorker extends FakeWorker {
+      override postMessage(m: { id: number; kind: string; params: Record<string, unknown> }): void {
+        if (m.kind !== 'create') { super.postMessage(m); return; }
+        this.posted.push(m);
+        const cfgs = m.params.configs as TrainingConfig[];
+        cfgs.forEach((_, i) => this.done.set(i + 1, 0));
+        setTimeout(() => this.onmessage?.({ data: { id: m.id, ok: true, result: { runs: cfgs.map((_, i) => i + 1), infos: cfgs.map(() => ({ parameters: 1, stepSeconds: STEP_SECONDS })) }, ms: 0 } } as MessageEvent), 0);
+      }
+    }
+    const workers: CostedWorker[] = [];
+    const asked: number[] = [];
+    const c = new TrainingController({
+      createWorker: () => { const w = new CostedWorker([Array(30).fill(1)]); workers.push(w); return w; },
+      requestTimeoutMs: 1000,
+      setTimer: (fn, ms) => { asked.push(ms); return setTimeout(fn, ms); },
+    });
+    const per = (n: number) => Math.round(1000 + TRAIN_TIMEOUT_SLOWDOWN * 1000 * n * STEP_SECONDS);
+    for (const round of [0, 1]) {
+      asked.length = 0;
+      const from = workers[0]?.posted.length ?? 0;
+      const l = listen();
+      await c.start([cfg], l);
+      expect(l.doneRuns?.[0].stepsDone).toBe(30);
+      const posted = workers[0].posted.slice(from);
+      expect(asked).toHaveLength(posted.length);
+      posted.forEach((m, k) => {
+        // create: the floor before any estimate is known, then one step's work; a chunk of n steps: n steps' work
+        if (m.kind === 'create') expect(asked[k]).toBe(round === 0 ? 1000 : per(1));
+        else if (m.kind === 'step') expect(asked[k]).toBe(per(m.params.n as number));
+        else expect(asked[k]).toBe(1000);
+      });
+    }
   });
   it('a crash during the budget check rejects with a TrainingWorkerError (crash), not a refusal', async () => {
     const w = new FakeWorker([[1]]);

@@ -38,10 +38,20 @@
       return;
     }
   });
+  // Whether the frame's document is the lab's: one of another origin (it has navigated away from
+  // its first about:blank), or the lab's own URL where the lab shares the host's origin. A message
+  // with the lab as target origin to a frame still on about:blank is an error in the host's console
+  // (Firefox: "The target origin provided … does not match the recipient window's origin").
+  function showsLab(f) {
+    try {
+      var href = f.contentWindow.location.href;
+      return href !== 'about:blank' && new URL(href).origin === lab;
+    } catch (e) { return true; }
+  }
   // A frame that settled before this script ran has already sent its height: ask every frame of
-  // the lab once now, and each again when it (re)loads. The answer is a message like any other above.
+  // the lab that shows it now, and each again when it (re)loads. The answer is a message like any other above.
   function ask(f) {
-    if (originOf(f) !== lab) return;
+    if (originOf(f) !== lab || !f.contentWindow || (!opaque(f) && !showsLab(f))) return;
     // an opaque-origin frame only receives a message sent to "*" (the question carries nothing)
     try { f.contentWindow.postMessage({ type: 'sqrtdk:ask-height' }, opaque(f) ? '*' : lab); } catch (e) { /* not loaded yet */ }
   }

@@ -12,6 +12,7 @@ import type { Calls, Kind, WorkerLike } from './worker/protocol.ts';
 import { Pool, defaultPoolSize } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
 import { plan } from './worker/plan.ts';
+import { callTimeoutMs } from './worker/cost.ts';
 
 export { CoreError, defaultPoolSize };
 export type { StartState };
@@ -79,7 +80,7 @@ export class Compute {
       announcesReady: opts.announcesReady,
       ...(opts.backoffMs ? { backoffMs: opts.backoffMs } : {}),
       onStartState: opts.onStartState,
-      timeoutMs: (k) => (k === 'saturationSweep' || k === 'scoreVariance' || k === 'longContext' ? 30000 : 15000),
+      timeoutMs: callTimeoutMs,
     });
   }
 

@@ -8,7 +8,7 @@ import '../panels/drill.css';
 import '../panels/device.css';
 import '../panels/scales.css';
 import '../embed/formats.css';
-import { parseHash, langFromNavigator } from '../state/state.ts';
+import { parseHash, langFromNavigator, issuesToShow } from '../state/state.ts';
 import { Store } from '../state/store.ts';
 import { bindUrl } from '../state/url.ts';
 import { translator, loadCatalogue } from '../i18n/catalogue.ts';
@@ -20,6 +20,7 @@ import { moduleWorker, pageThreadOverride } from '../worker/spawn.ts';
 import { InThreadCore } from '../worker/in-thread.ts';
 import coreWorkerUrl from '../worker/worker.ts?worker&url';
 import { reportHeight } from '../embed/report.ts';
+import { wordpressSecret } from '../embed/wordpress.ts';
 import { applyTheme, onSystemScheme } from '../theme.ts';
 import { simdSupported } from '../../../wasm/js/core.js';
 import { checkLinkVersion } from './link-version.ts';
@@ -44,6 +45,8 @@ const firstPaint = takeFirstPaint(root);
 const navLang = page.lang ?? langFromNavigator(navigator.languages ?? [navigator.language]);
 const linkReads = { count: 0 };
 const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang), linkReads);
+/** WordPress's secret in the address the frame was opened with (the address is rewritten below) */
+const wpSecret = wordpressSecret(location.hash);
 const store = new Store(initial.state);
 
 // the core's module is compiled once, here, and posted to every worker of the pool
@@ -100,7 +103,7 @@ const url = bindUrl(store);
 const app: AppState = createAppState({
   root, page, navLang, firstPaint, store, url, compute, coreSource, startsWithFirstPart, linkReads, blobFailures,
   t: translator(store.state.lang),
-  pendingIssues: initial.issues,
+  pendingIssues: issuesToShow(initial),
   badEmbed: embedProblem(initial.issues, initial.present, initial.state),
 });
 
@@ -110,7 +113,7 @@ void simdSupported().then((ok) => { app.simdOk = ok; checkKernel(app); }, () => 
 onSystemScheme(() => applyTheme(store.state.theme));
 window.addEventListener('popstate', () => onBrowserHash(app));
 window.addEventListener('hashchange', () => onBrowserHash(app));
-if (initial.state.embed) reportHeight();
+if (initial.state.embed) reportHeight(wpSecret);
 
 // Building the page keeps the main thread busy for a while, and a worker cannot start while it
 // is: let the compute workers (created above) start fetching and compiling the core first. The

@@ -5,9 +5,11 @@ import type { State, StateKey, ParseIssue } from '../state/state.ts';
 import type { AppState, BadEmbed } from './state.ts';
 import { pageUrl } from './sharebar.ts';
 
-/** In embed mode: what the link names that is no panel (exp) or no part (show), if anything. */
+/** In embed mode: what the link names that is no panel (exp) or no part (show), or a hash too long to read, if anything. */
 export function embedProblem(issues: ParseIssue[], present: StateKey[], state: State): BadEmbed {
   if (!state.embed) return null;
+  const long = issues.find((i) => i.kind === 'toolong');
+  if (long) return { key: 'hash', raw: long.raw, used: long.used };
   const bad = issues.find((i) => i.key === 'exp' && (i.kind === 'invalid'));
   if (bad) return { key: 'exp', raw: bad.raw };
   if (!present.includes('exp') && !issues.some((i) => i.key === 'exp')) return { key: 'exp', raw: '' };

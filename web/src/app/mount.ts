@@ -142,7 +142,8 @@ function buildEmbed(app: AppState, state: State): void {
   if (badEmbed) {
     const msg = badEmbed.key === 'exp'
       ? t('embed.bad', { raw: badEmbed.raw, panels: PANELS.join(', ') })
-      : t('embed.badShow', { raw: badEmbed.raw, parts: SECTIONS.join(', ') });
+      : badEmbed.key === 'hash' ? t('embed.tooLong', { raw: badEmbed.raw, used: badEmbed.used ?? '' })
+        : t('embed.badShow', { raw: badEmbed.raw, parts: SECTIONS.join(', ') });
     root.append(h('div', { class: 'embed-error', role: 'alert', 'data-embed-error': '' },
       h('p', { text: msg }),
       h('a', { href: toHash({ ...state, embed: false }), target: '_blank', rel: 'noopener', text: t('app.openFull') })));

@@ -1,5 +1,5 @@
 // Routing between views: a change of the state (a control, a tab, the language) decides whether the view, the page or nothing is rebuilt; a hash the browser brings (Back, Forward, a link) is read back into the store.
-import { parseHash } from '../state/state.ts';
+import { parseHash, issuesToShow } from '../state/state.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { focusPath, restoreFocus } from '../focus.ts';
 import { checkLinkVersion } from './link-version.ts';
@@ -49,7 +49,7 @@ export function onBrowserHash(app: AppState): void {
   if (location.hash === url.lastWritten()) return;
   const parsed = checkLinkVersion(parseHash(withPageView(location.hash, app.page), app.navLang), app.linkReads);
   const hadNotice = app.pendingIssues.length > 0 || app.badEmbed !== null;
-  app.pendingIssues = parsed.issues;
+  app.pendingIssues = issuesToShow(parsed);
   const wasEmbed = store.state.embed;
   app.badEmbed = embedProblem(parsed.issues, parsed.present, parsed.state);
   closeEmbedDialog();

@@ -24,7 +24,7 @@ export type Factory = (ctx: PanelCtx) => PanelView;
 export interface Chrome { controls: Control[]; status: HTMLElement; nav: HTMLElement; menu: HTMLSelectElement }
 
 /** In embed mode: the raw exp (or show) of a link that named no panel (or no part). */
-export type BadEmbed = { key: 'exp' | 'show'; raw: string } | null;
+export type BadEmbed = { key: 'exp' | 'show' | 'hash'; raw: string; used?: string } | null;
 
 /** The download of the core (bytes so far, whole size or null) until it is compiled. */
 export type Download = { loaded: number; total: number | null } | null;

@@ -4,6 +4,7 @@ import type { LongContextResult, LongContextScheme } from '../../../wasm/js/core
 import type { T, MessageKey } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset, Point } from './kit.ts';
 import { axis, baseOptions, countPoints, longCsv, line, pow2Ticks, GREY } from './kit.ts';
+import { ln } from './portable-math.ts';
 
 export const METHOD_COLOURS: Record<LongContextScheme, string> = { fixed: '#2f6fb0', logn: '#3a9a5b', yarn: '#d08c1f', article: '#d1495b', llama4: '#8e5cc2', ssmax: '#0f8b8d' };
 export type LongField = 'entropy' | 'entropyRatio' | 'maxWeight';
@@ -23,7 +24,7 @@ export function buildLongContext(
   }
   if (field === 'entropy' && lmax > 0) {
     const ls = datasets[0].data as Point[];
-    datasets.push(line(t('lc.series.lnL'), GREY, ls.map((p) => ({ x: p.x, y: Math.log(p.x) })), { borderDash: [4, 4], borderWidth: 1.5 }));
+    datasets.push(line(t('lc.series.lnL'), GREY, ls.map((p) => ({ x: p.x, y: ln(p.x) })), { borderDash: [4, 4], borderWidth: 1.5 }));
   }
   const yTitle: Record<LongField, MessageKey> = { entropy: 'sat.axis.entropy', entropyRatio: 'lc.axis.ratio', maxWeight: 'sat.axis.maxw' };
   const x = axis(t('lc.axis.L'), 'logarithmic', pow2Ticks(Number.isFinite(lmin) ? lmin : 64, lmax || 16384, 6));

@@ -1,6 +1,7 @@
 // Pure chart builders of the training lab (the contract of kit.ts: runs + translator →
 // Chart.js config + the CSV of exactly what is drawn; no DOM, so tests/web/training.test.ts runs
 // them under Node). Steps are numbered from 0, as the core numbers them.
+import { normalDensity } from './portable-math.ts';
 import type { AttentionVariant } from '../../../wasm/js/core.js';
 import type { T } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset, Point, Cell } from './kit.ts';
@@ -120,8 +121,8 @@ export function buildTrainAccuracy(runs: RunSeries[], t: T): ChartSpec {
   };
 }
 
-/** The N(0, 1) density. */
-export function normalPdf(x: number): number { return Math.exp(-0.5 * x * x) / Math.sqrt(2 * Math.PI); }
+/** The N(0, 1) density, the same bits in every engine (portable-math.ts). */
+export function normalPdf(x: number): number { return normalDensity(x); }
 
 /**
  * Layer `layer` of each trained run: the density of its scaled logits (histogram counts / (n · width),

@@ -4,6 +4,7 @@ import type { ScoreVarianceResult, Histogram } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
 import type { T } from '../i18n/messages.ts';
 import type { Point, Dataset, ChartSpec } from './kit.ts';
+import { normalDensity } from './portable-math.ts';
 import { SCALE_COLOURS, alpha, axis, baseOptions, countPoints, longCsv, line, dots, logTick, pow2Ticks, sig3 } from './kit.ts';
 
 /** Var against d_k, log–log: measured raw / ÷√d_k / ÷d_k with their theory lines; the chosen d_k marked. */
@@ -78,7 +79,7 @@ export function buildHistogram(hist: Histogram, std: number, colour: string, t: 
   const m = 121;
   for (let i = 0; i < m; i++) {
     const x = lo + ((hi - lo) * i) / (m - 1);
-    dens.push({ x, y: Math.exp(-0.5 * (x / std) ** 2) / (std * Math.sqrt(2 * Math.PI)) });
+    dens.push({ x, y: normalDensity(x, std) });
   }
   const datasets: Dataset[] = [
     line(t('var.series.hist'), colour, bars, { stepped: 'middle', fill: 'origin', backgroundColor: alpha(colour, 0.25), borderWidth: 1 }),

@@ -13,6 +13,7 @@ import { h, setText, download } from '../dom.ts';
 import { scrollTable } from './kit.ts';
 import type { RunSeries } from '../training/series.ts';
 import { hasHeadScale } from '../training/series.ts';
+import { ln } from '../charts/portable-math.ts';
 
 function exportCsv(name: string, csv: { header: string[]; rows: (string | number)[][] }): void {
   const url = URL.createObjectURL(new Blob([csvText(csv)], { type: 'text/csv;charset=utf-8' }));
@@ -99,7 +100,7 @@ export class TrainingResults {
     [this.chartGrad, this.chartEnt, this.chartLogit, this.chartScale].forEach((c, i) => c.setOverlay(planned ? this.lineNotes[i] : null));
     this.chartLoss.set(buildTrainLoss(runs, t));
     this.chartGrad.set(buildTrainGradNorm(runs, t, cfg.trclip));
-    this.chartEnt.set(buildTrainLayers(runs, 'entropy', t, Math.log(cfg.trlen)));
+    this.chartEnt.set(buildTrainLayers(runs, 'entropy', t, ln(cfg.trlen)));
     this.chartLogit.set(buildTrainLayers(runs, 'maxAbsLogit', t));
     const scaled = runs.some((r) => hasHeadScale(r.variant));
     this.chartScale.el.hidden = !scaled;

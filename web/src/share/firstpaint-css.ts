@@ -11,7 +11,9 @@ export const FIRST_PAINT_CSS = [
   '.first-paint,.first-paint *{box-sizing:border-box}',
   // the font stacks of style.css (--font-sans): the system font for Latin text, CJK families only for Chinese
   '.first-paint{margin:0;padding:0;font:15px/1.5 system-ui,sans-serif;color:#1f2937}',
-  '.first-paint:lang(zh){font-family:system-ui,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif}',
+  // and style.css's face for "·" and "√" in Chinese text (a Latin platform font, as in English)
+  '@font-face{font-family:"sqrtdk-latin-signs";src:local("Segoe UI"),local("Helvetica Neue"),local("Roboto"),local("DejaVu Sans"),local("Arial");unicode-range:U+00B7,U+221A}',
+  '.first-paint:lang(zh){font-family:"sqrtdk-latin-signs",system-ui,"PingFang SC","Microsoft YaHei","Noto Sans CJK SC",sans-serif}',
   '.fp-site{margin:0;font-weight:700;font-size:18px}',
   '.fp-tagline{margin:2px 0 12px;color:#4b5563;font-size:14px}',
   '.fp-panel{background:#fff;border:1px solid #e5e7eb;border-radius:12px;padding:16px 20px}',

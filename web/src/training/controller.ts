@@ -21,9 +21,10 @@ export interface ControllerOptions {
   /** histogram bins of the analysis (default 48) */
   bins?: number;
   /**
-   * ms a request may take before the worker counts as hung (default 60000: a step chunk takes
-   * about chunkMs; creating six of the largest runs a few seconds): it is terminated, the run
-   * fails with a TrainingWorkerError, and the next request starts a fresh worker
+   * ms a request may take before the worker counts as hung, plus TRAIN_TIMEOUT_SLOWDOWN × the
+   * core's estimate of its work (default 60000: a step chunk takes about chunkMs; creating six of
+   * the largest runs a few seconds): it is terminated, the run fails with a TrainingWorkerError,
+   * and the next request starts a fresh worker
    */
   requestTimeoutMs?: number;
   now?: () => number;
@@ -41,6 +42,13 @@ export interface RunListener {
 }
 
 type Phase = 'idle' | 'running' | 'cancelling';
+
+/**
+ * How many times the core's estimate of a request's work (TrainingRunInfo.stepSeconds, calibrated
+ * on 2 cores with Node 20) it may take beyond requestTimeoutMs: an engine whose wasm runs 10×
+ * slower (WebKit, issue 29) on a loaded machine; as worker/cost.ts CALL_TIMEOUT_SLOWDOWN.
+ */
+export const TRAIN_TIMEOUT_SLOWDOWN = 30;
 
 /**
  * The training worker died (an error event) or stopped answering (a request over its timeout): not
@@ -67,6 +75,8 @@ export class TrainingController {
   terminations = 0;
   runs: RunSeries[] = [];
   private ids: number[] = [];
+  /** the cost model's seconds per step of each config checked or created (by the config) */
+  private readonly stepSeconds = new Map<string, number>();
 
   constructor(options: ControllerOptions) {
     this.o = {
@@ -109,13 +119,15 @@ export class TrainingController {
     for (const p of lost) p.reject(reason);
   }
 
-  private request<K extends TrainKind>(kind: K, params: TrainCalls[K]['params']): Promise<{ result: TrainCalls[K]['result']; ms: number }> {
+  /** A request to the worker, timed out after requestTimeoutMs + TRAIN_TIMEOUT_SLOWDOWN × `workSeconds` (the core's estimate). */
+  private request<K extends TrainKind>(kind: K, params: TrainCalls[K]['params'], workSeconds = 0): Promise<{ result: TrainCalls[K]['result']; ms: number }> {
     const w = this.ensureWorker();
     const id = this.nextId++;
+    const timeoutMs = Math.round(this.o.requestTimeoutMs + TRAIN_TIMEOUT_SLOWDOWN * 1000 * (Number.isFinite(workSeconds) ? Math.max(0, workSeconds) : 0));
     return new Promise((resolve, reject) => {
       const timer = this.o.setTimer(() => {
-        if (this.pending.has(id) && this.worker === w) this.kill(new TrainingWorkerError('timeout', `the training worker did not answer ${kind} within ${this.o.requestTimeoutMs} ms`));
-      }, this.o.requestTimeoutMs);
+        if (this.pending.has(id) && this.worker === w) this.kill(new TrainingWorkerError('timeout', `the training worker did not answer ${kind} within ${timeoutMs} ms`));
+      }, timeoutMs);
       const done = () => this.o.clearTimer(timer);
       this.pending.set(id, { resolve: (v) => { done(); resolve(v as never); }, reject: (e) => { done(); reject(e); } });
       w.postMessage({ id, kind, params });
@@ -127,7 +139,25 @@ export class TrainingController {
    * seconds per step), or rejects with the core's RangeError message.
    */
   async check(configs: TrainingConfig[]): Promise<TrainingRunInfo[]> {
-    return (await this.request('check', { configs })).result.infos;
+    const infos = (await this.request('check', { configs })).result.infos;
+    this.remember(configs, infos);
+    return infos;
+  }
+
+  private remember(configs: TrainingConfig[], infos: TrainingRunInfo[]): void {
+    if (!Array.isArray(infos)) return;
+    infos.forEach((info, i) => { if (configs[i] && Number.isFinite(info?.stepSeconds)) this.stepSeconds.set(JSON.stringify(configs[i]), info.stepSeconds); });
+    while (this.stepSeconds.size > 64) this.stepSeconds.delete(this.stepSeconds.keys().next().value as string);
+  }
+
+  /**
+   * The work of creating `configs`, by the core's estimate: a run's initialisation costs less than
+   * one of its steps, so one step of each (the largest step checked where a config was not).
+   */
+  private createSeconds(configs: TrainingConfig[]): number {
+    const known = [...this.stepSeconds.values()];
+    const fallback = known.length ? Math.max(...known) : 0;
+    return configs.reduce((sum, c) => sum + (this.stepSeconds.get(JSON.stringify(c)) ?? fallback), 0);
   }
 
   /**
@@ -147,9 +177,10 @@ export class TrainingController {
     let stepsDone = 0;
     const rate = () => { const dt = (this.o.now() - t0) / 1000; return dt > 0 ? stepsDone / dt : 0; };
     try {
-      const made = await this.request('create', { configs });
+      const made = await this.request('create', { configs }, this.createSeconds(configs));
       this.ids = made.result.runs;
       made.result.infos.forEach((info, i) => { runs[i].info = info; });
+      this.remember(configs, made.result.infos);
       if (!live()) return this.stopped(gen);
       const chunk = runs.map(() => 1);
       let turn = 0;
@@ -159,7 +190,7 @@ export class TrainingController {
         turn++;
         const r = runs[i];
         const n = Math.max(1, Math.min(chunk[i], r.steps - r.stepsDone, this.o.maxChunk));
-        const { result, ms } = await this.request('step', { run: this.ids[i], n });
+        const { result, ms } = await this.request('step', { run: this.ids[i], n }, n * (r.info?.stepSeconds ?? 0));
         if (!live()) return this.stopped(gen);
         appendStep(r, result as TrainingStepResult);
         if (result.count === 0) r.finished = true;  // defensive: a run that makes no progress ends

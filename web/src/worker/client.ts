@@ -8,7 +8,7 @@ import type { Kind, Calls, WorkerLike } from './protocol.ts';
 export interface ClientOptions {
   createWorker: () => WorkerLike;
   /** ms before a request counts as hung, per kind (default 20000) */
-  timeoutMs?: (kind: Kind) => number;
+  timeoutMs?: (kind: Kind, params: unknown) => number;
   /** called after the worker was restarted (crash or timeout) */
   onRestart?: (reason: 'timeout' | 'crash') => void;
   /** how often a request is retried on a fresh worker after a crash or timeout (default 1) */
@@ -170,7 +170,7 @@ export class WorkerClient {
   private armHead(): void {
     if (!this.ready) return;  // a core still loading (a slow download) is not a hung request
     const head = this.inflight.values().next().value as Pending | undefined;
-    if (head && head.timer === undefined) head.timer = this.opts.setTimer(() => this.onTimeout(head), this.opts.timeoutMs(head.kind));
+    if (head && head.timer === undefined) head.timer = this.opts.setTimer(() => this.onTimeout(head), this.opts.timeoutMs(head.kind, head.params));
   }
 
   private finish(p: Pending): void {
@@ -221,7 +221,7 @@ export class WorkerClient {
       const blamed = culprit ? p === culprit : true;
       if (blamed && p.attempts > this.opts.retries) {
         p.reject(new CoreError(reason === 'timeout'
-          ? `${p.kind} took longer than ${this.opts.timeoutMs(p.kind)} ms (tried ${p.attempts} times)`
+          ? `${p.kind} took longer than ${this.opts.timeoutMs(p.kind, p.params)} ms (tried ${p.attempts} times)`
           : `the worker crashed during ${p.kind} (tried ${p.attempts} times)`, reason));
         this.release(p);
       } else {

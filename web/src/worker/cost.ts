@@ -7,7 +7,7 @@
 // call to core.cost computes nothing and takes about a microsecond.
 import type { Core, CostedCall, CostedParams, SaturationSweepParams, ScoreVarianceParams, AttentionStatsParams } from '../../../wasm/js/core.js';
 import { DK_STEPS } from '../state/schema.js';
-import { LIMITS, FIRST_PART_CALLS } from '../../../wasm/js/core.js';
+import { LIMITS, FIRST_PART_CALLS, COSTED_CALLS } from '../../../wasm/js/core.js';
 
 let core: Core | null = null;
 
@@ -51,6 +51,28 @@ export function estimateSeconds<N extends CostedCall>(name: N, params: CostedPar
 /** Seconds of work one call may take in a worker: the core's budget (LIMITS.workSeconds, 8 s). */
 export function callBudgetSeconds(): number {
   return core === null ? LIMITS.workSeconds : core.limits.workSeconds;
+}
+
+/** ms any call may take in a worker before it counts as hung: a slow start on a busy machine. */
+export const CALL_TIMEOUT_FLOOR_MS = 15000;
+/**
+ * How many times slower than the core's estimate a call may run before its worker counts as hung:
+ * the estimate is calibrated on 2 cores with Node 20, and WebKit's wasm SIMD code ran about 10×
+ * slower than Chromium's on one x86-64 machine (issue 29), on a machine other tabs also load.
+ */
+export const CALL_TIMEOUT_SLOWDOWN = 30;
+
+/**
+ * ms the pool lets a call run before its worker counts as hung: the floor plus the core's estimate
+ * of the call (core.cost) times CALL_TIMEOUT_SLOWDOWN. A call the cost model does not cover, or
+ * whose params it refuses (the core refuses them at once too), has the floor.
+ */
+export function callTimeoutMs(kind: string, params: unknown): number {
+  let s = 0;
+  if ((COSTED_CALLS as readonly string[]).includes(kind)) {
+    try { s = estimateSeconds(kind as CostedCall, params as CostedParams[CostedCall]); } catch { s = 0; }
+  }
+  return Math.round(CALL_TIMEOUT_FLOOR_MS + CALL_TIMEOUT_SLOWDOWN * 1000 * (Number.isFinite(s) ? Math.max(0, s) : 0));
 }
 
 /** A point larger than this (seconds by the core's estimate) is refused before it reaches the core. */

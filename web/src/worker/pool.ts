@@ -10,7 +10,7 @@ export interface PoolOptions {
   size: number;
   createWorker: (index: number) => WorkerLike;
   onRestart?: (reason: 'timeout' | 'crash') => void;
-  timeoutMs?: (kind: Kind) => number;
+  timeoutMs?: (kind: Kind, params: unknown) => number;
   /** the workers post { ready } when their core is loaded (protocol.ts): start failures back off */
   announcesReady?: boolean;
   /**
