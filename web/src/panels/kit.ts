@@ -1,5 +1,5 @@
-// The frame every panel shares: title, lede, controls, charts, readouts, formula, "what this
-// shows" text and claim checks; each part carries data-part so embed mode can hide parts.
+// The panel kit: the frame every panel shares (title, lede, controls, charts, readouts, formula, "what
+// this shows" text and claim checks; each part carries data-part so embed mode can hide parts).
 import { h, setText } from '../dom.ts';
 import type { T } from '../i18n/messages.ts';
 import { translator } from '../i18n/catalogue.ts';
