@@ -16,10 +16,11 @@ import { Compute, defaultPoolSize } from '../compute.ts';
 import { CoreSource, coreWorker } from '../worker/boot.ts';
 import { FIRST_PART_VIEWS } from '../worker/cost.ts';
 import { poolOverride, backoffOverride } from '../worker/pool.ts';
-import { moduleWorker, blobWorkerFailures, pageThreadOverride } from '../worker/spawn.ts';
+import { moduleWorker, pageThreadOverride } from '../worker/spawn.ts';
 import { InThreadCore } from '../worker/in-thread.ts';
 import coreWorkerUrl from '../worker/worker.ts?worker&url';
 import { reportHeight } from '../embed/report.ts';
+import { applyTheme, onSystemScheme } from '../theme.ts';
 import { simdSupported } from '../../../wasm/js/core.js';
 import { checkLinkVersion } from './link-version.ts';
 import { startPwa } from './pwa.ts';
@@ -41,7 +42,8 @@ const root = document.getElementById('app')!;
 const page = pageContext(document.documentElement);
 const firstPaint = takeFirstPaint(root);
 const navLang = page.lang ?? langFromNavigator(navigator.languages ?? [navigator.language]);
-const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang));
+const linkReads = { count: 0 };
+const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang), linkReads);
 const store = new Store(initial.state);
 
 // the core's module is compiled once, here, and posted to every worker of the pool
@@ -50,15 +52,17 @@ const store = new Store(initial.state);
 const startsWithFirstPart = FIRST_PART_VIEWS.includes(initial.state.exp);
 // the callbacks below run after this module has created `app` (a download's progress, a worker's start)
 const coreSource = new CoreSource((loaded, total) => { app.download = { loaded, total }; showStatus(app); }, startsWithFirstPart);
+// blob: workers that failed before answering (worker/spawn.ts): after one, the pool's cores run on this thread
+const blobFailures = { count: 0 };
 const compute = new Compute({
   poolSize: poolOverride(location.search) ?? defaultPoolSize(navigator.hardwareConcurrency),
   // a worker where one can start (from a blob: script in a sandboxed frame, worker/spawn.ts), else
   // the core on this thread with the same handler and module: the same numbers, never a blank view
   // (<html data-core-thread> says which, for tests)
   createWorker: (i) => {
-    if (blobWorkerFailures() === 0 && !pageThreadOverride(location.search)) {
+    if (blobFailures.count === 0 && !pageThreadOverride(location.search)) {
       try {
-        const w = coreWorker(() => moduleWorker(coreWorkerUrl, `sqrtdk-core-${i}`), coreSource);
+        const w = coreWorker(() => moduleWorker(coreWorkerUrl, `sqrtdk-core-${i}`, blobFailures), coreSource);
         document.documentElement.dataset.coreThread ??= 'worker';
         return w;
       } catch { /* no worker may start here */ }
@@ -94,7 +98,7 @@ store.subscribe((state, changed, source) => onStateChange(app, state, changed, s
 const url = bindUrl(store);
 
 const app: AppState = createAppState({
-  root, page, navLang, firstPaint, store, url, compute, coreSource, startsWithFirstPart,
+  root, page, navLang, firstPaint, store, url, compute, coreSource, startsWithFirstPart, linkReads, blobFailures,
   t: translator(store.state.lang),
   pendingIssues: initial.issues,
   badEmbed: embedProblem(initial.issues, initial.present, initial.state),
@@ -102,6 +106,8 @@ const app: AppState = createAppState({
 
 void simdSupported().then((ok) => { app.simdOk = ok; checkKernel(app); }, () => {});
 
+// under theme=auto the page follows the system's scheme (a theme the link names stays)
+onSystemScheme(() => applyTheme(store.state.theme));
 window.addEventListener('popstate', () => onBrowserHash(app));
 window.addEventListener('hashchange', () => onBrowserHash(app));
 if (initial.state.embed) reportHeight();

@@ -2,7 +2,6 @@
 import { CoreError } from '../compute.ts';
 import { pageCore } from '../worker/boot.ts';
 import { useCostCore, warmCost } from '../worker/cost.ts';
-import { setEngineInfo } from '../engine.ts';
 import type { AppState } from './state.ts';
 import { showStatus, markEngine } from './status.ts';
 import { showEmbedFailure } from './embed.ts';
@@ -70,9 +69,9 @@ export function whenIdle(f: () => void): void {
 
 /** Asks the workers what engine computes (the status bar, the device panel, <html data-engine>). */
 export function requestInfo(app: AppState): void {
-  app.compute.call('live', 'info', {}).then((i) => { app.info = i; app.download = null; setEngineInfo(i); markEngine(app); showStatus(app); }, (e: unknown) => {
+  app.compute.call('live', 'info', {}).then((i) => { app.info = i; app.download = null; app.engine.set(i); markEngine(app); showStatus(app); }, (e: unknown) => {
     const message = e instanceof Error ? e.message : String(e);
-    setEngineInfo(null, message);
+    app.engine.set(null, message);
     if (app.store.state.embed) showEmbedFailure(app, message);
     if (e instanceof CoreError && e.kind === 'unavailable') return;  // the notice says it
     app.infoError = message;

@@ -15,26 +15,26 @@ export function otherCoreVersion(linkVersion: string, current: string = CORE_VER
   return linkVersion === current ? null : linkVersion;
 }
 
+/** Counts the links read (the page's, in its AppState): a link's notice waiting for its catalogue is not shown once a newer link is read. */
+export interface LinkReads { count: number }
+
 /**
  * Reads the link's core version from a parse result: shows (or clears) the notice and puts this
  * core's version into the state. Returns the same parse result.
  */
-export function checkLinkVersion(parsed: ParseResult): ParseResult {
+export function checkLinkVersion(parsed: ParseResult, reads: LinkReads): ParseResult {
   const made = otherCoreVersion(parsed.state.cv);
   parsed.state.cv = CORE_VERSION;
-  const read = ++linksRead;
+  const read = ++reads.count;
   document.querySelector('[data-notice="core-version"]')?.remove();
   if (made !== null) {
     // in the link's language: at once when its catalogue is in, else once it is (only the newest link's)
     const lang = parsed.state.lang;
-    const show = () => { if (read === linksRead) showMade(made, lang); };
+    const show = () => { if (read === reads.count) showMade(made, lang); };
     if (hasCatalogue(lang)) show(); else void loadCatalogue(lang).then(show, show);
   }
   return parsed;
 }
-
-/** Counts the links read: a link's notice waiting for its catalogue is not shown once a newer link is read. */
-let linksRead = 0;
 
 /** The notice of a link made by core `made`, in `lang`, above the app. */
 function showMade(made: string, lang: ParseResult['state']['lang']): void {

@@ -4,7 +4,8 @@ import { toHash } from '../state/state.ts';
 import type { State } from '../state/state.ts';
 import { PANELS, SECTIONS } from '../state/schema.js';
 import { translator, loadCatalogue, hasCatalogue } from '../i18n/catalogue.ts';
-import type { PanelView } from '../panels/kit.ts';
+import type { PanelView, PanelCtx } from '../panels/kit.ts';
+import { moduleWorker } from '../worker/spawn.ts';
 import { staleNotice } from '../panels/kit.ts';
 import { applyTheme } from '../theme.ts';
 import type { AppState } from './state.ts';
@@ -13,6 +14,18 @@ import { costCore, loadFullWhenIdle, requestInfo } from './core.ts';
 import { pageChrome, markNav, pager, setMeta } from './chrome.ts';
 import { noticeBox, showPendingRestart, showKernelNotice, showStartNotice } from './notices.ts';
 import { showStatus } from './status.ts';
+
+/** What a view is made with: the page's translator, store, compute client, charts and workers, and a place to keep what outlives a rebuild. */
+function panelCtx(app: AppState): PanelCtx {
+  return {
+    t: app.t, store: app.store, compute: app.compute, charts: app.charts, engine: app.engine,
+    spawnWorker: (url, name) => moduleWorker(url, name, app.blobFailures),
+    keep: <V>(key: string, make: () => V): V => {
+      if (!app.kept.has(key)) app.kept.set(key, make());
+      return app.kept.get(key) as V;
+    },
+  };
+}
 
 /** Gives the view just mounted its state, when its requests can be sized (else startSizing does). */
 function startView(app: AppState, v: PanelView): void {
@@ -59,7 +72,7 @@ export function showPanel(app: AppState, state: State, focusHeading: boolean): v
     const now = app.store.state;  // the state may have moved on (not to another view) while the code loaded
     app.view?.destroy();
     app.restartNotice = null;
-    const view = factory({ t: app.t, store: app.store, compute: app.compute });
+    const view = factory(panelCtx(app));
     app.view = view;
     app.shownSeq = seq;
     const notice = noticeBox(app, app.pendingIssues);
@@ -139,7 +152,7 @@ function buildEmbed(app: AppState, state: State): void {
   viewReady(app, state.exp).then((factory) => {
     if (seq !== app.viewSeq) return;
     const now = app.store.state;
-    const view = factory({ t: app.t, store: app.store, compute: app.compute });
+    const view = factory(panelCtx(app));
     app.view = view;
     app.shownSeq = seq;
     for (const part of SECTIONS) {

@@ -47,7 +47,7 @@ export function onStateChange(app: AppState, state: State, changed: Set<StateKey
 export function onBrowserHash(app: AppState): void {
   const { url, store } = app;
   if (location.hash === url.lastWritten()) return;
-  const parsed = checkLinkVersion(parseHash(withPageView(location.hash, app.page), app.navLang));
+  const parsed = checkLinkVersion(parseHash(withPageView(location.hash, app.page), app.navLang), app.linkReads);
   const hadNotice = app.pendingIssues.length > 0 || app.badEmbed !== null;
   app.pendingIssues = parsed.issues;
   const wasEmbed = store.state.embed;

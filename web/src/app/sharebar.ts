@@ -41,7 +41,7 @@ export function shareBar(app: AppState): { actions: HTMLElement; fallback: HTMLT
   linkBtn.addEventListener('click', () => { url.flush(); void copyText(shareLink(app), linkBtn, fallback, app.t); });
   const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
   embedBtn.addEventListener('click', () => {
-    const opts = { state: store.state, t: app.t, pageUrl: (hash: string) => pageUrl(app, hash), returnFocus: embedBtn, parts: SECTIONS.filter((p) => app.view?.el.querySelector(`[data-part="${p}"]`)) };
+    const opts = { state: store.state, t: app.t, pageUrl: (hash: string) => pageUrl(app, hash), choice: app.embedChoice, returnFocus: embedBtn, parts: SECTIONS.filter((p) => app.view?.el.querySelector(`[data-part="${p}"]`)) };
     // the dialog and its snippet formats load on the first click, not with the page
     void import('../embed/dialog.ts').then((m) => m.openEmbedDialog(opts));
   });

@@ -11,6 +11,11 @@ import type { PanelView, PanelCtx } from '../panels/kit.ts';
 import type { CoreInfo } from '../../../wasm/js/core.js';
 import type { PageContext } from '../share/url.ts';
 import type { FirstPaint } from '../share/firstpaint.ts';
+import type { EmbedFormat } from '../embed/formats.ts';
+import type { LinkReads } from './link-version.ts';
+import type { BlobFailures } from '../worker/spawn.ts';
+import { ChartPage } from '../charts/page.ts';
+import { Engine } from '../engine.ts';
 
 /** A view's factory (the default export of its chunk). */
 export type Factory = (ctx: PanelCtx) => PanelView;
@@ -41,6 +46,18 @@ export interface AppState {
   readonly coreSource: CoreSource;
   /** the page started on a view of the core's first part */
   readonly startsWithFirstPart: boolean;
+  /** the links read so far (app/link-version.ts: only the newest link's notice shows) */
+  readonly linkReads: LinkReads;
+  /** the snippet format chosen last in the embed dialog (a blogger embeds several views in one format) */
+  readonly embedChoice: { format: EmbedFormat };
+  /** blob: workers that failed before answering (worker/spawn.ts): the pool's cores then run on the page's thread */
+  readonly blobFailures: BlobFailures;
+  /** the engine that computes: the workers' answer to `info` (status bar, device panel, <html data-engine>) */
+  readonly engine: Engine;
+  /** the page's charts: draw queue, viewport observer, first final draw (handed to every view) */
+  readonly charts: ChartPage;
+  /** what each view keeps across its rebuilds (PanelCtx.keep), by the view's key */
+  readonly kept: Map<string, unknown>;
   /** each view's code, loaded once (app/views.ts) */
   readonly viewCode: Map<Panel, Promise<Factory>>;
 
@@ -97,12 +114,16 @@ export interface AppState {
 }
 
 /** What the page is made of; the rest of the state starts empty. */
-export type AppParts = Pick<AppState, 'root' | 'page' | 'navLang' | 'firstPaint' | 'store' | 'url' | 'compute' | 'coreSource' | 'startsWithFirstPart' | 't' | 'pendingIssues' | 'badEmbed'>;
+export type AppParts = Pick<AppState, 'root' | 'page' | 'navLang' | 'firstPaint' | 'store' | 'url' | 'compute' | 'coreSource' | 'startsWithFirstPart' | 'linkReads' | 'blobFailures' | 't' | 'pendingIssues' | 'badEmbed'>;
 
 export function createAppState(parts: AppParts): AppState {
   return {
     ...parts,
     viewCode: new Map(),
+    charts: new ChartPage(),
+    engine: new Engine(),
+    kept: new Map(),
+    embedChoice: { format: 'html' },
     view: null, viewHost: null, chrome: null,
     viewSeq: 0, shownSeq: 0, sizing: false, mountSeq: 0, mountPending: false,
     langChosen: false,

@@ -1,6 +1,5 @@
 // The status bar under the header: the core's start in plain words (its download, the retries, why it failed) while it is not ready, and the engine's mark on <html>.
 import { setText } from '../dom.ts';
-import { effectiveKernel } from '../engine.ts';
 import type { AppState } from './state.ts';
 
 /**
@@ -33,6 +32,6 @@ export function showStatus(app: AppState): void {
 
 /** The engine's state on the page: the kernel that computes, for tests and styles (the device panel shows it in words). */
 export function markEngine(app: AppState): void {
-  const k = effectiveKernel(app.store.state.kernel);
+  const k = app.engine.effectiveKernel(app.store.state.kernel);
   if (k) document.documentElement.dataset.engine = k;
 }

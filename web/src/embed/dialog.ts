@@ -20,18 +20,17 @@ export interface EmbedDialogOptions {
   parts: readonly Section[];
   t: T;
   pageUrl: (hash: string) => string;
+  /** the format chosen last in this page (a blogger embeds several views in one format): read, and set on a change */
+  choice: { format: EmbedFormat };
   returnFocus: HTMLElement;
 }
 
-/** The format chosen last in this page (a blogger embeds several views in one format). */
-let lastFormat: EmbedFormat = 'html';
-
-export function openEmbedDialog({ state, parts: available, t, pageUrl, returnFocus }: EmbedDialogOptions): HTMLDialogElement {
+export function openEmbedDialog({ state, parts: available, t, pageUrl, choice, returnFocus }: EmbedDialogOptions): HTMLDialogElement {
   closeEmbedDialog();
   // the full page starts from every part the panel has; an embed from the parts it shows
   let show: Section[] = SECTIONS.filter((p) => available.includes(p) && (!state.embed || state.show.includes(p)));
   let theme: State['theme'] = state.theme;
-  let format: EmbedFormat = lastFormat;
+  let format: EmbedFormat = choice.format;
   const base = pageUrl('');
   const copyBtn = h('button', { type: 'button', class: 'button', 'data-embed-copy': '', text: t('embed.copy') }) as HTMLButtonElement;
   const title = `${t('app.title')} — ${panelTitle(t, state.exp)}`;
@@ -101,7 +100,7 @@ export function openEmbedDialog({ state, parts: available, t, pageUrl, returnFoc
     ...EMBED_FORMATS.map((v) => {
       const id = `embed-format-${v}`;
       const rb = h('input', { type: 'radio', name: 'embed-format', id, value: v, checked: format === v, 'data-embed-format': v }) as HTMLInputElement;
-      rb.addEventListener('change', () => { if (rb.checked) { format = v; lastFormat = v; refresh(); } });
+      rb.addEventListener('change', () => { if (rb.checked) { format = v; choice.format = v; refresh(); } });
       return h('label', { class: 'check', for: id }, rb, t(`embed.format.${v}`));
     }));
   fileCopy.addEventListener('click', async () => {

@@ -16,11 +16,11 @@ import { articleParams, ARTICLE_SHAPE } from '../requests/attention.ts';
 
 export { ARTICLE_SHAPE };
 
-export function articlePanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('article', 4, t('art.title'), t('art.lede'), ['article'], t);
+export function articlePanel({ t, store, compute, charts }: PanelCtx): PanelView {
+  const s = shell('article', 4, t('art.title'), t('art.lede'), ['article'], t, charts);
   const seed = seedInput(store, 'article', 'aseed', t('art.seedIs'), t('common.reroll'));
   s.controls.append(seed.el);
-  const chart = new ChartBox('article-entropy', '', t, { height: 280 });
+  const chart = new ChartBox(charts, 'article-entropy', '', t, { height: 280 });
   const table = h('table', { class: 'table' });
   const thead = h('thead', {}, h('tr', {}, ...(['art.th.scale', 'art.th.entropy', 'art.th.maxw', 'art.th.share'] as const).map((k) => h('th', { text: t(k) }))));
   const cells = ARTICLE_SCALES.map((sc) => {

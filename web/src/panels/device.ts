@@ -2,7 +2,6 @@
 // scalar kernel and a plain JavaScript loop, the wasm SIMD128 multiply–add peak, the compute worker
 // pool size and whether the engine validates SIMD128. Runs only when asked (a few seconds, in its
 // own worker, one slice at a time so Cancel stops it between slices); the link carries no result.
-import { moduleWorker } from '../worker/spawn.ts';
 import deviceWorkerUrl from '../device/worker.ts?worker&url';
 import './device.css';
 import { ChartBox } from '../charts/chartbox.ts';
@@ -17,16 +16,16 @@ import { buildDevice, buildDevicePlan, deviceRows, measureLabel } from '../devic
 import { runDevice } from '../device/run.ts';
 import type { DeviceReply, DeviceRequest } from '../device/protocol.ts';
 import { select } from '../controls.ts';
-import { engineStatus, onEngineInfo } from '../engine.ts';
 
 type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
 /** The device worker with request ids; created on the first run, terminated with the panel. */
 class DeviceWorker {
-  private readonly worker = moduleWorker(deviceWorkerUrl, 'sqrtdk-device');
+  private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
-  constructor() {
+  constructor(spawnWorker: PanelCtx['spawnWorker']) {
+    this.worker = spawnWorker(deviceWorkerUrl, 'sqrtdk-device');
     this.worker.onmessage = (ev: MessageEvent<DeviceReply>) => {
       const p = this.pending.get(ev.data.id);
       if (!p) return;
@@ -54,8 +53,8 @@ class DeviceWorker {
   }
 }
 
-export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('device', 11, t('dev.title'), t('dev.lede'), [], t);
+export function devicePanel({ t, store, compute, charts, spawnWorker, engine: coreEngine }: PanelCtx): PanelView {
+  const s = shell('device', 11, t('dev.title'), t('dev.lede'), [], t, charts);
   s.formula.remove();
   const hc = typeof navigator !== 'undefined' && Number.isFinite(navigator.hardwareConcurrency) ? navigator.hardwareConcurrency : 0;
   const pool = compute.poolSize;  // the page's own pool (worker/pool.ts; ?pool=N overrides it)
@@ -64,11 +63,11 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
   const kernelSel = select(store, null, 'kernel', t('app.kernel'), (['auto', 'simd', 'scalar'] as const).map((k) => ({ value: k, label: t(`app.kernel.${k}`) })));
   const engine = h('p', { class: 'status', 'data-status': '', role: 'status' });
   const showEngine = () => {
-    const e = engineStatus(t, store.state.kernel);
+    const e = coreEngine.status(t, store.state.kernel);
     setText(engine, e.text);
     if (e.title) engine.title = e.title; else engine.removeAttribute('title');
   };
-  const offEngine = onEngineInfo(showEngine);
+  const offEngine = coreEngine.onChange(showEngine);
   s.controls.append(h('div', { class: 'device-engine', 'data-key': 'engine' }, kernelSel.el, engine));
   kernelSel.sync(store.state);
   showEngine();
@@ -107,7 +106,7 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
   // charts-only embed can start it)
   const results = h('div', { class: 'chart-pair', 'data-part': 'charts' });
   s.charts.append(results);
-  const chart = new ChartBox('device-gflops', t('dev.chart'), t, { height: 260 });
+  const chart = new ChartBox(charts, 'device-gflops', t('dev.chart'), t, { height: 260 });
   const planText = h('p', { 'data-device-plan': '' });
   const planRun = h('button', { type: 'button', class: 'button', 'data-action': 'device-run-plan', text: t('dev.run') }) as HTMLButtonElement;
   const planCard = h('div', { class: 'train-plan-card' }, h('p', { class: 'train-placeholder', text: t('dev.plan.title') }), planText, planRun);
@@ -166,7 +165,7 @@ export function devicePanel({ t, store, compute }: PanelCtx): PanelView {
     token.cancelled = true;
     const mine = { cancelled: false };
     token = mine;
-    worker ??= new DeviceWorker();
+    worker ??= new DeviceWorker(spawnWorker);
     const w = worker;
     setPhase('running', t('dev.status.loading'));
     bar.value = 0;

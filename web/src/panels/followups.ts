@@ -23,8 +23,8 @@ export const PRESETS: { id: string; q: MessageKey; a: MessageKey; patch: Partial
   { id: 'qk16', q: 'fu.q12', a: 'fu.a12', patch: { ...QK_PRESET, pk: [...QK_PRESET.pk] } },
 ];
 
-export function followupsPanel({ t, store }: PanelCtx): PanelView {
-  const s = shell('followups', 5, t('fu.title'), t('fu.lede'), [], t);
+export function followupsPanel({ t, store, charts }: PanelCtx): PanelView {
+  const s = shell('followups', 5, t('fu.title'), t('fu.lede'), [], t, charts);
   s.readouts.remove();
   s.formula.remove();
   s.controls.remove();

@@ -25,8 +25,8 @@ function divisors(n: number): number[] {
 }
 const ctxLabel = (n: number) => (n >= 1024 * 1024 ? `${n / (1024 * 1024)}M` : n >= 1024 ? `${n / 1024}K` : String(n));
 
-export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('gqa', 8, t('gqa.title'), t('gqa.lede'), ['gqa'], t);
+export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+  const s = shell('gqa', 8, t('gqa.title'), t('gqa.lede'), ['gqa'], t, charts);
   const layoutLabel = (l: Layout, st: State) => t(`gqa.layout.${l}`, { kv: headsKvOf(l, st) });
   const kvl = h('input', { type: 'number', id: 'gqa-kvl', min: SCHEMA.kvl.min, max: SCHEMA.kvl.max, step: 1, class: 'seed', inputMode: 'numeric' }) as HTMLInputElement;
   kvl.addEventListener('change', () => applyInteger(store, 'gqa', 'kvl', kvl, SCHEMA.kvl.min, SCHEMA.kvl.max));
@@ -48,8 +48,8 @@ export function gqaPanel({ t, store, compute }: PanelCtx): PanelView {
   for (const c of controls) s.controls.append(c.el);
   s.controls.append(preset);
 
-  const entChart = new ChartBox('gqa-entropy', '', t, { height: 280 });
-  const kvChart = new ChartBox('gqa-kvcache', '', t, { height: 280 });
+  const entChart = new ChartBox(charts, 'gqa-entropy', '', t, { height: 280 });
+  const kvChart = new ChartBox(charts, 'gqa-kvcache', '', t, { height: 280 });
   const table = h('table', { class: 'table' });
   const cols = ['kv', 'entropy', 'maxw', 'var', 'jac', 'perToken', 'total'] as const;
   table.append(h('thead', {}, h('tr', {}, h('th', { text: t('gqa.th.layout') }), ...cols.map((c) => h('th', { text: t(`gqa.th.${c}`) })))));

@@ -18,8 +18,8 @@ import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_SECONDS } from '../r
 
 const GAPS = Array.from({ length: 161 }, (_, i) => -20 + i * 0.25);
 
-export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('gradient', 3, t('grad.title'), t('grad.lede'), ['gradient', 'twoLogit'], t);
+export function gradientPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+  const s = shell('gradient', 3, t('grad.title'), t('grad.lede'), ['gradient', 'twoLogit'], t, charts);
   const controls: Control[] = [
     stepSlider(store, 'gradient', 'dk', t('common.dk'), DK_STEPS),
     select(store, 'gradient', 'scale', t('common.scale'), SCALES.map((v) => ({ value: v, label: t(`scale.${v}`) }))),
@@ -32,9 +32,9 @@ export function gradientPanel({ t, store, compute }: PanelCtx): PanelView {
       h('button', { type: 'button', class: 'mini', 'data-gap': g, text: t(key), onclick: () => store.set({ gap: g, exp: 'gradient' }, 'gap') })));
   for (const c of controls.slice(0, 3)) s.controls.append(c.el);
 
-  const sweepChart = new ChartBox('gradient-sweep', '', t, { height: 320 });
-  const curve = new ChartBox('gradient-jacobian', t('grad.chart.curve'), t, { height: 240 });
-  const probs = new ChartBox('gradient-probs', '', t, { height: 240 });
+  const sweepChart = new ChartBox(charts, 'gradient-sweep', '', t, { height: 320 });
+  const curve = new ChartBox(charts, 'gradient-jacobian', t('grad.chart.curve'), t, { height: 240 });
+  const probs = new ChartBox(charts, 'gradient-probs', '', t, { height: 240 });
   const explorerRo = h('dl', { class: 'readouts' });
   const explorer = h('div', { class: 'explorer' },
     h('h3', { text: t('grad.explorer') }),

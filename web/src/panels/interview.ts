@@ -4,7 +4,6 @@
 // Every number is one field of a core request made when the view opens (web/src/interview/live.ts),
 // shown as <span data-live=id data-value=raw>; its "show me" link opens the panel that proves it
 // with the state of that same request.
-import { moduleWorker } from '../worker/spawn.ts';
 import trainingWorkerUrl from '../training/worker.ts?worker&url';
 import './interview.css';
 import { copyText } from '../copy.ts';
@@ -120,8 +119,9 @@ export function plainText(t: T, key: MessageKey, n: Record<NumberId, number>): s
  * The view's training run, kept across re-renders (a language switch rebuilds the view): the
  * training lab's worker and controller, one small run per config key.
  */
-const training: { controller: TrainingController | null; key: string; result: unknown; error: string; waiters: (() => void)[] } = { controller: null, key: '', result: null, error: '', waiters: [] };
-function trainOnce(key: string, configs: Parameters<TrainingController['start']>[0]): Promise<void> {
+interface InterviewTraining { controller: TrainingController | null; key: string; result: unknown; error: string; waiters: (() => void)[] }
+const newTraining = (): InterviewTraining => ({ controller: null, key: '', result: null, error: '', waiters: [] });
+function trainOnce(training: InterviewTraining, spawnWorker: PanelCtx['spawnWorker'], key: string, configs: Parameters<TrainingController['start']>[0]): Promise<void> {
   if (training.key === key && (training.result || training.error)) return Promise.resolve();
   const p = new Promise<void>((resolve) => training.waiters.push(resolve));
   if (training.key === key) return p;
@@ -129,7 +129,7 @@ function trainOnce(key: string, configs: Parameters<TrainingController['start']>
   training.result = null;
   training.error = '';
   training.controller ??= new TrainingController({
-    createWorker: () => moduleWorker(trainingWorkerUrl, 'sqrtdk-training') as unknown as WorkerLike,
+    createWorker: () => spawnWorker(trainingWorkerUrl, 'sqrtdk-training') as unknown as WorkerLike,
     chunkMs: 200,
   });
   const settle = () => { const ws = training.waiters; training.waiters = []; for (const w of ws) w(); };
@@ -142,7 +142,9 @@ function trainOnce(key: string, configs: Parameters<TrainingController['start']>
 }
 
 export function interviewPanel(ctx: PanelCtx): PanelView {
-  const { t, store, compute } = ctx;
+  const { t, store, compute, charts } = ctx;
+  // the view's training run outlives its rebuilds (a language switch): kept by the app
+  const training = ctx.keep('interview.training', newTraining);
   let state = store.state;
   let nums = liveNumbers({});
   const results: Record<string, unknown> = {};
@@ -182,9 +184,9 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
 
   // 1. the answer
   const derive = h('div', { class: 'formula iv-formula', 'data-formula': 'ivDerivation' });
-  fillFormulas(derive, ['ivDerivation'], state.lang);
+  fillFormulas(derive, ['ivDerivation'], state.lang, charts);
   const jac = h('div', { class: 'formula iv-formula', 'data-formula': 'ivJacobian' });
-  fillFormulas(jac, ['ivJacobian'], state.lang);
+  fillFormulas(jac, ['ivJacobian'], state.lang, charts);
   const deriveLive: Item = { id: 'live', text: fixed('iv.a2.live'), link: 'var512' };
   // the 30-second answer is open; the 2-minute answer and the deep dive are sections one opens
   // (all open on paper: interview.css and the beforeprint handler below)
@@ -208,7 +210,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
 
   // the landing's picture: mean entropy against d_k for no scale, 1/√d_k and 1/d_k under the ln L
   // ceiling — the saturation lab's chart and request (the same cache entry as that lab at this seed)
-  const landing = new ChartBox('interview-entropy', t('iv.chart.title'), t, { height: 250 });
+  const landing = new ChartBox(charts, 'interview-entropy', t('iv.chart.title'), t, { height: 250 });
   landing.el.classList.add('iv-landing');
   landing.setNote('');
   const landingLink = h('p', { class: 'iv-link iv-landing-link' }, showMe('satSqrt512'));
@@ -348,7 +350,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     const err = el.querySelector<HTMLElement>('[data-err-for="panel"]')!;
     setText(err, '');
     const trainKey = JSON.stringify(train.configs);
-    void trainOnce(trainKey, train.configs).then(() => {
+    void trainOnce(training, ctx.spawnWorker, trainKey, train.configs).then(() => {
       if (key !== reqKey || training.key !== trainKey) return;
       if (training.error) { setText(err, t('iv.failed', { message: training.error })); return; }
       results.train = training.result;

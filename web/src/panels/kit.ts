@@ -6,12 +6,26 @@ import { translator } from '../i18n/catalogue.ts';
 import type { Panel, State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import type { Compute } from '../compute.ts';
+import type { ChartPage } from '../charts/page.ts';
+import type { Engine } from '../engine.ts';
 import { CoreError } from '../compute.ts';
 import { showError, clearErrors, controlVisible } from '../controls.ts';
 import { slotOfMessage, refusalSlot } from './refusal.ts';
 import type { Verdict } from '../claims.ts';
 
-export interface PanelCtx { t: T; store: Store; compute: Compute }
+export interface PanelCtx {
+  t: T;
+  store: Store;
+  compute: Compute;
+  /** the page's charts (draw queue, viewport observer): every ChartBox of the view is made with it */
+  charts: ChartPage;
+  /** the engine that computes (the core's info: kernel, version, build) */
+  engine: Engine;
+  /** starts a module worker of the build (worker/spawn.ts: from a blob: script where the origin is opaque), counted with the page's workers */
+  spawnWorker: (url: string, name: string) => Worker;
+  /** what the view keeps across its rebuilds (a language switch rebuilds it): made once per page by `make`, under the view's own `key` */
+  keep: <V>(key: string, make: () => V) => V;
+}
 export interface PanelView {
   id: Panel;
   el: HTMLElement;
@@ -37,16 +51,16 @@ const FORMULA_MODULES = {
 
 /** The longest the formulas wait for the first chart (a core that cannot load draws none). */
 const FIRST_CHART_WAIT_MS = 4000;
-let firstChart: Promise<void> | null = null;
 /**
  * Resolves once the page has drawn a chart (a canvas with data-renders, charts/chartbox.ts), at
  * once for a panel without charts, or after FIRST_CHART_WAIT_MS: what only explains the chart
- * (the formulas and KaTeX's stylesheet) is fetched and laid out after it, not before.
+ * (the formulas and KaTeX's stylesheet) is fetched and laid out after it, not before. The page's
+ * wait is one, kept by its charts (ChartPage.firstChart).
  */
-function afterFirstChart(box: HTMLElement): Promise<void> {
+function afterFirstChart(box: HTMLElement, page: ChartPage): Promise<void> {
   const drawn = () => document.querySelector('canvas[data-renders]') !== null;
-  if (firstChart === null) {
-    firstChart = new Promise((resolve) => {
+  if (page.firstChart === null) {
+    page.firstChart = new Promise((resolve) => {
       const done = () => { clearTimeout(timer); obs.disconnect(); resolve(); };
       const obs = new MutationObserver(() => { if (drawn()) done(); });
       const timer = setTimeout(done, FIRST_CHART_WAIT_MS);
@@ -56,7 +70,7 @@ function afterFirstChart(box: HTMLElement): Promise<void> {
   // the panel's charts are appended after its shell is built: look once it is
   return new Promise((resolve) => setTimeout(() => {
     const panel = box.closest('[data-panel]') ?? box;
-    if (drawn() || panel.querySelector('[data-chart-box]') === null) resolve(); else void firstChart!.then(resolve);
+    if (drawn() || panel.querySelector('[data-chart-box]') === null) resolve(); else void page.firstChart!.then(resolve);
   }, 0));
 }
 
@@ -65,9 +79,9 @@ function afterFirstChart(box: HTMLElement): Promise<void> {
  * input), loaded per language after the page's first chart (afterFirstChart), so that no formula
  * delays it. Each formula comes in pieces that wrap on a phone.
  */
-export function fillFormulas(box: HTMLElement, keys: FormulaKey[], lang: 'en' | 'zh-CN'): void {
+export function fillFormulas(box: HTMLElement, keys: FormulaKey[], lang: 'en' | 'zh-CN', page: ChartPage): void {
   box.setAttribute('aria-busy', 'true');
-  void afterFirstChart(box).then(() => FORMULA_MODULES[lang]()).then(({ default: html }) => {
+  void afterFirstChart(box, page).then(() => FORMULA_MODULES[lang]()).then(({ default: html }) => {
     box.replaceChildren(...keys.map((k) => {
       const div = h('div', { class: 'katex-block' });
       div.innerHTML = html[k];
@@ -78,7 +92,7 @@ export function fillFormulas(box: HTMLElement, keys: FormulaKey[], lang: 'en' | 
     box.removeAttribute('aria-busy');
     box.replaceChildren(staleNotice());
     // offline (a first visit, before the precache): tried again once the browser is back online
-    window.addEventListener('online', () => { if (box.isConnected) fillFormulas(box, keys, lang); }, { once: true });
+    window.addEventListener('online', () => { if (box.isConnected) fillFormulas(box, keys, lang, page); }, { once: true });
   });
 }
 
@@ -94,14 +108,14 @@ export function staleNotice(): HTMLElement {
   return h('div', { class: 'notice', role: 'status', 'data-notice': 'stale' }, h('p', { text: t('notice.stale') }), reload);
 }
 
-export function shell(id: Panel, num: number, title: string, lede: string, formulaKeys: FormulaKey[], t: T): Shell {
+export function shell(id: Panel, num: number, title: string, lede: string, formulaKeys: FormulaKey[], t: T, chartPage: ChartPage): Shell {
   const controls = h('div', { class: 'controls', 'data-part': 'controls' });
   const charts = h('div', { class: 'charts', 'data-part': 'charts' });
   const readouts = h('dl', { class: 'readouts', 'data-part': 'charts' });
   const text = h('p', { class: 'explain' });
   const claims = h('div', { class: 'claims' });
   const formula = h('div', { class: 'formula', 'data-part': 'formula' });
-  if (formulaKeys.length > 0) fillFormulas(formula, formulaKeys, document.documentElement.lang === 'zh-CN' ? 'zh-CN' : 'en');
+  if (formulaKeys.length > 0) fillFormulas(formula, formulaKeys, document.documentElement.lang === 'zh-CN' ? 'zh-CN' : 'en', chartPage);
   const el = h('section', { class: 'panel', id: `panel-${id}`, 'data-panel': id },
     h('header', { class: 'panel-head' },
       h('span', { class: 'panel-num', text: String(num) }),
@@ -152,15 +166,15 @@ export function claimBox(parent: HTMLElement, id: string, claim: string, t: T): 
 }
 
 // The latest request of each owner, per panel root: only its outcome may show or clear a refusal.
-const latest = new WeakMap<HTMLElement, Map<string, number>>();
-let generation = 0;
+// The panel root keeps them (owner → the generation of its latest request).
+type TrackedRoot = HTMLElement & { sqrtdkLatest?: Map<string, number> };
 function bump(root: HTMLElement, owner: string): number {
-  let m = latest.get(root);
-  if (!m) latest.set(root, (m = new Map()));
-  m.set(owner, ++generation);
-  return generation;
+  const m = ((root as TrackedRoot).sqrtdkLatest ??= new Map());
+  const gen = (m.get(owner) ?? 0) + 1;
+  m.set(owner, gen);
+  return gen;
 }
-const isLatest = (root: HTMLElement, owner: string, gen: number) => latest.get(root)?.get(owner) === gen;
+const isLatest = (root: HTMLElement, owner: string, gen: number) => (root as TrackedRoot).sqrtdkLatest?.get(owner) === gen;
 
 /** The slot where request `owner`'s refusal stands now, if any. */
 function slotOf(root: HTMLElement, owner: string): string | undefined {

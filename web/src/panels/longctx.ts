@@ -20,17 +20,17 @@ import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
 import { PANEL_METHODS as METHODS, QUOTE_L, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker } from '../requests/longctx.ts';
 
-export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('longctx', 7, t('lc.title'), t('lc.lede'), ['longctx'], t);
+export function longctxPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+  const s = shell('longctx', 7, t('lc.title'), t('lc.lede'), ['longctx'], t, charts);
   const controls: Control[] = [
     stepSlider(store, 'longctx', 'ldk', t('common.dk'), LONG_DK_STEPS),
     stepSlider(store, 'longctx', 'ltrain', t('lc.trainLen'), TRAIN_LEN_STEPS),
     sinkSlider(store, 'longctx', t('sat.sink'), t('sat.sinkOff')),
   ];
   for (const c of controls) s.controls.append(c.el);
-  const ent = new ChartBox('longctx-entropy', '', t, { height: 300 });
-  const ratio = new ChartBox('longctx-ratio', t('lc.chart.ratio'), t, { height: 260 });
-  const maxw = new ChartBox('longctx-maxweight', t('lc.chart.maxw'), t, { height: 260 });
+  const ent = new ChartBox(charts, 'longctx-entropy', '', t, { height: 300 });
+  const ratio = new ChartBox(charts, 'longctx-ratio', t('lc.chart.ratio'), t, { height: 260 });
+  const maxw = new ChartBox(charts, 'longctx-maxweight', t('lc.chart.maxw'), t, { height: 260 });
   s.charts.append(ent.el, h('div', { class: 'chart-pair' }, ratio.el, maxw.el), s.readouts);
   const ro: Record<LongContextScheme, HTMLElement> = {
     fixed: readout(s.readouts, 'lc-fixed', t('lc.ro.at', { method: t('lc.method.fixed'), L: QUOTE_L })),

@@ -19,8 +19,8 @@ import './scales.css';
 /** The columns of the table at d_k 64/256/1024, each a data-readout id prefix. */
 const COLS = ['var0', 'var', 'mean', 'sqrt', 'inv', 'power', 'maxw'] as const;
 
-export function mupPanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('mup', 12, t('mup.title'), t('mup.lede'), [], t);
+export function mupPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+  const s = shell('mup', 12, t('mup.title'), t('mup.lede'), [], t, charts);
   s.readouts.remove();
   const controls: Control[] = [
     numSlider(store, 'mup', 'rho', t('mup.rho')),
@@ -29,9 +29,9 @@ export function mupPanel({ t, store, compute }: PanelCtx): PanelView {
   ];
   for (const c of controls) s.controls.append(c.el);
 
-  const varC = new ChartBox('mup-variance', t('mup.chart.var'), t, { height: 280 });
-  const meanC = new ChartBox('mup-mean', t('mup.chart.mean'), t, { height: 280 });
-  const entC = new ChartBox('mup-entropy', '', t, { height: 300 });
+  const varC = new ChartBox(charts, 'mup-variance', t('mup.chart.var'), t, { height: 280 });
+  const meanC = new ChartBox(charts, 'mup-mean', t('mup.chart.mean'), t, { height: 280 });
+  const entC = new ChartBox(charts, 'mup-entropy', '', t, { height: 300 });
   const table = h('table', { class: 'table mup-table', 'data-mup-table': '' });
   const head = h('tr', {}, h('th', { scope: 'col', text: 'd_k' }));
   const headCells = COLS.map((c) => h('th', { scope: 'col', 'data-col': c }));

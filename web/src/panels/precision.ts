@@ -75,8 +75,8 @@ function numsField(store: Store, key: 'pk', label: string, bad: string): Control
   };
 }
 
-export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('precision', 6, t('prec.title'), t('prec.lede'), ['precision'], t);
+export function precisionPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+  const s = shell('precision', 6, t('prec.title'), t('prec.lede'), ['precision'], t, charts);
   const mode = select(store, 'precision', 'pmode', t('prec.mode'), [{ value: 'logits', label: t('prec.mode.logits') }, { value: 'random', label: t('prec.mode.random') }, { value: 'qk', label: t('prec.mode.qk') }]);
   const logits = logitsInput(store, t('prec.logits'), (raw) => t('prec.logitsBad', { raw: raw.slice(0, 40) }));
   const presets = h('div', { class: 'presets', 'data-key': 'plogits-presets' },
@@ -135,8 +135,8 @@ export function precisionPanel({ t, store, compute }: PanelCtx): PanelView {
         h('li', { 'data-sign': 'nonfinite', text: t('prec.legend.nonfinite') }),
         ...CAUSE_SIGNS.map(([k]) => h('li', { 'data-sign': k, text: t(k === 'nan' ? 'prec.legend.nanCause' : `prec.legend.${k}`) })),
         h('li', { 'data-sign': 'delta', text: t('prec.legend.delta') }))));
-  const probs = new ChartBox('precision-probs', '', t, { height: 260 });
-  const jac = new ChartBox('precision-jacobian', t('prec.chart.jac'), t, { height: 260 });
+  const probs = new ChartBox(charts, 'precision-probs', '', t, { height: 260 });
+  const jac = new ChartBox(charts, 'precision-jacobian', t('prec.chart.jac'), t, { height: 260 });
   s.charts.append(tableBox, h('div', { class: 'chart-pair' }, probs.el, jac.el), s.readouts);
   const ro = {
     maxLogit: readout(s.readouts, 'prec-maxlogit', t('sat.ro.maxLogit')),

@@ -51,8 +51,8 @@ function numberInput(store: Store, t: T, key: 'softcap' | 'sscale'): Control {
   return { el, sync(st) { const v = String(st[key]); if (document.activeElement !== input && input.value !== v) input.value = v; } };
 }
 
-export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('saturation', 2, t('sat.title'), t('sat.lede'), ['saturation'], t);
+export function saturationPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+  const s = shell('saturation', 2, t('sat.title'), t('sat.lede'), ['saturation'], t, charts);
   const controls: Control[] = [
     stepSlider(store, 'saturation', 'dk', t('common.dk'), DK_STEPS),
     stepSlider(store, 'saturation', 'seqLen', t('common.seqLen'), SEQ_STEPS),
@@ -66,9 +66,9 @@ export function saturationPanel({ t, store, compute }: PanelCtx): PanelView {
   ];
   for (const c of controls) s.controls.append(c.el);
 
-  const ent = new ChartBox('saturation-entropy', '', t, { height: 280 });
-  const maxw = new ChartBox('saturation-maxweight', t('sat.chart.maxw'), t, { height: 280 });
-  const heat = new ChartBox('saturation-heatmap', '', t, { square: true });
+  const ent = new ChartBox(charts, 'saturation-entropy', '', t, { height: 280 });
+  const maxw = new ChartBox(charts, 'saturation-maxweight', t('sat.chart.maxw'), t, { height: 280 });
+  const heat = new ChartBox(charts, 'saturation-heatmap', '', t, { square: true });
   s.charts.append(h('div', { class: 'chart-pair' }, ent.el, maxw.el), h('div', { class: 'chart-pair heat-row' }, heat.el, s.readouts));
   const ro = {
     entropy: readout(s.readouts, 'sat-entropy', t('sat.ro.entropy')),

@@ -29,15 +29,16 @@ export function tensorErrorText(e: unknown, t: T): string {
   return t('tens.err.other', { message: e instanceof Error ? e.message : String(e) });
 }
 
-/** What was loaded outlives a re-render of the page (a language switch rebuilds every panel). */
-const memory: { files: Partial<Record<Slot, Tensor>>; source: string } = { files: {}, source: '' };
+/** What was loaded outlives a re-render of the page (a language switch rebuilds every panel): kept by the app (PanelCtx.keep). */
+interface Loaded { files: Partial<Record<Slot, Tensor>>; source: string }
 
 function shapeText(x: Tensor): string {
   return x.rank === 2 ? `[${x.seqLen}, ${x.dk}]` : `[${x.heads}, ${x.seqLen}, ${x.dk}]`;
 }
 
-export function tensorsPanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('tensors', 9, t('tens.title'), t('tens.lede'), ['tensors'], t);
+export function tensorsPanel({ t, store, compute, charts, keep }: PanelCtx): PanelView {
+  const memory = keep<Loaded>('tensors', () => ({ files: {}, source: '' }));
+  const s = shell('tensors', 9, t('tens.title'), t('tens.lede'), ['tensors'], t, charts);
   const message = h('p', { class: 'tensor-msg', role: 'alert', 'data-tensor-error': '' });
   const exampleButtons = h('div', { class: 'presets', 'data-key': 'tex' },
     h('span', { class: 'muted', text: t('tens.examples') }),
@@ -71,8 +72,8 @@ export function tensorsPanel({ t, store, compute }: PanelCtx): PanelView {
       message),
     scaleCtl.el);
 
-  const jacChart = new ChartBox('tensors-jacobian', t('tens.chart.jac'), t, { height: 280 });
-  const entChart = new ChartBox('tensors-entropy', '', t, { height: 280 });
+  const jacChart = new ChartBox(charts, 'tensors-jacobian', t('tens.chart.jac'), t, { height: 280 });
+  const entChart = new ChartBox(charts, 'tensors-entropy', '', t, { height: 280 });
   s.charts.append(h('div', { class: 'chart-pair' }, jacChart.el, entChart.el), s.readouts);
   const ro = {
     shape: readout(s.readouts, 'tens-shape', t('tens.ro.shape')),

@@ -16,8 +16,8 @@ import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track } from './kit.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 
-export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('variance', 1, t('var.title'), t('var.lede'), ['variance'], t);
+export function variancePanel({ t, store, compute, charts }: PanelCtx): PanelView {
+  const s = shell('variance', 1, t('var.title'), t('var.lede'), ['variance'], t, charts);
   const controls: Control[] = [
     stepSlider(store, 'variance', 'dk', t('common.dk'), DK_STEPS),
     select(store, 'variance', 'samples', t('common.samples'), SAMPLE_STEPS.map((n) => ({ value: String(n), label: String(n) }))),
@@ -25,9 +25,9 @@ export function variancePanel({ t, store, compute }: PanelCtx): PanelView {
   ];
   for (const c of controls) s.controls.append(c.el);
 
-  const law = new ChartBox('variance-law', t('var.chart.law'), t, { height: 320 });
-  const histRaw = new ChartBox('variance-hist-raw', '', t, { height: 220 });
-  const histScaled = new ChartBox('variance-hist-scaled', '', t, { height: 220 });
+  const law = new ChartBox(charts, 'variance-law', t('var.chart.law'), t, { height: 320 });
+  const histRaw = new ChartBox(charts, 'variance-hist-raw', '', t, { height: 220 });
+  const histScaled = new ChartBox(charts, 'variance-hist-scaled', '', t, { height: 220 });
   s.charts.append(law.el, h('div', { class: 'chart-pair' }, histRaw.el, histScaled.el));
   const ro = {
     var: readout(s.readouts, 'var-var', t('var.ro.var')),

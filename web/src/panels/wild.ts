@@ -30,8 +30,8 @@ function headRow(t: PanelCtx['t'], cols: readonly string[], prefix: string, L: n
   return h('thead', {}, h('tr', {}, ...cols.map((c) => h('th', { scope: 'col', text: t(`${prefix}.${c}` as MessageKey, { L }) }))));
 }
 
-export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
-  const s = shell('wild', 13, t('wild.title'), t('wild.lede'), [], t);
+export function wildPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+  const s = shell('wild', 13, t('wild.title'), t('wild.lede'), [], t, charts);
   s.readouts.remove();
   const lenControl = stepSlider(store, 'wild', 'wlen', t('wild.len'), WILD_LEN_STEPS);
   s.controls.append(lenControl.el);
@@ -44,7 +44,7 @@ export function wildPanel({ t, store, compute }: PanelCtx): PanelView {
   const bugs = h('table', { class: 'table wild-table', 'data-bug-table': '' });
   const bbody = h('tbody');
   bugs.append(headRow(t, BUG_COLS, 'wild.bth', 0), bbody);
-  const chart = new ChartBox('wild-entropy', '', t, { height: 420 });
+  const chart = new ChartBox(charts, 'wild-entropy', '', t, { height: 420 });
   const modelsNote = h('p', { class: 'note' });
   s.charts.append(
     h('h3', { text: t('wild.h.models') }),

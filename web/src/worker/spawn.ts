@@ -29,13 +29,17 @@ import(${JSON.stringify(absoluteUrl)}).then(function () {
 `;
 }
 
+/** The page's count of blob: workers that failed before answering (the page then runs the core itself); the app's state holds it. */
+export interface BlobFailures { count: number }
+
 /**
  * A module worker running the built script at `url` (a `?worker&url` import: relative to the page
  * or absolute). Same origin: a plain module worker. Opaque origin: a classic blob: worker that
- * imports the module. Throws what the Worker constructor throws when neither may start (a Content Security
- * Policy without blob:, a browser without module workers).
+ * imports the module, whose failure before any answer counts in `failures`. Throws what the Worker
+ * constructor throws when neither may start (a Content Security Policy without blob:, a browser
+ * without module workers).
  */
-export function moduleWorker(url: string, name: string): Worker {
+export function moduleWorker(url: string, name: string, failures: BlobFailures): Worker {
   const abs = new URL(url, document.baseURI);
   if (!opaqueOrigin() && abs.origin === location.origin) return new Worker(abs, { type: 'module', name });
   const blob = URL.createObjectURL(new Blob([importerSource(abs.href)], { type: 'text/javascript' }));
@@ -43,15 +47,11 @@ export function moduleWorker(url: string, name: string): Worker {
   // a blob: worker whose import fails (the host sends no CORS header) errs before it ever answers
   let answered = false;
   w.addEventListener('message', () => { answered = true; }, { once: true });
-  w.addEventListener('error', () => { if (!answered) blobFailures += 1; });
+  w.addEventListener('error', () => { if (!answered) failures.count += 1; });
   // the worker fetches its blob: script soon after it is constructed; then the URL may go
   setTimeout(() => URL.revokeObjectURL(blob), 30000);
   return w;
 }
-
-let blobFailures = 0;
-/** How many blob: workers of this page failed before answering (the page then runs the core itself). */
-export function blobWorkerFailures(): number { return blobFailures; }
 
 /**
  * `?core=page` in the query runs the core on the page's thread (tests of that fallback), as
