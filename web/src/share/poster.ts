@@ -8,7 +8,7 @@ import QRCode from 'qrcode';
 import type { ChartBox } from '../charts/chartbox.ts';
 import { chartBoxOf } from '../charts/chartbox.ts';
 import { chartColours } from '../theme.ts';
-import { wrapText } from './text.ts';
+import { wrapText } from './wrap.ts';
 import type { PosterModel, PosterNumber } from './text.ts';
 
 export type { PosterModel, PosterNumber };
@@ -97,9 +97,10 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
     ctx.fillStyle = colour;
     ctx.fillText(s, x, y, maxW);
   };
-  const lines = (s: string, px: number, weight: number, width: number) => {
+  // the lines of a text at a font (at most maxLines, the last ending in "…" when cut)
+  const lines = (s: string, px: number, weight: number, width: number, maxLines = Infinity) => {
     ctx.font = font(px, weight);
-    return wrapText(s, width, (x) => ctx.measureText(x).width);
+    return wrapText(s, width, (x) => ctx.measureText(x).width, maxLines);
   };
   ctx.fillStyle = c.background;
   ctx.fillRect(0, 0, W, H);
@@ -108,12 +109,11 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
   ctx.textBaseline = 'alphabetic';
 
   // brand, title, lede
-  const cut = (ls: string[], n: number) => (ls.length > n ? [...ls.slice(0, n - 1), ls[n - 1].replace(/.$/u, '') + '…'] : ls);
   let y = 84;
   text(m.brand, M, y, 30, accent, 700);
   y += 26;
-  for (const l of cut(lines(m.title, 56, 700, W - 2 * M), 2)) { y += 66; text(l, M, y, 56, c.text, 700); }
-  const ledeLines = cut(lines(m.points.length > 0 ? m.pointsTitle : m.lede, 28, 400, W - 2 * M), 3);
+  for (const l of lines(m.title, 56, 700, W - 2 * M, 2)) { y += 66; text(l, M, y, 56, c.text, 700); }
+  const ledeLines = lines(m.points.length > 0 ? m.pointsTitle : m.lede, 28, 400, W - 2 * M, 3);
   y += 14;
   for (const l of ledeLines) { y += 38; text(l, M, y, 28, muted); }
   y += 28;
@@ -159,7 +159,7 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
       ctx.font = font(px, 700);
       while (px > 24 && ctx.measureText(n.value).width > bw - 32) { px -= 2; ctx.font = font(px, 700); }
       text(n.value, x + 16, numbersTop + 16 + px, px, accent, 700, bw - 32);
-      lines(n.label, 23, 400, bw - 32).slice(0, 3).forEach((l, j) => text(l, x + 16, numbersTop + 104 + j * 28, 23, c.text, 400, bw - 32));
+      lines(n.label, 23, 400, bw - 32, 3).forEach((l, j) => text(l, x + 16, numbersTop + 104 + j * 28, 23, c.text, 400, bw - 32));
     });
   }
 
@@ -173,7 +173,7 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
   ctx.fillStyle = c.grid;
   ctx.fillRect(M, footTop - 2, W - 2 * M, 2);
   let fy = qy + 8;
-  for (const l of lines(m.scan, 32, 700, qx - M - 32).slice(0, 2)) { fy += 40; text(l, M, fy, 32, c.text, 700, qx - M - 32); }
+  for (const l of lines(m.scan, 32, 700, qx - M - 32, 2)) { fy += 40; text(l, M, fy, 32, c.text, 700, qx - M - 32); }
   fy += 10;
   // the link in text, as large as it fits above the note (a long link ends in "…"; the QR code has it whole)
   const noteY = qy + qrSize - 4;
@@ -181,10 +181,8 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
   for (let px = 22; px >= 14; px -= 2) {
     const lh = Math.round(px * 1.36);
     const room = Math.floor((noteY - 30 - fy) / lh);
-    let ls = lines(shown, px, 400, qx - M - 32);
-    if (ls.length > room && px > 14) continue;
-    if (ls.length > room) ls = [...ls.slice(0, room - 1), ls[room - 1].slice(0, -1) + '…'];
-    for (const l of ls) { fy += lh; text(l, M, fy, px, accent, 400, qx - M - 32); }
+    if (lines(shown, px, 400, qx - M - 32).length > room && px > 14) continue;
+    for (const l of lines(shown, px, 400, qx - M - 32, room)) { fy += lh; text(l, M, fy, px, accent, 400, qx - M - 32); }
     break;
   }
   text(m.madeWith, M, noteY, 20, muted, 400, qx - M - 32);
