@@ -325,7 +325,7 @@ function pageChrome(state: State): { top: HTMLElement; bar: HTMLElement } {
   shareBtn.addEventListener('click', () => {
     if (!view) return;
     url.flush();
-    const opts = { state: store.state, t, view: view.el, link: shareLink(), returnFocus: shareBtn };
+    const opts = { state: store.state, t, view: view.el, link: shareLink(), figures: view.keyFigures?.() ?? [], returnFocus: shareBtn };
     // the poster and its QR code library load on the first click, not with the page
     void import('./share/dialog.ts').then((m) => m.openShareDialog(opts));
   });

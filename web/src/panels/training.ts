@@ -2,6 +2,7 @@
 // every ticked attention variant from the same seed — same initial weights where shapes allow, same
 // batches — in a dedicated worker, chunk by chunk (web/src/training/controller.ts). Live curves,
 // an end-of-run table, and the trained logits against the iid N(0, 1) of the √d_k argument.
+import type { KeyFigure } from '../requests/key-figures.ts';
 import { moduleWorker } from '../worker/spawn.ts';
 import trainingWorkerUrl from '../training/worker.ts?worker&url';
 import type { AttentionVariant } from '../../../wasm/js/core.js';
@@ -206,6 +207,8 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
   let lastDraw = 0;
   let drawTimer: ReturnType<typeof setTimeout> | undefined;
   const vname = (v: AttentionVariant) => t(`train.v.${v}`);
+  /** the run table's key figures (drawTable) */
+  let tableFigures: KeyFigure[] = [];
 
   function exportCsv(name: string, csv: { header: string[]; rows: (string | number)[][] }): void {
     const url = URL.createObjectURL(new Blob([csvText(csv)], { type: 'text/csv;charset=utf-8' }));
@@ -383,15 +386,20 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
     const rows = summaryRows(runs, state.trthr);
     // '–' where there is no number yet (no evaluation before the end); a NaN the core measured is shown as NaN
     const num = (x: number, f: (x: number) => string = (v) => fmt(v), have = true) => (have ? (Number.isNaN(x) ? 'NaN' : f(x)) : '–');
+    // the table's key figures, row by row (the poster draws the first three): label "variant · column"
+    const figs = (r: (typeof rows)[number]): KeyFigure[] => ([
+      ['steps', 'steps', String(r.stepsDone)],
+      ['final', 'final', num(r.finalLoss, undefined, r.stepsDone > 0)],
+      ['heldout', 'heldout', num(r.heldoutLoss, undefined, r.evaluated)],
+      ['acc', 'tokAcc', num(r.tokenAccuracy, pct, r.evaluated)],
+      ['seqacc', 'seqAcc', num(r.sequenceAccuracy, pct, r.evaluated)],
+      ['reach', 'reach', r.stepsDone === 0 ? '–' : r.stepsToThreshold === null ? t('train.never') : String(r.stepsToThreshold)],
+      ['nonfinite', 'nonfinite', r.stepsDone === 0 ? '–' : r.firstNonfinite === null ? t('train.none') : t('train.atStep', { step: r.firstNonfinite })],
+    ] as const).map(([id, th, value]) => ({ id: `train-${id}-${r.variant}`, label: `${vname(r.variant)} · ${t(`train.th.${th}`)}`, value }));
+    tableFigures = rows.flatMap(figs);
     tableBody.replaceChildren(...rows.map((r) => h('tr', { 'data-variant': r.variant, 'data-status': r.firstNonfinite !== null ? 'diverged' : '' },
       h('th', { scope: 'row' }, h('span', { class: 'swatch', style: `background:${VARIANT_COLOURS[r.variant]}` }), vname(r.variant)),
-      h('td', { 'data-readout': `train-steps-${r.variant}`, text: String(r.stepsDone) }),
-      h('td', { 'data-readout': `train-final-${r.variant}`, text: num(r.finalLoss, undefined, r.stepsDone > 0) }),
-      h('td', { 'data-readout': `train-heldout-${r.variant}`, text: num(r.heldoutLoss, undefined, r.evaluated) }),
-      h('td', { 'data-readout': `train-acc-${r.variant}`, text: num(r.tokenAccuracy, pct, r.evaluated) }),
-      h('td', { 'data-readout': `train-seqacc-${r.variant}`, text: num(r.sequenceAccuracy, pct, r.evaluated) }),
-      h('td', { 'data-readout': `train-reach-${r.variant}`, text: r.stepsDone === 0 ? '–' : r.stepsToThreshold === null ? t('train.never') : String(r.stepsToThreshold) }),
-      h('td', { 'data-readout': `train-nonfinite-${r.variant}`, text: r.stepsDone === 0 ? '–' : r.firstNonfinite === null ? t('train.none') : t('train.atStep', { step: r.firstNonfinite }) }))));
+      ...figs(r).map((f) => h('td', { 'data-readout': f.id, text: f.value })))));
     void cfg;
   }
 
@@ -525,6 +533,7 @@ export function trainingPanel({ t, store }: PanelCtx): PanelView {
 
   return {
     id: 'training',
+    keyFigures: () => tableFigures,
     el: s.el,
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;

@@ -1,7 +1,7 @@
 // "Share as image": a tall 1080×1350 PNG of the view as it is now, for the places that take a
 // picture and no iframe (a WeChat article, a Zhihu answer, Xiaohongshu, a slide): the view's
 // title, its main chart as shown (the chart's own PNG export, charts/chartbox.ts), three live
-// numbers with their labels, a QR code of the exact link (the qrcode package) and that link in
+// numbers with their labels (the view's key figures, requests/key-figures.ts), a QR code of the exact link (the qrcode package) and that link in
 // text, in the page's language. From the interview view, the 30-second answer with its numbers.
 // Also the text for WeChat/Zhihu: the answer or the view's numbers, with the link as a footnote.
 import QRCode from 'qrcode';
@@ -10,41 +10,30 @@ import { chartBoxOf } from '../charts/chartbox.ts';
 import { chartColours } from '../theme.ts';
 import { wrapText } from './wrap.ts';
 import type { PosterModel, PosterNumber } from './text.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 
 export type { PosterModel, PosterNumber };
 
 export const POSTER_WIDTH = 1080;
 export const POSTER_HEIGHT = 1350;
 
-/** Readouts each view puts on its poster, in order (else the view's first three readouts). */
-export const POSTER_READOUTS: Partial<Record<string, string[]>> = {
+/** The key figures each view puts on its poster first, in order (then the view's others, in its order). */
+export const POSTER_FIGURES: Partial<Record<string, string[]>> = {
   saturation: ['sat-entropy', 'sat-maxw', 'sat-share'],
   article: ['art-entropy-none', 'art-entropy-inv_sqrt_dk', 'art-entropy-inv_dk'],
   precision: ['prec-maxlogit', 'prec-rows', 'prec-jac64'],
   variance: ['var-var', 'var-std', 'var-sqrt'],
 };
 
-/** The label of a readout: its <dt>, or for a table cell its row's first cell and its column's header. */
-export function readoutLabel(el: HTMLElement): string {
-  const dt = el.previousElementSibling;
-  if (el.tagName === 'DD' && dt?.tagName === 'DT') return (dt.textContent ?? '').trim();
-  const cell = el.closest('td, th') as HTMLTableCellElement | null;
-  const row = cell?.parentElement as HTMLTableRowElement | null;
-  const table = cell?.closest('table');
-  if (!cell || !row || !table) return '';
-  const head = table.tHead?.rows[table.tHead.rows.length - 1]?.cells[cell.cellIndex]?.textContent?.trim() ?? '';
-  const rowName = row.cells[0] && row.cells[0] !== cell ? (row.cells[0].textContent ?? '').trim() : '';
-  return [rowName, head].filter((x) => x !== '').join(' · ');
-}
-
-/** The first three readouts of a view that hold a value (the view's chosen ones first). */
-export function posterNumbers(view: HTMLElement, panel: string): PosterNumber[] {
-  const all = [...view.querySelectorAll<HTMLElement>('[data-readout]')]
-    .filter((e) => !e.closest('[hidden]') && (e.textContent ?? '').trim() !== '' && e.textContent !== '–');
-  const prefer = POSTER_READOUTS[panel] ?? [];
-  const chosen = [...prefer.map((id) => all.find((e) => e.dataset.readout === id)).filter((e): e is HTMLElement => !!e),
-    ...all.filter((e) => !prefer.includes(e.dataset.readout ?? ''))].slice(0, 3);
-  return chosen.map((e) => ({ id: e.dataset.readout ?? '', label: readoutLabel(e), value: (e.textContent ?? '').trim() }));
+/**
+ * The poster's three numbers: the view's key figures (PanelView.keyFigures, from its results —
+ * never read back from the page) that hold a value, the view's chosen ones first.
+ */
+export function posterNumbers(figures: readonly KeyFigure[], panel: string): PosterNumber[] {
+  const all = figures.filter((f) => f.value.trim() !== '' && f.value !== '–' && f.value !== '…');
+  const prefer = POSTER_FIGURES[panel] ?? [];
+  return [...prefer.map((id) => all.find((f) => f.id === id)).filter((f): f is KeyFigure => f !== undefined),
+    ...all.filter((f) => !prefer.includes(f.id))].slice(0, 3).map(({ id, label, value }) => ({ id, label, value }));
 }
 
 /**

@@ -1,8 +1,10 @@
 // The poster's words, pure (no DOM): what a poster shows (PosterModel), the text for WeChat and
 // Zhihu with the link as a footnote (its lines are broken by share/wrap.ts).
 
-/** A number on the poster: its label and the text the page shows for it. */
-export interface PosterNumber { id: string; label: string; value: string }
+import type { KeyFigure } from '../requests/key-figures.ts';
+
+/** A number on the poster: one of the view's key figures (its id, label and the text the page shows for it). */
+export type PosterNumber = KeyFigure;
 
 /** Everything the poster shows, read from the view on screen. */
 export interface PosterModel {
