@@ -1,13 +1,19 @@
 // The floors of the code (scripts/floors.json): reads every import of web/src and every #include of
 // wasm/, and lists the imports from a lower floor to a higher one, the loops and the unclaimed files.
-// `node scripts/floors.mjs [root]` prints the counts (file and folder level) and every finding.
+// `node scripts/floors.mjs [root] [table.json]` prints the counts (file and folder level) and every finding.
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
-import { join, dirname, relative, posix, extname } from 'node:path';
+import { join, relative, posix, extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('../', import.meta.url));
 
-/** The floor table: { web: { root, floors: [{ name, what, paths }] }, wasm: { … } }. */
+/**
+ * The floor table: one entry per tree, the lowest first ({ wasm, web }), each with the folders it
+ * reads (scan), where quoted #includes are also looked up (includeDirs), the prefix the README
+ * leaves out (strip) and its floors, bottom first: { name, what, paths }. A path ending in / is a
+ * folder, one ending in * a prefix (wasm/src/kernels*), else a file; a file's floor is the one
+ * with its longest matching path.
+ */
 export function readFloors(file = join(here, 'scripts/floors.json')) {
   return JSON.parse(readFileSync(file, 'utf8'));
 }

@@ -3,7 +3,11 @@
 import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
 import type { Core } from '../../wasm/js/core.js';
-import { buildVarianceLaw, varianceRelSE, buildHistogram, buildSaturationLine, buildHeatmap, buildGradientSweep, buildArticle, buildJacobianCurve, buildProbs, csvText } from '../../web/src/charts/builders.ts';
+import { buildVarianceLaw, varianceRelSE, buildHistogram } from '../../web/src/charts/variance.ts';
+import { buildSaturationLine, buildHeatmap } from '../../web/src/charts/saturation.ts';
+import { buildGradientSweep, buildJacobianCurve, buildProbs } from '../../web/src/charts/gradient.ts';
+import { buildArticle } from '../../web/src/charts/article.ts';
+import { csvText } from '../../web/src/charts/kit.ts';
 import { ALL_SCALES, ARTICLE_SCALES } from '../../web/src/requests/results.ts';
 import { defaultState } from '../../web/src/state/state.ts';
 import { translator } from '../../web/src/i18n/messages.ts';

@@ -9,7 +9,7 @@ import type { State } from '../../web/src/state/state.ts';
 import { DK_STEPS } from '../../web/src/state/schema.js';
 import { sweepDks, varianceDks, POINT_SECONDS_LIMIT, estimateSeconds } from '../../web/src/worker/cost.ts';
 import { sweepParams, pointParams, pointTooBig, varianceSweepParams, logitRuleParams, articleParams } from '../../web/src/requests/attention.ts';
-import { longParams, longRequest, METHODS, PANEL_METHODS } from '../../web/src/requests/labs.ts';
+import { longParams, longRequest, METHODS, PANEL_METHODS } from '../../web/src/requests/longctx.ts';
 import { plan, PREVIEW_MIN_SECONDS, PREVIEW_QUERIES, LONG_PREVIEW_MIN_SAVED_SECONDS } from '../../web/src/worker/plan.ts';
 import { LONG_DK_STEPS } from '../../web/src/state/schema.js';
 import type { Kind } from '../../web/src/worker/protocol.ts';

@@ -18,10 +18,13 @@ import type { Request } from '../../web/src/worker/protocol.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams } from '../../web/src/requests/attention.ts';
-import { precisionParams, longRequest, longResultOf, gqaStatsParams, headsKvOf, METHODS, GQA_SEQ_LEN } from '../../web/src/requests/labs.ts';
+import { precisionParams } from '../../web/src/requests/precision.ts';
+import { longRequest, longResultOf, METHODS } from '../../web/src/requests/longctx.ts';
+import { gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from '../../web/src/requests/gqa.ts';
 import { LAYOUTS } from '../../web/src/requests/results.ts';
 import { trainingConfigs } from '../../web/src/training/config.ts';
-import { mupVarianceParams, mupSweepParams, BUGS, bugParams } from '../../web/src/requests/science.ts';
+import { mupVarianceParams, mupSweepParams } from '../../web/src/requests/mup.ts';
+import { BUGS, bugParams } from '../../web/src/requests/wild.ts';
 
 const GOLDEN_PATH = new URL('./golden-links.json', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -42,7 +45,7 @@ function requestsOf(s: State): Call[] {
     case 'precision':
       return [{ label: 'main', kind: 'precisionLab', params: precisionParams(s) }];
     case 'longctx':
-      // one request for the four methods (the panel's, requests/labs.ts), each method's points held under its name
+      // one request for the four methods (the panel's, requests/longctx.ts), each method's points held under its name
       return [{
         label: 'methods', kind: 'longContext', params: longRequest(s, METHODS),
         parts: (r) => METHODS.map((m) => [m, longResultOf(r as LongContextResult, METHODS, m)]),

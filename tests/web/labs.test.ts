@@ -5,12 +5,13 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
 import type { Core, LongContextResult, LongContextMethod, LongContextParams } from '../../wasm/js/core.js';
 import { run, groupedLogits } from '../../web/src/worker/handler.ts';
-import { buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, buildLongContext, buildGqaEntropy, buildKvCache, buildTensorJacobian, buildRowHistogram, quantile, PROB_FLOOR, TENSOR_SCALES } from '../../web/src/charts/labs.ts';
+import { buildPrecisionProbs, buildPrecisionJacobian, precisionCsv, PROB_FLOOR } from '../../web/src/charts/precision.ts';
+import { buildLongContext } from '../../web/src/charts/longctx.ts';
+import { buildGqaEntropy, buildKvCache } from '../../web/src/charts/gqa.ts';
+import { buildTensorJacobian, buildRowHistogram, quantile, TENSOR_SCALES } from '../../web/src/charts/tensors.ts';
 import { FORMATS, ALGORITHMS } from '../../web/src/requests/results.ts';
-import {
-  precisionParams, precisionRows, cellText, longParams, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker,
-  METHODS, PANEL_METHODS, QUOTE_L, parseLogitField,
-} from '../../web/src/requests/labs.ts';
+import { precisionParams, precisionRows, cellText, parseLogitField } from '../../web/src/requests/precision.ts';
+import { longParams, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker, METHODS, PANEL_METHODS, QUOTE_L } from '../../web/src/requests/longctx.ts';
 import { CLAIMS } from '../../web/src/claims.ts';
 import type { Request } from '../../web/src/worker/protocol.ts';
 import { FORMULAS, LONG_FACTORS, longContextFormula } from '../../web/src/formulas.js';

@@ -10,9 +10,11 @@ import type { Request } from '../../web/src/worker/protocol.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { varianceSweepParams, variancePointParams, sweepParams, pointParams, articleParams, pointTooBig, logitRuleParams } from '../../web/src/requests/attention.ts';
-import { precisionParams, longRequest, gqaStatsParams, PANEL_METHODS } from '../../web/src/requests/labs.ts';
+import { precisionParams } from '../../web/src/requests/precision.ts';
+import { longRequest, PANEL_METHODS } from '../../web/src/requests/longctx.ts';
+import { gqaStatsParams } from '../../web/src/requests/gqa.ts';
 import { LAYOUTS } from '../../web/src/requests/results.ts';
-import { wildModelParams, wildReferenceParams } from '../../web/src/requests/science.ts';
+import { wildModelParams, wildReferenceParams } from '../../web/src/requests/wild.ts';
 
 let core: Core;
 beforeAll(async () => { core = await loadCore({ kernel: 'auto' }); });

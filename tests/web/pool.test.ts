@@ -14,7 +14,8 @@ import { DK_STEPS } from '../../web/src/state/schema.js';
 
 const DK_STEPS_ALL = [...DK_STEPS];
 import { sweepParams, pointParams, varianceSweepParams, variancePointParams, articleParams, logitRuleParams } from '../../web/src/requests/attention.ts';
-import { longParams, longRequest, gqaStatsParams, METHODS, PANEL_METHODS } from '../../web/src/requests/labs.ts';
+import { longParams, longRequest, METHODS, PANEL_METHODS } from '../../web/src/requests/longctx.ts';
+import { gqaStatsParams } from '../../web/src/requests/gqa.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 
 let core: Core;

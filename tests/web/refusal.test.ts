@@ -8,7 +8,9 @@ import type { Core } from '../../wasm/js/core.js';
 import { run } from '../../web/src/worker/handler.ts';
 import { namedParams, refusalSlot, slotOfMessage, PARAM_CONTROLS } from '../../web/src/panels/refusal.ts';
 import { pointParams, variancePointParams, sweepParams, articleParams } from '../../web/src/requests/attention.ts';
-import { precisionParams, longParams, gqaStatsParams } from '../../web/src/requests/labs.ts';
+import { precisionParams } from '../../web/src/requests/precision.ts';
+import { longParams } from '../../web/src/requests/longctx.ts';
+import { gqaStatsParams } from '../../web/src/requests/gqa.ts';
 import { defaultState, STATE_KEYS } from '../../web/src/state/state.ts';
 import type { Panel, StateKey } from '../../web/src/state/state.ts';
 

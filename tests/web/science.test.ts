@@ -6,13 +6,12 @@ import { loadCore } from '../../wasm/js/core.js';
 import type { Core, SaturationSweepResult, ModelScale } from '../../wasm/js/core.js';
 import { defaultState, withPatch, parseHash, toHash } from '../../web/src/state/state.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
-import {
-  mupVarianceParams, mupSweepParams, mupScales, MUP_SCALE, BUGS, bugParams, wildModelParams, wildReferenceParams, WILD_SEQ_LEN,
-  wildLinkPatch, bugLinkPatch,
-} from '../../web/src/requests/science.ts';
+import { mupVarianceParams, mupSweepParams, mupScales, MUP_SCALE } from '../../web/src/requests/mup.ts';
+import { BUGS, bugParams, wildModelParams, wildReferenceParams, WILD_SEQ_LEN, wildLinkPatch, bugLinkPatch } from '../../web/src/requests/wild.ts';
 import { varianceSweepParams, sinkParams, explicitPointParams, explicitSweepParams, sweepParams } from '../../web/src/requests/attention.ts';
-import { buildMupMoments, buildMupEntropy, buildWildEntropy } from '../../web/src/charts/science.ts';
-import { buildSaturationLine } from '../../web/src/charts/builders.ts';
+import { buildMupMoments, buildMupEntropy } from '../../web/src/charts/mup.ts';
+import { buildWildEntropy } from '../../web/src/charts/wild.ts';
+import { buildSaturationLine } from '../../web/src/charts/saturation.ts';
 import { ALL_SCALES } from '../../web/src/requests/results.ts';
 import { MLA_ENTRY } from '../../web/src/interview/live.ts';
 import { CLAIMS, c3AtRho, mupDrift, mupLive } from '../../web/src/claims.ts';

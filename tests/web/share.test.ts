@@ -18,7 +18,7 @@ import { wrapText } from '../../web/src/share/wrap.ts';
 import { figureData, renderFigure, viewWords, callCore } from '../../web/src/share/figures.ts';
 import { sweepParams, varianceSweepParams } from '../../web/src/requests/attention.ts';
 import { sweepAt, ALL_SCALES } from '../../web/src/requests/results.ts';
-import { buildSaturationLine } from '../../web/src/charts/builders.ts';
+import { buildSaturationLine } from '../../web/src/charts/saturation.ts';
 import { fmt } from '../../web/src/format.ts';
 import { pageHtml, siteUrl } from '../../scripts/share-pages.ts';
 import { readFileSync } from 'node:fs';

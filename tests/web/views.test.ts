@@ -100,7 +100,7 @@ describe('chart text alternative', () => {
   });
 });
 
-import { logTick, pow2Ticks, pow10Label } from '../../web/src/charts/builders.ts';
+import { logTick, pow2Ticks, pow10Label } from '../../web/src/charts/kit.ts';
 
 describe('axis ticks: one number format per axis', () => {
   const ticks = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_, i) => ({ value: 10 ** (lo + i) }));

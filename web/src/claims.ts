@@ -11,9 +11,11 @@ import type { Calls, Kind, GroupedLogitsResult } from './worker/protocol.ts';
 import type { WorkerName } from './compute.ts';
 import type { Panel, State } from './state/state.ts';
 import { varianceSweepParams, sweepParams, logitRuleParams, articleParams } from './requests/attention.ts';
-import { C11_SHAPE, longRequest, longResultOf, longWorker, QUOTE_L, gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from './requests/labs.ts';
+import { C11_SHAPE } from './requests/precision.ts';
+import { longRequest, longResultOf, longWorker, QUOTE_L } from './requests/longctx.ts';
+import { gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from './requests/gqa.ts';
 import { sweepAt, ALL_SCALES } from './requests/results.ts';
-import { mupSweepParams, MUP_SCALE } from './requests/science.ts';
+import { mupSweepParams, MUP_SCALE } from './requests/mup.ts';
 import { cellOf, FORMATS, LAYOUTS } from './requests/results.ts';
 
 /** agree = the claim holds; partly = part of it holds; disagree = it does not hold. */
@@ -283,6 +285,3 @@ export function c9Verdict(alternatives: { finite: boolean; accuracy: number | nu
 }
 
 export const CLAIMS: Readonly<Record<ClaimId, ClaimDef>> = Object.freeze(Object.fromEntries(DEFS.map((d) => [d.id, d])) as Record<ClaimId, ClaimDef>);
-
-/** The C11 setting's dimensions, for texts. */
-export const C11_DIMS = { dk: C11_SHAPE.dk, seqLen: C11_SHAPE.seqLen } as const;

@@ -106,30 +106,6 @@ export function select<K extends StateKey>(store: Store, panel: Panel | null, ke
   });
 }
 
-/**
- * A typed-in list of numbers (the precision lab's logits): applied on change / Enter when every
- * entry parses and fits the schema; otherwise the state keeps its value and the error slot says why.
- */
-export function numsInput(store: Store, panel: Panel, key: 'plogits', label: string, errorText: (raw: string) => string): Control {
-  const spec = SCHEMA[key];
-  const input = h('input', { type: 'text', class: 'nums', spellcheck: false, autocomplete: 'off', inputMode: 'decimal' }) as HTMLInputElement;
-  const el = wrap(key, label, input);
-  const err = el.querySelector<HTMLElement>(`[data-err-for="${key}"]`)!;
-  input.addEventListener('change', () => {
-    const parts = input.value.replace(/[\[\]\s]+/g, ' ').trim().split(/[ ,;]+/).filter((p) => p !== '');
-    const xs = parts.map(Number);
-    const ok = parts.length >= 1 && parts.length <= spec.maxLength && parts.every((p) => /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(p))
-      && xs.every((x) => Number.isFinite(x) && x >= spec.min && x <= spec.max);
-    if (!ok) { setText(err, errorText(input.value)); return; }
-    setText(err, '');
-    store.set({ [key]: xs, exp: panel } as Partial<State>, key);
-  });
-  return showing(store, {
-    el,
-    sync(s) { const v = s[key].join(', '); if (document.activeElement !== input && input.value !== v) input.value = v; },
-  });
-}
-
 /** A seed: a number input (validated against the schema) and a re-roll button. */
 export function seedInput(store: Store, panel: Panel, key: 'seed' | 'aseed' | 'pseed' | 'iseed', label: string, rerollLabel: string): Control {
   const spec = SCHEMA[key];

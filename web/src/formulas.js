@@ -1,5 +1,5 @@
 /**
- * The factor λ of each long-context method the panel draws (web/src/requests/labs.ts PANEL_METHODS,
+ * The factor λ of each long-context method the panel draws (web/src/requests/longctx.ts PANEL_METHODS,
  * in its order; tests/web/labs.test.ts holds the two lists equal), as the core computes it
  * (wasm/src/experiments.cpp long_context_multiplier) for a query at the end of L keys: Llama 4's
  * temperature 1 + β ln(⌊(pos + 1)/F⌋ + 1) with pos + 1 = L (F 8192, β 0.1), SSMax's s ln n with n = L (s 0.43).

@@ -8,7 +8,7 @@ import './style.css';
 import './panels/interview.css';
 import './panels/drill.css';
 import './panels/device.css';
-import './panels/science.css';
+import './panels/scales.css';
 import './embed/formats.css';
 import { parseHash, toHash, shareHash, langFromNavigator } from './state/state.ts';
 import type { State, StateKey, ParseIssue, Panel } from './state/state.ts';

@@ -5,8 +5,8 @@ import {
   LinearScale, LogarithmicScale, CategoryScale, Filler, Legend, Tooltip,
 } from 'chart.js';
 import type { ChartConfiguration, Plugin } from 'chart.js';
-import type { ChartSpec } from './builders.ts';
-import { csvText } from './builders.ts';
+import type { ChartSpec } from './kit.ts';
+import { csvText } from './kit.ts';
 import type { T } from '../i18n/messages.ts';
 import { h, setText, download } from '../dom.ts';
 import { chartSummary } from './summary.ts';
@@ -36,7 +36,7 @@ const vline: Plugin = {
   },
 };
 /**
- * A callout of the gap between two values at one x (options.plugins.gapLabel, builders.ts
+ * A callout of the gap between two values at one x (options.plugins.gapLabel, kit.ts
  * GapLabel): a bracket from y0 to y1 and its number beside it, so a reader of a small embed sees
  * the gap that two close curves hide (the 1/√d_k entropy under ln L).
  */

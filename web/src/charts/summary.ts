@@ -1,6 +1,6 @@
 // The text alternative of a chart: what it shows, in numbers, generated from exactly the CSV that
 // the chart exports (so the words, the data table and the download never disagree). Pure.
-import type { Csv, Cell } from './builders.ts';
+import type { Csv, Cell } from './kit.ts';
 import { fmt } from '../format.ts';
 import type { T } from '../i18n/messages.ts';
 

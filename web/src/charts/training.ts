@@ -1,10 +1,10 @@
-// Pure chart builders of the training lab (the contract of builders.ts: runs + translator →
+// Pure chart builders of the training lab (the contract of kit.ts: runs + translator →
 // Chart.js config + the CSV of exactly what is drawn; no DOM, so tests/web/training.test.ts runs
 // them under Node). Steps are numbered from 0, as the core numbers them.
 import type { AttentionVariant } from '../../../wasm/js/core.js';
 import type { T } from '../i18n/messages.ts';
-import type { ChartSpec, Dataset, Point, Cell } from './builders.ts';
-import { axis, baseOptions, countPoints, longCsv, line, dots, logTick, GREY } from './builders.ts';
+import type { ChartSpec, Dataset, Point, Cell } from './kit.ts';
+import { axis, baseOptions, countPoints, longCsv, line, dots, logTick, GREY } from './kit.ts';
 import type { RunSeries } from '../training/series.ts';
 import { hasHeadScale, lastFiniteLoss, finalLoss, stepsToReach } from '../training/series.ts';
 

@@ -1,6 +1,6 @@
 // The device panel's chart and table rows, built from a result by pure functions (no DOM).
-import type { ChartSpec, Cell, Dataset } from '../charts/builders.ts';
-import { axis, baseOptions } from '../charts/builders.ts';
+import type { ChartSpec, Cell, Dataset } from '../charts/kit.ts';
+import { axis, baseOptions } from '../charts/kit.ts';
 import type { T, MessageKey } from '../i18n/messages.ts';
 import type { DeviceResult, Measure, Shape } from './bench.ts';
 import { ofPeak } from './bench.ts';

@@ -6,7 +6,7 @@
 // page's MessageKey; the Simplified Chinese (./messages.zh-CN.ts) has exactly these keys.
 import { tensorsEn } from './packs/tensors.ts';
 import { speedEn } from './packs/speed.ts';
-import { scienceEn } from './packs/science.ts';
+import { scalesEn } from './packs/scales.ts';
 import { shareEn } from './packs/share.ts';
 
 export const enBase = {
@@ -491,7 +491,7 @@ export const enBase = {
   ...tensorsEn,
   // progressive charts (web/src/i18n/packs/speed.ts)
   ...speedEn,
-  ...scienceEn,
+  ...scalesEn,
   ...shareEn,
 } as const;
 

@@ -3,7 +3,7 @@
 import type { BaseKey } from './messages.en.ts';
 import { tensorsZh } from './packs/tensors.zh-CN.ts';
 import { speedZh } from './packs/speed.zh-CN.ts';
-import { scienceZh } from './packs/science.zh-CN.ts';
+import { scalesZh } from './packs/scales.zh-CN.ts';
 import { shareZh } from './packs/share.zh-CN.ts';
 
 export const zhBase: Record<BaseKey, string> = {
@@ -483,6 +483,6 @@ export const zhBase: Record<BaseKey, string> = {
   'gqa.note.gemmaCap': '按它的截断实际计算：logit 差 {gap} 经 50 · tanh(s/50) 变为 {capped}，softmax 对原始 logit 的 Jacobian 范数为 {jc}，不截断时为 {ju}。',
   ...tensorsZh,
   ...speedZh,
-  ...scienceZh,
+  ...scalesZh,
   ...shareZh,
 };

@@ -1,4 +1,5 @@
-// The message-key prefix and the title of each panel (tabs, menu, pager, document title, embeds).
+// The message-key prefix and the title of each panel (tabs, menu, pager, document title, embeds),
+// kept with the strings they name.
 import type { Panel } from '../state/state.ts';
 import type { T, MessageKey } from './messages.ts';
 import { PANELS as PANEL_ORDER } from '../state/schema.js';

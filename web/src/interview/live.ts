@@ -11,9 +11,11 @@ import type { Kind, Calls } from '../worker/protocol.ts';
 import type { WorkerName } from '../compute.ts';
 import { LONG_SEQ_STEPS, DK_STEPS } from '../state/schema.js';
 import { pointParams, logitRuleParams, saturationPointParams, variancePointParams, articleParams } from '../requests/attention.ts';
-import { precisionParams, longParams, gqaStatsParams, WORKER_OF, QUOTE_L } from '../requests/labs.ts';
+import { precisionParams } from '../requests/precision.ts';
+import { longParams, WORKER_OF, QUOTE_L } from '../requests/longctx.ts';
+import { gqaStatsParams } from '../requests/gqa.ts';
 import { trainingConfigs } from '../training/config.ts';
-import { mupSweepParams, mupVarianceParams } from '../requests/science.ts';
+import { mupSweepParams, mupVarianceParams } from '../requests/mup.ts';
 import type { TrainingConfig } from '../../../wasm/js/core.js';
 
 /** σ² of the “components with variance σ² ≠ 1” follow-up (σ = 2, so σ⁴ = 16). */

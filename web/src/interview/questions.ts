@@ -12,12 +12,14 @@ import type { State } from '../state/state.ts';
 import { withPatch } from '../state/state.ts';
 import { DRILL_QUESTIONS } from '../state/schema.js';
 import { variancePointParams, varianceSweepParams, pointParams, sweepParams, logitRuleParams, saturationPointParams } from '../requests/attention.ts';
-import { precisionParams, longParams, GQA_SEQ_LEN } from '../requests/labs.ts';
+import { precisionParams } from '../requests/precision.ts';
+import { longParams } from '../requests/longctx.ts';
+import { GQA_SEQ_LEN } from '../requests/gqa.ts';
 import { sweepAt, ALL_SCALES } from '../requests/results.ts';
 import { cellOf } from '../requests/results.ts';
 import type { ClaimRequest } from '../claims.ts';
 import { mupDrift, c3AtRho } from '../claims.ts';
-import { mupVarianceParams, mupSweepParams } from '../requests/science.ts';
+import { mupVarianceParams, mupSweepParams } from '../requests/mup.ts';
 
 /** mulberry32: a small, well-mixed 32-bit generator; the drill's parameters only (never the core's numbers). */
 export function rng(seed: number): () => number {

@@ -5,7 +5,7 @@ import { toHash, withPatch } from '../state/state.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { h } from '../dom.ts';
 import { shell } from './kit.ts';
-import { QK_PRESET } from '../requests/labs.ts';
+import { QK_PRESET } from '../requests/precision.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 
 export const PRESETS: { id: string; q: MessageKey; a: MessageKey; patch: Partial<State> }[] = [

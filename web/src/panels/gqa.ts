@@ -4,7 +4,7 @@
 import type { AttentionStatsResult } from '../../../wasm/js/core.js';
 import type { GroupedLogitsResult } from '../worker/protocol.ts';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildGqaEntropy, buildKvCache } from '../charts/labs.ts';
+import { buildGqaEntropy, buildKvCache } from '../charts/gqa.ts';
 import { LAYOUTS } from '../requests/results.ts';
 import type { Layout } from '../requests/results.ts';
 import { stepSlider, select, applyInteger } from '../controls.ts';
@@ -18,7 +18,7 @@ import { shell, claimBox, track, settle, scrollTable, showFigures } from './kit.
 import { gqaLayoutFigures, kvCacheOf } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
-import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from '../requests/labs.ts';
+import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from '../requests/gqa.ts';
 import type { SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 
 function divisors(n: number): number[] {

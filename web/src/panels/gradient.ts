@@ -5,7 +5,7 @@ import type { KeyFigure } from '../requests/key-figures.ts';
 import type { AttentionStatsResult, SaturationSweepResult, SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 import type { JacobianCurveResult } from '../worker/protocol.ts';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildGradientSweep, buildJacobianCurve, buildProbs } from '../charts/builders.ts';
+import { buildGradientSweep, buildJacobianCurve, buildProbs } from '../charts/gradient.ts';
 import { sweepAt, ALL_SCALES } from '../requests/results.ts';
 import { stepSlider, select, numSlider } from '../controls.ts';
 import type { Control } from '../controls.ts';

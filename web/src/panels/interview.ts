@@ -27,7 +27,7 @@ import type { WorkerLike } from '../worker/protocol.ts';
 import type { LinkId, NumberId } from '../interview/live.ts';
 import type { SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildSaturationLine } from '../charts/builders.ts';
+import { buildSaturationLine } from '../charts/saturation.ts';
 import { ALL_SCALES, ARTICLE_SCALES } from '../requests/results.ts';
 import { sweepParams, logitRuleParams } from '../requests/attention.ts';
 
@@ -397,6 +397,3 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     },
   };
 }
-
-/** The number ids the view shows (for tests: each must appear at least once). */
-export const SHOWN_NUMBERS = Object.keys(NUMBERS) as NumberId[];

@@ -1,5 +1,5 @@
-// The frame every panel shares: title, lede, controls, charts, readouts, formula, "what this
-// shows" text and claim checks; each part carries data-part so embed mode can hide parts.
+// The panel kit: the frame every panel shares (title, lede, controls, charts, readouts, formula, "what
+// this shows" text and claim checks; each part carries data-part so embed mode can hide parts).
 import { h, setText } from '../dom.ts';
 import type { T } from '../i18n/messages.ts';
 import { translator } from '../i18n/catalogue.ts';
@@ -270,8 +270,6 @@ export function settle(root: HTMLElement, owner: string): void {
   bump(root, owner);
   clearErrors(root, owner);
 }
-
-export function setRo(el: HTMLElement, v: string): void { setText(el, v); }
 
 /**
  * A table in a labelled, focusable scroll box (role=region): on a narrow screen it scrolls

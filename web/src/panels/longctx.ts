@@ -1,14 +1,14 @@
 // Panel 7, long context (claim C8): mean entropy, entropy / ln L and mean max weight against the
 // sequence length for the fixed 1/√d_k, log-length scaling, YaRN's temperature, the article's
 // T = √d_k · (L_train / L)^0.5, Llama 4's query temperature and SSMax. One request for every method
-// whose curves changed (requests/labs.ts longMethodsToAsk / longRequest: one core call forms q·k once
+// whose curves changed (requests/longctx.ts longMethodsToAsk / longRequest: one core call forms q·k once
 // for all of them), cached; the fixed scale, Llama 4 and SSMax do not depend on L_train, so moving
 // L_train asks for three methods in one request and draws the three charts once with their results
 // (a first estimate before them only where the core's estimate says the call is long, worker/plan.ts).
 import type { LongContextScheme, LongContextResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildLongContext } from '../charts/labs.ts';
-import type { LongField } from '../charts/labs.ts';
+import { buildLongContext } from '../charts/longctx.ts';
+import type { LongField } from '../charts/longctx.ts';
 import { stepSlider, sinkSlider } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { LONG_DK_STEPS, TRAIN_LEN_STEPS } from '../state/schema.js';
@@ -20,7 +20,7 @@ import { longContextFigures } from '../requests/key-figures.ts';
 import type { KeyFigure } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
-import { PANEL_METHODS as METHODS, QUOTE_L, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker } from '../requests/labs.ts';
+import { PANEL_METHODS as METHODS, QUOTE_L, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker } from '../requests/longctx.ts';
 
 export function longctxPanel({ t, store, compute }: PanelCtx): PanelView {
   const s = shell('longctx', 7, t('lc.title'), t('lc.lede'), ['longctx'], t);

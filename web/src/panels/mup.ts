@@ -4,7 +4,7 @@
 // d_k^−p at that ρ; a table at d_k 64, 256 and 1024; C3's verdict at ρ (web/src/claims.ts).
 import type { SaturationSweepResult, ScoreVarianceResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildMupMoments, buildMupEntropy, powerLabel, rhoLabel } from '../charts/science.ts';
+import { buildMupMoments, buildMupEntropy, powerLabel, rhoLabel } from '../charts/mup.ts';
 import { numSlider, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
@@ -14,9 +14,9 @@ import { shell, claimBox, scrollTable, KeyedRequest, showFigures } from './kit.t
 import { MUP_COLUMNS, mupMomentFigures, mupSweepFigures } from '../requests/key-figures.ts';
 import type { KeyFigure } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
-import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SCALE, MUP_SHAPE } from '../requests/science.ts';
+import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SCALE, MUP_SHAPE } from '../requests/mup.ts';
 import { mupLive, c3AtRho } from '../claims.ts';
-import './science.css';
+import './scales.css';
 
 /** The columns of the table at d_k 64/256/1024, each a data-readout id prefix. */
 const COLS = MUP_COLUMNS;

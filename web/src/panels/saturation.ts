@@ -2,7 +2,7 @@
 // against d_k for every scale, the heatmap of head 0 and the readouts at the chosen setting.
 import type { AttentionStatsResult, SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildSaturationLine, buildHeatmap } from '../charts/builders.ts';
+import { buildSaturationLine, buildHeatmap } from '../charts/saturation.ts';
 import { sweepAt, ALL_SCALES } from '../requests/results.ts';
 import { stepSlider, intSlider, select, seedInput, sinkSlider } from '../controls.ts';
 import type { Control } from '../controls.ts';

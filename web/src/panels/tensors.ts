@@ -4,8 +4,8 @@
 // shape give. The file contents are not in the URL; the example choice and the scale are.
 import type { TensorStatsResult, AttentionStatsResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildTensorJacobian, buildRowHistogram, TENSOR_SCALES } from '../charts/labs.ts';
-import type { TensorScale } from '../charts/labs.ts';
+import { buildTensorJacobian, buildRowHistogram, TENSOR_SCALES } from '../charts/tensors.ts';
+import type { TensorScale } from '../charts/tensors.ts';
 import { select } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';

@@ -7,7 +7,7 @@ import { moduleWorker } from '../worker/spawn.ts';
 import trainingWorkerUrl from '../training/worker.ts?worker&url';
 import type { AttentionVariant } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { csvText } from '../charts/builders.ts';
+import { csvText } from '../charts/kit.ts';
 import {
   buildTrainLoss, buildTrainGradNorm, buildTrainLayers, buildTrainAccuracy, buildTrainLogitHist, summaryRows, summaryCsv, VARIANT_COLOURS,
 } from '../charts/training.ts';

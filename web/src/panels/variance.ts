@@ -2,7 +2,8 @@
 // histograms of raw and ÷√d_k scores at the chosen d_k.
 import type { ScoreVarianceResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildVarianceLaw, buildHistogram, SCALE_COLOURS } from '../charts/builders.ts';
+import { buildVarianceLaw, buildHistogram } from '../charts/variance.ts';
+import { SCALE_COLOURS } from '../charts/kit.ts';
 import { stepSlider, select, seedInput } from '../controls.ts';
 import type { Control } from '../controls.ts';
 import { DK_STEPS, SAMPLE_STEPS } from '../state/schema.js';

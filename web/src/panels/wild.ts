@@ -12,14 +12,14 @@ import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
 import { shell, scrollTable, busy } from './kit.ts';
 import { ChartBox } from '../charts/chartbox.ts';
-import { buildWildEntropy } from '../charts/science.ts';
-import type { WildBar } from '../charts/science.ts';
+import { buildWildEntropy } from '../charts/wild.ts';
+import type { WildBar } from '../charts/wild.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { CoreError } from '../compute.ts';
-import { BUGS, bugParams, wildModelParams, wildReferenceParams, wildLinkPatch, bugLinkPatch } from '../requests/science.ts';
+import { BUGS, bugParams, wildModelParams, wildReferenceParams, wildLinkPatch, bugLinkPatch } from '../requests/wild.ts';
 import { stepSlider } from '../controls.ts';
 import { WILD_LEN_STEPS } from '../state/schema.js';
-import './science.css';
+import './scales.css';
 
 /** A promise that settles when p does and never rejects (p's own handlers report its failure). */
 const settled = (p: Promise<unknown>): Promise<void> => p.then(() => undefined, () => undefined);

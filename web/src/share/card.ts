@@ -2,7 +2,7 @@
 // first paint of every page's HTML before the app runs (issue 18): the view's heading, its lede,
 // the static picture of its key chart at the default state and a "computing in your browser…"
 // line. Pure string builders; the numbers and the chart come from web/src/share/figures.ts.
-import type { ChartSpec } from '../charts/builders.ts';
+import type { ChartSpec } from '../charts/kit.ts';
 import type { FigureNumber } from './figures.ts';
 import { chartSvg, textWidth, xmlEscape, svgText } from './svgchart.ts';
 import { CARD } from './meta.ts';

@@ -10,16 +10,25 @@
 import type { Core, SaturationSweepResult, ScoreVarianceResult, PrecisionLabResult, LongContextResult, LongContextMethod, TensorStatsResult, AttentionStatsResult, AttentionVariant } from '../../../wasm/js/core.js';
 import type { Panel, State } from '../state/state.ts';
 import type { T } from '../i18n/messages.ts';
-import type { ChartSpec, Dataset } from '../charts/builders.ts';
+import type { ChartSpec, Dataset } from '../charts/kit.ts';
 import type { Kind } from '../worker/protocol.ts';
 import type { KeyFigure } from '../requests/key-figures.ts';
 import { figure, qualified, relabelled, withLnL, sweepEntropyFigures, sweepGradientFigures, varianceFigures, articleFigures, followupRatioFigure, precisionF16Figures, longContextFigures, gqaLayoutFigures, kvCacheOf, tensorFigures, trainingLossFigure, deviceWorkFigure, mupSweepFigures, modelScaleFigure } from '../requests/key-figures.ts';
 import { run } from '../worker/handler.ts';
 import { sweepParams, varianceSweepParams, articleParams } from '../requests/attention.ts';
-import { precisionParams, longParams, METHODS, QUOTE_L, gqaStatsParams, headsKvOf } from '../requests/labs.ts';
-import { buildSaturationLine, buildVarianceLaw, buildGradientSweep, buildArticle, SCALE_COLOURS, axis, baseOptions, alpha } from '../charts/builders.ts';
+import { precisionParams } from '../requests/precision.ts';
+import { longParams, METHODS, QUOTE_L } from '../requests/longctx.ts';
+import { gqaStatsParams, headsKvOf } from '../requests/gqa.ts';
+import { buildSaturationLine } from '../charts/saturation.ts';
+import { buildVarianceLaw } from '../charts/variance.ts';
+import { buildGradientSweep } from '../charts/gradient.ts';
+import { buildArticle } from '../charts/article.ts';
+import { SCALE_COLOURS, axis, baseOptions, alpha } from '../charts/kit.ts';
 import { ALL_SCALES } from '../requests/results.ts';
-import { buildPrecisionProbs, buildLongContext, buildKvCache, buildRowHistogram } from '../charts/labs.ts';
+import { buildPrecisionProbs } from '../charts/precision.ts';
+import { buildLongContext } from '../charts/longctx.ts';
+import { buildKvCache } from '../charts/gqa.ts';
+import { buildRowHistogram } from '../charts/tensors.ts';
 import { LAYOUTS } from '../requests/results.ts';
 import type { Layout } from '../requests/results.ts';
 import { DEVICE_SHAPE, attentionFlops } from '../device/bench.ts';
@@ -28,8 +37,8 @@ import { buildTrainLoss } from '../charts/training.ts';
 import type { RunSeries } from '../training/series.ts';
 import { emptySeries, appendStep } from '../training/series.ts';
 import type { ModelScale } from '../../../wasm/js/core.js';
-import { mupSweepParams } from '../requests/science.ts';
-import { buildMupEntropy, rhoLabel } from '../charts/science.ts';
+import { mupSweepParams } from '../requests/mup.ts';
+import { buildMupEntropy, rhoLabel } from '../charts/mup.ts';
 import { panelTitleKey } from '../i18n/titles.ts';
 
 /** One live number of a card: one of the view's key figures (requests/key-figures.ts), its label and value. */
@@ -257,9 +266,6 @@ const wild: FigureDef<ModelScale[]> = {
 const FIGURES: Partial<Record<Panel, FigureDef<unknown>>> = {
   interview, variance, saturation, gradient, article, followups, precision, longctx, gqa, tensors, training, device, mup, wild,
 } as Partial<Record<Panel, FigureDef<unknown>>>;
-
-/** True when the view has a figure (a chart or a number); a view without one gets a text-only card. */
-export function hasFigure(p: Panel): boolean { return FIGURES[p] !== undefined; }
 
 /** The language-free data of a view's figure at state `s` (null for a view without a figure). */
 export async function figureData(p: Panel, core: Core, s: State, read: ReadFile): Promise<unknown> {

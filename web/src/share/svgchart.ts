@@ -3,7 +3,7 @@
 // (afterBuildTicks, ticks.callback) and legend filter the live chart uses, so the first paint of a
 // page and its link card show the very series the live chart will draw. Pure: no DOM, no canvas;
 // the build runs it under Node (scripts/share-pages.ts) and resvg turns it into the card's PNG.
-import type { ChartConfig, Dataset, Point } from '../charts/builders.ts';
+import type { ChartConfig, Dataset, Point } from '../charts/kit.ts';
 
 export interface SvgChartOptions {
   width: number;

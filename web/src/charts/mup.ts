@@ -1,10 +1,10 @@
-// Pure chart builders of the views past the iid argument (μP and the scales real models use):
-// results + translator → a Chart.js config and the CSV of exactly the series drawn. No DOM.
+// Chart builders of "When is 1/d_k right?" (μP): the moments of q·k at a correlation ρ against d_k,
+// and the mean entropy under 1/√d_k, 1/d_k and d_k^−p (results + translator → ChartSpec, no DOM).
 import type { ScoreVarianceResult, SaturationSweepResult } from '../../../wasm/js/core.js';
 import type { T } from '../i18n/messages.ts';
-import type { ChartSpec, Dataset } from './builders.ts';
-import { axis, baseOptions, countPoints, dots, line, longCsv, alpha, pow2Ticks, logTick, SCALE_COLOURS, GREY, EXPLICIT_COLOUR } from './builders.ts';
-import { MUP_SCALE } from '../requests/science.ts';
+import type { ChartSpec, Dataset } from './kit.ts';
+import { axis, baseOptions, countPoints, dots, line, longCsv, alpha, pow2Ticks, logTick, SCALE_COLOURS, GREY, EXPLICIT_COLOUR } from './kit.ts';
+import { MUP_SCALE } from '../requests/mup.ts';
 import { fmt } from '../format.ts';
 
 /** The colour of d_k^−p (neither of the named scales). */
@@ -62,29 +62,5 @@ export function buildMupEntropy(sweep: SaturationSweepResult, dks: number[], p: 
     config: { type: 'line', data: { datasets }, options: baseOptions(x, y) },
     csv: longCsv('d_k', 'mean_entropy_nats', datasets),
     points: countPoints(datasets),
-  };
-}
-
-/** One catalogue row of the wild chart: the model and its two entropies (NaN while not computed). */
-export interface WildBar { model: string; own: number; ref: number }
-
-/**
- * Mean row entropy at L = 4096 on iid inputs per model (horizontal bars): under the model's effective
- * scale and under 1/√d_head at the same d_head, beside the ln L ceiling.
- */
-export function buildWildEntropy(rows: readonly WildBar[], lnL: number, t: T): ChartSpec {
-  const labels = rows.map((r) => r.model);
-  const datasets: Dataset[] = [
-    { label: t('wild.series.own'), data: rows.map((r) => r.own), backgroundColor: EXPLICIT_COLOUR, borderColor: EXPLICIT_COLOUR },
-    { label: t('wild.series.ref'), data: rows.map((r) => r.ref), backgroundColor: SCALE_COLOURS.inv_sqrt_dk, borderColor: SCALE_COLOURS.inv_sqrt_dk },
-  ];
-  const x = axis(t('sat.axis.entropy'), 'linear', { min: 0, suggestedMax: lnL * 1.02 });
-  // long model names are cut on the axis (the tooltip, the data table and the CSV keep them whole)
-  const short = (i: number) => { const l = labels[i] ?? ''; return l.length > 18 ? `${l.slice(0, 17)}…` : l; };
-  const y = axis('', 'category', { ticks: { autoSkip: false, font: { size: 11 }, callback: (_v: unknown, i: number) => short(i) }, grid: { display: false } });
-  return {
-    config: { type: 'bar', data: { labels, datasets }, options: baseOptions(x, y, { indexAxis: 'y', plugins: { vline: { x: lnL } } }) },
-    csv: { header: ['model', 'entropy_own_scale_nats', 'entropy_inv_sqrt_d_head_nats'], rows: rows.map((r) => [r.model, r.own, r.ref]) },
-    points: rows.filter((r) => Number.isFinite(r.own) && Number.isFinite(r.ref)).length * 2,
   };
 }

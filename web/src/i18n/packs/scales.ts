@@ -2,7 +2,7 @@
 // its bug museum, the saturation panel's explicit scale, and the claim checker's C3 row at ρ;
 // merged into the English catalogue web/src/i18n/messages.en.ts. Every number in them is a placeholder
 // filled from the core at run time, except the published constants named with their source.
-export const scienceEn = {
+export const scalesEn = {
   'fu.q8': 'Why does μP divide by d_k?',
   'fu.a8': 'When is 1/d_k right? at ρ = 0.2: once a query is correlated with its key, ÷√d_k saturates as d_k grows and ÷d_k stays flat.',
   'fu.q9': 'Why √d_k and not ∛d_k?',

@@ -1,8 +1,8 @@
-// The Simplified Chinese of ./science.ts (its keys), in its own module so a page in one language
+// The Simplified Chinese of ./scales.ts (its keys), in its own module so a page in one language
 // loads only its own strings (web/src/i18n/catalogue.ts).
-import type { scienceEn } from './science.ts';
+import type { scalesEn } from './scales.ts';
 
-export const scienceZh: Record<keyof typeof scienceEn, string> = {
+export const scalesZh: Record<keyof typeof scalesEn, string> = {
   'fu.q8': '为什么 μP 除以 d_k？',
   'fu.a8': '“什么时候 1/d_k 才对？”，ρ = 0.2：查询与其键相关后，÷√d_k 随 d_k 增大而饱和，÷d_k 保持平稳。',
   'fu.q9': '为什么是 √d_k 而不是 ∛d_k？',
