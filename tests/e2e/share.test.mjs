@@ -327,6 +327,30 @@ test('Share as image: a 1080×1350 poster whose QR code is the exact link, with 
   assert.deepEqual([...log.pageErrors, ...log.consoleErrors], []);
 });
 
+test('the poster’s numbers are the view’s key figures: at non-default links, each equals the readout the view shows', async () => {
+  const page = await context.newPage();
+  const cases = [
+    ['saturation', 'dk=256&scale=inv_dk&seed=3', ['sat-entropy', 'sat-maxw', 'sat-share']],
+    ['article', 'aseed=5', ['art-entropy-none', 'art-entropy-inv_sqrt_dk', 'art-entropy-inv_dk']],
+    ['gqa', 'hq=16&hkv=4&gdk=64', ['gqa-mha-kv', 'gqa-mha-entropy', 'gqa-mha-maxw']],
+    ['longctx', 'ldk=128', ['lc-fixed', 'lc-logn', 'lc-yarn']],
+  ];
+  for (const [exp, keys, ids] of cases) {
+    await page.goto(`${srv.url}#v=1&exp=${exp}&lang=en&${keys}`);
+    await panelSettled(page, exp, 60000);
+    const shown = await panelReadouts(page, exp);
+    const p = await poster(page);
+    assert.deepEqual(p.numbers.map((n) => n.id), ids, `${exp}: the poster's figures`);
+    for (const n of p.numbers) {
+      assert.equal(n.value, shown[n.id], `${exp}: ${n.id} drawn as the page shows it`);
+      assert.ok(n.label.length > 0);
+    }
+    await page.click('[data-share-close]');
+  }
+  await page.close();
+  assert.deepEqual([...log.pageErrors, ...log.consoleErrors], []);
+});
+
 test('the embed dialog’s formats and the share dialog: both languages, axe-core clean, keyboard only, a 390 px phone without sideways scroll', async () => {
   const { createRequire } = await import('node:module');
   const axeSource = createRequire(import.meta.url)('axe-core').source;

@@ -1,7 +1,8 @@
-// The poster's words (web/src/share/text.ts): line breaking of English, Chinese and links on the
-// canvas, measured here one unit per character, and the WeChat/Zhihu text with its footnote.
+// The poster's words: line breaking of English, Chinese and links (web/src/share/wrap.ts, measured
+// here one unit per character), and the WeChat/Zhihu text with its footnote (web/src/share/text.ts).
 import { describe, it, expect } from 'vitest';
-import { wrapText, posterText } from '../../web/src/share/text.ts';
+import { posterText } from '../../web/src/share/text.ts';
+import { wrapText } from '../../web/src/share/wrap.ts';
 import type { PosterModel } from '../../web/src/share/text.ts';
 
 const len = (s: string) => [...s].length;
@@ -23,6 +24,14 @@ describe('wrapText', () => {
     const lines = wrapText(url, 16, len);
     expect(lines.join('')).toBe(url);
     expect(lines.slice(0, -1).every((l) => len(l) === 16)).toBe(true);
+  });
+  it('never starts a line with a closing Chinese sign, and cuts at maxLines with "…" within the width', () => {
+    const lines = wrapText('缩放之后熵接近，最大权重也小。', 7, len);
+    expect(lines.some((l) => /^[，。]/.test(l))).toBe(false);
+    expect(lines.join('')).toBe('缩放之后熵接近，最大权重也小。');
+    const cut = wrapText('Large logits make softmax nearly one-hot. How sharp is attention?', 20, len, 2);
+    expect(cut).toEqual(['Large logits make', 'softmax nearly…']);
+    expect(cut.every((l) => len(l) <= 20)).toBe(true);
   });
 });
 

@@ -12,8 +12,9 @@ import { embedSnippet, fallbackHeight } from '../../web/src/embed/snippet.ts';
 import { sharePath, rootFrom, pageContext, siteRoot, withPageView, hashHasKey, shareUrl } from '../../web/src/share/url.ts';
 import { headTags, oembedJson, urlFor, CARD } from '../../web/src/share/meta.ts';
 import type { PageMeta } from '../../web/src/share/meta.ts';
-import { chartSvg, niceTicks, svgText } from '../../web/src/share/svgchart.ts';
-import { wrapText, fitSentence, cardSvg, firstPaintHtml } from '../../web/src/share/card.ts';
+import { chartSvg, niceTicks, svgText, textWidth } from '../../web/src/share/svgchart.ts';
+import { fitSentence, cardSvg, firstPaintHtml } from '../../web/src/share/card.ts';
+import { wrapText } from '../../web/src/share/wrap.ts';
 import { figureData, renderFigure, viewWords, callCore } from '../../web/src/share/figures.ts';
 import { sweepParams, varianceSweepParams } from '../../web/src/requests/attention.ts';
 import { sweepAt, ALL_SCALES } from '../../web/src/requests/results.ts';
@@ -195,11 +196,13 @@ describe('the static chart and the card', () => {
   });
 
   it('text wraps between words and between CJK characters; a long sentence is cut after a clause', () => {
-    expect(wrapText('one two three four', 160, 20, 3)).toEqual(['one two three', 'four']);
-    const cjk = wrapText('远超训练长度时固定的缩放还管用吗', 100, 20, 5);
+    // the card's widths: estimated at 20 px
+    const at20 = (x: string) => textWidth(x, 20);
+    expect(wrapText('one two three four', 160, at20, 3)).toEqual(['one two three', 'four']);
+    const cjk = wrapText('远超训练长度时固定的缩放还管用吗', 100, at20, 5);
     expect(cjk.join('')).toBe('远超训练长度时固定的缩放还管用吗');
     expect(cjk.every((l) => [...l].length <= 5)).toBe(true);
-    expect(wrapText('a b c d e f g h', 40, 20, 2).at(-1)!.endsWith('…')).toBe(true);
+    expect(wrapText('a b c d e f g h', 40, at20, 2).at(-1)!.endsWith('…')).toBe(true);
     expect(fitSentence('Short one. And then a very long second sentence that cannot fit at all here.', 200, 20, 1)).toBe('Short one.');
     expect(fitSentence('Fits.', 200, 20, 1)).toBe('Fits.');
   });

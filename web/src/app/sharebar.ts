@@ -49,7 +49,7 @@ export function shareBar(app: AppState): { actions: HTMLElement; fallback: HTMLT
   shareBtn.addEventListener('click', () => {
     if (!app.view) return;
     url.flush();
-    const opts = { state: store.state, t: app.t, view: app.view.el, link: shareLink(app), returnFocus: shareBtn };
+    const opts = { state: store.state, t: app.t, view: app.view.el, link: shareLink(app), figures: app.view.keyFigures?.() ?? [], returnFocus: shareBtn };
     // the poster and its QR code library load on the first click, not with the page
     void import('../share/dialog.ts').then((m) => m.openShareDialog(opts));
   });

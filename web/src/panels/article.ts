@@ -1,5 +1,7 @@
 // Panel 4, the article's own check (claim C4): q, k ~ randn(1, 8, 128, 512), the mean row
 // entropy for no scaling, ÷√d_k and ÷d_k beside ln 128, with the seed shown and re-rollable.
+import { articleFigures } from '../requests/key-figures.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 import type { SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildArticle } from '../charts/article.ts';
@@ -7,10 +9,10 @@ import { ARTICLE_SCALES } from '../requests/results.ts';
 import type { ArticleResult } from '../charts/article.ts';
 import { seedInput } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
-import { fmt, pct } from '../format.ts';
+import { fmt } from '../format.ts';
 import { CLAIMED, CLAIMS, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, claimBox, track, scrollTable } from './kit.ts';
+import { shell, claimBox, track, scrollTable, showFigures } from './kit.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { articleParams, ARTICLE_SHAPE } from '../requests/attention.ts';
 
@@ -35,6 +37,7 @@ export function articlePanel({ t, store, compute, charts }: PanelCtx): PanelView
   let results: ArticleResult[] | null = null;
   let sweep: SaturationSweepResult | null = null;
   let key = '';
+  let figures: KeyFigure[] = [];
   let state = store.state;
 
   // false while the chart shows a first estimate from one head of eight (worker/plan.ts)
@@ -45,12 +48,8 @@ export function articlePanel({ t, store, compute, charts }: PanelCtx): PanelView
     chart.set(buildArticle(results, t), !final);
     s.readouts.classList.toggle('refining', !final);
     if (!final) return;  // the table and the claim quote full results only
-    results.forEach((r, i) => {
-      const [, e, m, sh] = cells[i];
-      setText(e, fmt(r.summary.entropy.mean));
-      setText(m, fmt(r.summary.maxWeight.mean));
-      setText(sh, pct(r.summary.shareAbove));
-    });
+    figures = articleFigures(sweep!, t);
+    showFigures(table, figures);
     const l = CLAIMS.C4.extract([sweep], state);  // the rule of web/src/claims.ts
     setText(s.text, t('art.agreeNone', { none: fmt(l.none) }));
     c4.set(t('art.live', { none: fmt(l.none), sqrt: fmt(l.sqrt), inv: fmt(l.inv), lnL: fmt(l.lnL) }),
@@ -60,6 +59,7 @@ export function articlePanel({ t, store, compute, charts }: PanelCtx): PanelView
 
   return {
     id: 'article',
+    keyFigures: () => figures,
     el: s.el,
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;

@@ -2,6 +2,7 @@
 // scalar kernel and a plain JavaScript loop, the wasm SIMD128 multiply–add peak, the compute worker
 // pool size and whether the engine validates SIMD128. Runs only when asked (a few seconds, in its
 // own worker, one slice at a time so Cancel stops it between slices); the link carries no result.
+import type { KeyFigure } from '../requests/key-figures.ts';
 import deviceWorkerUrl from '../device/worker.ts?worker&url';
 import './device.css';
 import { ChartBox } from '../charts/chartbox.ts';
@@ -80,13 +81,19 @@ export function devicePanel({ t, store, compute, charts, spawnWorker, engine: co
   s.controls.append(h('div', { class: 'train-runbar device-runbar', 'data-key': 'device-run' }, runBtn, cancelBtn, bar, statusEl));
 
   // facts known before any run
-  const roPool = readout(s.readouts, 'dev-pool', t('dev.ro.pool'));
-  const roSimd = readout(s.readouts, 'dev-simd', t('dev.ro.simd'));
-  const roSpeed = readout(s.readouts, 'dev-speedup', t('dev.ro.speedup'));
-  const roShape = readout(s.readouts, 'dev-shape', t('dev.ro.shape'), true);
-  setText(roPool, hc > 0 ? t('dev.ro.poolValue', { n: pool, hc }) : t('dev.ro.poolUnknown', { n: pool }));
-  setText(roSimd, t('dev.ro.simdPending'));
-  setText(roShape, t('dev.ro.shapeValue', { h: DEVICE_SHAPE.heads, L: DEVICE_SHAPE.seqLen, dk: DEVICE_SHAPE.dk, flops: attentionFlops(DEVICE_SHAPE).toLocaleString(store.state.lang) }));
+  // the device's key figures (measured here, not computed from a request): each readout and the poster read them
+  const figures = new Map<string, KeyFigure>();
+  const figureOf = (id: string, label: string, wide = false) => {
+    const el = readout(s.readouts, id, label, wide);
+    return (value: string) => { figures.set(id, { id, label, value }); setText(el, value); };
+  };
+  const roPool = figureOf('dev-pool', t('dev.ro.pool'));
+  const roSimd = figureOf('dev-simd', t('dev.ro.simd'));
+  const roSpeed = figureOf('dev-speedup', t('dev.ro.speedup'));
+  const roShape = figureOf('dev-shape', t('dev.ro.shape'), true);
+  roPool(hc > 0 ? t('dev.ro.poolValue', { n: pool, hc }) : t('dev.ro.poolUnknown', { n: pool }));
+  roSimd(t('dev.ro.simdPending'));
+  roShape(t('dev.ro.shapeValue', { h: DEVICE_SHAPE.heads, L: DEVICE_SHAPE.seqLen, dk: DEVICE_SHAPE.dk, flops: attentionFlops(DEVICE_SHAPE).toLocaleString(store.state.lang) }));
   const noSimd = h('p', { class: 'notice warn', 'data-device-nosimd': '', hidden: true, text: t('dev.noSimd') });
   s.controls.append(noSimd);
   let alive = true;
@@ -95,7 +102,7 @@ export function devicePanel({ t, store, compute, charts, spawnWorker, engine: co
   void simdSupported().then((ok) => {
     if (!alive) return;
     simd = ok;
-    setText(roSimd, t(ok ? 'dev.ro.simdYes' : 'dev.ro.simdNo'));
+    roSimd(t(ok ? 'dev.ro.simdYes' : 'dev.ro.simdNo'));
     s.el.dataset.simd = String(ok);
     noSimd.hidden = ok;
     if (!last) showPlan();
@@ -156,8 +163,8 @@ export function devicePanel({ t, store, compute, charts, spawnWorker, engine: co
       h('td', { text: x.ofPeak === null ? '–' : pct(x.ofPeak) }))));
     const g = (m: Measure) => r.timings.find((x) => x.measure === m)?.gflops;
     const simd = g('simd');
-    setText(roSpeed, simd ? t('dev.ro.speedupValue', { scalar: fmt(simd / g('scalar')!, 3), js: fmt(simd / g('js')!, 3) }) : '–');
-    setText(roSimd, t(r.facts.simd ? 'dev.ro.simdYes' : 'dev.ro.simdNo'));
+    roSpeed(simd ? t('dev.ro.speedupValue', { scalar: fmt(simd / g('scalar')!, 3), js: fmt(simd / g('js')!, 3) }) : '–');
+    roSimd(t(r.facts.simd ? 'dev.ro.simdYes' : 'dev.ro.simdNo'));
   };
 
   const run = async () => {
@@ -200,6 +207,7 @@ export function devicePanel({ t, store, compute, charts, spawnWorker, engine: co
 
   return {
     id: 'device',
+    keyFigures: () => ['dev-pool', 'dev-simd', 'dev-speedup', 'dev-shape'].flatMap((id) => figures.get(id) ?? []),
     el: s.el,
     update(next, changed) {
       kernelSel.sync(next);

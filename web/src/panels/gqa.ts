@@ -9,12 +9,13 @@ import { LAYOUTS } from '../requests/results.ts';
 import type { Layout } from '../requests/results.ts';
 import { stepSlider, select, applyInteger } from '../controls.ts';
 import type { Control } from '../controls.ts';
-import { HEAD_DIM_STEPS, HEADS_Q_STEPS, CONTEXT_STEPS, KV_DTYPE_BYTES, SCHEMA } from '../state/schema.js';
+import { HEAD_DIM_STEPS, HEADS_Q_STEPS, CONTEXT_STEPS, SCHEMA } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
-import { kvCacheBytes, formatBytes } from '../kvcache.ts';
+import { formatBytes } from '../kvcache.ts';
 import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track, settle, scrollTable } from './kit.ts';
+import { shell, claimBox, track, settle, scrollTable, showFigures } from './kit.ts';
+import { gqaLayoutFigures, kvCacheOf } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
 import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from '../requests/gqa.ts';
@@ -53,12 +54,11 @@ export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
   const table = h('table', { class: 'table' });
   const cols = ['kv', 'entropy', 'maxw', 'var', 'jac', 'perToken', 'total'] as const;
   table.append(h('thead', {}, h('tr', {}, h('th', { text: t('gqa.th.layout') }), ...cols.map((c) => h('th', { text: t(`gqa.th.${c}`) })))));
-  const cell: Record<string, HTMLElement> = {};
   const rowLabel: Record<string, HTMLElement> = {};
   const tbody = h('tbody');
   for (const l of LAYOUTS) {
     rowLabel[l] = h('th', { scope: 'row' });
-    tbody.append(h('tr', {}, rowLabel[l], ...cols.map((c) => (cell[`${l}-${c}`] = h('td', { 'data-readout': `gqa-${l}-${c}`, text: '–' })))));
+    tbody.append(h('tr', {}, rowLabel[l], ...cols.map((c) => h('td', { 'data-readout': `gqa-${l}-${c}`, text: '–' }))));
   }
   table.append(tbody);
   s.charts.append(h('div', { class: 'chart-pair' }, entChart.el, kvChart.el), scrollTable(table, t('gqa.title'), { 'data-part': 'charts' }));
@@ -84,14 +84,9 @@ export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
       .then(([c, u]) => { capped = c; uncapped = u; drawNotes(); }, () => {});
   };
 
-  const kv = (st: State) => {
-    const out = {} as Record<Layout, { perToken: number; total: number }>;
-    for (const l of LAYOUTS) {
-      const r = kvCacheBytes({ layers: st.kvl, headsKv: headsKvOf(l, st), dHead: st.gdk, bytesPerElement: KV_DTYPE_BYTES[st.kvdt], tokens: st.kvctx });
-      out[l] = { perToken: r.bytesPerToken, total: r.totalBytes };
-    }
-    return out;
-  };
+  const kv = (st: State) => Object.fromEntries(LAYOUTS.map((l) => [l, kvCacheOf(l, st)])) as Record<Layout, { perToken: number; total: number }>;
+  /** the table's key figures, row by row (requests/key-figures.ts) */
+  const figures = () => LAYOUTS.flatMap((l) => gqaLayoutFigures(l, state, point[l], vars[l], t));
 
   const drawNotes = () => {
     const g = GEMMA2_27B;
@@ -111,10 +106,8 @@ export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
     kvChart.set(buildKvCache({ mha: sizes.mha.total, gqa: sizes.gqa.total, mqa: sizes.mqa.total }, labels, t));
     for (const l of LAYOUTS) {
       setText(rowLabel[l], labels[l]);
-      setText(cell[`${l}-kv`], String(headsKvOf(l, state)));
-      setText(cell[`${l}-perToken`], formatBytes(sizes[l].perToken));
-      setText(cell[`${l}-total`], formatBytes(sizes[l].total));
     }
+    showFigures(table, figures());
   };
 
   const drawStats = () => {
@@ -123,16 +116,7 @@ export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
       entChart.setTitle(t('gqa.chart.entropy', { hq: state.hq, L: GQA_SEQ_LEN }));
       entChart.set(buildGqaEntropy(sweep, raw, dims, labels, state.gdk, t));
     }
-    for (const l of LAYOUTS) {
-      const p = point[l];
-      if (p) {
-        setText(cell[`${l}-entropy`], fmt(p.summary.entropy.mean));
-        setText(cell[`${l}-maxw`], fmt(p.summary.maxWeight.mean));
-        setText(cell[`${l}-jac`], fmt(p.summary.jacFro.median));
-      }
-      const v = vars[l];
-      if (v) setText(cell[`${l}-var`], fmt(v.scaledVariance));
-    }
+    showFigures(table, figures());
     const [m, g, q] = LAYOUTS.map((l) => point[l]);
     const [vm, vg, vq] = LAYOUTS.map((l) => vars[l]);
     if (m && g && q && vm && vg && vq) {
@@ -152,6 +136,7 @@ export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
 
   return {
     id: 'gqa',
+    keyFigures: figures,
     el: s.el,
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;

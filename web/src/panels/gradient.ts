@@ -1,5 +1,7 @@
 // Panel 3, the gradient (claims C5, C11): per-row ‖J‖_F or ‖∂ℓ/∂q‖ against d_k per scale as
 // median, 10–90 % band and mean; and the two-logit explorer on softmaxJacobian([g, 0]).
+import { gradientFigures } from '../requests/key-figures.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 import type { AttentionStatsResult, SaturationSweepResult, SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 import type { JacobianCurveResult } from '../worker/protocol.ts';
 import { ChartBox } from '../charts/chartbox.ts';
@@ -12,7 +14,7 @@ import type { State, StateKey } from '../state/state.ts';
 import { fmt, pct } from '../format.ts';
 import { CLAIMED, CLAIMS, near } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track, refuse, KeyedRequest } from './kit.ts';
+import { shell, readout, claimBox, track, refuse, KeyedRequest, showFigures } from './kit.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { sweepParams, pointParams, pointTooBig, POINT_LIMIT_SECONDS } from '../requests/attention.ts';
 
@@ -42,12 +44,9 @@ export function gradientPanel({ t, store, compute, charts }: PanelCtx): PanelVie
     h('div', { class: 'chart-pair' }, curve.el, probs.el),
     explorerRo);
   s.charts.append(sweepChart.el, s.readouts, explorer);
-  const ro = {
-    median: readout(s.readouts, 'grad-median', t('grad.ro.median')),
-    p10: readout(s.readouts, 'grad-p10', t('grad.ro.p10')),
-    p90: readout(s.readouts, 'grad-p90', t('grad.ro.p90')),
-    mean: readout(s.readouts, 'grad-mean', t('grad.ro.mean')),
-  };
+  // the readouts of the key figures (requests/key-figures.ts gradientFigures writes them)
+  for (const [id, key] of [['grad-median', 'grad.ro.median'], ['grad-p10', 'grad.ro.p10'], ['grad-p90', 'grad.ro.p90'], ['grad-mean', 'grad.ro.mean']] as const) readout(s.readouts, id, t(key));
+  let figures: KeyFigure[] = [];
   const xro = {
     p: readout(explorerRo, 'jac-p', t('grad.ro.p'), true),
     J: readout(explorerRo, 'jac-J', t('grad.ro.J'), true),
@@ -98,10 +97,8 @@ export function gradientPanel({ t, store, compute, charts }: PanelCtx): PanelVie
     s.readouts.classList.toggle('refining', !pointFinal);
     if (!pointFinal) return;  // readouts show full results only
     const sm = point.summary[state.gq === 'jac' ? 'jacFro' : 'gradQuery'];
-    setText(ro.median, fmt(sm.median));
-    setText(ro.p10, fmt(sm.p10));
-    setText(ro.p90, fmt(sm.p90));
-    setText(ro.mean, fmt(sm.mean));
+    figures = gradientFigures(point, state.gq, t);
+    showFigures(s.readouts, figures);
     setText(s.text, t('grad.text', { scale: t(`scale.${state.scale}`), dk: state.dk, q: qName(), median: fmt(sm.median), p10: fmt(sm.p10), p90: fmt(sm.p90), mean: fmt(sm.mean) }));
   };
   const drawExplorer = () => {
@@ -128,6 +125,7 @@ export function gradientPanel({ t, store, compute, charts }: PanelCtx): PanelVie
 
   return {
     id: 'gradient',
+    keyFigures: () => figures,
     el: s.el,
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;

@@ -38,6 +38,11 @@ export function formatLive(id: NumberId, x: number): string {
   return SHARES.has(id) ? pct(x) : fmt(x, DIGITS[id] ?? 4);
 }
 
+/** The view's key figures (its poster's numbers): three numbers of the 30-second answer, with their labels. */
+const KEY_FIGURES: readonly (readonly [NumberId, 'share.iv.std512' | 'share.iv.entNone512' | 'share.iv.entSqrt512'])[] = [
+  ['std512', 'share.iv.std512'], ['entNone512', 'share.iv.entNone512'], ['entSqrt512', 'share.iv.entSqrt512'],
+];
+
 /** One item of the view: a message (or one of two, picked by the numbers) and the link that proves it. */
 interface Item {
   id: string; text: (n: Record<NumberId, number>) => MessageKey; link: LinkId; q?: MessageKey;
@@ -373,6 +378,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   return {
     id: 'interview',
     el,
+    keyFigures: () => KEY_FIGURES.filter(([id]) => Number.isFinite(nums[id])).map(([id, key]) => ({ id, label: t(key), value: formatLive(id, nums[id]) })),
     update(next: State, changed: Set<StateKey> | null) {
       state = next;
       // for the browser tests: the requests of the view and the field of each number, replayed in Node

@@ -12,6 +12,7 @@ import { CoreError } from '../compute.ts';
 import { showError, clearErrors, controlVisible } from '../controls.ts';
 import { slotOfMessage, refusalSlot } from './refusal.ts';
 import type { Verdict } from '../claims.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 
 export interface PanelCtx {
   t: T;
@@ -31,6 +32,11 @@ export interface PanelView {
   el: HTMLElement;
   update(state: State, changed: Set<StateKey> | null, source?: StateKey): void;
   destroy(): void;
+  /**
+   * The key figures the view shows now (requests/key-figures.ts, from its last full results), the
+   * most telling first: the share-as-image poster draws the first three. Empty before a result.
+   */
+  keyFigures?(): KeyFigure[];
 }
 
 export interface Shell {
@@ -129,6 +135,14 @@ export function shell(id: Panel, num: number, title: string, lede: string, formu
       h('h3', { text: t('common.whatThisShows') }), text, claims),
   );
   return { el, controls, charts, readouts, text, claims, formula };
+}
+
+/** Writes key figures into the readouts under `root` by id (a figure with no readout there is skipped). */
+export function showFigures(root: HTMLElement, figs: readonly KeyFigure[]): void {
+  for (const f of figs) {
+    const el = root.querySelector<HTMLElement>(`[data-readout="${CSS.escape(f.id)}"]`);
+    if (el) setText(el, f.value);
+  }
 }
 
 /** A readout: <dt>label</dt><dd data-readout=id>value</dd>. */

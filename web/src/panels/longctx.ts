@@ -15,7 +15,9 @@ import { LONG_DK_STEPS, TRAIN_LEN_STEPS } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track } from './kit.ts';
+import { shell, readout, claimBox, track, showFigures } from './kit.ts';
+import { longContextFigures } from '../requests/key-figures.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
 import { PANEL_METHODS as METHODS, QUOTE_L, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker } from '../requests/longctx.ts';
@@ -57,6 +59,8 @@ export function longctxPanel({ t, store, compute, charts }: PanelCtx): PanelView
   /** the request asked last (its params as a string): its answers are the only ones drawn */
   let asked = '';
   let state = store.state;
+  /** the key figure of each method on screen: its last final number */
+  const shownFigures = new Map<LongContextScheme, KeyFigure>();
 
   const at = (m: LongContextScheme, L = QUOTE_L) => results[m]?.points[0].find((p) => p.seqLen === L) ?? null;
 
@@ -69,7 +73,9 @@ export function longctxPanel({ t, store, compute, charts }: PanelCtx): PanelView
     for (const [box, field] of charts) box.set(buildLongContext(results, have, field, state.ltrain, t), refining);
     ent.setNote(t('lc.note', { train: state.ltrain }));
     // readouts show full results only: a method still refining keeps its last full number
-    for (const m of METHODS) { const p = at(m); if (final[m] || !p) setText(ro[m], p && final[m] ? fmt(p.entropy) : '–'); }
+    for (const m of METHODS) { const p = at(m); if (!p) { setText(ro[m], '–'); shownFigures.delete(m); } }
+    for (const f of longContextFigures(results, METHODS.filter((m) => final[m]), t)) shownFigures.set(f.id.slice('lc-'.length) as LongContextScheme, f);
+    showFigures(s.readouts, [...shownFigures.values()]);
     s.readouts.classList.toggle('refining', refining);
     setText(roLn, fmt(Math.log(QUOTE_L)));
     const fixedAt = at('fixed');
@@ -97,6 +103,7 @@ export function longctxPanel({ t, store, compute, charts }: PanelCtx): PanelView
   return {
     id: 'longctx',
     el: s.el,
+    keyFigures: () => METHODS.flatMap((m) => shownFigures.get(m) ?? []),
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);

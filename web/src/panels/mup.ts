@@ -10,14 +10,16 @@ import type { Control } from '../controls.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, claimBox, scrollTable, KeyedRequest } from './kit.ts';
+import { shell, claimBox, scrollTable, KeyedRequest, showFigures } from './kit.ts';
+import { MUP_COLUMNS, mupMomentFigures, mupSweepFigures } from '../requests/key-figures.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SCALE, MUP_SHAPE } from '../requests/mup.ts';
 import { mupLive, c3AtRho } from '../claims.ts';
 import './scales.css';
 
 /** The columns of the table at d_k 64/256/1024, each a data-readout id prefix. */
-const COLS = ['var0', 'var', 'mean', 'sqrt', 'inv', 'power', 'maxw'] as const;
+const COLS = MUP_COLUMNS;
 
 export function mupPanel({ t, store, compute, charts }: PanelCtx): PanelView {
   const s = shell('mup', 12, t('mup.title'), t('mup.lede'), [], t, charts);
@@ -36,13 +38,11 @@ export function mupPanel({ t, store, compute, charts }: PanelCtx): PanelView {
   const head = h('tr', {}, h('th', { scope: 'col', text: 'd_k' }));
   const headCells = COLS.map((c) => h('th', { scope: 'col', 'data-col': c }));
   head.append(...headCells);
-  const cells = new Map<string, HTMLElement>();
   const body = h('tbody');
   for (const dk of MUP_QUOTE_DKS) {
     const tr = h('tr', {}, h('th', { scope: 'row', text: String(dk) }));
     for (const c of COLS) {
       const td = h('td', { 'data-readout': `mup-${c}-${dk}`, text: '–' });
-      cells.set(`${c}-${dk}`, td);
       tr.append(td);
     }
     body.append(tr);
@@ -64,6 +64,8 @@ export function mupPanel({ t, store, compute, charts }: PanelCtx): PanelView {
   const corReq = new KeyedRequest<ScoreVarianceResult>(s.el, 'mup:cor', t);
   const sweepReq = new KeyedRequest<SaturationSweepResult>(s.el, 'mup:sweep', t);
   let varFinal = true, sweepFinal = true;
+  /** the table's key figures by readout id (requests/key-figures.ts), each its last full value */
+  const figures = new Map<string, KeyFigure>();
 
   const colTitle = (c: (typeof COLS)[number]): string => {
     switch (c) {
@@ -85,12 +87,8 @@ export function mupPanel({ t, store, compute, charts }: PanelCtx): PanelView {
     varC.set(buildMupMoments(iid, state.rho === 0 ? null : c, state.rho, 'variance', t), refining);
     meanC.set(buildMupMoments(iid, state.rho === 0 ? null : c, state.rho, 'mean', t), refining);
     if (refining) return;
-    for (const dk of MUP_QUOTE_DKS) {
-      const r0 = iid.rows.find((r) => r.dk === dk), r = c.rows.find((x) => x.dk === dk);
-      setText(cells.get(`var0-${dk}`)!, r0 ? fmt(r0.raw.variance) : '–');
-      setText(cells.get(`var-${dk}`)!, r ? fmt(r.raw.variance) : '–');
-      setText(cells.get(`mean-${dk}`)!, r ? fmt(r.raw.mean) : '–');
-    }
+    for (const f of mupMomentFigures(MUP_QUOTE_DKS, iid, c, colTitle)) figures.set(f.id, f);
+    showFigures(table, [...figures.values()]);
     drawText();
   };
   const drawSweep = () => {
@@ -98,14 +96,8 @@ export function mupPanel({ t, store, compute, charts }: PanelCtx): PanelView {
     entC.setTitle(t('mup.chart.entropy', { rho: rhoLabel(state.rho), heads: MUP_SHAPE.heads, seqLen: MUP_SHAPE.seqLen }));
     entC.set(buildMupEntropy(sweep, sweepDks, state.mpow, t), !sweepFinal);
     if (!sweepFinal) return;
-    for (const dk of MUP_QUOTE_DKS) {
-      const i = sweepDks.indexOf(dk);
-      const get = (si: number, f: 'entropy' | 'maxWeight') => (i < 0 ? '–' : fmt(sweep!.points[si][i][f].mean));
-      setText(cells.get(`sqrt-${dk}`)!, get(MUP_SCALE.sqrt, 'entropy'));
-      setText(cells.get(`inv-${dk}`)!, get(MUP_SCALE.inv, 'entropy'));
-      setText(cells.get(`power-${dk}`)!, get(MUP_SCALE.power, 'entropy'));
-      setText(cells.get(`maxw-${dk}`)!, get(MUP_SCALE.sqrt, 'maxWeight'));
-    }
+    for (const f of mupSweepFigures(MUP_QUOTE_DKS, sweep, sweepDks, colTitle)) figures.set(f.id, f);
+    showFigures(table, [...figures.values()]);
     // the rule of web/src/claims.ts at this ρ
     const live = mupLive(sweep, state);
     const v = c3AtRho(live.sqrt);
@@ -131,6 +123,8 @@ export function mupPanel({ t, store, compute, charts }: PanelCtx): PanelView {
 
   return {
     id: 'mup',
+    // in the table's order, row by row; labels read with the column titles of the state now
+    keyFigures: () => MUP_QUOTE_DKS.flatMap((dk) => COLS.flatMap((c) => { const f = figures.get(`mup-${c}-${dk}`); return f ? [{ ...f, label: `${dk} · ${colTitle(c)}` }] : []; })),
     el: s.el,
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;

@@ -1,6 +1,8 @@
 // Panel 6, the precision lab (claims C8 "online softmax handles the numeric range" and C11):
 // softmax in float64 / float32 / bfloat16 / float16 (emulated exactly by the core) with the naive,
 // safe and online algorithms, on a typed-in logit vector or on random attention rows.
+import { precisionFigures } from '../requests/key-figures.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 import type { PrecisionLabResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildPrecisionProbs, buildPrecisionJacobian, precisionCsv } from '../charts/precision.ts';
@@ -14,7 +16,7 @@ import type { State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText, download } from '../dom.ts';
-import { shell, readout, claimBox, track, scrollTable } from './kit.ts';
+import { shell, readout, claimBox, track, scrollTable, showFigures } from './kit.ts';
 import { precisionKey, LOGIT_PRESETS, C11_SHAPE, precisionParams, cellText, cellBroken, CAUSE_SIGNS, parseLogitField, rowSumText, QK_PRESET, STALL_PRESET } from '../requests/precision.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
@@ -138,12 +140,9 @@ export function precisionPanel({ t, store, compute, charts }: PanelCtx): PanelVi
   const probs = new ChartBox(charts, 'precision-probs', '', t, { height: 260 });
   const jac = new ChartBox(charts, 'precision-jacobian', t('prec.chart.jac'), t, { height: 260 });
   s.charts.append(tableBox, h('div', { class: 'chart-pair' }, probs.el, jac.el), s.readouts);
-  const ro = {
-    maxLogit: readout(s.readouts, 'prec-maxlogit', t('sat.ro.maxLogit')),
-    c: readout(s.readouts, 'prec-c', t('sat.ro.c')),
-    rows: readout(s.readouts, 'prec-rows', t('prec.ro.rows')),
-    jac64: readout(s.readouts, 'prec-jac64', t('prec.ro.jac64')),
-  };
+  // the readouts of the key figures (requests/key-figures.ts precisionFigures writes them)
+  for (const [id, key] of [['prec-maxlogit', 'sat.ro.maxLogit'], ['prec-c', 'sat.ro.c'], ['prec-rows', 'prec.ro.rows'], ['prec-jac64', 'prec.ro.jac64']] as const) readout(s.readouts, id, t(key));
+  let figures: KeyFigure[] = [];
   const c8 = claimBox(s.claims, 'C8-online', t('prec.claim8'), t);
   const c11 = claimBox(s.claims, 'C11', t('prec.claim11'), t);
 
@@ -185,10 +184,8 @@ export function precisionPanel({ t, store, compute, charts }: PanelCtx): PanelVi
     probs.set(buildPrecisionProbs(r, t));
     probs.setNote(t('prec.probsNote'));
     jac.set(buildPrecisionJacobian(r, t));
-    setText(ro.maxLogit, fmt(r.maxAbsLogit));
-    setText(ro.c, fmt(r.scale));
-    setText(ro.rows, String(r.rows));
-    setText(ro.jac64, fmt(r.jacFroMedianF64));
+    figures = precisionFigures(r, t);
+    showFigures(s.readouts, figures);
     // what breaks, in words, from the live cells
     const broken = (pred: (c: PrecisionLabResult['cells'][number]) => boolean) =>
       FORMATS.flatMap((f) => ALGORITHMS.filter((a) => pred(cellOf(r, f, a))).map((a) => `${f} ${t(`prec.alg.${a}`)}`));
@@ -218,6 +215,7 @@ export function precisionPanel({ t, store, compute, charts }: PanelCtx): PanelVi
 
   return {
     id: 'precision',
+    keyFigures: () => figures,
     el: s.el,
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;

@@ -11,7 +11,9 @@ import type { State, StateKey } from '../state/state.ts';
 import type { Store } from '../state/store.ts';
 import { fmt, pct } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, refuse, KeyedRequest } from './kit.ts';
+import { shell, readout, claimBox, refuse, KeyedRequest, showFigures } from './kit.ts';
+import { saturationFigures } from '../requests/key-figures.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { sweepParams, pointTooBig, logitRuleParams, saturationPointParams, explicitSweepParams, sinkParams, POINT_LIMIT_SECONDS, HEATMAP_N } from '../requests/attention.ts';
@@ -70,16 +72,9 @@ export function saturationPanel({ t, store, compute, charts }: PanelCtx): PanelV
   const maxw = new ChartBox(charts, 'saturation-maxweight', t('sat.chart.maxw'), t, { height: 280 });
   const heat = new ChartBox(charts, 'saturation-heatmap', '', t, { square: true });
   s.charts.append(h('div', { class: 'chart-pair' }, ent.el, maxw.el), h('div', { class: 'chart-pair heat-row' }, heat.el, s.readouts));
-  const ro = {
-    entropy: readout(s.readouts, 'sat-entropy', t('sat.ro.entropy')),
-    lnL: readout(s.readouts, 'sat-lnL', t('sat.ro.lnL')),
-    ratio: readout(s.readouts, 'sat-ratio', t('sat.ro.ratio')),
-    maxw: readout(s.readouts, 'sat-maxw', t('sat.ro.maxw')),
-    share: readout(s.readouts, 'sat-share', t('sat.ro.share')),
-    c: readout(s.readouts, 'sat-c', t('sat.ro.c')),
-    maxLogit: readout(s.readouts, 'sat-maxlogit', t('sat.ro.maxLogit')),
-    sink: readout(s.readouts, 'sat-sink', t('sat.ro.sink')),
-  };
+  // the readouts of the key figures (requests/key-figures.ts saturationFigures writes them)
+  for (const [id, key] of [['sat-entropy', 'sat.ro.entropy'], ['sat-lnL', 'sat.ro.lnL'], ['sat-ratio', 'sat.ro.ratio'], ['sat-maxw', 'sat.ro.maxw'],
+    ['sat-share', 'sat.ro.share'], ['sat-c', 'sat.ro.c'], ['sat-maxlogit', 'sat.ro.maxLogit'], ['sat-sink', 'sat.ro.sink']] as const) readout(s.readouts, id, t(key));
   const compare = h('p', { class: 'explain' });
   s.text.after(compare);
   const c2 = claimBox(s.claims, 'C2', t('sat.claim2'), t);
@@ -88,6 +83,7 @@ export function saturationPanel({ t, store, compute, charts }: PanelCtx): PanelV
   let sweep: SaturationSweepResult | null = null;
   let sweepDks: number[] = [];
   let point: AttentionStatsResult | null = null;
+  let figures: KeyFigure[] = [];
   const sweepReq = new KeyedRequest<SaturationSweepResult>(s.el, 'sat:sweep', t);
   const pointReq = new KeyedRequest<AttentionStatsResult>(s.el, 'sat:point', t);
   let state = store.state;
@@ -130,15 +126,8 @@ export function saturationPanel({ t, store, compute, charts }: PanelCtx): PanelV
     s.readouts.classList.toggle('refining', !pointFinal);
     if (!pointFinal) return;  // readouts show full results only
     const sm = point.summary;
-    setText(ro.entropy, fmt(sm.entropy.mean));
-    setText(ro.lnL, fmt(point.logSeqLen));
-    setText(ro.ratio, fmt(sm.entropyRatio.mean));
-    setText(ro.maxw, fmt(sm.maxWeight.mean));
-    setText(ro.share, pct(sm.shareAbove));
-    setText(ro.c, fmt(sm.scale));
-    setText(ro.maxLogit, fmt(sm.maxAbsLogit));
-    // without a sink no mass goes anywhere but the keys: 0, a number like the other readouts
-    setText(ro.sink, sm.sinkMass ? fmt(sm.sinkMass.mean) : '0');
+    figures = saturationFigures(point, t);
+    showFigures(s.readouts, figures);
     const rule = [state.causal ? t('sat.textCausal', { ratio: fmt(sm.entropyRatio.mean) }) : '',
       state.softcap > 0 ? t('sat.textSoftcap', { cap: state.softcap, maxLogit: fmt(sm.maxAbsLogit) }) : '',
       sm.sinkMass ? t('sat.textSink', { S: state.sink[0], mass: fmt(sm.sinkMass.mean), maxw: fmt(sm.maxWeight.mean) }) : ''].filter((x) => x !== '').join(' ');
@@ -151,6 +140,7 @@ export function saturationPanel({ t, store, compute, charts }: PanelCtx): PanelV
   return {
     id: 'saturation',
     el: s.el,
+    keyFigures: () => figures,
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);

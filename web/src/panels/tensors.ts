@@ -16,7 +16,9 @@ import { readTensorFile, pairTensors, TensorFileError, TENSOR_LIMITS } from '../
 import type { Tensor, TensorPair } from '../tensors/read.ts';
 import { EXAMPLE_PAIRS } from '../tensors/examples.js';
 import { pageContext, siteRoot } from '../share/url.ts';
-import { shell, readout, track, busy } from './kit.ts';
+import { shell, readout, track, busy, showFigures } from './kit.ts';
+import { tensorFigures } from '../requests/key-figures.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { kernelParam } from '../requests/attention.ts';
 
@@ -75,16 +77,10 @@ export function tensorsPanel({ t, store, compute, charts, keep }: PanelCtx): Pan
   const jacChart = new ChartBox(charts, 'tensors-jacobian', t('tens.chart.jac'), t, { height: 280 });
   const entChart = new ChartBox(charts, 'tensors-entropy', '', t, { height: 280 });
   s.charts.append(h('div', { class: 'chart-pair' }, jacChart.el, entChart.el), s.readouts);
-  const ro = {
-    shape: readout(s.readouts, 'tens-shape', t('tens.ro.shape')),
-    var: readout(s.readouts, 'tens-var', t('tens.ro.var')),
-    varIid: readout(s.readouts, 'tens-var-iid', t('tens.ro.varIid')),
-    dk: readout(s.readouts, 'tens-var-n01', t('tens.ro.varN01')),
-    ent: readout(s.readouts, 'tens-entropy', t('tens.ro.entropy')),
-    entIid: readout(s.readouts, 'tens-entropy-iid', t('tens.ro.entropyIid')),
-    maxw: readout(s.readouts, 'tens-maxw', t('tens.ro.maxw')),
-    maxwIid: readout(s.readouts, 'tens-maxw-iid', t('tens.ro.maxwIid')),
-  };
+  // the readouts of the key figures (requests/key-figures.ts tensorFigures writes them)
+  for (const [id, key] of [['tens-shape', 'tens.ro.shape'], ['tens-var', 'tens.ro.var'], ['tens-var-iid', 'tens.ro.varIid'], ['tens-var-n01', 'tens.ro.varN01'],
+    ['tens-entropy', 'tens.ro.entropy'], ['tens-entropy-iid', 'tens.ro.entropyIid'], ['tens-maxw', 'tens.ro.maxw'], ['tens-maxw-iid', 'tens.ro.maxwIid']] as const) readout(s.readouts, id, t(key));
+  let figures: KeyFigure[] = [];
   const linkNote = h('p', { class: 'muted small', 'data-link-note': '', text: t('tens.linkNote') });
   s.claims.append(linkNote);
 
@@ -187,14 +183,8 @@ export function tensorsPanel({ t, store, compute, charts, keep }: PanelCtx): Pan
     const q2 = r.qComponent.variance + r.qComponent.mean ** 2;
     const k2 = r.kComponent.variance + r.kComponent.mean ** 2;
     const iidVar = p.dk * q2 * k2;
-    setText(ro.shape, p.heads === 1 ? `[${p.seqLen}, ${p.dk}]` : `[${p.heads}, ${p.seqLen}, ${p.dk}]`);
-    setText(ro.var, fmt(r.qk.variance));
-    setText(ro.varIid, fmt(iidVar));
-    setText(ro.dk, String(p.dk));
-    setText(ro.ent, fmt(r.summary.entropy.mean));
-    setText(ro.entIid, fmt(i[sc].summary.entropy.mean));
-    setText(ro.maxw, fmt(r.summary.maxWeight.mean));
-    setText(ro.maxwIid, fmt(i[sc].summary.maxWeight.mean));
+    figures = tensorFigures(p, r, i[sc], t);
+    showFigures(s.readouts, figures);
     setText(s.text, t('tens.text', {
       source: source === 'own' ? t('tens.yourFiles') : t(source === 'iid' ? 'tens.example.iid' : 'tens.example.structured'), q: shapeText(files.q!), k: shapeText(files.k!), kv: p.headsKv < p.heads ? t('tens.grouped', { kv: p.headsKv, h: p.heads }) : '',
       var: fmt(r.qk.variance), dk: p.dk, q2: fmt(q2, 3), k2: fmt(k2, 3), iidVar: fmt(iidVar), ratio: fmt(r.qk.variance / iidVar, 3),
@@ -207,6 +197,7 @@ export function tensorsPanel({ t, store, compute, charts, keep }: PanelCtx): Pan
   showSlots();
   return {
     id: 'tensors',
+    keyFigures: () => figures,
     el: s.el,
     update(next: State, changed: Set<StateKey> | null) {
       const prevKernel = state.kernel;

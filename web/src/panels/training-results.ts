@@ -14,6 +14,7 @@ import { scrollTable } from './kit.ts';
 import type { RunSeries } from '../training/series.ts';
 import { hasHeadScale } from '../training/series.ts';
 import { ln } from '../charts/portable-math.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 
 function exportCsv(name: string, csv: { header: string[]; rows: (string | number)[][] }): void {
   const url = URL.createObjectURL(new Blob([csvText(csv)], { type: 'text/csv;charset=utf-8' }));
@@ -38,6 +39,8 @@ export class TrainingResults {
   private chartScale!: ChartBox;
   private chartAcc!: ChartBox;
   private histCharts: ChartBox[] = [];
+  /** the run table's key figures (drawTable): the poster reads them */
+  tableFigures: KeyFigure[] = [];
   private readonly tableBody = h('tbody');
   private readonly iidBody = h('tbody');
   private readonly histWrap = h('div', { class: 'chart-pair' });
@@ -118,15 +121,20 @@ export class TrainingResults {
     const rows = summaryRows(runs, thr);
     // '–' where there is no number yet (no evaluation before the end); a NaN the core measured is shown as NaN
     const num = (x: number, f: (x: number) => string = (v) => fmt(v), have = true) => (have ? (Number.isNaN(x) ? 'NaN' : f(x)) : '–');
+    // the table's key figures, row by row (the poster draws the first three): label "variant · column"
+    const figs = (r: (typeof rows)[number]): KeyFigure[] => ([
+      ['steps', 'steps', String(r.stepsDone)],
+      ['final', 'final', num(r.finalLoss, undefined, r.stepsDone > 0)],
+      ['heldout', 'heldout', num(r.heldoutLoss, undefined, r.evaluated)],
+      ['acc', 'tokAcc', num(r.tokenAccuracy, pct, r.evaluated)],
+      ['seqacc', 'seqAcc', num(r.sequenceAccuracy, pct, r.evaluated)],
+      ['reach', 'reach', r.stepsDone === 0 ? '–' : r.stepsToThreshold === null ? t('train.never') : String(r.stepsToThreshold)],
+      ['nonfinite', 'nonfinite', r.stepsDone === 0 ? '–' : r.firstNonfinite === null ? t('train.none') : t('train.atStep', { step: r.firstNonfinite })],
+    ] as const).map(([id, th, value]) => ({ id: `train-${id}-${r.variant}`, label: `${this.vname(r.variant)} · ${t(`train.th.${th}`)}`, value }));
+    this.tableFigures = rows.flatMap(figs);
     this.tableBody.replaceChildren(...rows.map((r) => h('tr', { 'data-variant': r.variant, 'data-status': r.firstNonfinite !== null ? 'diverged' : '' },
       h('th', { scope: 'row' }, h('span', { class: 'swatch', style: `background:${VARIANT_COLOURS[r.variant]}` }), this.vname(r.variant)),
-      h('td', { 'data-readout': `train-steps-${r.variant}`, text: String(r.stepsDone) }),
-      h('td', { 'data-readout': `train-final-${r.variant}`, text: num(r.finalLoss, undefined, r.stepsDone > 0) }),
-      h('td', { 'data-readout': `train-heldout-${r.variant}`, text: num(r.heldoutLoss, undefined, r.evaluated) }),
-      h('td', { 'data-readout': `train-acc-${r.variant}`, text: num(r.tokenAccuracy, pct, r.evaluated) }),
-      h('td', { 'data-readout': `train-seqacc-${r.variant}`, text: num(r.sequenceAccuracy, pct, r.evaluated) }),
-      h('td', { 'data-readout': `train-reach-${r.variant}`, text: r.stepsDone === 0 ? '–' : r.stepsToThreshold === null ? t('train.never') : String(r.stepsToThreshold) }),
-      h('td', { 'data-readout': `train-nonfinite-${r.variant}`, text: r.stepsDone === 0 ? '–' : r.firstNonfinite === null ? t('train.none') : t('train.atStep', { step: r.firstNonfinite }) }))));
+      ...figs(r).map((f) => h('td', { 'data-readout': f.id, text: f.value })))));
   }
 
   /**

@@ -251,6 +251,7 @@ export function trainingPanel({ t, store, charts: chartPage, spawnWorker, keep }
 
   return {
     id: 'training',
+    keyFigures: () => results.tableFigures,
     el: s.el,
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;

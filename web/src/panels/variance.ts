@@ -13,7 +13,9 @@ import { PREVIEW_SAMPLES } from '../worker/plan.ts';
 import { fmt } from '../format.ts';
 import { CLAIMS } from '../claims.ts';
 import { h, setText } from '../dom.ts';
-import { shell, readout, claimBox, track } from './kit.ts';
+import { shell, readout, claimBox, track, showFigures } from './kit.ts';
+import { varianceFigures } from '../requests/key-figures.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 
 export function variancePanel({ t, store, compute, charts }: PanelCtx): PanelView {
@@ -29,17 +31,17 @@ export function variancePanel({ t, store, compute, charts }: PanelCtx): PanelVie
   const histRaw = new ChartBox(charts, 'variance-hist-raw', '', t, { height: 220 });
   const histScaled = new ChartBox(charts, 'variance-hist-scaled', '', t, { height: 220 });
   s.charts.append(law.el, h('div', { class: 'chart-pair' }, histRaw.el, histScaled.el));
-  const ro = {
-    var: readout(s.readouts, 'var-var', t('var.ro.var')),
-    std: readout(s.readouts, 'var-std', t('var.ro.std')),
-    sqrt: readout(s.readouts, 'var-sqrt', t('var.ro.sqrt')),
-    dk: readout(s.readouts, 'var-dk', t('var.ro.dk')),
-  };
+  // the readouts of the key figures (requests/key-figures.ts varianceFigures writes them)
+  readout(s.readouts, 'var-var', t('var.ro.var'));
+  readout(s.readouts, 'var-std', t('var.ro.std'));
+  readout(s.readouts, 'var-sqrt', t('var.ro.sqrt'));
+  readout(s.readouts, 'var-dk', t('var.ro.dk'));
   const c1 = claimBox(s.claims, 'C1', t('var.claim'), t);
   const c3 = claimBox(s.claims, 'C3', t('var.claim3'), t);
 
   let sweep: ScoreVarianceResult | null = null;
   let point: ScoreVarianceResult | null = null;
+  let figures: KeyFigure[] = [];
   let sweepKey = '';
   let pointKey = '';
   let state = store.state;
@@ -70,10 +72,8 @@ export function variancePanel({ t, store, compute, charts }: PanelCtx): PanelVie
     histScaled.set(buildHistogram(point.histInvSqrtDk, r.theory.invSqrtDk.std, SCALE_COLOURS.inv_sqrt_dk, t), !pointFinal);
     s.readouts.classList.toggle('refining', !pointFinal);
     if (!pointFinal) return;  // readouts show full results only
-    setText(ro.var, fmt(r.raw.variance));
-    setText(ro.std, fmt(r.raw.std));
-    setText(ro.sqrt, fmt(r.invSqrtDk.variance));
-    setText(ro.dk, fmt(r.invDk.variance));
+    figures = varianceFigures(r, t);
+    showFigures(s.readouts, figures);
     setText(s.text, t('var.text', {
       dk: r.dk, samples: state.samples, var: fmt(r.raw.variance), theory: fmt(r.theory.raw.variance),
       std: fmt(r.raw.std), sqrt: fmt(Math.sqrt(r.dk)), v1: fmt(r.invSqrtDk.variance), v2: fmt(r.invDk.variance), inv: fmt(1 / r.dk),
@@ -83,6 +83,7 @@ export function variancePanel({ t, store, compute, charts }: PanelCtx): PanelVie
   return {
     id: 'variance',
     el: s.el,
+    keyFigures: () => figures,
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);

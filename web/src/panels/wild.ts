@@ -3,6 +3,7 @@
 // entropy it gives at L = 4096 on iid inputs beside 1/√d_head's, and a link opening the saturation
 // panel with that explicit scale. Below, the bug museum: wrong-scale bugs from public reports at the
 // shapes they hit, each with the entropy and max weight the core computes for the wrong and right scale.
+import { wildModelFigures } from '../requests/key-figures.ts';
 import type { AttentionStatsResult, ModelScale } from '../../../wasm/js/core.js';
 import type { State, StateKey } from '../state/state.ts';
 import { toHash, withPatch } from '../state/state.ts';
@@ -196,6 +197,7 @@ export function wildPanel({ t, store, compute, charts }: PanelCtx): PanelView {
 
   return {
     id: 'wild',
+    keyFigures: () => (catalogue ? catalogue.flatMap((m, i) => wildModelFigures(i, m, bars[i]?.own ?? NaN, bars[i]?.ref ?? NaN, state.wlen, t)) : []),
     el: s.el,
     update(next: State, changed: Set<StateKey> | null) {
       state = next;

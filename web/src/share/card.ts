@@ -6,6 +6,7 @@ import type { ChartSpec } from '../charts/kit.ts';
 import type { FigureNumber } from './figures.ts';
 import { chartSvg, textWidth, xmlEscape, svgText } from './svgchart.ts';
 import { CARD } from './meta.ts';
+import { wrapText } from './wrap.ts';
 
 /** Fonts of the card: Noto Sans CJK (the build loads it into resvg) has Latin, Greek, math signs and CJK. */
 export const CARD_FONT = 'Noto Sans CJK SC';
@@ -16,38 +17,15 @@ const ACCENT = '#2f6fb0';
 const INK = '#111827';
 const MUTED = '#4b5563';
 
-/**
- * Breaks text into at most `maxLines` lines of at most `width` px at `size` (estimated widths):
- * between words, and between any two CJK characters; the last line ends in "…" when cut.
- */
-export function wrapText(text: string, width: number, size: number, maxLines: number): string[] {
-  // tokens: a run of non-space Latin, a single CJK character, or a space
-  const tokens = text.match(/[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF\u3000-\u303F][，。：；、）」”！？]?|\s+|[^\s\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF\u3000-\u303F]+/g) ?? [];
-  const lines: string[] = [];
-  let cur = '';
-  for (const tok of tokens) {
-    const next = cur + tok;
-    if (textWidth(next.trimEnd(), size) <= width || cur.trim() === '') { cur = next; continue; }
-    lines.push(cur.trimEnd());
-    cur = tok.trimStart();
-    if (lines.length === maxLines) break;
-  }
-  if (lines.length < maxLines && cur.trim() !== '') lines.push(cur.trimEnd());
-  const used = lines.join('').replace(/\s/g, '').length;
-  if (used < text.replace(/\s/g, '').length && lines.length) {
-    let last = lines[lines.length - 1];
-    while (last.length > 1 && textWidth(last + '…', size) > width) last = last.slice(0, -1);
-    lines[lines.length - 1] = last.replace(/[\s,;:，；：]+$/, '') + '…';
-  }
-  return lines;
-}
+/** Lines of at most `width` px at `size` (estimated widths), at most `maxLines`, the last one ending in "…" when cut (share/wrap.ts). */
+const wrapAt = (text: string, width: number, size: number, maxLines: number) => wrapText(text, width, (s) => textWidth(s, size), maxLines);
 
 /**
  * The sentence as it fits `maxLines` lines: whole, else its first clauses (cut after a full stop,
- * a question mark or a dash), else cut with "…" by wrapText.
+ * a question mark or a dash), else cut with "…".
  */
 export function fitSentence(text: string, width: number, size: number, maxLines: number): string {
-  const fits = (s: string) => !wrapText(s, width, size, maxLines).some((l) => l.endsWith('…'));
+  const fits = (s: string) => !wrapAt(s, width, size, maxLines).some((l) => l.endsWith('…'));
   if (fits(text)) return text;
   const pieces = text.split(/(?<=[.?!。？！])\s+|(?<=[。？！])|\s+—\s+|——/).filter((p) => p.trim() !== '');
   let best = '';
@@ -97,8 +75,8 @@ export function cardSvg(c: CardInput): string {
   const brand = c.num > 0 ? `${c.brand} · ${c.num}` : c.brand;
   out.push(`<text x="${pad}" y="74" font-size="30" font-weight="700" fill="${ACCENT}">${ct(brand)}</text>`);
   // title: as large as fits in two lines
-  let ts = 60, title = wrapText(c.title, colW, ts, 2);
-  while (ts > 44 && (title.length > 1 && hasChart || title.some((l) => l.endsWith('…')))) { ts -= 4; title = wrapText(c.title, colW, ts, 2); if (title.length === 1) break; }
+  let ts = 60, title = wrapAt(c.title, colW, ts, 2);
+  while (ts > 44 && (title.length > 1 && hasChart || title.some((l) => l.endsWith('…')))) { ts -= 4; title = wrapAt(c.title, colW, ts, 2); if (title.length === 1) break; }
   let y = 74 + 30 + ts;
   out.push(textLines(title, pad, y, ts, ts * 1.18, `font-weight="700" fill="${INK}"`));
   y += (title.length - 1) * ts * 1.18 + 22;
@@ -109,7 +87,7 @@ export function cardSvg(c: CardInput): string {
   const sentenceRoom = footY - 36 - numbersH - (y + 8);
   const ss = 26;
   const maxLines = Math.max(1, Math.min(4, Math.floor(sentenceRoom / (ss * 1.35))));
-  const sentence = wrapText(fitSentence(c.sentence, colW, ss, maxLines), colW, ss, maxLines);
+  const sentence = wrapAt(fitSentence(c.sentence, colW, ss, maxLines), colW, ss, maxLines);
   out.push(textLines(sentence, pad, y + ss, ss, ss * 1.35, `fill="${MUTED}"`));
   let ny = footY - 36 - numbersH + (hasChart ? 50 : 86);
   for (const n of c.numbers) {
@@ -119,7 +97,7 @@ export function cardSvg(c: CardInput): string {
     // the label on one line: smaller type before it is cut
     let ls = 21;
     while (ls > 16 && textWidth(n.label, ls) > colW) ls -= 1;
-    out.push(textLines(wrapText(n.label, colW, ls, 1), pad, ny + (hasChart ? 30 : 40), ls, 24, `fill="${MUTED}"`));
+    out.push(textLines(wrapAt(n.label, colW, ls, 1), pad, ny + (hasChart ? 30 : 40), ls, 24, `fill="${MUTED}"`));
     ny += rowH;
   }
   // footer

@@ -1,6 +1,7 @@
 // The "Share as image" dialog: the poster of the view as it is now (poster.ts) shown as a picture,
 // Download PNG, and Copy for WeChat/Zhihu (the answer or the numbers, the link as a footnote).
-// The numbers and the link drawn are kept in data-poster-* attributes (the browser test reads them).
+// The numbers (the view's key figures) and the link drawn are kept in data-poster-* attributes (the
+// browser test reads them).
 import type { State, Panel } from '../state/state.ts';
 import type { T } from '../i18n/messages.ts';
 import { h, setText, download } from '../dom.ts';
@@ -8,6 +9,7 @@ import { panelTitle } from '../i18n/titles.ts';
 import { drawPoster, mainChart, posterChart, posterNumbers, POSTER_WIDTH, POSTER_HEIGHT } from './poster.ts';
 import { posterText } from './text.ts';
 import type { PosterModel, PosterNumber } from './poster.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 import './share.css';
 
 export interface ShareDialogOptions {
@@ -17,13 +19,10 @@ export interface ShareDialogOptions {
   view: HTMLElement;
   /** the exact link of the view (the QR code and the text) */
   link: string;
+  /** the view's key figures now (PanelView.keyFigures): the poster's numbers */
+  figures: readonly KeyFigure[];
   returnFocus: HTMLElement;
 }
-
-/** The interview's numbers on its poster: live number id → label key. */
-const INTERVIEW_NUMBERS: [string, 'share.iv.std512' | 'share.iv.entNone512' | 'share.iv.entSqrt512'][] = [
-  ['std512', 'share.iv.std512'], ['entNone512', 'share.iv.entNone512'], ['entSqrt512', 'share.iv.entSqrt512'],
-];
 
 /**
  * The first items of a view's list (its questions: each item's paragraphs joined, its buttons
@@ -38,15 +37,12 @@ function listPoints(view: HTMLElement): string[] {
   return [...view.querySelectorAll('.explain, .claim .quote')].map(text).filter((x) => x !== '').slice(0, 4);
 }
 
-/** What the poster of this view shows, read from the page as the reader sees it. */
-export function posterModel(state: State, view: HTMLElement, link: string, t: T): PosterModel {
+/** What the poster of this view shows: its words from the page, its numbers from the view's key figures. */
+export function posterModel(state: State, view: HTMLElement, link: string, figures: readonly KeyFigure[], t: T): PosterModel {
   const interview = state.exp === 'interview';
   // a view with no chart to show (the follow-up questions; the training lab before a run): its list or its text
   const chartless = !interview && mainChart(view) === undefined;
-  const numbers: PosterNumber[] = interview
-    ? INTERVIEW_NUMBERS.map(([id, key]) => ({ id, label: t(key), value: view.querySelector(`[data-depth="30s"] [data-live="${id}"]`)?.textContent?.trim() ?? '' }))
-      .filter((n) => n.value !== '' && n.value !== '…')
-    : posterNumbers(view, state.exp);
+  const numbers: PosterNumber[] = posterNumbers(figures, state.exp);
   return {
     lang: state.lang,
     brand: t('app.title'),
@@ -61,9 +57,9 @@ export function posterModel(state: State, view: HTMLElement, link: string, t: T)
   };
 }
 
-export async function openShareDialog({ state, t, view, link, returnFocus }: ShareDialogOptions): Promise<HTMLDialogElement> {
+export async function openShareDialog({ state, t, view, link, figures, returnFocus }: ShareDialogOptions): Promise<HTMLDialogElement> {
   closeShareDialog();
-  const model = posterModel(state, view, link, t);
+  const model = posterModel(state, view, link, figures, t);
   const box = state.exp === 'interview' ? undefined : mainChart(view);
   const chart = box ? posterChart(box) : null;
   const img = h('img', { class: 'share-poster', 'data-share-poster': '', width: POSTER_WIDTH, height: POSTER_HEIGHT, alt: t('share.alt', { title: model.title }) }) as HTMLImageElement;

@@ -1,7 +1,8 @@
 // The key figure of each view at a state (the default state, for the share pages' cards and first
 // paint): which core requests it needs — built by the very request functions the panels send
 // (web/src/requests/*.ts, web/src/claims.ts) — and how their results become one chart (the panels'
-// own pure builders) and one or two live numbers with their labels. Pure apart from the core it is
+// own pure builders) and one or two of its key figures (requests/key-figures.ts, the definitions the
+// panels write their readouts from and the poster draws). Pure apart from the core it is
 // handed: the build runs it under Node with the real wasm core (scripts/share-pages.ts).
 //
 // A view not listed here (a view added to the schema's `exp` later) still gets a page and a card:
@@ -11,39 +12,37 @@ import type { Panel, State } from '../state/state.ts';
 import type { T } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset } from '../charts/kit.ts';
 import type { Kind } from '../worker/protocol.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
+import { figure, qualified, relabelled, withLnL, sweepEntropyFigures, sweepGradientFigures, varianceFigures, articleFigures, followupRatioFigure, precisionF16Figures, longContextFigures, gqaLayoutFigures, kvCacheOf, tensorFigures, trainingLossFigure, deviceWorkFigure, mupSweepFigures, modelScaleFigure } from '../requests/key-figures.ts';
 import { run } from '../worker/handler.ts';
 import { sweepParams, varianceSweepParams, articleParams } from '../requests/attention.ts';
 import { precisionParams } from '../requests/precision.ts';
 import { longParams, METHODS, QUOTE_L } from '../requests/longctx.ts';
 import { gqaStatsParams, headsKvOf } from '../requests/gqa.ts';
-import { CLAIMS } from '../claims.ts';
 import { buildSaturationLine } from '../charts/saturation.ts';
 import { buildVarianceLaw } from '../charts/variance.ts';
 import { buildGradientSweep } from '../charts/gradient.ts';
 import { buildArticle } from '../charts/article.ts';
 import { SCALE_COLOURS, axis, baseOptions, alpha } from '../charts/kit.ts';
-import { sweepAt, ALL_SCALES, ARTICLE_SCALES } from '../requests/results.ts';
+import { ALL_SCALES } from '../requests/results.ts';
 import { buildPrecisionProbs } from '../charts/precision.ts';
 import { buildLongContext } from '../charts/longctx.ts';
 import { buildKvCache } from '../charts/gqa.ts';
 import { buildRowHistogram } from '../charts/tensors.ts';
-import { cellOf, LAYOUTS } from '../requests/results.ts';
+import { LAYOUTS } from '../requests/results.ts';
 import type { Layout } from '../requests/results.ts';
-import { kvCacheBytes } from '../kvcache.ts';
-import { KV_DTYPE_BYTES } from '../state/schema.js';
 import { DEVICE_SHAPE, attentionFlops } from '../device/bench.ts';
 import { trainingConfigs } from '../training/config.ts';
 import { buildTrainLoss } from '../charts/training.ts';
 import type { RunSeries } from '../training/series.ts';
-import { emptySeries, appendStep, finalLoss } from '../training/series.ts';
-import { fmt, pct } from '../format.ts';
+import { emptySeries, appendStep } from '../training/series.ts';
 import type { ModelScale } from '../../../wasm/js/core.js';
 import { mupSweepParams } from '../requests/mup.ts';
 import { buildMupEntropy, rhoLabel } from '../charts/mup.ts';
 import { panelTitleKey } from '../i18n/titles.ts';
 
-/** One live number of a card: its label (in the page's language) and its value as the page prints it. */
-export interface FigureNumber { label: string; value: string }
+/** One live number of a card: one of the view's key figures (requests/key-figures.ts), its label and value. */
+export type FigureNumber = Pick<KeyFigure, 'label' | 'value'>;
 export interface Figure { chart: ChartSpec | null; numbers: FigureNumber[] }
 
 const memo = new WeakMap<Core, Map<string, unknown>>();
@@ -74,7 +73,6 @@ interface FigureDef<D> {
 }
 
 const satDks = (s: State) => sweepParams(s).dks;
-const at = (t: T, what: string, scale: string, dk: number) => t('share.num.at', { what, scale: t(`scale.${scale}` as never), dk });
 
 /** A sweep result restricted to the three scales of the interview's landing chart. */
 function threeScales(sp: ChartSpec, t: T): ChartSpec {
@@ -88,14 +86,7 @@ const interview: FigureDef<SaturationSweepResult> = {
   compute: (core, s) => callCore(core, 'saturationSweep', sweepParams(s)) as SaturationSweepResult,
   render(sw, s, t) {
     const dks = satDks(s);
-    const none = sweepAt(sw, dks, ALL_SCALES, 'none', LANDING_DK), sqrt = sweepAt(sw, dks, ALL_SCALES, 'inv_sqrt_dk', LANDING_DK);
-    return {
-      chart: threeScales(buildSaturationLine(sw, dks, ALL_SCALES, 'entropy', null, s, t), t),
-      numbers: [
-        { label: at(t, t('sat.ro.entropy'), 'inv_sqrt_dk', LANDING_DK), value: `${fmt(sqrt!.entropy.mean)} (ln L = ${fmt(sw.logSeqLen)})` },
-        { label: at(t, t('sat.ro.entropy'), 'none', LANDING_DK), value: fmt(none!.entropy.mean) },
-      ],
-    };
+    return { chart: threeScales(buildSaturationLine(sw, dks, ALL_SCALES, 'entropy', null, s, t), t), numbers: sweepEntropyFigures(sw, dks, LANDING_DK, t) };
   },
 };
 
@@ -103,14 +94,7 @@ const saturation: FigureDef<SaturationSweepResult> = {
   compute: interview.compute,
   render(sw, s, t) {
     const dks = satDks(s);
-    const none = sweepAt(sw, dks, ALL_SCALES, 'none', s.dk), sqrt = sweepAt(sw, dks, ALL_SCALES, 'inv_sqrt_dk', s.dk);
-    return {
-      chart: buildSaturationLine(sw, dks, ALL_SCALES, 'entropy', null, s, t),
-      numbers: [
-        { label: at(t, t('sat.ro.entropy'), 'inv_sqrt_dk', s.dk), value: `${fmt(sqrt!.entropy.mean)} (ln L = ${fmt(sw.logSeqLen)})` },
-        { label: at(t, t('sat.ro.entropy'), 'none', s.dk), value: fmt(none!.entropy.mean) },
-      ],
-    };
+    return { chart: buildSaturationLine(sw, dks, ALL_SCALES, 'entropy', null, s, t), numbers: sweepEntropyFigures(sw, dks, s.dk, t) };
   },
 };
 
@@ -118,14 +102,8 @@ const gradient: FigureDef<SaturationSweepResult> = {
   compute: interview.compute,
   render(sw, s, t) {
     const dks = satDks(s);
-    const field = s.gq === 'jac' ? 'jacFro' : 'gradQuery';
-    const what = `${t(s.gq === 'jac' ? 'grad.q.jac' : 'grad.q.grad')} (${t('grad.ro.median')})`;
     // read where the lines part (the article's d_k = 512), from the sweep of the default state
-    const v = (scale: 'none' | 'inv_sqrt_dk') => fmt(sweepAt(sw, dks, ALL_SCALES, scale, LANDING_DK)![field].median);
-    return {
-      chart: buildGradientSweep(sw, dks, ALL_SCALES, null, s, t),
-      numbers: [{ label: at(t, what, 'none', LANDING_DK), value: v('none') }, { label: at(t, what, 'inv_sqrt_dk', LANDING_DK), value: v('inv_sqrt_dk') }],
-    };
+    return { chart: buildGradientSweep(sw, dks, ALL_SCALES, null, s, t), numbers: sweepGradientFigures(sw, dks, LANDING_DK, s.gq, t) };
   },
 };
 
@@ -133,26 +111,19 @@ const variance: FigureDef<ScoreVarianceResult> = {
   compute: (core, s) => callCore(core, 'scoreVariance', varianceSweepParams(s)) as ScoreVarianceResult,
   render(r, s, t) {
     const row = r.rows.find((x) => x.dk === 512) ?? r.rows[r.rows.length - 1];
-    return {
-      chart: buildVarianceLaw(r, null, s, t),
-      numbers: [
-        { label: t('share.pair', { a: t('var.ro.var'), b: `d_k = ${row.dk}` }), value: fmt(row.raw.variance) },
-        { label: t('share.pair', { a: t('var.ro.sqrt'), b: `d_k = ${row.dk}` }), value: fmt(row.invSqrtDk.variance) },
-      ],
-    };
+    const figs = varianceFigures(row, t);
+    return { chart: buildVarianceLaw(r, null, s, t), numbers: ['var-var', 'var-sqrt'].map((id) => qualified(figure(figs, id), `d_k = ${row.dk}`, t)) };
   },
 };
 
 const article: FigureDef<SaturationSweepResult> = {
   compute: (core, s) => callCore(core, 'saturationSweep', articleParams(s)) as SaturationSweepResult,
   render(sw, s, t) {
-    const l = CLAIMS.C4.extract([sw], s);  // the rule of web/src/claims.ts, as the panel reads it
+    const figs = articleFigures(sw, t);
+    const entropy = (scale: 'inv_sqrt_dk' | 'none') => relabelled(figure(figs, `art-entropy-${scale}`), t('share.pair', { a: t('art.series.entropy'), b: t(`scale.${scale}`) }));
     return {
       chart: buildArticle(sw.points.map((pts) => ({ summary: pts[0], logSeqLen: sw.logSeqLen })), t),
-      numbers: [
-        { label: t('share.pair', { a: t('art.series.entropy'), b: t('scale.inv_sqrt_dk') }), value: `${fmt(l.sqrt)} (ln 128 = ${fmt(l.lnL)})` },
-        { label: t('share.pair', { a: t('art.series.entropy'), b: t('scale.none') }), value: fmt(l.none) },
-      ],
+      numbers: [withLnL(entropy('inv_sqrt_dk'), sw.logSeqLen, 'ln 128'), entropy('none')],
     };
   },
 };
@@ -169,22 +140,14 @@ const followups: FigureDef<ScoreVarianceResult> = {
       csv: { header: ['d_k', 'variance'], rows: rows.map((x) => [x.dk, x.raw.variance]) },
       points: 2,
     };
-    return { chart, numbers: [{ label: t('share.fu.ratio'), value: `${fmt(rows[1].raw.variance / rows[0].raw.variance)}×` }] };
+    return { chart, numbers: [followupRatioFigure(r, t)] };
   },
 };
 
 const precision: FigureDef<PrecisionLabResult> = {
   compute: (core, s) => callCore(core, 'precisionLab', precisionParams(s)) as PrecisionLabResult,
   render(r, _s, t) {
-    const c = (f: 'float16' | 'float32', a: 'naive' | 'safe') => cellOf(r, f, a);
-    const text = (x: ReturnType<typeof c>) => (x.shareNan > 0 ? `NaN ${pct(x.shareNan)}` : `✓ Δ ${fmt(x.maxAbsError, 2)}`);
-    return {
-      chart: buildPrecisionProbs(r, t),
-      numbers: [
-        { label: t('share.pair', { a: 'float16', b: t('prec.alg.naive') }), value: text(c('float16', 'naive')) },
-        { label: t('share.pair', { a: 'float16', b: t('prec.alg.safe') }), value: text(c('float16', 'safe')) },
-      ],
-    };
+    return { chart: buildPrecisionProbs(r, t), numbers: precisionF16Figures(r, t) };
   },
 };
 
@@ -192,14 +155,8 @@ type LongResults = Partial<Record<LongContextMethod, LongContextResult>>;
 const longctx: FigureDef<LongResults> = {
   compute: (core, s) => Object.fromEntries(METHODS.map((m) => [m, callCore(core, 'longContext', longParams(s, m))])) as LongResults,
   render(rs, s, t) {
-    const ent = (m: LongContextMethod) => fmt(rs[m]!.points[0].find((p) => p.seqLen === QUOTE_L)!.entropy);
-    return {
-      chart: buildLongContext(rs, METHODS, 'entropyRatio', s.ltrain, t),
-      numbers: [
-        { label: t('lc.ro.at', { method: t('lc.method.fixed'), L: QUOTE_L }), value: `${ent('fixed')} (ln L = ${fmt(Math.log(QUOTE_L))})` },
-        { label: t('lc.ro.at', { method: t('lc.method.article'), L: QUOTE_L }), value: ent('article') },
-      ],
-    };
+    const [fixed, art] = longContextFigures(rs, ['fixed', 'article'], t);
+    return { chart: buildLongContext(rs, METHODS, 'entropyRatio', s.ltrain, t), numbers: [withLnL(fixed, Math.log(QUOTE_L)), art] };
   },
 };
 
@@ -207,16 +164,15 @@ const longctx: FigureDef<LongResults> = {
 const gqa: FigureDef<Record<Layout, AttentionStatsResult>> = {
   compute: (core, s) => Object.fromEntries(LAYOUTS.map((l) => [l, callCore(core, 'attentionStats', gqaStatsParams(s, l, s.gdk))])) as Record<Layout, AttentionStatsResult>,
   render(rs, s, t) {
-    const totals = Object.fromEntries(LAYOUTS.map((l) => [l, kvCacheBytes({ layers: s.kvl, headsKv: headsKvOf(l, s), dHead: s.gdk, bytesPerElement: KV_DTYPE_BYTES[s.kvdt], tokens: s.kvctx }).totalBytes])) as Record<Layout, number>;
+    const totals = Object.fromEntries(LAYOUTS.map((l) => [l, kvCacheOf(l, s).total])) as Record<Layout, number>;
     const labels = Object.fromEntries(LAYOUTS.map((l) => [l, t(`gqa.layout.${l}`, { kv: headsKvOf(l, s) })])) as Record<Layout, string>;
-    return {
-      chart: buildKvCache(totals, labels, t),
-      numbers: (['mha', 'mqa'] as const).map((l) => ({ label: t('share.labelled', { a: labels[l], b: t('share.pair', { a: t('sat.ro.entropy'), b: `d_head = ${s.gdk}` }) }), value: fmt(rs[l].summary.entropy.mean) })),
-    };
+    const entropy = (l: Layout) => relabelled(figure(gqaLayoutFigures(l, s, rs[l], undefined, t), `gqa-${l}-entropy`),
+      t('share.labelled', { a: labels[l], b: t('share.pair', { a: t('sat.ro.entropy'), b: `d_head = ${s.gdk}` }) }));
+    return { chart: buildKvCache(totals, labels, t), numbers: [entropy('mha'), entropy('mqa')] };
   },
 };
 
-interface TensorData { own: TensorStatsResult; iid: AttentionStatsResult }
+interface TensorData { own: TensorStatsResult; iid: AttentionStatsResult; shape: { heads: number; seqLen: number; dk: number } }
 /** The structured example pair the panel loads by default, under the panel's scale, beside iid N(0, 1) at its shape. */
 const tensors: FigureDef<TensorData> = {
   async compute(core, s, read) {
@@ -226,16 +182,17 @@ const tensors: FigureDef<TensorData> = {
     const p = pairTensors(readTensorFile(names.q, read(names.q)), readTensorFile(names.k, read(names.k)));
     const own = callCore(core, 'tensorStats', { q: p.q, k: p.k, heads: p.heads, seqLen: p.seqLen, dk: p.dk, scale: s.tscale, seed: 0 }) as TensorStatsResult;
     const iid = callCore(core, 'attentionStats', { heads: p.heads, seqLen: p.seqLen, dk: p.dk, scale: s.tscale, seed: 0, perRow: true, heatmapSize: 1 }) as AttentionStatsResult;
-    return { own, iid };
+    return { own, iid, shape: p };
   },
-  render({ own, iid }, s, t) {
+  render({ own, iid, shape }, s, t) {
     const lnL = own.logSeqLen;
     const scale = t(`scale.${s.tscale}` as never);
+    const figs = tensorFigures(shape, own, iid, t);
     return {
       chart: buildRowHistogram(own.rows.entropy, iid.rows!.entropy, 0, Math.max(lnL, 0.01) * 1.02, t('sat.axis.entropy'), lnL, t),
       numbers: [
-        { label: t('share.labelled', { a: t('sat.ro.entropy'), b: t('share.tens.note', { scale }) }), value: `${fmt(own.summary.entropy.mean)} (ln L = ${fmt(lnL)})` },
-        { label: t('share.labelled', { a: t('sat.ro.entropy'), b: t('share.pair', { a: 'iid N(0, 1)', b: scale }) }), value: fmt(iid.summary.entropy.mean) },
+        withLnL(relabelled(figure(figs, 'tens-entropy'), t('share.labelled', { a: t('sat.ro.entropy'), b: t('share.tens.note', { scale }) })), lnL),
+        relabelled(figure(figs, 'tens-entropy-iid'), t('share.labelled', { a: t('sat.ro.entropy'), b: t('share.pair', { a: 'iid N(0, 1)', b: scale }) })),
       ],
     };
   },
@@ -259,7 +216,7 @@ const training: FigureDef<RunSeries[]> = {
   render(runs, _s, t) {
     return {
       chart: buildTrainLoss(runs, t),
-      numbers: runs.map((r) => ({ label: t('share.train.steps', { steps: r.stepsDone, variant: t(`train.v.${r.variant}` as never) }), value: fmt(finalLoss(r)) })),
+      numbers: runs.map((r) => trainingLossFigure(r, t)),
     };
   },
 };
@@ -268,7 +225,7 @@ const training: FigureDef<RunSeries[]> = {
 const device: FigureDef<number> = {
   compute: () => attentionFlops(DEVICE_SHAPE),
   render(flops, _s, t) {
-    return { chart: null, numbers: [{ label: t('share.dev.flops'), value: `${fmt(flops / 1e6, 3)} M` }] };
+    return { chart: null, numbers: [deviceWorkFigure(flops, t)] };
   },
 };
 
@@ -278,14 +235,12 @@ const mup: FigureDef<SaturationSweepResult> = {
   compute: (core, s) => callCore(core, 'saturationSweep', mupSweepParams(s)) as SaturationSweepResult,
   render(sw, s, t) {
     const dks = mupSweepParams(s).dks;
-    const di = dks.indexOf(MUP_QUOTE_DK) >= 0 ? dks.indexOf(MUP_QUOTE_DK) : dks.length - 1;
-    const label = (scale: 'inv_sqrt_dk' | 'inv_dk') => t('share.mup.at', { what: t('sat.ro.entropy'), scale: t(`scale.${scale}`), dk: dks[di], rho: rhoLabel(s.rho) });
+    const dk = dks.includes(MUP_QUOTE_DK) ? MUP_QUOTE_DK : dks[dks.length - 1];
+    const label = (scale: 'inv_sqrt_dk' | 'inv_dk') => t('share.mup.at', { what: t('sat.ro.entropy'), scale: t(`scale.${scale}`), dk, rho: rhoLabel(s.rho) });
+    const figs = mupSweepFigures([dk], sw, dks, () => '');
     return {
       chart: buildMupEntropy(sw, dks, s.mpow, t),
-      numbers: [
-        { label: label('inv_sqrt_dk'), value: `${fmt(sw.points[0][di].entropy.mean)} (ln L = ${fmt(sw.logSeqLen)})` },
-        { label: label('inv_dk'), value: fmt(sw.points[1][di].entropy.mean) },
-      ],
+      numbers: [withLnL(relabelled(figure(figs, `mup-sqrt-${dk}`), label('inv_sqrt_dk')), sw.logSeqLen), relabelled(figure(figs, `mup-inv-${dk}`), label('inv_dk'))],
     };
   },
 };
@@ -304,7 +259,7 @@ const wild: FigureDef<ModelScale[]> = {
       points: models.length,
     };
     const quoted = WILD_QUOTED.map((name) => models.find((m) => m.model.startsWith(name))).filter((m): m is ModelScale => m !== undefined);
-    return { chart, numbers: quoted.map((m) => ({ label: t('share.wild.model', { model: m.model }), value: `${fmt(m.scale, 6)} (${fmt(ratio(m), 4)}×)` })) };
+    return { chart, numbers: quoted.map((m) => modelScaleFigure(m, t)) };
   },
 };
 
@@ -321,7 +276,9 @@ export async function figureData(p: Panel, core: Core, s: State, read: ReadFile)
 /** A view's figure in the language of `t`, from figureData. */
 export function renderFigure(p: Panel, data: unknown, s: State, t: T): Figure {
   const def = FIGURES[p];
-  return def && data !== null ? def.render(data, { ...s, exp: p }, t) : { chart: null, numbers: [] };
+  if (!def || data === null) return { chart: null, numbers: [] };
+  const f = def.render(data, { ...s, exp: p }, t);
+  return { chart: f.chart, numbers: f.numbers.map(({ label, value }) => ({ label, value })) };
 }
 
 /** The view's title and lede, from the catalogue (the app's own words). */

@@ -1,50 +1,39 @@
 // "Share as image": a tall 1080×1350 PNG of the view as it is now, for the places that take a
 // picture and no iframe (a WeChat article, a Zhihu answer, Xiaohongshu, a slide): the view's
 // title, its main chart as shown (the chart's own PNG export, charts/chartbox.ts), three live
-// numbers with their labels, a QR code of the exact link (the qrcode package) and that link in
+// numbers with their labels (the view's key figures, requests/key-figures.ts), a QR code of the exact link (the qrcode package) and that link in
 // text, in the page's language. From the interview view, the 30-second answer with its numbers.
 // Also the text for WeChat/Zhihu: the answer or the view's numbers, with the link as a footnote.
 import QRCode from 'qrcode';
 import type { ChartBox } from '../charts/chartbox.ts';
 import { chartBoxOf } from '../charts/chartbox.ts';
 import { chartColours } from '../theme.ts';
-import { wrapText } from './text.ts';
+import { wrapText } from './wrap.ts';
 import type { PosterModel, PosterNumber } from './text.ts';
+import type { KeyFigure } from '../requests/key-figures.ts';
 
 export type { PosterModel, PosterNumber };
 
 export const POSTER_WIDTH = 1080;
 export const POSTER_HEIGHT = 1350;
 
-/** Readouts each view puts on its poster, in order (else the view's first three readouts). */
-export const POSTER_READOUTS: Partial<Record<string, string[]>> = {
+/** The key figures each view puts on its poster first, in order (then the view's others, in its order). */
+export const POSTER_FIGURES: Partial<Record<string, string[]>> = {
   saturation: ['sat-entropy', 'sat-maxw', 'sat-share'],
   article: ['art-entropy-none', 'art-entropy-inv_sqrt_dk', 'art-entropy-inv_dk'],
   precision: ['prec-maxlogit', 'prec-rows', 'prec-jac64'],
   variance: ['var-var', 'var-std', 'var-sqrt'],
 };
 
-/** The label of a readout: its <dt>, or for a table cell its row's first cell and its column's header. */
-export function readoutLabel(el: HTMLElement): string {
-  const dt = el.previousElementSibling;
-  if (el.tagName === 'DD' && dt?.tagName === 'DT') return (dt.textContent ?? '').trim();
-  const cell = el.closest('td, th') as HTMLTableCellElement | null;
-  const row = cell?.parentElement as HTMLTableRowElement | null;
-  const table = cell?.closest('table');
-  if (!cell || !row || !table) return '';
-  const head = table.tHead?.rows[table.tHead.rows.length - 1]?.cells[cell.cellIndex]?.textContent?.trim() ?? '';
-  const rowName = row.cells[0] && row.cells[0] !== cell ? (row.cells[0].textContent ?? '').trim() : '';
-  return [rowName, head].filter((x) => x !== '').join(' · ');
-}
-
-/** The first three readouts of a view that hold a value (the view's chosen ones first). */
-export function posterNumbers(view: HTMLElement, panel: string): PosterNumber[] {
-  const all = [...view.querySelectorAll<HTMLElement>('[data-readout]')]
-    .filter((e) => !e.closest('[hidden]') && (e.textContent ?? '').trim() !== '' && e.textContent !== '–');
-  const prefer = POSTER_READOUTS[panel] ?? [];
-  const chosen = [...prefer.map((id) => all.find((e) => e.dataset.readout === id)).filter((e): e is HTMLElement => !!e),
-    ...all.filter((e) => !prefer.includes(e.dataset.readout ?? ''))].slice(0, 3);
-  return chosen.map((e) => ({ id: e.dataset.readout ?? '', label: readoutLabel(e), value: (e.textContent ?? '').trim() }));
+/**
+ * The poster's three numbers: the view's key figures (PanelView.keyFigures, from its results —
+ * never read back from the page) that hold a value, the view's chosen ones first.
+ */
+export function posterNumbers(figures: readonly KeyFigure[], panel: string): PosterNumber[] {
+  const all = figures.filter((f) => f.value.trim() !== '' && f.value !== '–' && f.value !== '…');
+  const prefer = POSTER_FIGURES[panel] ?? [];
+  return [...prefer.map((id) => all.find((f) => f.id === id)).filter((f): f is KeyFigure => f !== undefined),
+    ...all.filter((f) => !prefer.includes(f.id))].slice(0, 3).map(({ id, label, value }) => ({ id, label, value }));
 }
 
 /**
@@ -97,9 +86,10 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
     ctx.fillStyle = colour;
     ctx.fillText(s, x, y, maxW);
   };
-  const lines = (s: string, px: number, weight: number, width: number) => {
+  // the lines of a text at a font (at most maxLines, the last ending in "…" when cut)
+  const lines = (s: string, px: number, weight: number, width: number, maxLines = Infinity) => {
     ctx.font = font(px, weight);
-    return wrapText(s, width, (x) => ctx.measureText(x).width);
+    return wrapText(s, width, (x) => ctx.measureText(x).width, maxLines);
   };
   ctx.fillStyle = c.background;
   ctx.fillRect(0, 0, W, H);
@@ -108,12 +98,11 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
   ctx.textBaseline = 'alphabetic';
 
   // brand, title, lede
-  const cut = (ls: string[], n: number) => (ls.length > n ? [...ls.slice(0, n - 1), ls[n - 1].replace(/.$/u, '') + '…'] : ls);
   let y = 84;
   text(m.brand, M, y, 30, accent, 700);
   y += 26;
-  for (const l of cut(lines(m.title, 56, 700, W - 2 * M), 2)) { y += 66; text(l, M, y, 56, c.text, 700); }
-  const ledeLines = cut(lines(m.points.length > 0 ? m.pointsTitle : m.lede, 28, 400, W - 2 * M), 3);
+  for (const l of lines(m.title, 56, 700, W - 2 * M, 2)) { y += 66; text(l, M, y, 56, c.text, 700); }
+  const ledeLines = lines(m.points.length > 0 ? m.pointsTitle : m.lede, 28, 400, W - 2 * M, 3);
   y += 14;
   for (const l of ledeLines) { y += 38; text(l, M, y, 28, muted); }
   y += 28;
@@ -159,7 +148,7 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
       ctx.font = font(px, 700);
       while (px > 24 && ctx.measureText(n.value).width > bw - 32) { px -= 2; ctx.font = font(px, 700); }
       text(n.value, x + 16, numbersTop + 16 + px, px, accent, 700, bw - 32);
-      lines(n.label, 23, 400, bw - 32).slice(0, 3).forEach((l, j) => text(l, x + 16, numbersTop + 104 + j * 28, 23, c.text, 400, bw - 32));
+      lines(n.label, 23, 400, bw - 32, 3).forEach((l, j) => text(l, x + 16, numbersTop + 104 + j * 28, 23, c.text, 400, bw - 32));
     });
   }
 
@@ -173,7 +162,7 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
   ctx.fillStyle = c.grid;
   ctx.fillRect(M, footTop - 2, W - 2 * M, 2);
   let fy = qy + 8;
-  for (const l of lines(m.scan, 32, 700, qx - M - 32).slice(0, 2)) { fy += 40; text(l, M, fy, 32, c.text, 700, qx - M - 32); }
+  for (const l of lines(m.scan, 32, 700, qx - M - 32, 2)) { fy += 40; text(l, M, fy, 32, c.text, 700, qx - M - 32); }
   fy += 10;
   // the link in text, as large as it fits above the note (a long link ends in "…"; the QR code has it whole)
   const noteY = qy + qrSize - 4;
@@ -181,10 +170,8 @@ export async function drawPoster(m: PosterModel, chart: HTMLCanvasElement | null
   for (let px = 22; px >= 14; px -= 2) {
     const lh = Math.round(px * 1.36);
     const room = Math.floor((noteY - 30 - fy) / lh);
-    let ls = lines(shown, px, 400, qx - M - 32);
-    if (ls.length > room && px > 14) continue;
-    if (ls.length > room) ls = [...ls.slice(0, room - 1), ls[room - 1].slice(0, -1) + '…'];
-    for (const l of ls) { fy += lh; text(l, M, fy, px, accent, 400, qx - M - 32); }
+    if (lines(shown, px, 400, qx - M - 32).length > room && px > 14) continue;
+    for (const l of lines(shown, px, 400, qx - M - 32, room)) { fy += lh; text(l, M, fy, px, accent, 400, qx - M - 32); }
     break;
   }
   text(m.madeWith, M, noteY, 20, muted, 400, qx - M - 32);
