@@ -1,3 +1,4 @@
+// The cost model's arithmetic: each experiment's work in ns from its shape (cost.hpp has the model), and the work-size check.
 #include "cost.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The kernels' dispatch and checks: one head's products and row softmax, by family (kernels.hpp).
 #include "kernels.hpp"
 
 #include <stdexcept>

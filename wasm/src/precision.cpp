@@ -1,3 +1,4 @@
+// Floating-point formats emulated in double, and softmax computed in each of them (precision.hpp).
 #include "precision.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The project's own random numbers: xoshiro256** and its normal sampler (rng.hpp says which, and why).
 #include "rng.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// Shape checks shared by every call of the core: heads, seq_len, dk and array lengths (notation in shapes.hpp).
 #include "shapes.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// Statistics of scores and attention rows, accumulated in double (stats.hpp).
 #include "stats.hpp"
 
 #include <algorithm>
