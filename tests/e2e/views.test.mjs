@@ -407,15 +407,17 @@ for (const scheme of ['light', 'dark']) {
   });
 }
 
-test('a link with thousands of unknown keys: a short notice (first keys named, then how many more), the panel works', async () => {
+test('a link with hundreds of unknown keys: a short notice (first keys named, then how many more), the panel works', async () => {
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
-  const junk = Array.from({ length: 20000 }, (_, i) => `k${i}${'x'.repeat(i % 7 === 0 ? 200 : 3)}=${i}`).join('&');
+  // as many as fit under the hash's size limit (8,192 characters; a longer hash is refused unread: refusals.test.mjs)
+  const junk = Array.from({ length: 700 }, (_, i) => `k${i}${'x'.repeat(i % 100 === 0 ? 200 : 0)}=${i % 10}`).join('&');
+  assert.ok(junk.length < 8000, `${junk.length} characters`);
   await page.goto(`${srv.url}#v=1&exp=article&${junk}`);
   await settle(page, 'article');
   const items = await page.$$eval('[data-notice="parse"] li', (li) => li.map((l) => l.textContent));
   assert.equal(items.length, 9, 'eight keys named, then one line for the rest');
-  assert.match(items[8], /and 19992 more/);
+  assert.match(items[8], /and 692 more/);
   assert.ok(items.every((x) => x.length < 200), 'keys and values are cut short');
   assert.ok((await page.textContent('[data-notice="parse"]')).length < 2000);
   await page.waitForFunction(() => location.hash.startsWith('#v=1&exp=article&') && !location.hash.includes('k0'));
