@@ -1,4 +1,4 @@
-// Takes the README's screenshot (docs/screenshot.png) of the built page in headless Chromium.
+// Takes the README's screenshot (web/docs/screenshot.png) of the built page in headless Chromium.
 // Usage: npm run build && node scripts/screenshot.mjs [hash] [out.png] [width] [height]
 import { fileURLToPath } from 'node:url';
 import { launch, settled } from '../tests/e2e/browser.mjs';
@@ -6,7 +6,7 @@ import { serve } from '../tests/e2e/server.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const hash = process.argv[2] ?? '#v=1&exp=saturation&dk=256&lang=en';
-const out = process.argv[3] ?? `${root}docs/screenshot.png`;
+const out = process.argv[3] ?? `${root}web/docs/screenshot.png`;
 const width = Number(process.argv[4] ?? 1280);
 const height = Number(process.argv[5] ?? 900);
 

@@ -1,6 +1,6 @@
 // Screenshots of every panel as a reader sees it: desktop 1366×768 and phone 390×844 (touch), in
 // English or Chinese, light or dark, the first screen of each view (reviews, and the README
-// gallery: GALLERY=1 PHONE_DPR=1 node scripts/shots.mjs docs/screens '' en light).
+// gallery: GALLERY=1 PHONE_DPR=1 node scripts/shots.mjs web/docs/screens '' en light).
 // Usage: npm run build && node scripts/shots.mjs [outdir] [panels,…] [lang] [scheme]
 import { fileURLToPath } from 'node:url';
 import { mkdirSync } from 'node:fs';
@@ -33,7 +33,7 @@ try {
       else if (p !== 'followups') await panelSettled(page, p, 60000).catch(() => {});
       else await page.waitForTimeout(800);
       await page.waitForTimeout(300);
-      // GALLERY=1: the README gallery's names (docs/screens/<panel>-<device>.png)
+      // GALLERY=1: the README gallery's names (web/docs/screens/<panel>-<device>.png)
       const file = process.env.GALLERY === '1' ? `${out}/${p}-${name}.png` : `${out}/${p}-${name}-${lang}-${scheme}.png`;
       await page.screenshot({ path: file, fullPage: full });
       console.log(file);

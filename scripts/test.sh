@@ -8,7 +8,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh || { echo "setup failed" >&2; exit 1; }
+setup_s=$SECONDS
 npm run --silent build || { echo "build failed" >&2; exit 1; }
+timings=("${setup_s} s  set-up" "$((SECONDS - setup_s)) s  build")
 
 passed=0
 failed=0
@@ -18,12 +20,14 @@ layer() {
   shift
   echo
   echo "=== ${name} ==="
+  local start=$SECONDS
   if "$@"; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
     failed_layers+=("$name")
   fi
+  timings+=("$((SECONDS - start)) s  ${name}")
 }
 
 layer "native GoogleTest (ctest)" bash scripts/test-native.sh
@@ -34,6 +38,9 @@ layer "browser tests (playwright-core + chromium)" npm run --silent test:e2e
 layer "browser tests, Firefox and WebKit (puppeteer-core, selenium-webdriver)" npm run --silent test:engines
 
 echo
+echo "time per step (the budget is 25 minutes in all):"
+printf '  %s\n' "${timings[@]}"
+echo "  ${SECONDS} s  in all"
 if [ "$failed" -gt 0 ]; then
   echo "failed layers: ${failed_layers[*]}"
 fi

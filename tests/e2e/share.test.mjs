@@ -2,7 +2,7 @@
 // (no allow-same-origin: the WordPress case, origin "null") on a cross-origin host page draws the
 // same charts and readouts as a plain embed; the <sqrtdk-lab> custom element sizes itself; the
 // "Share as image" poster decodes (jsQR on the PNG) to the exact link and holds the numbers the
-// view shows. SAVE_POSTERS=1 writes the posters to docs/poster-{en,zh-CN,interview-en}.png for the README.
+// view shows. SAVE_POSTERS=1 writes the posters to web/docs/poster-{en,zh-CN,interview-en}.png for the README.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { useSuite, watch, hostPage } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
-const docs = fileURLToPath(new URL('../../docs/', import.meta.url));
+const docs = fileURLToPath(new URL('../../web/docs/', import.meta.url));
 
 let srv, browser, context, log;
 useSuite('/', (s) => ({ srv, browser, context, log } = s));
