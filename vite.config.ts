@@ -20,6 +20,7 @@ import { sharePages } from './scripts/share-pages.ts';
 import { bootFallback } from './scripts/boot-fallback.ts';
 import { FIRST_PART_VIEWS } from './web/src/worker/cost.ts';
 import { htmlWithCors, htmlWithOrigin, siteOrigin } from './scripts/csp.mjs';
+import { htmlWithSiteTags, oembedWithSite } from './scripts/site-tags.mjs';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));
 const repo = fileURLToPath(new URL('.', import.meta.url));
@@ -217,12 +218,16 @@ function cspOrigin(): Plugin {
         try { p = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname); } catch { next(); return; }
         if (p.endsWith('/')) p += 'index.html';
         const file = path.resolve(outDir, '.' + p);
-        if (!p.endsWith('.html') || !file.startsWith(outDir + path.sep)) { next(); return; }
-        readFile(file, 'utf8').then((html) => {
-          res.setHeader('Content-Type', 'text/html; charset=utf-8');
+        const json = p.endsWith('/oembed.json');
+        if (!(p.endsWith('.html') || json) || !file.startsWith(outDir + path.sep)) { next(); return; }
+        // a build without SITE_URL: its cards, og:url, oEmbed discovery and answers with this server's origin (scripts/site-tags.mjs)
+        const here = `http://${host}${p.replace(/index\.html$/, '')}`;
+        readFile(file, 'utf8').then((text) => {
+          res.setHeader('Content-Type', json ? 'application/json' : 'text/html; charset=utf-8');
           res.setHeader('Cache-Control', 'no-cache');
           res.setHeader('Access-Control-Allow-Origin', '*');
-          res.end(req.method === 'HEAD' ? undefined : htmlWithCors(htmlWithOrigin(html, `http://${host}`)));
+          const body = json ? oembedWithSite(text, here) : htmlWithSiteTags(htmlWithCors(htmlWithOrigin(text, `http://${host}`)), here);
+          res.end(req.method === 'HEAD' ? undefined : body);
         }, () => next());
       });
     },
