@@ -73,6 +73,8 @@ export function bootFallbackSource(names = viewNames()): string {
     for (var i = 0; i < fp.length; i++) fp[i].style.display = 'none';
     late.style.animation = 'none';
     late.style.visibility = 'visible';
+    // the app's stylesheet, where it loaded, hides the message: this page needs it now
+    late.style.setProperty('display', 'block', 'important');
     var view = late.querySelector('[data-boot-view]');
     if (view) { view.textContent = names[lang] || names.en; view.lang = names[lang] ? lang : 'en'; view.hidden = false; }
     var where = late.querySelector('[data-boot-address]');
