@@ -17,8 +17,10 @@ import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
 import { integrationFiles } from './web/src/embed/formats.ts';
 import { sharePages } from './scripts/share-pages.ts';
+import { bootFallback } from './scripts/boot-fallback.ts';
 import { FIRST_PART_VIEWS } from './web/src/worker/cost.ts';
 import { htmlWithCors, htmlWithOrigin, siteOrigin } from './scripts/csp.mjs';
+import { htmlWithSiteTags, oembedWithSite } from './scripts/site-tags.mjs';
 
 const root = fileURLToPath(new URL('./web', import.meta.url));
 const repo = fileURLToPath(new URL('.', import.meta.url));
@@ -216,12 +218,16 @@ function cspOrigin(): Plugin {
         try { p = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname); } catch { next(); return; }
         if (p.endsWith('/')) p += 'index.html';
         const file = path.resolve(outDir, '.' + p);
-        if (!p.endsWith('.html') || !file.startsWith(outDir + path.sep)) { next(); return; }
-        readFile(file, 'utf8').then((html) => {
-          res.setHeader('Content-Type', 'text/html; charset=utf-8');
+        const json = p.endsWith('/oembed.json');
+        if (!(p.endsWith('.html') || json) || !file.startsWith(outDir + path.sep)) { next(); return; }
+        // a build without SITE_URL: its cards, og:url, oEmbed discovery and answers with this server's origin (scripts/site-tags.mjs)
+        const here = `http://${host}${p.replace(/index\.html$/, '')}`;
+        readFile(file, 'utf8').then((text) => {
+          res.setHeader('Content-Type', json ? 'application/json' : 'text/html; charset=utf-8');
           res.setHeader('Cache-Control', 'no-cache');
           res.setHeader('Access-Control-Allow-Origin', '*');
-          res.end(req.method === 'HEAD' ? undefined : htmlWithCors(htmlWithOrigin(html, `http://${host}`)));
+          const body = json ? oembedWithSite(text, here) : htmlWithSiteTags(htmlWithCors(htmlWithOrigin(text, `http://${host}`)), here);
+          res.end(req.method === 'HEAD' ? undefined : body);
         }, () => next());
       });
     },
@@ -234,7 +240,7 @@ export default defineConfig({
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), integrations(), sharePages(), previewNearMiss(), cspOrigin(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), bootFallback(), integrations(), sharePages(), previewNearMiss(), cspOrigin(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },

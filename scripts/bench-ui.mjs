@@ -412,7 +412,7 @@ try {
   const lpad = (x, n) => String(x).padStart(n);
   const verdict = (ok) => (ok ? 'met' : 'MISSED');
   const T = TARGETS;
-  console.log(`\n√dk Lab UI benchmark — headless Chromium ${out.machine.chromium}, ${out.machine.cpus} cores, load average ${loadavgAtStart.join(' ')}; worker pool: ${typeof poolSize === 'number' ? `${poolSize} worker${poolSize === 1 ? '' : 's'}${POOL ? ' (set by BENCH_UI_POOL)' : ' (hardwareConcurrency − 1)'}` : poolSize}; build ${dist}`);
+  console.log(`\n√dk Lab UI benchmark — headless Chromium ${out.machine.chromium}, ${out.machine.cpus} cores, load average ${loadavgAtStart.join(' ')}; worker pool: ${typeof poolSize === 'number' ? `${poolSize} worker${poolSize === 1 ? '' : 's'}${POOL ? ' (set by BENCH_UI_POOL)' : ' at most (hardwareConcurrency − 1, started as measured speed pays)'}` : poolSize}; build ${dist}`);
   console.log(`ms from control change (cache cleared): first visual update (goal p95 ≤ ${T.firstP95Ms}) and final redraw (goal p95 ≤ ${T.finalP95Ms}; a sweep's ≤ ${T.sweepFinalP95Ms})\n`);
   console.log(`${pad('panel', 11)}${pad('control', 42)}${lpad('n', 4)}${lpad('first p50', 11)}${lpad('first p95', 11)}${lpad('final p50', 11)}${lpad('final p95', 11)}  first · final`);
   for (const r of results) {

@@ -10,7 +10,9 @@
 // <div id="app"> carries the view's heading, lede and its key chart at the default state as inline
 // SVG, computed here from the real core (wasm/js/core.js under Node) by the requests the page sends.
 // Absolute URLs come from SITE_URL (e.g. SITE_URL=https://you.github.io/sqrtdk/ npm run build);
-// without it every URL is relative and the build says once that cards need it. The files are
+// without it the tags that need them (card, og:url, oEmbed discovery) are held back in a comment
+// that `npm start` writes out with its own origin (scripts/site-tags.mjs), and the build says once
+// what publishing needs. The files are
 // emitted into the bundle, so the service worker's precache (scripts/pwa-config.ts) sees them.
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -85,7 +87,7 @@ export function sharePages(): Plugin {
       const site = siteUrl(process.env.SITE_URL);
       if (!site && !warned) {
         warned = true;
-        this.warn('link cards need SITE_URL: share pages written with relative URLs (set SITE_URL=https://you.github.io/sqrtdk/ npm run build for absolute og:image and og:url)');
+        this.warn('publishing needs SITE_URL: without it the share pages carry no link card, og:url or oEmbed discovery (a relative address breaks wherever a card or a frame is shown; npm start writes them with its own origin). Set SITE_URL=https://you.github.io/sqrtdk/ npm run build to publish them');
       }
       const index = bundle['index.html'];
       if (!index || index.type !== 'asset') throw new Error('share pages: no index.html in the bundle');

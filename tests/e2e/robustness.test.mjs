@@ -217,7 +217,7 @@ test('a worker that crashes is restarted with a visible notice, and the charts s
   assert.match(await page.textContent('[data-notice="restart"]'), /crash/);
   await settled(page);
   assert.equal(await page.evaluate(() => window.__sqrtdkRestarts), 1, 'exactly one restart');
-  const pool = await page.evaluate(() => window.__sqrtdkBench.stats().poolSize);
+  const pool = await page.evaluate(() => window.__sqrtdkBench.stats().workers);
   assert.ok(served >= pool + 1, `a fresh worker was started (${served} worker scripts served for a pool of ${pool})`);
   await page.waitForFunction(() => document.documentElement.dataset.engine === 'simd');
 

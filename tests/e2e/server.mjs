@@ -4,13 +4,15 @@
 // sandboxed embed, origin "null", loads its scripts, fonts and .wasm with CORS).
 // setRoot() swaps the folder served (a new deployment, for the service worker's update test).
 // `site: true` serves the HTML as `npm start` does: its CSP names the server's origin beside 'self'
-// (scripts/csp.mjs: what WebKit needs to start a sandboxed embed). `headScript` is the source of a
+// (scripts/csp.mjs: what WebKit needs to start a sandboxed embed), and a build without SITE_URL gets
+// its cards, og:url and oEmbed answers with the server's origin (scripts/site-tags.mjs). `headScript` is the source of a
 // script served beside the pages and loaded by each, right after its CSP (the engines layer's
 // error capture where the browser's driver reports no console events).
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { htmlWithCors, htmlWithOrigin } from '../../scripts/csp.mjs';
+import { htmlWithSiteTags, oembedWithSite } from '../../scripts/site-tags.mjs';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -42,8 +44,9 @@ export async function serve(root, opts = {}) {
       const st = await stat(file);
       if (!st.isFile()) { res.writeHead(404).end('not found'); return; }
       let body = await readFile(file);
+      if (opts.site && file.endsWith('oembed.json')) body = Buffer.from(oembedWithSite(body.toString('utf8'), origin + u.pathname));
       if (opts.site && file.endsWith('.html')) {
-        const html = htmlWithOrigin(body.toString('utf8'), origin);
+        const html = htmlWithSiteTags(htmlWithOrigin(body.toString('utf8'), origin), origin + u.pathname);
         body = Buffer.from(opts.cors === false ? html : htmlWithCors(html));
       }
       if (opts.headScript !== undefined && file.endsWith('.html')) {

@@ -18,13 +18,16 @@ const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const EXPS = SCHEMA.exp.values;
 const LANGS = SCHEMA.lang.values;
 const pagePath = (exp, lang) => `${lang === 'en' ? '' : lang + '/'}p/${exp}/`;
+/** The share page whose card and oEmbed answer a page uses (the root: the default view's). */
+const sharePathOf = (p) => pagePath(p.exp, p.lang);
 const PAGES = [{ path: '', exp: SCHEMA.exp.default, lang: 'en' }, ...EXPS.flatMap((exp) => LANGS.map((lang) => ({ path: pagePath(exp, lang), exp, lang })))];
 
 const suite = useSuite('/blog/lab/', undefined, { needs: 'p/saturation/index.html', missing: 'dist/ has no share pages: run `npm run build` first' });
 
 /** The <head> as a crawler reads it: every meta (name or property → content) and link (rel[+type/hreflang] → href), and the title. */
 function headOf(html) {
-  const head = html.slice(0, html.indexOf('</head>'));
+  // a comment is no tag (a build without SITE_URL holds its card tags back in one)
+  const head = html.slice(0, html.indexOf('</head>')).replace(/<!--[\s\S]*?-->/g, '');
   const attr = (tag, name) => tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1];
   const unesc = (s) => s?.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
   const meta = {}, link = {};
@@ -41,9 +44,16 @@ function pngSize(buf) {
 }
 
 test('every share page, fetched as a crawler does (no script), names its view in its language, with a 1200×630 card and an oEmbed answer', async () => {
+  // served as `npm start` serves a build without SITE_URL: the card tags written out with the server's origin
+  const { serve } = await import('./server.mjs');
+  const site = await serve(dist, { prefix: '/blog/lab/', site: true });
   const heads = {};
+  try {
   for (const p of PAGES) {
-    const url = suite.srv.url + p.path;
+    // a static host of that build: no card, no og:url, no oEmbed discovery with a relative address
+    const plain = headOf(await (await fetch(suite.srv.url + p.path)).text());
+    if (!process.env.SITE_URL) assert.deepEqual([plain.meta['og:image'], plain.meta['og:url'], plain.link['alternate application/json+oembed']], [undefined, undefined, undefined], `${p.path}: held back`);
+    const url = site.url + p.path;
     const res = await fetch(url);
     assert.equal(res.status, 200, url);
     const h = headOf(await res.text());
@@ -59,6 +69,7 @@ test('every share page, fetched as a crawler does (no script), names its view in
     assert.equal(new URL(h.link.canonical, url).href, new URL(h.meta['og:url'], url).href, `${url}: canonical = og:url`);
     assert.equal(new URL(h.link.canonical, url).href, url, `${url}: the canonical URL is the page itself`);
     assert.equal([h.meta['og:image:width'], h.meta['og:image:height']].join('×'), '1200×630', url);
+    assert.equal(h.meta['og:image'], `${site.url}${sharePathOf(p)}card.png`, `${url}: an absolute card address`);
     // the card exists, is a PNG of that size and stays small enough for every preview service
     const img = await fetch(new URL(h.meta['og:image'], url));
     assert.equal(img.status, 200, `${url}: og:image ${h.meta['og:image']}`);
@@ -75,7 +86,8 @@ test('every share page, fetched as a crawler does (no script), names its view in
     assert.equal(o.version, '1.0');
     assert.equal(o.title, h.title);
     assert.ok(o.width > 0 && o.height > 0);
-    assert.equal(new URL(o.thumbnail_url, oeUrl).href, new URL(h.meta['og:image'], url).href, `${url}: oEmbed thumbnail = card`);
+    assert.equal(o.thumbnail_url, h.meta['og:image'], `${url}: oEmbed thumbnail = card, absolute`);
+    assert.match(o.html, new RegExp(`<iframe src="${site.url.replace(/[.]/g, '\\.')}#v=1`), `${url}: an absolute frame address`);
     assert.deepEqual([o.thumbnail_width, o.thumbnail_height], [1200, 630]);
     // a hidden blockquote linking to the share page (WordPress loads its host script only for an answer with one), then the snippet
     assert.match(o.html, new RegExp(`^<blockquote hidden><a href="[^"]+">[^<]+</a></blockquote>\n<div style="container-type:inline-size"><iframe src="[^"]*#v=1&amp;exp=${p.exp}&amp;lang=${p.lang}&amp;[^"]*embed=1[^"]*" title="[^"]+" width="100%" height="${o.height}"`), o.html);
@@ -85,10 +97,13 @@ test('every share page, fetched as a crawler does (no script), names its view in
     const e = heads[pagePath(exp, 'en')], z = heads[pagePath(exp, 'zh-CN')];
     assert.match(`${z.title} ${z.meta.description}`, /[\u4e00-\u9fff]/, `${exp}: Chinese words`);
     assert.notEqual(z.meta.description, e.meta.description, exp);
-    assert.equal(new URL(e.link['alternate zh-CN'], suite.srv.url + pagePath(exp, 'en')).href, suite.srv.url + pagePath(exp, 'zh-CN'), `${exp}: hreflang`);
+    assert.equal(new URL(e.link['alternate zh-CN'], site.url + pagePath(exp, 'en')).href, site.url + pagePath(exp, 'zh-CN'), `${exp}: hreflang`);
   }
   // one page per view: no two views share a title
   assert.equal(new Set(EXPS.map((exp) => heads[pagePath(exp, 'en')].title)).size, EXPS.length);
+  } finally {
+    await site.close();
+  }
 });
 
 test('the page\'s static title is the one the app gives its view (the words come from the i18n catalogue)', async () => {

@@ -89,19 +89,47 @@ test('an embed in a sandboxed cross-origin frame (allow-scripts only) draws the 
   await ctx.close();
 });
 
-test('a sandboxed embed from a host that sends no CORS header is never a blank frame: it says why and links to the lab', async () => {
+test('a sandboxed embed from a host that sends no CORS header fails well: the view it names, why, its address as text, no spinner, a small frame', async () => {
   const { serve } = await import('./server.mjs');
+  const { readFileSync } = await import('node:fs');
   const bare = await serve(dist, { prefix: '/', cors: false });
-  const host = await hostPage(column(`<iframe sandbox="allow-scripts" src="${bare.url}#v=1&exp=variance&embed=1" width="100%" height="600" style="border:0"></iframe>`));
+  // the view's title as its share page's first paint writes it
+  const title = (page) => /<h2 class="fp-title">([^<]*)<\/h2>/.exec(readFileSync(`${dist}${page}index.html`, 'utf8'))[1].replace(/&amp;/g, '&');
+  // a plain frame of the snippet's height, and one sized by embed.js with WordPress's suffix on its address
+  const sized = `${bare.url}#v=1&exp=saturation&lang=zh-CN&dk=256&embed=1`;
+  const host = await hostPage(column(`<iframe sandbox="allow-scripts" data-case="plain" src="${bare.url}#v=1&exp=variance&embed=1" width="100%" height="600" style="border:0"></iframe>
+    <iframe sandbox="allow-scripts" data-case="sized" data-sqrtdk-embed src="${sized}#?secret=Ab3dE6gH9j" width="100%" height="900" style="border:0"></iframe>
+    <script src="${bare.url}embed.js"></script>`));
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
   try {
     await page.goto(host.url);
-    const frame = await (await page.locator('iframe').elementHandle()).contentFrame();
-    await frame.waitForSelector('[data-boot-late] a', { state: 'visible', timeout: 15000 });
-    assert.match(await frame.textContent('[data-boot-late]'), /could not start here.*Access-Control-Allow-Origin/s);
-    assert.equal(await frame.getAttribute('[data-boot-late] a', 'target'), '_blank');
-    assert.equal(await frame.evaluate(() => document.querySelector('[data-panel]')), null, 'the script did not run');
+    for (const [kind, view, address, sentence] of [
+      ['plain', title('p/variance/'), `${bare.url}#v=1&exp=variance`, /could not start here.*Access-Control-Allow-Origin/s],
+      ['sized', title('zh-CN/p/saturation/'), `${bare.url}#v=1&exp=saturation&lang=zh-CN&dk=256`, /无法在此框架内启动.*Access-Control-Allow-Origin/s],
+    ]) {
+      const frame = await (await page.locator(`iframe[data-case="${kind}"]`).elementHandle()).contentFrame();
+      await frame.waitForSelector('[data-boot-late] a', { state: 'visible', timeout: 15000 });
+      assert.equal(await frame.evaluate(() => document.querySelector('[data-panel]')), null, `${kind}: the script did not run`);
+      assert.match(await frame.textContent('[data-boot-late]'), sentence);
+      assert.equal(await frame.getAttribute('[data-boot-late] a', 'target'), '_blank');
+      // the view the link names (not the landing's), its address as selectable text, the reason that applies
+      await frame.waitForSelector('[data-boot-view]', { state: 'visible', timeout: 15000 });
+      assert.equal(await frame.textContent('[data-boot-view]'), view, `${kind}: the view's name`);
+      assert.equal(await frame.textContent('[data-boot-address]'), address, `${kind}: the view's address in text`);
+      assert.equal(await frame.evaluate(() => getComputedStyle(document.querySelector('[data-boot-address]')).userSelect), 'all');
+      assert.equal(await frame.getAttribute('[data-boot-late] a', 'href'), address);
+      assert.equal(await frame.isVisible('[data-boot-csp]'), false, `${kind}: the CSP let this page's scripts run: not the cause`);
+      // no spinner and no landing picture left
+      assert.equal(await frame.locator('.fp-spinner:visible, .first-paint:visible, [data-first-paint-figure]:visible').count(), 0, `${kind}: spinner and picture gone`);
+      const bottom = await frame.evaluate(() => Math.ceil(document.getElementById('app').getBoundingClientRect().bottom));
+      assert.ok(bottom < 400, `${kind}: the message is ${bottom} px tall`);
+    }
+    // embed.js sizes the frame to the message (it asked for 900 px)
+    await page.waitForFunction(() => document.querySelector('iframe[data-case="sized"]').hasAttribute('data-sqrtdk-sized'), null, { timeout: 15000 });
+    const h = await page.evaluate(() => document.querySelector('iframe[data-case="sized"]').getBoundingClientRect().height);
+    assert.ok(h < 400, `the frame is ${h} px tall`);
+    console.log(`a CORS-less sandboxed frame: ${h} px tall (900 px asked)`);
   } finally {
     await host.close();
     await bare.close();

@@ -11,6 +11,7 @@ import { translator } from '../../web/src/i18n/messages.ts';
 import { embedSnippet, fallbackHeight } from '../../web/src/embed/snippet.ts';
 import { sharePath, rootFrom, pageContext, siteRoot, withPageView, hashHasKey, shareUrl } from '../../web/src/share/url.ts';
 import { headTags, oembedJson, urlFor, CARD } from '../../web/src/share/meta.ts';
+import { htmlWithSiteTags, oembedWithSite } from '../../scripts/site-tags.mjs';
 import type { PageMeta } from '../../web/src/share/meta.ts';
 import { chartSvg, niceTicks, svgText, textWidth } from '../../web/src/share/svgchart.ts';
 import { fitSentence, cardSvg, firstPaintHtml } from '../../web/src/share/card.ts';
@@ -95,13 +96,31 @@ describe('head tags', () => {
     expect(tags).toContain('<link rel="alternate" type="application/json+oembed" href="https://you.github.io/sqrtdk/zh-CN/p/saturation/oembed.json"');
   });
 
-  it('without SITE_URL every URL is relative to the page (the root page shares the interview page\'s card)', () => {
+  it('without SITE_URL the card, og:url and oEmbed discovery are held back in a comment, which a server of a known origin writes out as a SITE_URL build would', () => {
+    const outside = (tags: string) => tags.replace(/<!--[\s\S]*?-->/g, '');
     const tags = headTags(meta({ site: null }));
+    expect(outside(tags)).not.toMatch(/og:image|og:url|twitter:image|json\+oembed|twitter:card/);
+    expect(outside(tags)).toContain(`<title>${zh('sat.title')} — √dk Lab</title>`);
     expect(tags).toContain('<meta property="og:image" content="../../../zh-CN/p/saturation/card.png">');
     const root = headTags(meta({ exp: 'interview', lang: 'en', path: '', site: null, alternates: [] }));
-    expect(root).toContain('<meta property="og:image" content="./p/interview/card.png">');
     expect(root).toContain('<link rel="canonical" href="./">');
     expect(urlFor(null, 'p/x/', 'p/x/oembed.json')).toBe('../../p/x/oembed.json');
+    // `npm start` at http://127.0.0.1:5173/ (or under a sub-path): the tags a SITE_URL build writes for that address
+    for (const site of ['http://127.0.0.1:5173/', 'http://127.0.0.1:8080/blog/lab/']) {
+      const lines = (t: string) => t.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('<!--') && !l.endsWith('-->')).sort();
+      // (canonical and hreflang stay relative: HTML resolves them against the page)
+      const held = (t: string) => lines(t).filter((l) => /og:|twitter:|oembed/.test(l));
+      expect(held(htmlWithSiteTags(tags, `${site}zh-CN/p/saturation/`))).toEqual(held(headTags(meta({ site }))));
+      expect(htmlWithSiteTags(tags, `${site}zh-CN/p/saturation/`)).toContain(`<meta property="og:image" content="${site}zh-CN/p/saturation/card.png">`);
+      const rootSite = headTags(meta({ exp: 'interview', lang: 'en', path: '', site, alternates: [] }));
+      expect(held(htmlWithSiteTags(root, site))).toEqual(held(rootSite));
+    }
+    // a '--' in a value survives the comment
+    const dashed = headTags(meta({ site: null, imageAlt: 'a -- b' }));
+    expect(dashed.slice(dashed.indexOf('<!--') + 4, dashed.lastIndexOf('-->'))).not.toContain('--');
+    expect(htmlWithSiteTags(dashed, 'http://x.test/zh-CN/p/saturation/')).toContain('<meta property="og:image:alt" content="a -- b">');
+    // a page of a SITE_URL build is served unchanged
+    expect(htmlWithSiteTags(headTags(meta()), 'http://127.0.0.1:5173/zh-CN/p/saturation/')).toBe(headTags(meta()));
   });
 
   it('SITE_URL: a trailing slash is added, and a value that is not an absolute http(s) URL is refused by name', () => {
@@ -128,10 +147,12 @@ describe('oEmbed', () => {
     });
     expect(o.html).toContain('https://you.github.io/sqrtdk/#v=1&amp;exp=saturation&amp;lang=zh-CN');
     expect(o.html).toContain('<script src="https://you.github.io/sqrtdk/embed.js" async></script>');
-    // without SITE_URL: relative to the oembed.json's directory
+    // without SITE_URL: relative to the oembed.json's directory, and absolute as a server of a known origin serves it
     const rel = oembedJson(meta({ site: null }), zh('sat.title'));
     expect(rel.thumbnail_url).toBe('../../../zh-CN/p/saturation/card.png');
     expect(rel.provider_url).toBe('../../../');
+    const site = 'http://127.0.0.1:5173/blog/';
+    expect(JSON.parse(oembedWithSite(JSON.stringify(rel), `${site}zh-CN/p/saturation/oembed.json`))).toEqual(oembedJson(meta({ site }), zh('sat.title')));
   });
 });
 

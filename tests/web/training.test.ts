@@ -9,7 +9,7 @@ import { SCHEMA, TRAIN_VARIANTS } from '../../web/src/state/schema.js';
 import { translator } from '../../web/src/i18n/messages.ts';
 import { trainingConfigs, refusals, readNumber, runKey } from '../../web/src/training/config.ts';
 import { TrainingHost } from '../../web/src/training/host.ts';
-import { TrainingController, TrainingWorkerError, TRAIN_TIMEOUT_SLOWDOWN } from '../../web/src/training/controller.ts';
+import { TrainingController, TrainingWorkerError, TRAIN_TIMEOUT_SLOWDOWN, finishSeconds } from '../../web/src/training/controller.ts';
 import type { RunListener } from '../../web/src/training/controller.ts';
 import { emptySeries, appendStep, stepsToReach, finalLoss } from '../../web/src/training/series.ts';
 import type { RunSeries } from '../../web/src/training/series.ts';
@@ -176,6 +176,33 @@ describe('training host (worker side) against the core', () => {
     expect(host.handle({ id: 4, kind: 'dispose', params: { runs } })).toMatchObject({ ok: true, result: { disposed: 2 } });
     expect(host.size).toBe(0);
     expect(host.handle({ id: 5, kind: 'step', params: { run: runs[0], n: 1 } })).toMatchObject({ ok: false, error: { name: 'RangeError' } });
+  });
+
+  it('finish is priced by the cost model: the forward passes of evaluate (evalSize) and analysis (its sequences) at the step\'s ns per multiply-add', () => {
+    // cost.cpp train_forward_macs, written out again: the forward pass's multiply-adds over `b` sequences
+    const macs = (b: number, c: Required<Pick<TrainingConfig, 'seqLen' | 'layers' | 'dModel' | 'mlp' | 'vocab'>>) =>
+      b * c.seqLen * (c.layers * (4 * c.dModel ** 2 + 2 * c.dModel * c.mlp + 2 * c.seqLen * c.dModel) + c.dModel * (c.vocab + 1));
+    const d = TRAINING_DEFAULTS;
+    // [config, held-out sequences analysis() reads (training.cpp: min(evalSize, 256, ⌊2¹⁸ / pairs⌋))]
+    const cases: [TrainingConfig, number][] = [
+      [TINY, 8],                                                                        // evalSize bounds it
+      [{}, 256],                                                                        // the defaults: 256 of 256
+      [{ seqLen: 64, heads: 16, dModel: 64, evalSize: 1000, batch: 8 }, 7],             // causal: ⌊2¹⁸ / (16 · 2080)⌋
+      [{ task: 'assoc_recall', vocab: 64, seqLen: 64, heads: 16, dModel: 64, evalSize: 1000, batch: 8 }, 4],  // every pair: ⌊2¹⁸ / (16 · 4096)⌋
+    ];
+    for (const [config, analysed] of cases) {
+      const run = core.createTrainingRun(config);
+      try {
+        const info = run.info();
+        const c = { ...d, ...config };
+        const nsPerMac = info.stepSeconds / (3 * macs(c.batch, c));  // the kernel's calibrated cost, from the core's own figure
+        const want = nsPerMac * macs(c.evalSize + analysed, c);
+        expect(finishSeconds(config, info) / want, JSON.stringify(config)).toBeCloseTo(1, 12);
+        expect(run.analysis(8).sequences).toBe(analysed);
+      } finally { run.dispose(); }
+    }
+    expect(finishSeconds(TINY, null)).toBe(0);
+    expect(finishSeconds(TINY, { stepSeconds: Number.NaN, causal: true })).toBe(0);
   });
 
   it('a size over the budget is refused by check with a message naming it, and nothing is left behind', () => {
@@ -394,6 +421,8 @@ describe('training controller: a worker that hangs or dies', () => {
         // create: the floor before any estimate is known, then one step's work; a chunk of n steps: n steps' work
         if (m.kind === 'create') expect(asked[k]).toBe(round === 0 ? 1000 : per(1));
         else if (m.kind === 'step') expect(asked[k]).toBe(per(m.params.n as number));
+        // finish: evaluate's 8 and analysis' 8 held-out sequences forward, in batches of 2 at stepSeconds / 3 each
+        else if (m.kind === 'finish') expect(asked[k]).toBe(Math.round(1000 + TRAIN_TIMEOUT_SLOWDOWN * 1000 * (16 / 2) * (STEP_SECONDS / 3)));
         else expect(asked[k]).toBe(1000);
       });
     }

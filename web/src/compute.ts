@@ -12,7 +12,7 @@ import type { Calls, Kind, WorkerLike } from './worker/protocol.ts';
 import { Pool, defaultPoolSize } from './worker/pool.ts';
 import type { StartState } from './worker/pool.ts';
 import { plan } from './worker/plan.ts';
-import { callTimeoutMs } from './worker/cost.ts';
+import { callTimeoutMs, callSeconds } from './worker/cost.ts';
 
 export { CoreError, defaultPoolSize };
 export type { StartState };
@@ -22,8 +22,13 @@ export interface ComputeOptions {
   /** a new worker of the pool (index 0..poolSize−1) */
   createWorker: (index: number) => WorkerLike;
   onRestart: (reason: 'timeout' | 'crash') => void;
-  /** workers in the pool (default: defaultPoolSize(navigator.hardwareConcurrency)) */
+  /** workers in the pool (default: defaultPoolSize(navigator.hardwareConcurrency)); with poolGrows, the most it starts */
   poolSize?: number;
+  /**
+   * Start one worker and more only as calls wait for one and as far as their measured speed shows
+   * that they pay (worker/pool-size.ts); default false: poolSize workers at once (`?pool=N`, tests).
+   */
+  poolGrows?: boolean;
   /** the workers post { ready } once their core is loaded (the page's do): start failures back off */
   announcesReady?: boolean;
   /** delays between attempts to start workers that could not load the core (default pool.ts START_BACKOFF_MS) */
@@ -47,7 +52,10 @@ const panelOf = (channel: string | undefined) => (channel === undefined ? '-' : 
 
 /** Counters of computations, for tests and bench:ui (window.__sqrtdkBench.stats()). */
 export interface ComputeStats {
+  /** workers in the pool (the most a growing pool starts), workers started, and the most worth running */
   poolSize: number;
+  workers: number;
+  parts: number;
   /** jobs whose first call was sent to a worker, per panel (the channel's prefix) */
   started: Record<string, number>;
   /** the same, with the time each started (performance.now()), the last 200 */
@@ -75,6 +83,8 @@ export class Compute {
     const size = opts.poolSize ?? defaultPoolSize(typeof navigator === 'undefined' ? undefined : navigator.hardwareConcurrency);
     this.pool = new Pool({
       size,
+      grows: opts.poolGrows ?? false,
+      estimateSeconds: callSeconds,
       createWorker: opts.createWorker,
       onRestart: opts.onRestart,
       announcesReady: opts.announcesReady,
@@ -84,7 +94,7 @@ export class Compute {
     });
   }
 
-  /** Workers in the pool. */
+  /** Workers in the pool (a growing pool: the most it starts). */
   get poolSize(): number { return this.pool.size; }
 
   /**
@@ -136,7 +146,7 @@ export class Compute {
   private async runJob(job: Job, worker: WorkerName, kind: Kind, params: unknown, channel: string | undefined, progressive: boolean): Promise<void> {
     const base = worker === 'live' ? 0 : 2;
     try {
-      const steps = plan(kind, params as never, progressive, this.pool.size);
+      const steps = plan(kind, params as never, progressive, this.pool.parts);
       for (let i = 0; i < steps.length; i++) {
         // client-driven: the next step is only sent when the previous one is back and still wanted
         if (this.stale(job)) { this.forget(job); return; }
@@ -210,7 +220,7 @@ export class Compute {
   /** Counters of computations (tests, bench:ui). */
   stats(): ComputeStats {
     return {
-      poolSize: this.pool.size, started: { ...this.started }, log: this.log.slice(),
+      poolSize: this.pool.size, workers: this.pool.workers, parts: this.pool.parts, started: { ...this.started }, log: this.log.slice(),
       sent: this.pool.sent, dropped: this.pool.dropped, waiting: this.pool.waiting, running: this.pool.running,
       restarts: this.pool.restarts, startFailures: this.pool.startFailures,
     };

@@ -58,7 +58,10 @@ const coreSource = new CoreSource((loaded, total) => { app.download = { loaded, 
 // blob: workers that failed before answering (worker/spawn.ts): after one, the pool's cores run on this thread
 const blobFailures = { count: 0 };
 const compute = new Compute({
+  // one worker per core but one at most; they start as calls wait for them and as far as their
+  // measured speed pays (worker/pool-size.ts), except the fixed size `?pool=N` asks for
   poolSize: poolOverride(location.search) ?? defaultPoolSize(navigator.hardwareConcurrency),
+  poolGrows: poolOverride(location.search) === null,
   // a worker where one can start (from a blob: script in a sandboxed frame, worker/spawn.ts), else
   // the core on this thread with the same handler and module: the same numbers, never a blank view
   // (<html data-core-thread> says which, for tests)

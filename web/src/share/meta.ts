@@ -48,12 +48,25 @@ export function assetsOf(m: Pick<PageMeta, 'exp' | 'lang'>): { card: string; oem
   return { card: dir + CARD_FILE, oembed: dir + OEMBED_FILE };
 }
 
-/** The tags of the page's <head> (one per line), every value escaped; the <title> included. */
+/**
+ * The marks of the tags a page can only write with its site's address (og:url, the card, the
+ * oEmbed discovery): without SITE_URL the build writes them relative inside an HTML comment between
+ * these marks, which no crawler or consumer reads (a relative og:image or oEmbed address breaks
+ * wherever a card or a frame is shown), and a server that knows its origin (`npm start`,
+ * scripts/site-tags.mjs) writes them out absolute.
+ */
+export const SITE_TAGS_OPEN = '<!--sqrtdk:site-tags';
+export const SITE_TAGS_CLOSE = 'sqrtdk:site-tags-->';
+
+/** The tags of the page's <head> (one per line), every value escaped; the <title> included. Without a site, the tags that need its address are in a SITE_TAGS comment. */
 export function headTags(m: PageMeta): string {
   const { card, oembed } = assetsOf(m);
   const url = (target: string) => urlFor(m.site, m.path, target);
   const meta = (attr: 'name' | 'property', key: string, value: string) => `<meta ${attr}="${key}" content="${xmlEscape(value)}">`;
   const versions = [{ lang: m.lang, path: m.path }, ...m.alternates];
+  // written only with the site's address (SITE_TAGS_OPEN)
+  const needsSite = new Set<string>();
+  const site = (line: string) => { needsSite.add(line); return line; };
   const lines = [
     `<title>${xmlEscape(m.title)}</title>`,
     meta('name', 'description', m.description),
@@ -65,22 +78,25 @@ export function headTags(m: PageMeta): string {
     meta('property', 'og:site_name', m.siteName),
     meta('property', 'og:title', m.title),
     meta('property', 'og:description', m.description),
-    meta('property', 'og:url', url(m.path)),
-    meta('property', 'og:image', url(card)),
-    meta('property', 'og:image:type', 'image/png'),
-    meta('property', 'og:image:width', String(CARD.width)),
-    meta('property', 'og:image:height', String(CARD.height)),
-    meta('property', 'og:image:alt', m.imageAlt),
+    site(meta('property', 'og:url', url(m.path))),
+    site(meta('property', 'og:image', url(card))),
+    site(meta('property', 'og:image:type', 'image/png')),
+    site(meta('property', 'og:image:width', String(CARD.width))),
+    site(meta('property', 'og:image:height', String(CARD.height))),
+    site(meta('property', 'og:image:alt', m.imageAlt)),
     meta('property', 'og:locale', OG_LOCALE[m.lang]),
     ...m.alternates.map((a) => meta('property', 'og:locale:alternate', OG_LOCALE[a.lang])),
-    meta('name', 'twitter:card', 'summary_large_image'),
+    site(meta('name', 'twitter:card', 'summary_large_image')),
     meta('name', 'twitter:title', m.title),
     meta('name', 'twitter:description', m.description),
-    meta('name', 'twitter:image', url(card)),
-    meta('name', 'twitter:image:alt', m.imageAlt),
-    `<link rel="alternate" type="application/json+oembed" href="${xmlEscape(url(oembed))}" title="${xmlEscape(m.title)}">`,
+    site(meta('name', 'twitter:image', url(card))),
+    site(meta('name', 'twitter:image:alt', m.imageAlt)),
+    site(`<link rel="alternate" type="application/json+oembed" href="${xmlEscape(url(oembed))}" title="${xmlEscape(m.title)}">`),
   ];
-  return lines.join('\n  ');
+  if (m.site) return lines.join('\n  ');
+  // a comment holds no '--': a value's '-' after another is written as its character reference
+  const held = lines.filter((l) => needsSite.has(l)).map((l) => l.replace(/--/g, '-&#45;').replace(/--/g, '-&#45;'));
+  return [...lines.filter((l) => !needsSite.has(l)), SITE_TAGS_OPEN, ...held, SITE_TAGS_CLOSE].join('\n  ');
 }
 
 /** The oEmbed answer of a share page (oembed.com §2.3.4, type "rich"); URLs as headTags writes them, from the oembed.json's own directory. */

@@ -9,6 +9,7 @@ import { isTrainResponse } from './protocol.ts';
 import type { TrainCalls, TrainKind } from './protocol.ts';
 import { emptySeries, appendStep } from './series.ts';
 import type { RunSeries } from './series.ts';
+import { TRAINING_DEFAULTS } from '../../../wasm/js/core.js';
 
 export interface ControllerOptions {
   createWorker: () => WorkerLike;
@@ -49,6 +50,28 @@ type Phase = 'idle' | 'running' | 'cancelling';
  * slower (WebKit, issue 29) on a loaded machine; as worker/cost.ts CALL_TIMEOUT_SLOWDOWN.
  */
 export const TRAIN_TIMEOUT_SLOWDOWN = 30;
+
+/**
+ * The core's estimate of a run's `finish` request (evaluate, then analysis) in seconds, from the
+ * cost model's own figure: a step is 3 × the forward pass's multiply-adds over `batch` sequences
+ * (info.stepSeconds, wasm/src/train/training.cpp step_ns), and the forward pass's multiply-adds are
+ * linear in the sequences (cost.cpp train_forward_macs), so n sequences forward cost
+ * n / batch × stepSeconds / 3. evaluate() runs evalSize sequences forward, analysis() the first
+ * S = max(1, min(evalSize, 256, ⌊2¹⁸ / pairs⌋)) with pairs = heads × (causal ? T(T+1)/2 : T²) per
+ * sequence (training.cpp). Not priced: the histograms of at most 2¹⁸ logits per layer, which
+ * the request's floor covers. `config` as given to create (absent fields: TRAINING_DEFAULTS);
+ * 0 when info has no finite stepSeconds.
+ */
+export function finishSeconds(config: TrainingConfig, info: Pick<TrainingRunInfo, 'stepSeconds' | 'causal'> | null): number {
+  const step = info?.stepSeconds;
+  if (typeof step !== 'number' || !Number.isFinite(step) || step <= 0) return 0;
+  const d = TRAINING_DEFAULTS;
+  const evalSize = config.evalSize ?? d.evalSize, batch = config.batch ?? d.batch;
+  const T = config.seqLen ?? d.seqLen, heads = config.heads ?? d.heads;
+  const pairs = heads * (info?.causal === false ? T * T : (T * (T + 1)) / 2);
+  const analysed = Math.max(1, Math.min(evalSize, 256, Math.floor((1 << 18) / pairs)));
+  return ((evalSize + analysed) / batch) * (step / 3);
+}
 
 /**
  * The training worker died (an error event) or stopped answering (a request over its timeout): not
@@ -202,7 +225,7 @@ export class TrainingController {
       }
       const sps = rate();
       for (let i = 0; i < runs.length; i++) {
-        const { result } = await this.request('finish', { run: this.ids[i], bins: this.o.bins });
+        const { result } = await this.request('finish', { run: this.ids[i], bins: this.o.bins }, finishSeconds(configs[i], runs[i].info));
         if (!live()) return this.stopped(gen);
         runs[i].evaluation = result.evaluation;
         runs[i].analysis = result.analysis;

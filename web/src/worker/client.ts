@@ -80,6 +80,9 @@ export class WorkerClient {
     return w;
   }
 
+  /** Whether the worker is running with its core loaded (a call sent now is timed from its start). */
+  get isReady(): boolean { return this.worker !== null && this.ready; }
+
   /** Whether the worker could not start and waits for revive(). */
   get down(): boolean { return this.worker === null; }
 

@@ -63,16 +63,23 @@ export const CALL_TIMEOUT_FLOOR_MS = 15000;
 export const CALL_TIMEOUT_SLOWDOWN = 30;
 
 /**
- * ms the pool lets a call run before its worker counts as hung: the floor plus the core's estimate
- * of the call (core.cost) times CALL_TIMEOUT_SLOWDOWN. A call the cost model does not cover, or
- * whose params it refuses (the core refuses them at once too), has the floor.
+ * The core's estimate of a pool call in seconds: 0 for a call the cost model does not cover, or
+ * whose params it refuses (the core refuses them at once too).
  */
-export function callTimeoutMs(kind: string, params: unknown): number {
+export function callSeconds(kind: string, params: unknown): number {
   let s = 0;
   if ((COSTED_CALLS as readonly string[]).includes(kind)) {
     try { s = estimateSeconds(kind as CostedCall, params as CostedParams[CostedCall]); } catch { s = 0; }
   }
-  return Math.round(CALL_TIMEOUT_FLOOR_MS + CALL_TIMEOUT_SLOWDOWN * 1000 * (Number.isFinite(s) ? Math.max(0, s) : 0));
+  return Number.isFinite(s) ? Math.max(0, s) : 0;
+}
+
+/**
+ * ms the pool lets a call run before its worker counts as hung: the floor plus the core's estimate
+ * of the call (callSeconds) times CALL_TIMEOUT_SLOWDOWN.
+ */
+export function callTimeoutMs(kind: string, params: unknown): number {
+  return Math.round(CALL_TIMEOUT_FLOOR_MS + CALL_TIMEOUT_SLOWDOWN * 1000 * callSeconds(kind, params));
 }
 
 /** A point larger than this (seconds by the core's estimate) is refused before it reaches the core. */

@@ -1,13 +1,25 @@
 // A pool of core workers. Each worker runs one call at a time; the calls wait here, on the page,
 // in priority order (lower first, then first come), so that a call whose request went stale is
 // dropped before it is sent, and a point the reader is looking at overtakes a sweep. Each worker is
-// a WorkerClient (protocol.ts), which keeps its timeouts and restarts.
+// a WorkerClient (protocol.ts), which keeps its timeouts and restarts. A growing pool starts its
+// workers one at a time as calls wait, as far as measured speed shows they pay (pool-size.ts).
 import { CoreError } from './protocol.ts';
 import { WorkerClient } from './client.ts';
+import { PoolSizer } from './pool-size.ts';
 import type { Kind, WorkerLike } from './protocol.ts';
 
 export interface PoolOptions {
+  /** workers in the pool; with `grows`, the most it may start */
   size: number;
+  /**
+   * Start one worker, and another only when a call waits for one and the workers already running
+   * were measured to pay (pool-size.ts). Default false: all `size` workers start at once.
+   */
+  grows?: boolean;
+  /** the core's estimate of a call in seconds (core.cost; 0 when it has none): a growing pool times calls against it */
+  estimateSeconds?: (kind: Kind, params: unknown) => number;
+  /** ms clock for timing calls (default performance.now) */
+  now?: () => number;
   createWorker: (index: number) => WorkerLike;
   onRestart?: (reason: 'timeout' | 'crash') => void;
   timeoutMs?: (kind: Kind, params: unknown) => number;
@@ -78,8 +90,16 @@ export function poolOverride(search: string): number | null {
 }
 
 export class Pool {
-  private readonly clients: WorkerClient[];
-  private readonly busy: boolean[];
+  /** the workers started (all `size` of them, or as many as a growing pool started so far) */
+  private readonly clients: WorkerClient[] = [];
+  private readonly busy: boolean[] = [];
+  private readonly cap: number;
+  private readonly sizer: PoolSizer | null;
+  private readonly makeClient: (index: number) => WorkerClient;
+  private readonly estimate: (kind: Kind, params: unknown) => number;
+  private readonly now: () => number;
+  /** calls in flight: when each was sent, and the most workers busy while it ran */
+  private readonly timed = new Set<{ busy: number }>();
   private queue: Queued[] = [];
   private seq = 0;
   /** calls sent to a worker, and calls dropped before sending because their request went stale */
@@ -101,15 +121,24 @@ export class Pool {
     this.setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.clearTimer = opts.clearTimer ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>));
     this.onStartState = opts.onStartState ?? (() => {});
-    this.clients = Array.from({ length: opts.size }, (_, i) => new WorkerClient({
+    this.cap = opts.size;
+    this.sizer = opts.grows ? new PoolSizer(opts.size) : null;
+    this.estimate = opts.estimateSeconds ?? (() => 0);
+    this.now = opts.now ?? (() => performance.now());
+    this.makeClient = (i) => new WorkerClient({
       createWorker: () => opts.createWorker(i),
       onRestart: opts.onRestart,
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
       announcesReady: opts.announcesReady ?? false,
       onStartFailure: (message) => this.startFailed(message),
       onReady: () => this.started(),
-    }));
-    this.busy = this.clients.map(() => false);
+    });
+    for (let i = 0; i < (this.sizer ? 1 : opts.size); i++) this.startWorker();
+  }
+
+  private startWorker(): void {
+    this.clients.push(this.makeClient(this.clients.length));
+    this.busy.push(false);
   }
 
   /** A worker could not load the core: every worker waits, then all start again, or the pool gives up. */
@@ -158,7 +187,15 @@ export class Pool {
     this.revive();
   }
 
-  get size(): number { return this.clients.length; }
+  /** Workers in the pool: with `grows`, the most it may start. */
+  get size(): number { return this.cap; }
+  /** Workers started (and not retired). */
+  get workers(): number { return this.clients.length; }
+  /**
+   * Calls a request is best split into (worker/plan.ts): the size, or for a growing pool the most
+   * workers still worth running by its measurements (pool-size.ts).
+   */
+  get parts(): number { return this.sizer ? this.sizer.limit : this.cap; }
   get restarts(): number { return this.clients.reduce((a, c) => a + c.restarts, 0); }
   /** Calls waiting for a worker, and workers busy. */
   get waiting(): number { return this.queue.length; }
@@ -177,8 +214,14 @@ export class Pool {
   }
 
   private pump(): void {
+    this.retire();
     for (let w = 0; w < this.clients.length && this.queue.length > 0; w++) {
-      if (this.busy[w]) continue;
+      if (this.busy[w]) {
+        // every worker busy and a call waits: a growing pool may start one more
+        if (w === this.clients.length - 1 && !this.unavailable && this.retryTimer === null
+          && this.sizer?.grows(this.clients.length) && this.queue.some((q) => !q.stale?.())) this.startWorker();
+        continue;
+      }
       let task: Queued | undefined;
       while ((task = this.queue.shift()) && task.stale?.()) {
         this.dropped += 1;
@@ -189,10 +232,38 @@ export class Pool {
       this.sent += 1;
       task.onStart?.();
       const t = task;
+      const done = this.time(w, t);
       this.clients[w].call(t.kind, t.params as never).then(
-        (r) => { this.busy[w] = false; t.resolve(r); this.pump(); },
-        (e) => { this.busy[w] = false; t.reject(e); this.pump(); },
+        (r) => { done(true); this.busy[w] = false; t.resolve(r); this.pump(); },
+        (e) => { done(false); this.busy[w] = false; t.reject(e); this.pump(); },
       );
+    }
+  }
+
+  /**
+   * Times a call just sent to worker w for a growing pool (pool-size.ts): from now, if the worker's
+   * core is loaded (a worker still starting would time its start), to its answer; a failed call is not counted.
+   */
+  private time(w: number, t: PoolTask): (ok: boolean) => void {
+    const running = this.running;
+    for (const c of this.timed) c.busy = Math.max(c.busy, running);
+    if (!this.sizer || !this.clients[w].isReady) return () => {};
+    const est = this.estimate(t.kind, t.params);
+    const c = { busy: running };
+    const t0 = this.now();
+    this.timed.add(c);
+    return (ok) => {
+      this.timed.delete(c);
+      if (ok) this.sizer?.record(t.kind, c.busy, est, this.now() - t0);
+    };
+  }
+
+  /** Stops the idle workers a growing pool has beyond the count its measurements show to pay. */
+  private retire(): void {
+    if (!this.sizer) return;
+    while (this.clients.length > this.sizer.limit && !this.busy[this.clients.length - 1]) {
+      this.clients.pop()!.terminate();
+      this.busy.pop();
     }
   }
 
