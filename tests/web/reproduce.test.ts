@@ -1,0 +1,177 @@
+// "Copy as code": the exported NumPy script of every computing view prints the page's readouts digit for digit, for
+// default and non-default links (the page's numbers from the panels' own request functions and the worker's handler on
+// the built core, as golden-links.test.ts gets them); the PyTorch flavour's statistics fall within the sampling error it
+// states; a hostile link exports nothing but the documented computation. The scripts run in one Python process.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadCore, CORE_VERSION } from '../../wasm/js/core.js';
+import type { Core, AttentionStatsResult, ScoreVarianceResult, SaturationSweepResult } from '../../wasm/js/core.js';
+import { run } from '../../web/src/worker/handler.ts';
+import type { Request } from '../../web/src/worker/protocol.ts';
+import { parseHash } from '../../web/src/state/state.ts';
+import type { State } from '../../web/src/state/state.ts';
+import { translator } from '../../web/src/i18n/messages.ts';
+import type { Lang } from '../../web/src/i18n/messages.ts';
+import { variancePointParams, saturationPointParams, pointParams, articleParams } from '../../web/src/requests/attention.ts';
+import { varianceFigures, saturationFigures, gradientFigures, articleFigures } from '../../web/src/requests/key-figures.ts';
+import type { KeyFigure } from '../../web/src/requests/key-figures.ts';
+import { exportCode, CODE_VIEWS, hasCode } from '../../web/src/reproduce/code.ts';
+import type { CodeLang } from '../../web/src/reproduce/code.ts';
+
+const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+
+/** Runs scripts in one Python process (each in its own namespace, as __main__); returns each one's stdout or error. */
+function runScripts(scripts: string[]): { out: string; error: string }[] {
+  const driver = `
+import contextlib, io, json, sys, traceback
+res = []
+for src in json.loads(sys.stdin.read()):
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buf):
+            exec(compile(src, "<exported>", "exec"), {"__name__": "__main__"})
+        res.append({"out": buf.getvalue(), "error": ""})
+    except BaseException:
+        res.append({"out": buf.getvalue(), "error": traceback.format_exc()})
+sys.stdout.write(json.dumps(res))
+`;
+  const r = spawnSync(PYTHON, ['-c', driver], { input: JSON.stringify(scripts), encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`${PYTHON} failed: ${r.error?.message ?? ''} ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+function pythonHas(module: string): string | null {
+  const r = spawnSync(PYTHON, ['-c', `import ${module}`], { encoding: 'utf8' });
+  return r.status === 0 ? null : (r.error?.message ?? r.stderr.trim().split('\n').pop() ?? 'import failed');
+}
+
+let core: Core;
+beforeAll(async () => { core = await loadCore({ kernel: 'auto' }); });
+
+function ask<R>(kind: Request['kind'], params: unknown): R {
+  const r = run(core, { id: 0, kind, params } as Request);
+  if (!r.ok) throw new Error(`${kind}: ${r.error.name}: ${r.error.message}`);
+  return r.result as R;
+}
+
+/** The view's readouts as the page computes them: the panel's request, its key figures. */
+function pageFigures(s: State): KeyFigure[] {
+  const t = translator(s.lang as Lang);
+  switch (s.exp) {
+    case 'variance': return varianceFigures(ask<ScoreVarianceResult>('scoreVariance', variancePointParams(s)).rows[0], t);
+    case 'saturation': return saturationFigures(ask<AttentionStatsResult>('attentionStats', saturationPointParams(s)), t);
+    case 'gradient': return gradientFigures(ask<AttentionStatsResult>('attentionStats', pointParams(s)), s.gq, t);
+    case 'article': return articleFigures(ask<SaturationSweepResult>('saturationSweep', articleParams(s)), t);
+    default: throw new Error(`no readouts for ${s.exp}`);
+  }
+}
+
+/** A default and a few non-default links per view (small shapes: the whole file runs in seconds). */
+const LINKS = [
+  '#v=1&exp=variance',
+  '#v=1&exp=variance&dk=512&samples=5000&seed=9',
+  '#v=1&exp=variance&dk=3&samples=100&seed=4294967295&lang=zh-CN',
+  '#v=1&exp=saturation',
+  '#v=1&exp=saturation&dk=256&heads=2&seqLen=64&seed=7&scale=none',
+  '#v=1&exp=saturation&dk=32&heads=3&seqLen=40&seed=2&causal=1&softcap=5&sink=0.5',
+  '#v=1&exp=saturation&dk=128&heads=2&seqLen=32&seed=11&sscale=0.0625&scale=inv_dk&lang=zh-CN',
+  '#v=1&exp=saturation&dk=64&heads=4&seqLen=16&scale=inv_sqrt_d_model',
+  '#v=1&exp=gradient',
+  '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad',
+  '#v=1&exp=gradient&dk=512&heads=1&seqLen=64&seed=3&scale=none',
+  '#v=1&exp=article',
+  '#v=1&exp=article&aseed=11',
+] as const;
+
+const stateOf = (hash: string) => {
+  const p = parseHash(hash, 'en');
+  expect(p.issues, hash).toEqual([]);
+  return p.state;
+};
+const scriptOf = (hash: string, lang: CodeLang) => {
+  const s = stateOf(hash);
+  const code = exportCode(s, lang, translator(s.lang as Lang), `https://example.org/p/${s.exp}/${hash}`, CORE_VERSION);
+  expect(code, hash).not.toBeNull();
+  return code!;
+};
+
+describe('Copy as code (NumPy): the page\'s readouts, digit for digit', () => {
+  const numpy = pythonHas('numpy');
+  it.skipIf(numpy !== null)(`every computing view, ${LINKS.length} links${numpy ? ` (skipped: ${PYTHON} has no NumPy: ${numpy}; apt-get install python3-numpy)` : ''}`, () => {
+    for (const v of CODE_VIEWS) expect(LINKS.some((l) => l.includes(`exp=${v}&`) || l.endsWith(`exp=${v}`)), `a link of ${v}`).toBe(true);
+    const results = runScripts(LINKS.map((h) => scriptOf(h, 'numpy')));
+    LINKS.forEach((hash, i) => {
+      const { out, error } = results[i];
+      expect(error, `${hash}: the script ran`).toBe('');
+      const lines = out.trimEnd().split('\n');
+      expect(lines[0], 'it names its link').toContain(hash);
+      const want = pageFigures(stateOf(hash)).map((f) => `${f.label}: ${f.value}`);
+      expect(lines.slice(1), hash).toEqual(want);
+    });
+  }, 300_000);
+});
+
+describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sampling error', () => {
+  const torch = pythonHas('torch');
+  if (torch !== null) console.log(`PyTorch flavour skipped: ${PYTHON} cannot import torch (${torch}); apt-get install python3-torch`);
+  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article'];
+  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities) and the article\'s check', () => {
+    const results = runScripts(links.map((h) => scriptOf(h, 'torch')));
+    links.forEach((hash, i) => {
+      const { out, error } = results[i];
+      expect(error, `${hash}: ${out}`).toBe('');
+      const lines = out.trimEnd().split('\n');
+      const want = pageFigures(stateOf(hash)).map((f) => `${f.label}: ${f.value}`);
+      expect(lines.slice(1, 1 + want.length), `${hash}: the lab's readouts first`).toEqual(want);
+      const checks = lines.filter((l) => / torch .* within \dσ$/.test(l));
+      expect(checks.length, `${hash}: torch's statistics printed`).toBeGreaterThan(0);
+      for (const c of checks) expect(c, hash).toMatch(/ agree within/);
+    });
+  }, 300_000);
+});
+
+describe('Copy as code: what a link can put in the script', () => {
+  it('only the views that compute export code', () => {
+    const t = translator('en');
+    for (const exp of ['interview', 'followups', 'device', 'training'] as const) {
+      expect(hasCode(exp)).toBe(false);
+      expect(exportCode({ ...stateOf('#v=1'), exp }, 'numpy', t, 'x', CORE_VERSION)).toBeNull();
+    }
+  });
+
+  it('a hostile link reaches the script only as a quoted literal, its keys only as checked numbers', () => {
+    const hostile = '#v=1&exp=saturation&dk=64");import os;os.system("id")#&seed=__import__(%22os%22)&scale=os.system&sink=1e999&softcap=-1\n&heads=2\r\nprint(1)&lang=zh-CN\u2028x';
+    const parsed = parseHash(hostile, 'en');
+    const s = parsed.state;
+    const t = translator(s.lang as Lang);
+    const link = `https://example.org/p/x/${hostile}"""'''\\\u2029\u0000`;
+    for (const lang of ['numpy', 'torch'] as const) {
+      const code = exportCode(s, lang, t, link, CORE_VERSION)!;
+      // the link is on one line, inside one double-quoted literal with every quote and separator escaped
+      const linkLine = code.split('\n').find((l) => l.startsWith('LINK = '))!;
+      expect(linkLine).toMatch(/^LINK = "([^"\\]|\\.)*"$/);
+      expect(code).not.toMatch(/[\u2028\u2029\r\u0000]/);
+      // nothing else of the link is in the script: the same script as for the parsed state with a plain link
+      const plain = exportCode(s, lang, t, 'LINK', CORE_VERSION)!;
+      expect(code.replace(linkLine, 'LINK = "LINK"')).toBe(plain);
+      expect(plain).not.toContain('os.system');
+      expect(plain).not.toContain('__import__');
+      expect(plain).not.toContain('print(1)');
+    }
+    // a state no parser gives (a string where a number goes, an unknown scale) is refused, not written
+    expect(() => exportCode({ ...s, seed: '1; import os' as unknown as number }, 'numpy', t, '', CORE_VERSION)).toThrow(/seed/);
+    expect(() => exportCode({ ...s, scale: 'os.system("id")' as never }, 'numpy', t, '', CORE_VERSION)).toThrow(/scale/);
+    expect(() => exportCode({ ...s, sink: [NaN] }, 'numpy', t, '', CORE_VERSION)).toThrow(/sink/);
+    expect(() => exportCode({ ...s, exp: 'variance', dk: 1e9 }, 'numpy', t, '', CORE_VERSION)).toThrow(/dk/);
+  });
+
+  it('the hostile link\'s script runs and prints the documented computation at the parsed state', () => {
+    if (pythonHas('numpy') !== null) return;
+    const hostile = '#v=1&exp=article&aseed=1");print("pwned&lang=en';
+    const s = parseHash(hostile, 'en').state;
+    const [r] = runScripts([exportCode(s, 'numpy', translator('en'), `https://example.org/${hostile}`, CORE_VERSION)!]);
+    expect(r.error).toBe('');
+    expect(r.out).not.toMatch(/^pwned/m);
+    expect(r.out.trimEnd().split('\n').slice(1)).toEqual(pageFigures(s).map((f) => `${f.label}: ${f.value}`));
+  }, 120_000);
+});

@@ -1,0 +1,329 @@
+// "Copy as code": a pure function from a view's state to a self-contained Python script (NumPy, or PyTorch beside
+// NumPy) that reproduces the view's readouts for that link, printing each with its label to the digits the page shows.
+//
+// The NumPy flavour draws the core's very Q and K (the generator of web/public/python/sqrtdk_rng.py, inlined) and
+// computes what the view's requests compute (web/src/requests/): its printed readouts equal the page's, digit for
+// digit (tests/web/reproduce.test.ts runs them). The PyTorch flavour computes the lab's numbers the same way, then
+// the same statistics from torch's own draws (torch.manual_seed, torch.randn), and prints both with the sampling
+// error it states: other draws agree within it, not bit for bit.
+//
+// Every value of the state reaches the script through python.ts (a checked number, or an identifier of a fixed
+// list); the link is a quoted, escaped string literal. A view without a script gives null.
+import type { State, Panel, ScaleName } from '../state/state.ts';
+import type { T, MessageKey } from '../i18n/messages.ts';
+import { panelTitle } from '../i18n/titles.ts';
+import { SCALES } from '../state/schema.js';
+import { ARTICLE_SCALES } from '../requests/results.ts';
+import { ARTICLE_SHAPE } from '../requests/attention.ts';
+import { pyNum, pyInt, pyBool, pyChoice, pyStr, PY_FORMAT } from './python.ts';
+import RNG_PY from '../../public/python/sqrtdk_rng.py?raw';
+
+/** The two flavours of the exported code. */
+export const CODE_LANGS = ['numpy', 'torch'] as const;
+export type CodeLang = (typeof CODE_LANGS)[number];
+
+/** The views that export code, in the tabs' order. */
+export const CODE_VIEWS = ['variance', 'saturation', 'gradient', 'article'] as const satisfies readonly Panel[];
+export type CodeView = (typeof CODE_VIEWS)[number];
+
+/** Whether a view exports code. */
+export function hasCode(p: Panel): p is CodeView {
+  return (CODE_VIEWS as readonly string[]).includes(p);
+}
+
+/** How many standard errors two independent estimates may differ by in the PyTorch flavour's check (4σ of their difference). */
+export const AGREE_SIGMAS = 4;
+
+// The scale factor c of a named scale at d_k (logit_options.cpp resolve_scale), as a Python expression.
+function scaleExpr(scale: ScaleName, dk: string, heads: string): string {
+  switch (pyChoice(scale, SCALES, 'scale')) {
+    case 'none': return '1.0';
+    case 'inv_sqrt_dk': return `1.0 / math.sqrt(${dk})`;
+    case 'inv_dk': return `1.0 / ${dk}`;
+    case 'inv_sqrt_d_model': return `1.0 / math.sqrt(${dk} * ${heads})`;
+  }
+}
+
+/** A Python list of (label, value) pairs from [label, python expression] rows. */
+function rows(t: T, list: [string, string][]): string {
+  return `[\n${list.map(([label, expr]) => `        (${pyStr(label)}, ${expr}),`).join('\n')}\n    ]`;
+}
+
+const VARIANCE_DRAW = `def score_draws(seed, dk, samples):
+    """Scores q·k of score_variance.cpp draw_scores: stream (seed, d_k) gives, pair after pair, the d_k
+    components of q, then those of k (N(0, 1), in double); the dot product is summed in double."""
+    stream = Stream(seed, dk)
+    scores = np.empty(samples)
+    step = max(1, 2 ** 20 // (2 * dk))  # pairs per block, to keep the memory small
+    for s0 in range(0, samples, step):
+        n = min(step, samples - s0)
+        z = stream.normals(2 * dk * n).reshape(n, 2, dk)
+        scores[s0:s0 + n] = (z[:, 0] * z[:, 1]).sum(axis=1)
+    return scores
+`;
+
+const ATTENTION_ROWS = `def attention_rows(q, k, c, causal=False, softcap=0.0, sink=float("-inf"), v=None, dout=None):
+    """Per-row statistics of softmax(c · q kᵀ) for q, k [heads, L, d_k] float32 (attention_stats.cpp Analysis):
+    the logits c · q·k in float32, then the soft-cap cap·tanh(s/cap) and the causal mask, the weights
+    e^{s_j} / (e^S + Σ_i e^{s_i}) with an attention-sink logit S (gpt-oss; none at -inf), and per row the
+    entropy in nats (over the keys and the sink), the max weight (over the keys), H / ln(outcomes seen),
+    ‖J‖_F of the softmax Jacobian J = diag(p) − p pᵀ and, given v and dout, ‖∂ℓ/∂q‖ with ∂ℓ/∂P = dO Vᵀ."""
+    heads, L, dk = q.shape
+    logits = (c * (q @ k.transpose(0, 2, 1)).astype(np.float64)).astype(np.float32)
+    if softcap > 0:
+        logits = (softcap * np.tanh(logits.astype(np.float64) / softcap)).astype(np.float32)
+    seen = np.arange(1, L + 1) if causal else np.full(L, L)
+    masked = np.arange(L)[None, :] >= seen[:, None]  # [L, L]: key j hidden from row i
+    logits[:, masked] = -np.inf
+    max_abs_logit = float(np.abs(logits[:, ~masked]).max())
+    s = logits.astype(np.float64)
+    m = np.maximum(s.max(axis=2, keepdims=True), sink)
+    e = np.exp(s - m)
+    e_sink = np.exp(sink - m)
+    total = e.sum(axis=2, keepdims=True) + e_sink
+    p, p_sink = e / total, (e_sink / total)[..., 0]
+    plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0).sum(axis=2)
+    entropy = -(plogp + np.where(p_sink > 0, p_sink * np.log(np.where(p_sink > 0, p_sink, 1.0)), 0.0))
+    outcomes = seen + (1 if sink > float("-inf") else 0)
+    ratio = (entropy / np.log(np.maximum(outcomes, 2)))[:, outcomes > 1]
+    # ‖diag(p) − p pᵀ‖_F² = p₁²R² + T₂(1 + T₂ + 2p₁²) − 2T₃ with p₁ the largest weight, R, T₂, T₃ the sums of the
+    # other weights, their squares and cubes (stats.cpp f32_row_stats: no cancellation in 1 − p₁ on one-hot rows)
+    full = np.concatenate([p, p_sink[..., None]], axis=2)
+    p1 = full.max(axis=2)
+    others = np.where(np.arange(full.shape[2]) == full.argmax(axis=2)[..., None], 0.0, full)
+    R, T2, T3 = others.sum(axis=2), (others ** 2).sum(axis=2), (others ** 3).sum(axis=2)
+    jac_fro = np.sqrt(np.maximum(p1 ** 2 * R ** 2 + T2 * (1 + T2 + 2 * p1 ** 2) - 2 * T3, 0.0))
+    out = dict(entropy=entropy.ravel(), max_weight=p.max(axis=2).ravel(), ratio=ratio.ravel(),
+               max_abs_logit=max_abs_logit, sink_mass=p_sink.ravel(), jac_fro=jac_fro.ravel())
+    if v is not None:
+        dP = (dout @ v.transpose(0, 2, 1)).astype(np.float64)          # ∂ℓ/∂P
+        dS = p * (dP - (p * dP).sum(axis=2, keepdims=True))              # J · dP, row by row
+        dQ = c * (dS.astype(np.float32) @ k).astype(np.float64)          # ∂ℓ/∂q = c · dS K
+        out["grad_query"] = np.sqrt((dQ ** 2).sum(axis=2)).ravel()
+    return out
+`;
+
+const TORCH_ROWS = `def torch_rows(q, k, c, causal=False, softcap=0.0, sink=float("-inf")):
+    """The same per-row statistics the way one writes them in PyTorch (explicit softmax; F.scaled_dot_product_attention
+    applies these very weights to V but does not return them)."""
+    logits = c * q @ k.transpose(-2, -1)
+    if softcap > 0:
+        logits = softcap * torch.tanh(logits / softcap)
+    L = q.shape[-2]
+    if causal:
+        logits = logits.masked_fill(torch.ones(L, L, dtype=torch.bool).triu(1), float("-inf"))
+    sinks = torch.full(logits.shape[:-1] + (1,), sink, dtype=logits.dtype)
+    p = torch.softmax(torch.cat([logits, sinks], dim=-1), dim=-1)  # the sink is one more outcome (gpt-oss)
+    entropy = torch.special.entr(p).sum(-1)
+    return dict(entropy=entropy.flatten().double().numpy(), max_weight=p[..., :-1].amax(-1).flatten().double().numpy())
+`;
+
+const AGREE = `def agree(name, lab, other, se):
+    """Prints the lab's value beside torch's and whether they differ by less than ${AGREE_SIGMAS} standard errors of
+    their difference (two independent estimates, each with standard error se: √2 · se)."""
+    ok = abs(lab - other) <= ${AGREE_SIGMAS} * math.sqrt(2) * se
+    print(f"{name}: lab {fmt(lab)}  torch {fmt(other)}  ± {fmt(se, 2)} (1 standard error)  {'agree' if ok else 'DIFFER'} within ${AGREE_SIGMAS}σ")
+    return ok
+`;
+
+interface ViewCode {
+  /** The Python helpers the view needs (ATTENTION_ROWS, …). */
+  helpers: string[];
+  /** The body of readouts(): computes and returns the list of (label, value as shown). */
+  numpy: string;
+  /** The torch part (may use the variables of a readouts() call's locals through lab): prints agree(...) lines. */
+  torch: string;
+  torchHelpers: string[];
+}
+
+function viewCode(s: State, t: T): ViewCode {
+  const exp = pyChoice(s.exp, CODE_VIEWS, 'exp');
+  switch (exp) {
+    case 'variance': {
+      const dk = pyInt(s.dk, 'dk', 1, 4096), samples = pyInt(s.samples, 'samples', 2, 1_000_000), seed = pyInt(s.seed, 'seed', 0, 2 ** 32 - 1);
+      return {
+        helpers: [VARIANCE_DRAW],
+        numpy: `    dk, samples, seed = ${dk}, ${samples}, ${seed}
+    scores = score_draws(seed, dk, samples)  # Var(q·k) = d_k for iid N(0, 1) components
+    var = float(scores.var(ddof=1))
+    c = 1.0 / math.sqrt(dk)
+    lab.update(var=var, dk=dk, samples=samples, seed=seed)
+    return ${rows(t, [
+      [t('var.ro.var'), 'fmt(var)'], [t('var.ro.std'), 'fmt(math.sqrt(var))'],
+      [t('var.ro.sqrt'), 'fmt(var * c * c)'], [t('var.ro.dk'), 'fmt(var * (1.0 / dk) * (1.0 / dk))'],
+    ])}`,
+        torchHelpers: [],
+        torch: `    dk, samples = lab["dk"], lab["samples"]
+    torch.manual_seed(lab["seed"])
+    q = torch.randn(samples, dk, dtype=torch.float64)
+    k = torch.randn(samples, dk, dtype=torch.float64)
+    var = (q * k).sum(-1).var().item()
+    # the standard error of a sample variance: Var · √(2/(n − 1) + κ/n), κ = 6/d_k the excess kurtosis of q·k
+    se = lab["var"] * math.sqrt(2 / (samples - 1) + 6 / (dk * samples))
+    return [agree(${pyStr(t('var.ro.var'))}, lab["var"], var, se)]`,
+      };
+    }
+    case 'saturation':
+    case 'gradient': {
+      const heads = pyInt(s.heads, 'heads', 1, 64), L = pyInt(s.seqLen, 'seqLen', 2, 8192), dk = pyInt(s.dk, 'dk', 1, 4096), seed = pyInt(s.seed, 'seed', 0, 2 ** 32 - 1);
+      const sat = exp === 'saturation';
+      const explicit = sat && s.sscale > 0;
+      const c = explicit ? pyNum(s.sscale, 'sscale') : scaleExpr(s.scale, 'dk', 'heads');
+      const causal = sat ? pyBool(s.causal, 'causal') : 'False';
+      const softcap = sat && s.softcap > 0 ? pyNum(s.softcap, 'softcap') : '0.0';
+      const S = sat ? s.sink[0] ?? -Infinity : -Infinity;
+      const sink = pyNum(S, 'sink');
+      const hasSink = S !== -Infinity;
+      const draws = sat
+        ? `    q = draw_tensor(seed, 1, (heads, L, dk))  # Q: stream 1 of the seed (attention_stats.cpp draw_inputs)
+    k = draw_tensor(seed, 2, (heads, L, dk))  # K: stream 2
+    r = attention_rows(q, k, c, causal=${causal}, softcap=${softcap}, sink=${sink})`
+        : `    q = draw_tensor(seed, 1, (heads, L, dk))  # Q: stream 1 of the seed (attention_stats.cpp draw_inputs)
+    k = draw_tensor(seed, 2, (heads, L, dk))  # K: stream 2
+    v = draw_tensor(seed, 3, (heads, L, dk))  # V: stream 3
+    dout = draw_tensor(seed, 4, (heads, L, dk))  # ∂ℓ/∂O: stream 4 (the loss ℓ = Σ O ⊙ dO)
+    r = attention_rows(q, k, c, v=v, dout=dout)`;
+      const head = `    heads, L, dk, seed = ${heads}, ${L}, ${dk}, ${seed}
+    c = ${c}  # ${explicit ? 'the explicit scale factor (sscale)' : `scale ${pyChoice(s.scale, SCALES, 'scale')}`}
+${draws}
+    lab.update(r=r, heads=heads, L=L, dk=dk, seed=seed, c=c)`;
+      if (sat) {
+        return {
+          helpers: [ATTENTION_ROWS],
+          numpy: `${head}
+    return ${rows(t, [
+      [t('sat.ro.entropy'), 'fmt(r["entropy"].mean())'], [t('sat.ro.lnL'), 'fmt(math.log(L))'],
+      [t('sat.ro.ratio'), 'fmt(r["ratio"].mean())'], [t('sat.ro.maxw'), 'fmt(r["max_weight"].mean())'],
+      [t('sat.ro.share'), 'pct((r["max_weight"] > 0.99).mean())'], [t('sat.ro.c'), 'fmt(c)'],
+      [t('sat.ro.maxLogit'), 'fmt(r["max_abs_logit"])'], [t('sat.ro.sink'), hasSink ? 'fmt(r["sink_mass"].mean())' : '"0"'],
+    ])}`,
+          torchHelpers: [TORCH_ROWS],
+          torch: `    torch.manual_seed(lab["seed"])
+    q = torch.randn(lab["heads"], lab["L"], lab["dk"])
+    k = torch.randn(lab["heads"], lab["L"], lab["dk"])
+    mine = torch_rows(q, k, lab["c"], causal=${causal}, softcap=${softcap}, sink=${sink})
+    r, n = lab["r"], lab["r"]["entropy"].size
+    # standard error of a mean over the rows: the rows' standard deviation / √rows
+    return [agree(name, r[key].mean(), mine[key].mean(), r[key].std(ddof=1) / math.sqrt(n) + 1e-12)
+            for name, key in ((${pyStr(t('sat.ro.entropy'))}, "entropy"), (${pyStr(t('sat.ro.maxw'))}, "max_weight"))]`,
+        };
+      }
+      const field = s.gq === 'grad' ? 'grad_query' : 'jac_fro';
+      return {
+        helpers: [ATTENTION_ROWS],
+        numpy: `${head}
+    x = r[${pyStr(field)}]  # ${s.gq === 'grad' ? '‖∂ℓ/∂q‖' : '‖J‖_F'} per row
+    lab.update(x=x)
+    return ${rows(t, [
+      [t('grad.ro.median'), 'fmt(np.quantile(x, 0.5))'], [t('grad.ro.p10'), 'fmt(np.quantile(x, 0.1))'],
+      [t('grad.ro.p90'), 'fmt(np.quantile(x, 0.9))'], [t('grad.ro.mean'), 'fmt(x.mean())'],
+    ])}`,
+        torchHelpers: [],
+        torch: `    torch.manual_seed(lab["seed"])
+    q = torch.randn(lab["heads"], lab["L"], lab["dk"], requires_grad=True)
+    k, v, dout = (torch.randn(lab["heads"], lab["L"], lab["dk"]) for _ in range(3))
+    p = torch.softmax(lab["c"] * q @ k.transpose(-2, -1), dim=-1)
+    ${field === 'jac_fro'
+      ? `s2, s3 = (p ** 2).sum(-1), (p ** 3).sum(-1)
+    mine = torch.sqrt((s2 - 2 * s3 + s2 ** 2).clamp_min(0)).detach().flatten().double().numpy()  # ‖diag(p) − p pᵀ‖_F`
+      : `(p @ v * dout).sum().backward()  # ℓ = Σ O ⊙ dO, so ∂ℓ/∂O = dO
+    mine = q.grad.norm(dim=-1).flatten().double().numpy()`}
+    x = lab["x"]
+    return [agree(${pyStr(t('grad.ro.mean'))}, x.mean(), mine.mean(), x.std(ddof=1) / math.sqrt(x.size) + 1e-12)]`,
+      };
+    }
+    case 'article': {
+      const aseed = pyInt(s.aseed, 'aseed', 0, 2 ** 32 - 1);
+      const label = (sc: ScaleName, th: MessageKey) => `${t(`scale.${sc}` as MessageKey)} · ${t(th)}`;
+      const scales = ARTICLE_SCALES.map((sc) => pyChoice(sc, SCALES, 'scale'));
+      const { heads, seqLen, dk } = ARTICLE_SHAPE;
+      return {
+        helpers: [ATTENTION_ROWS],
+        numpy: `    seed = ${aseed}
+    heads, L, dk = ${pyInt(heads, 'heads', 1, 64)}, ${pyInt(seqLen, 'seqLen', 2, 8192)}, ${pyInt(dk, 'dk', 1, 4096)}  # the article's q, k ~ randn(1, 8, 128, 512)
+    q = draw_tensor(seed, 1, (heads, L, dk))  # Q: stream 1 of the seed (attention_stats.cpp draw_inputs)
+    k = draw_tensor(seed, 2, (heads, L, dk))  # K: stream 2
+    cs = {${scales.map((sc) => `${pyStr(sc)}: ${scaleExpr(sc, 'dk', 'heads')}`).join(', ')}}
+    r = {name: attention_rows(q, k, c) for name, c in cs.items()}
+    lab.update(r=r, cs=cs, seed=seed, heads=heads, L=L, dk=dk)
+    return ${rows(t, [
+      ...scales.map((sc): [string, string] => [label(sc, 'art.th.entropy'), `fmt(r[${pyStr(sc)}]["entropy"].mean())`]),
+      ...scales.map((sc): [string, string] => [label(sc, 'art.th.maxw'), `fmt(r[${pyStr(sc)}]["max_weight"].mean())`]),
+      ...scales.map((sc): [string, string] => [label(sc, 'art.th.share'), `pct((r[${pyStr(sc)}]["max_weight"] > 0.99).mean())`]),
+    ])}`,
+        torchHelpers: [TORCH_ROWS],
+        torch: `    torch.manual_seed(lab["seed"])
+    q = torch.randn(lab["heads"], lab["L"], lab["dk"])  # the article: q = torch.randn(1, 8, 128, 512)
+    k = torch.randn(lab["heads"], lab["L"], lab["dk"])
+    names = {${scales.map((sc) => `${pyStr(sc)}: ${pyStr(label(sc, 'art.th.entropy'))}`).join(', ')}}
+    out = []
+    for sc, c in lab["cs"].items():
+        mine, r = torch_rows(q, k, c), lab["r"][sc]
+        out.append(agree(names[sc], r["entropy"].mean(), mine["entropy"].mean(), r["entropy"].std(ddof=1) / math.sqrt(r["entropy"].size) + 1e-12))
+    return out`,
+      };
+    }
+  }
+}
+
+/**
+ * The Python script of the view `state.exp` for `link` (the address it came from; only ever a quoted
+ * string literal in the script), in the page's language (t): NumPy, or PyTorch beside NumPy. Null
+ * for a view without code. Throws a RangeError/TypeError naming a state value that is out of range
+ * (the page's parser never gives one).
+ */
+export function exportCode(state: State, lang: CodeLang, t: T, link: string, coreVersion: string): string | null {
+  if (!hasCode(state.exp)) return null;
+  const flavour = pyChoice(lang, CODE_LANGS, 'lang');
+  const v = viewCode(state, t);
+  const title = panelTitle(t, state.exp);
+  const torch = flavour === 'torch';
+  const intro = torch
+    ? `# Then the same statistics from PyTorch's own draws (torch.manual_seed, torch.randn): these are other draws
+# than the lab's, so they agree with its numbers within the sampling error printed beside them (${AGREE_SIGMAS}σ of the
+# difference), not bit for bit. Needs NumPy and torch.`
+    : `# The same draws as the lab (its generator, ported below), the same scales and rules: the printed readouts are
+# the page's, digit for digit. Needs NumPy only.`;
+  return `#!/usr/bin/env python3
+# √dk Lab, ${pyStr(title).slice(1, -1)}: the view's readouts for the link below, reproduced in Python (core ${pyStr(coreVersion).slice(1, -1)}).
+${intro}
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+import numpy as np
+${torch ? 'import torch\n' : ''}
+LINK = ${pyStr(link)}
+CORE_VERSION = ${pyStr(coreVersion)}
+
+
+def readouts(lab):
+    """The view's readouts as the page shows them: [(label, value)]; fills \`lab\` with what they came from."""
+${v.numpy}
+
+${torch ? `
+def torch_check(lab):
+    """The same statistics from torch's draws, beside the lab's: [True if they agree, …]."""
+${v.torch}
+
+` : ''}
+def main():
+    print(f"√dk Lab, core {CORE_VERSION}: {LINK}")
+    lab = {}
+    for label, value in readouts(lab):
+        print(f"{label}: {value}")
+${torch ? `    print("torch's own draws (other numbers; they agree within the stated sampling error):")
+    if not all(torch_check(lab)):
+        raise SystemExit("torch's statistics differ from the lab's by more than ${AGREE_SIGMAS} standard errors")
+` : ''}
+
+${[...v.helpers, ...(torch ? [...v.torchHelpers, AGREE] : [])].join('\n\n')}
+
+${PY_FORMAT}
+
+# ---- The lab core's generator, bit for bit (web/public/python/sqrtdk_rng.py of the lab's repository) ----
+${RNG_PY}
+
+if __name__ == "__main__":
+    main()
+`;
+}
