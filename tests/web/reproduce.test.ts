@@ -6,15 +6,17 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadCore, CORE_VERSION } from '../../wasm/js/core.js';
-import type { Core, AttentionStatsResult, ScoreVarianceResult, SaturationSweepResult } from '../../wasm/js/core.js';
+import type { Core, AttentionStatsResult, ScoreVarianceResult, SaturationSweepResult, PrecisionLabResult } from '../../wasm/js/core.js';
 import { run } from '../../web/src/worker/handler.ts';
 import type { Request } from '../../web/src/worker/protocol.ts';
 import { parseHash } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
 import type { Lang } from '../../web/src/i18n/messages.ts';
+import { precisionParams, cellText, rowSumText } from '../../web/src/requests/precision.ts';
+import { cellOf, FORMATS, ALGORITHMS } from '../../web/src/requests/results.ts';
 import { variancePointParams, saturationPointParams, pointParams, articleParams } from '../../web/src/requests/attention.ts';
-import { varianceFigures, saturationFigures, gradientFigures, articleFigures } from '../../web/src/requests/key-figures.ts';
+import { varianceFigures, saturationFigures, gradientFigures, articleFigures, precisionFigures } from '../../web/src/requests/key-figures.ts';
 import type { KeyFigure } from '../../web/src/requests/key-figures.ts';
 import { exportCode, CODE_VIEWS, hasCode } from '../../web/src/reproduce/code.ts';
 import type { CodeLang } from '../../web/src/reproduce/code.ts';
@@ -62,6 +64,15 @@ function pageFigures(s: State): KeyFigure[] {
     case 'saturation': return saturationFigures(ask<AttentionStatsResult>('attentionStats', saturationPointParams(s)), t);
     case 'gradient': return gradientFigures(ask<AttentionStatsResult>('attentionStats', pointParams(s)), s.gq, t);
     case 'article': return articleFigures(ask<SaturationSweepResult>('saturationSweep', articleParams(s)), t);
+    case 'precision': {
+      // the readouts, then the table: each cell's text and each format's Σp column
+      const r = ask<PrecisionLabResult>('precisionLab', precisionParams(s));
+      return [
+        ...precisionFigures(r, t),
+        ...FORMATS.flatMap((f) => ALGORITHMS.map((a) => ({ id: `${f}-${a}`, label: `${f} · ${a}`, value: cellText(cellOf(r, f, a)) }))),
+        ...FORMATS.map((f) => ({ id: `sum-${f}`, label: `${f} · Σp`, value: rowSumText(cellOf(r, f, 'safe')) })),
+      ];
+    }
     default: throw new Error(`no readouts for ${s.exp}`);
   }
 }
@@ -81,7 +92,37 @@ const LINKS = [
   '#v=1&exp=gradient&dk=512&heads=1&seqLen=64&seed=3&scale=none',
   '#v=1&exp=article',
   '#v=1&exp=article&aseed=11',
+  '#v=1&exp=precision',
+  '#v=1&exp=precision&plogits=11,11&pmasked=zero',
+  '#v=1&exp=precision&plogits=-inf,-inf&pmasked=zero&pblock=1',
+  '#v=1&exp=precision&pmode=random&pdk=256&pseqLen=64&pscale=none&pblock=16&pseed=4',
+  '#v=1&exp=precision&pmode=random&pdk=64&pseqLen=128&pscale=inv_sqrt_dk&pacc=float32&lang=zh-CN',
 ] as const;
+
+/**
+ * Links of the precision lab's q/k mode whose float16/bfloat16 cells depend on how the scale enters those formats:
+ * the script applies it as a float32 constant (as PyTorch does, and as the core does from the change of branch
+ * frontier-core on); a core that rounds the scale to the format first may show other cells for these.
+ */
+const QK_LINKS = [
+  '#v=1&exp=precision&pmode=qk',
+  '#v=1&exp=precision&pmode=qk&pscaleat=query',
+  '#v=1&exp=precision&pmode=qk&pdk=16&pq=0&pk=0&pkrep=4096&pscale=inv_sqrt_dk',
+  '#v=1&exp=precision&pmode=qk&pdk=64&pq=3&pk=3,1,-2&pkrep=2&pscale=inv_sqrt_dk&pacc=float32&pscaleat=query',
+  '#v=1&exp=precision&pmode=qk&pdk=128&pq=1.5&pk=3.5,0&pscale=inv_sqrt_dk',
+] as const;
+
+/**
+ * The expectations that depend on that change (branch frontier-core: the scale enters the bfloat16/float16 cells as a
+ * float32 constant, as in PyTorch, with a new core version). Core 0.3.0 rounds the scale to the format first
+ * (1/√128 in bfloat16 is 0.08837890625): there these lines differ from the script's, e.g. "bfloat16 · naive: ✓ · Δ 9.1e-26"
+ * on the page against "Δ 6.7e-26" in the script. From the next core on they must match like every other line.
+ */
+const F32_SCALE_DEPENDENT: Record<string, readonly string[]> = {
+  '#v=1&exp=precision&pmode=qk&pdk=128&pq=1.5&pk=3.5,0&pscale=inv_sqrt_dk': ['bfloat16 · naive', 'bfloat16 · safe', 'bfloat16 · online'],
+};
+/** Whether the core under test still rounds the scale to the format (core 0.3.0, before frontier-core's change). */
+const CORE_ROUNDS_SCALE = CORE_VERSION === '0.3.0';
 
 const stateOf = (hash: string) => {
   const p = parseHash(hash, 'en');
@@ -111,11 +152,30 @@ describe('Copy as code (NumPy): the page\'s readouts, digit for digit', () => {
   }, 300_000);
 });
 
+describe('Copy as code (NumPy): the precision lab\'s q/k mode, the scale a float32 constant', () => {
+  const numpy = pythonHas('numpy');
+  it.skipIf(numpy !== null)(`${QK_LINKS.length} links`, () => {
+    const results = runScripts(QK_LINKS.map((h) => scriptOf(h, 'numpy')));
+    QK_LINKS.forEach((hash, i) => {
+      const { out, error } = results[i];
+      expect(error, `${hash}: the script ran`).toBe('');
+      const want = pageFigures(stateOf(hash)).map((f) => `${f.label}: ${f.value}`);
+      const got = out.trimEnd().split('\n').slice(1);
+      const dependent = (line: string) => (F32_SCALE_DEPENDENT[hash] ?? []).some((label) => line.startsWith(`${label}: `));
+      expect(got.filter((l) => !dependent(l)), hash).toEqual(want.filter((l) => !dependent(l)));
+      const [g, w] = [got.filter(dependent), want.filter(dependent)];
+      if (w.length === 0) return;
+      if (CORE_ROUNDS_SCALE) expect(g, `${hash}: core ${CORE_VERSION} rounds the scale to the format; the script applies a float32 constant`).not.toEqual(w);
+      else expect(g, `${hash}: the scale as a float32 constant, as the core applies it from frontier-core's change on`).toEqual(w);
+    });
+  }, 120_000);
+});
+
 describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sampling error', () => {
   const torch = pythonHas('torch');
   if (torch !== null) console.log(`PyTorch flavour skipped: ${PYTHON} cannot import torch (${torch}); apt-get install python3-torch`);
-  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article'];
-  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities) and the article\'s check', () => {
+  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11'];
+  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check and the precision lab', () => {
     const results = runScripts(links.map((h) => scriptOf(h, 'torch')));
     links.forEach((hash, i) => {
       const { out, error } = results[i];
@@ -123,6 +183,10 @@ describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sam
       const lines = out.trimEnd().split('\n');
       const want = pageFigures(stateOf(hash)).map((f) => `${f.label}: ${f.value}`);
       expect(lines.slice(1, 1 + want.length), `${hash}: the lab's readouts first`).toEqual(want);
+      if (hash.includes('exp=precision')) {  // the same rows in torch's float16/bfloat16 kernels: no sampling, nothing to agree within
+        expect(lines.filter((l) => l.startsWith('torch torch.float16, ')).length, hash).toBe(2);
+        return;
+      }
       const checks = lines.filter((l) => / torch .* within \dσ$/.test(l));
       expect(checks.length, `${hash}: torch's statistics printed`).toBeGreaterThan(0);
       for (const c of checks) expect(c, hash).toMatch(/ agree within/);
