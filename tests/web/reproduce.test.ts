@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadCore, CORE_VERSION } from '../../wasm/js/core.js';
-import type { Core, AttentionStatsResult, ScoreVarianceResult, SaturationSweepResult, PrecisionLabResult } from '../../wasm/js/core.js';
+import type { Core, AttentionStatsResult, ScoreVarianceResult, SaturationSweepResult, PrecisionLabResult, LongContextResult } from '../../wasm/js/core.js';
 import { run } from '../../web/src/worker/handler.ts';
 import type { Request } from '../../web/src/worker/protocol.ts';
 import { parseHash } from '../../web/src/state/state.ts';
@@ -14,9 +14,10 @@ import type { State } from '../../web/src/state/state.ts';
 import { translator } from '../../web/src/i18n/messages.ts';
 import type { Lang } from '../../web/src/i18n/messages.ts';
 import { precisionParams, cellText, rowSumText } from '../../web/src/requests/precision.ts';
+import { longRequest, longResultOf, PANEL_METHODS } from '../../web/src/requests/longctx.ts';
 import { cellOf, FORMATS, ALGORITHMS } from '../../web/src/requests/results.ts';
 import { variancePointParams, saturationPointParams, pointParams, articleParams } from '../../web/src/requests/attention.ts';
-import { varianceFigures, saturationFigures, gradientFigures, articleFigures, precisionFigures } from '../../web/src/requests/key-figures.ts';
+import { varianceFigures, saturationFigures, gradientFigures, articleFigures, precisionFigures, longContextFigures } from '../../web/src/requests/key-figures.ts';
 import type { KeyFigure } from '../../web/src/requests/key-figures.ts';
 import { exportCode, CODE_VIEWS, hasCode } from '../../web/src/reproduce/code.ts';
 import type { CodeLang } from '../../web/src/reproduce/code.ts';
@@ -64,6 +65,10 @@ function pageFigures(s: State): KeyFigure[] {
     case 'saturation': return saturationFigures(ask<AttentionStatsResult>('attentionStats', saturationPointParams(s)), t);
     case 'gradient': return gradientFigures(ask<AttentionStatsResult>('attentionStats', pointParams(s)), s.gq, t);
     case 'article': return articleFigures(ask<SaturationSweepResult>('saturationSweep', articleParams(s)), t);
+    case 'longctx': {
+      const r = ask<LongContextResult>('longContext', longRequest(s, PANEL_METHODS));
+      return longContextFigures(Object.fromEntries(PANEL_METHODS.map((m) => [m, longResultOf(r, PANEL_METHODS, m)])), PANEL_METHODS, t);
+    }
     case 'precision': {
       // the readouts, then the table: each cell's text and each format's Σp column
       const r = ask<PrecisionLabResult>('precisionLab', precisionParams(s));
@@ -92,6 +97,8 @@ const LINKS = [
   '#v=1&exp=gradient&dk=512&heads=1&seqLen=64&seed=3&scale=none',
   '#v=1&exp=article',
   '#v=1&exp=article&aseed=11',
+  '#v=1&exp=longctx',
+  '#v=1&exp=longctx&ldk=32&ltrain=256&sink=1.5&lang=zh-CN',
   '#v=1&exp=precision',
   '#v=1&exp=precision&plogits=11,11&pmasked=zero',
   '#v=1&exp=precision&plogits=-inf,-inf&pmasked=zero&pblock=1',
@@ -174,8 +181,8 @@ describe('Copy as code (NumPy): the precision lab\'s q/k mode, the scale a float
 describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sampling error', () => {
   const torch = pythonHas('torch');
   if (torch !== null) console.log(`PyTorch flavour skipped: ${PYTHON} cannot import torch (${torch}); apt-get install python3-torch`);
-  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11'];
-  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check and the precision lab', () => {
+  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11', '#v=1&exp=longctx&ldk=128&ltrain=1024'];
+  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check, the precision lab and long context', () => {
     const results = runScripts(links.map((h) => scriptOf(h, 'torch')));
     links.forEach((hash, i) => {
       const { out, error } = results[i];
