@@ -21,22 +21,11 @@ import { SCHEMA } from '../state/schema.js';
 import { PRECISION_PY } from './precision-py.ts';
 import { pyNum, pyInt, pyBool, pyChoice, pyStr, PY_FORMAT } from './python.ts';
 import RNG_PY from '../../public/python/sqrtdk_rng.py?raw';
+import { CODE_LANGS, CODE_VIEWS, hasCode, AGREE_SIGMAS } from './views.ts';
+import type { CodeLang, CodeView } from './views.ts';
 
-/** The two flavours of the exported code. */
-export const CODE_LANGS = ['numpy', 'torch'] as const;
-export type CodeLang = (typeof CODE_LANGS)[number];
-
-/** The views that export code, in the tabs' order. */
-export const CODE_VIEWS = ['variance', 'saturation', 'gradient', 'article', 'precision', 'longctx'] as const satisfies readonly Panel[];
-export type CodeView = (typeof CODE_VIEWS)[number];
-
-/** Whether a view exports code. */
-export function hasCode(p: Panel): p is CodeView {
-  return (CODE_VIEWS as readonly string[]).includes(p);
-}
-
-/** How many standard errors two independent estimates may differ by in the PyTorch flavour's check (4σ of their difference). */
-export const AGREE_SIGMAS = 4;
+export { CODE_LANGS, CODE_VIEWS, hasCode, AGREE_SIGMAS };
+export type { CodeLang, CodeView };
 
 // The scale factor c of a named scale at d_k (logit_options.cpp resolve_scale), as a Python expression.
 function scaleExpr(scale: ScaleName, dk: string, heads: string): string {
