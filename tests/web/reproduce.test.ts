@@ -15,9 +15,12 @@ import { translator } from '../../web/src/i18n/messages.ts';
 import type { Lang } from '../../web/src/i18n/messages.ts';
 import { precisionParams, cellText, rowSumText } from '../../web/src/requests/precision.ts';
 import { longRequest, longResultOf, PANEL_METHODS } from '../../web/src/requests/longctx.ts';
+import { gqaStatsParams, headsKvOf, GQA_SEQ_LEN } from '../../web/src/requests/gqa.ts';
+import { LAYOUTS } from '../../web/src/requests/results.ts';
+import type { GroupedLogitsResult } from '../../web/src/worker/protocol.ts';
 import { cellOf, FORMATS, ALGORITHMS } from '../../web/src/requests/results.ts';
 import { variancePointParams, saturationPointParams, pointParams, articleParams } from '../../web/src/requests/attention.ts';
-import { varianceFigures, saturationFigures, gradientFigures, articleFigures, precisionFigures, longContextFigures } from '../../web/src/requests/key-figures.ts';
+import { varianceFigures, saturationFigures, gradientFigures, articleFigures, precisionFigures, longContextFigures, gqaLayoutFigures } from '../../web/src/requests/key-figures.ts';
 import type { KeyFigure } from '../../web/src/requests/key-figures.ts';
 import { exportCode, CODE_VIEWS, hasCode } from '../../web/src/reproduce/code.ts';
 import type { CodeLang } from '../../web/src/reproduce/code.ts';
@@ -65,6 +68,9 @@ function pageFigures(s: State): KeyFigure[] {
     case 'saturation': return saturationFigures(ask<AttentionStatsResult>('attentionStats', saturationPointParams(s)), t);
     case 'gradient': return gradientFigures(ask<AttentionStatsResult>('attentionStats', pointParams(s)), s.gq, t);
     case 'article': return articleFigures(ask<SaturationSweepResult>('saturationSweep', articleParams(s)), t);
+    case 'gqa':
+      return LAYOUTS.flatMap((l) => gqaLayoutFigures(l, s, ask<AttentionStatsResult>('attentionStats', gqaStatsParams(s, l, s.gdk)),
+        ask<GroupedLogitsResult>('groupedLogits', { heads: s.hq, headsKv: headsKvOf(l, s), seqLen: GQA_SEQ_LEN, dk: s.gdk, seed: 0 }), t));
     case 'longctx': {
       const r = ask<LongContextResult>('longContext', longRequest(s, PANEL_METHODS));
       return longContextFigures(Object.fromEntries(PANEL_METHODS.map((m) => [m, longResultOf(r, PANEL_METHODS, m)])), PANEL_METHODS, t);
@@ -99,6 +105,9 @@ const LINKS = [
   '#v=1&exp=article&aseed=11',
   '#v=1&exp=longctx',
   '#v=1&exp=longctx&ldk=32&ltrain=256&sink=1.5&lang=zh-CN',
+  '#v=1&exp=gqa',
+  '#v=1&exp=gqa&hq=8&hkv=2&gdk=32&kvl=46&kvctx=131072&kvdt=fp8',
+  '#v=1&exp=gqa&hq=12&hkv=4&gdk=64&kvdt=int4&kvctx=1000&lang=zh-CN',
   '#v=1&exp=precision',
   '#v=1&exp=precision&plogits=11,11&pmasked=zero',
   '#v=1&exp=precision&plogits=-inf,-inf&pmasked=zero&pblock=1',
@@ -181,8 +190,8 @@ describe('Copy as code (NumPy): the precision lab\'s q/k mode, the scale a float
 describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sampling error', () => {
   const torch = pythonHas('torch');
   if (torch !== null) console.log(`PyTorch flavour skipped: ${PYTHON} cannot import torch (${torch}); apt-get install python3-torch`);
-  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11', '#v=1&exp=longctx&ldk=128&ltrain=1024'];
-  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check, the precision lab and long context', () => {
+  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11', '#v=1&exp=longctx&ldk=128&ltrain=1024', '#v=1&exp=gqa&hq=8&hkv=2&gdk=32'];
+  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check, the precision lab, long context and GQA', () => {
     const results = runScripts(links.map((h) => scriptOf(h, 'torch')));
     links.forEach((hash, i) => {
       const { out, error } = results[i];

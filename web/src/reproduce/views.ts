@@ -7,7 +7,7 @@ export const CODE_LANGS = ['numpy', 'torch'] as const;
 export type CodeLang = (typeof CODE_LANGS)[number];
 
 /** The views that export code, in the tabs' order. */
-export const CODE_VIEWS = ['variance', 'saturation', 'gradient', 'article', 'precision', 'longctx'] as const satisfies readonly Panel[];
+export const CODE_VIEWS = ['variance', 'saturation', 'gradient', 'article', 'precision', 'longctx', 'gqa'] as const satisfies readonly Panel[];
 export type CodeView = (typeof CODE_VIEWS)[number];
 
 /** Whether a view exports code. */
