@@ -1,50 +1,13 @@
 #!/usr/bin/env python3
-"""Independent implementation of the project's generator, for the golden values in
-tests/native/rng_test.cpp: SplitMix64 seeding xoshiro256** (Blackman & Vigna), uniform
-(x >> 11)·2^-53 and Marsaglia's polar method for normals. Run: python3 scripts/golden_rng.py"""
-import math
+"""Golden values of the project's generator for tests/native/rng_test.cpp, from the independent Python
+implementation the exported scripts also use (web/public/python/sqrtdk_rng.py: SplitMix64 seeding
+xoshiro256** (Blackman & Vigna), uniform (x >> 11)·2^-53 and Marsaglia's polar method for normals).
+Run: python3 scripts/golden_rng.py"""
+import os
+import sys
 
-M = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-
-
-def rotl(x, k):
-    return ((x << k) | (x >> (64 - k))) & M
-
-
-class Xoshiro256ss:
-    def __init__(self, seed):
-        st, self.s, self.spare = seed & M, [], None
-        for _ in range(4):
-            st = (st + GOLDEN) & M
-            z = st
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M
-            self.s.append(z ^ (z >> 31))
-
-    def next(self):
-        a = self.s
-        r = (rotl((a[1] * 5) & M, 7) * 9) & M
-        t = (a[1] << 17) & M
-        a[2] ^= a[0]; a[3] ^= a[1]; a[1] ^= a[2]; a[0] ^= a[3]; a[2] ^= t
-        a[3] = rotl(a[3], 45)
-        return r
-
-    def uniform(self):
-        return (self.next() >> 11) * 2.0 ** -53
-
-    def normal(self):
-        if self.spare is not None:
-            v, self.spare = self.spare, None
-            return v
-        while True:
-            u, v = 2 * self.uniform() - 1, 2 * self.uniform() - 1
-            s = u * u + v * v
-            if 0 < s < 1:
-                break
-        f = math.sqrt(-2 * math.log(s) / s)
-        self.spare = v * f
-        return u * f
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "web", "public", "python"))
+from sqrtdk_rng import GOLDEN, M, Xoshiro256ss  # noqa: E402
 
 
 if __name__ == "__main__":

@@ -408,7 +408,7 @@ test('the embed dialog’s formats and the share dialog: both languages, axe-cor
     await page.waitForSelector('dialog[data-embed-dialog][open]');
     await page.focus('[data-embed-format="html"]');
     const seen = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 8; i++) {
       const f = await page.evaluate(() => document.activeElement.dataset.embedFormat);
       seen.push(f);
       const code = await page.inputValue('[data-embed-code]');
@@ -422,9 +422,25 @@ test('the embed dialog’s formats and the share dialog: both languages, axe-cor
       }
       await page.keyboard.press('ArrowRight');
     }
-    assert.deepEqual(seen, ['html', 'element', 'hugo', 'jekyll', 'mdx', 'oembed']);
+    assert.deepEqual(seen, ['html', 'element', 'hugo', 'jekyll', 'mdx', 'oembed', 'notebook', 'quarto']);
+    // Copy as code from the dialog, by keyboard: the view's NumPy script for this link
+    await page.focus('[data-embed-copy-code="numpy"]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('[data-embed-code-export] [role=status]').textContent !== '', null, { timeout: 15000 });
+    const script = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(script, /^#!\/usr\/bin\/env python3\n/, `${lang}: a Python script`);
+    assert.match(script, /^LINK = ".*p\/saturation\/#v=1&exp=saturation&dk=128.*"$/m, `${lang}: it carries the view's link`);
+    assert.match(script, /^def readouts\(lab\):$/m);
     await page.keyboard.press('Escape');
     await page.waitForSelector('dialog[data-embed-dialog]', { state: 'detached' });
+
+    // Copy as code on the view, by keyboard: Tab from Copy as NumPy reaches Copy as PyTorch, Enter copies its script
+    await page.focus('[data-action="copy-code"][data-code-lang="numpy"]');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.codeLang), 'torch');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => navigator.clipboard.readText().then((s) => s.includes('torch.manual_seed')), null, { timeout: 15000, polling: 200 });
+    assert.match(await page.evaluate(() => navigator.clipboard.readText()), /^import torch$/m, `${lang}: the PyTorch flavour`);
 
     // the share dialog, by keyboard: Enter opens it, Tab reaches its buttons, Escape closes it and focus returns
     await page.focus('[data-action="share-image"]');
@@ -446,4 +462,50 @@ test('the embed dialog’s formats and the share dialog: both languages, axe-cor
     assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
     await ctx.close();
   }
+});
+
+test('a notebook with the Jupyter cell, executed by jupyter nbconvert, shows the view drawing its chart with the full page\'s readouts', async (tt) => {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync, rmSync, existsSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  const has = spawnSync(python, ['-c', 'import nbconvert, ipykernel'], { encoding: 'utf8' });
+  if (has.status !== 0) { tt.skip(`no nbconvert/ipykernel: ${has.stderr.trim().split('\n').pop()} (apt-get install python3-nbconvert python3-ipykernel)`); return; }
+  const keys = 'dk=128&seed=4&heads=2&seqLen=64';
+  // the dialog's notebook cell (embed/formats.ts notebookCell; tests/web/formats.test.ts holds its text)
+  const cell = `# √dk Lab: Saturation (run the cell: its output is the live view)\nfrom IPython.display import IFrame\n\nIFrame("${srv.url}#v=1&exp=saturation&lang=en&${keys}&embed=1&show=charts", width="100%", height=900)`;
+  const nb = { nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+    cells: [{ cell_type: 'markdown', id: 'md', metadata: {}, source: '# Attention saturates without 1/√d_k' }, { cell_type: 'code', id: 'lab', metadata: {}, execution_count: null, outputs: [], source: cell }] };
+  const dir = mkdtempSync(join(tmpdir(), 'sqrtdk-nb-'));
+  let html;
+  try {
+    writeFileSync(join(dir, 'post.ipynb'), JSON.stringify(nb));
+    // the basic template: the notebook's cells without the CDN scripts of the full page (the test is offline)
+    const r = spawnSync(python, ['-m', 'nbconvert', '--execute', '--to', 'html', '--template', 'basic', join(dir, 'post.ipynb')], { encoding: 'utf8', timeout: 120000 });
+    assert.equal(r.status, 0, r.stderr);
+    html = readFileSync(join(dir, 'post.html'), 'utf8');
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+  assert.match(html, /<iframe[^>]*src="[^"]*#v=1&(amp;)?exp=saturation/);
+  const host = await hostPage(column(html));
+  const ctx = await browser.newContext({ viewport: { width: 1000, height: 1100 } });
+  const hlog = watch(ctx, srv.origin);
+  const page = await ctx.newPage();
+  try {
+    await page.goto(host.url);
+    const frame = await (await page.locator('iframe').first().elementHandle()).contentFrame();
+    await panelSettled(frame, 'saturation', 60000);
+    await frame.waitForFunction(() => [...document.querySelectorAll('canvas[data-chart]')].some((c) => Number(c.dataset.renders ?? 0) >= 1), null, { timeout: 30000 });
+    const inNotebook = await panelReadouts(frame, 'saturation');
+    if (process.env.SHOTS) await page.screenshot({ path: `${process.env.SHOTS}/notebook.png` });
+    const full = await ctx.newPage();
+    await full.goto(`${srv.url}#v=1&exp=saturation&lang=en&${keys}`);
+    await panelSettled(full, 'saturation', 60000);
+    const onPage = await panelReadouts(full, 'saturation');
+    assert.ok(Object.keys(onPage).length >= 3);
+    assert.deepEqual(inNotebook, onPage, 'the notebook\'s view shows the full page\'s readouts');
+    console.log(`notebook vs full page: sat-entropy ${inNotebook['sat-entropy']} | ${onPage['sat-entropy']}, sat-maxw ${inNotebook['sat-maxw']} | ${onPage['sat-maxw']}`);
+  } finally { await host.close(); }
+  assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
+  await ctx.close();
 });

@@ -5,7 +5,10 @@
 // with a minimal React (createElement, useRef, useState, useEffect). Each gives an iframe whose
 // address opens exactly the view of the HTML snippet.
 import { describe, it, expect } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defaultState, parseHash, sameState, STATE_KEYS } from '../../web/src/state/state.ts';
 import type { State } from '../../web/src/state/state.ts';
 import { embedTarget } from '../../web/src/embed/snippet.ts';
@@ -126,11 +129,11 @@ function mdxRender(source: string, props: Record<string, unknown>, win: { addEve
 }
 
 describe('every embed format opens the view of the HTML snippet', () => {
-  it('offers six formats, each with its usage text, and a file for Hugo, Jekyll and MDX', () => {
+  it('offers eight formats, each with its usage text, and a file for Hugo, Jekyll and MDX', () => {
     const t = embedTarget(VIEWS[0], SITE + 'index.html', TITLE);
-    expect(EMBED_FORMATS).toEqual(['html', 'element', 'hugo', 'jekyll', 'mdx', 'oembed']);
+    expect(EMBED_FORMATS).toEqual(['html', 'element', 'hugo', 'jekyll', 'mdx', 'oembed', 'notebook', 'quarto']);
     const files = EMBED_FORMATS.map((f) => formatSnippet(f, t).file?.path ?? null);
-    expect(files).toEqual([null, null, 'hugo/layouts/shortcodes/sqrtdk.html', 'jekyll/_includes/sqrtdk.html', 'mdx/src/components/SqrtdkLab.js', null]);
+    expect(files).toEqual([null, null, 'hugo/layouts/shortcodes/sqrtdk.html', 'jekyll/_includes/sqrtdk.html', 'mdx/src/components/SqrtdkLab.js', null, null, null]);
     expect(integrationFiles('https://x.org/lab/').every((f) => f.text.includes('https://x.org/lab/'))).toBe(true);
   });
 
@@ -225,6 +228,34 @@ describe('every embed format opens the view of the HTML snippet', () => {
     });
   }
 
+  for (const view of VIEWS) {
+    const t = embedTarget(view, SITE + 'index.html', TITLE);
+    const want = stateOf(attrs(formatSnippet('html', t).usage, 'iframe').src);
+
+    it(`${view.exp}: the notebook cell's IFrame opens the view, as tall as the web component (${view.lang})`, () => {
+      const cell = formatSnippet('notebook', t).usage;
+      expect(cell).toContain('from IPython.display import IFrame');
+      const m = /^IFrame\(("(?:[^"\\]|\\.)*"), width="100%", height=(\d+)\)$/m.exec(cell);
+      expect(m, cell).not.toBeNull();
+      const src = JSON.parse(m![1]) as string;
+      expect(src.startsWith(SITE)).toBe(true);
+      expect(sameState(stateOf(src), want)).toBe(true);
+      expect(Number(m![2])).toBe(t.height);
+      expect(cell.split('\n').every((l) => l === '' || l.startsWith('#') || l.startsWith('from ') || l.startsWith('IFrame('))).toBe(true);
+    });
+
+    it(`${view.exp}: the Quarto block, the HTML snippet for HTML output and the view's card elsewhere`, () => {
+      const q = formatSnippet('quarto', t).usage;
+      const raw = /^```\{=html\}\n([\s\S]*?)\n```$/m.exec(q);
+      expect(raw).not.toBeNull();
+      expect(raw![1]).toBe(formatSnippet('html', t).usage);
+      const img = /::: \{\.content-visible unless-format="html"\}\n\[!\[([^\]]*)\]\(([^)]*)\)\]\(([^)]*)\)\n:::/.exec(q);
+      expect(img, q).not.toBeNull();
+      expect(img![2]).toBe(`${SITE}${view.lang === 'zh-CN' ? 'zh-CN/' : ''}p/${view.exp}/card.png`);
+      expect(img![3]).toBe(oembedLink(t));
+    });
+  }
+
   it('the element script restores the capitals of every key that has them', () => {
     const capital = STATE_KEYS.filter((k) => k !== k.toLowerCase());
     expect(Object.fromEntries(capital.map((k) => [k.toLowerCase(), k]))).toEqual(ELEMENT_KEY_CASE);
@@ -238,4 +269,35 @@ describe('every embed format opens the view of the HTML snippet', () => {
     const t = embedTarget(VIEWS[0], 'https://x.example/"><script>/', 'a"<b>');
     for (const f of ['html', 'element'] as const) expect(formatSnippet(f, t).usage).not.toMatch(/"><script>|<b>/);
   });
+});
+
+describe('the notebook cell in an executed notebook', () => {
+  const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+  const missing = spawnSync(PYTHON, ['-c', 'import nbconvert, ipykernel, IPython'], { encoding: 'utf8' });
+  const why = missing.status === 0 ? null : (missing.error?.message ?? missing.stderr.trim().split('\n').pop());
+  it.skipIf(why !== null)(`jupyter nbconvert --execute --to html keeps the IFrame of the view${why ? ` (skipped: ${why}; apt-get install python3-nbconvert python3-ipykernel)` : ''}`, () => {
+    const view = { ...defaultState('en'), exp: 'saturation' as const, dk: 256, seed: 9, embed: true, show: ['charts' as const] };
+    const t = embedTarget(view, SITE + 'index.html', TITLE);
+    const cell = formatSnippet('notebook', t).usage;
+    const nb = {
+      nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+      cells: [{ cell_type: 'code', id: 'lab', metadata: {}, execution_count: null, outputs: [], source: cell }],
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'sqrtdk-nb-'));
+    try {
+      writeFileSync(join(dir, 'lab.ipynb'), JSON.stringify(nb));
+      // `jupyter nbconvert` is `python3 -m nbconvert` (Debian's python3-nbconvert; the jupyter launcher is another package)
+      const r = spawnSync(PYTHON, ['-m', 'nbconvert', '--execute', '--to', 'html', join(dir, 'lab.ipynb')], { encoding: 'utf8', timeout: 120_000 });
+      expect(r.status, r.stderr).toBe(0);
+      const html = readFileSync(join(dir, 'lab.html'), 'utf8');
+      const frame = /<iframe\s[^>]*src="([^"]*)"[^>]*>/.exec(html);
+      expect(frame, 'the executed output holds an iframe').not.toBeNull();
+      const src = decode(frame![1]);
+      expect(src.startsWith(SITE)).toBe(true);
+      expect(sameState(stateOf(src), stateOf(attrs(formatSnippet('html', t).usage, 'iframe').src))).toBe(true);
+      expect(attrs(frame![0], 'iframe').height).toBe(String(t.height));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

@@ -10,3 +10,8 @@ declare module 'virtual:formulas/zh-CN' {
   const html: Record<FormulaKey, string>;
   export default html;
 }
+/** A Python file's text (Vite's ?raw import): the generator the exported scripts inline (web/src/reproduce/code.ts). */
+declare module '*.py?raw' {
+  const text: string;
+  export default text;
+}

@@ -14,6 +14,8 @@ import { costCore, loadFullWhenIdle, requestInfo } from './core.ts';
 import { pageChrome, markNav, pager, setMeta } from './chrome.ts';
 import { noticeBox, showPendingRestart, showKernelNotice, showStartNotice } from './notices.ts';
 import { showStatus } from './status.ts';
+import { codeBar } from './code-export.ts';
+import { shareLink } from './sharebar.ts';
 
 /** What a view is made with: the page's translator, store, compute client, charts and workers, and a place to keep what outlives a rebuild. */
 function panelCtx(app: AppState): PanelCtx {
@@ -58,6 +60,15 @@ function viewInPage(app: AppState, v: PanelView, now: State): void {
   startView(app, v);
   app.firstPaint.place(v.el, now);
   setMeta(app, now);
+  if (!now.embed) placeCodeBar(app, v, now);
+}
+
+/** "Copy as code" below the readouts of a view that computes (not in an embed: its frame keeps its measured height). */
+function placeCodeBar(app: AppState, v: PanelView, now: State): void {
+  const bar = codeBar(now, app.t, () => { app.url.flush(); return shareLink(app); }, () => app.store.state);
+  if (!bar) return;
+  const after = v.el.querySelector(':scope > .readouts') ?? v.el.querySelector(':scope > .charts');
+  if (after) after.after(bar); else v.el.append(bar);
 }
 
 /** Shows the panel of state.exp in the view (destroying the one shown before) once its code is loaded. */

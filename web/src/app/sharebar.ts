@@ -1,10 +1,13 @@
-// The share bar: Copy link (the view's share page with the short hash), Embed (the snippet dialog) and Share as image (the poster dialog), each dialog's code loaded on its first click.
+// The share bar: Copy link (the view's share page with the short hash), Embed (the snippet dialog, with Copy as code) and Share as image (the poster dialog), each dialog's code loaded on its first click.
 import { h } from '../dom.ts';
 import { shareHash } from '../state/state.ts';
 import { SECTIONS } from '../state/schema.js';
 import { copyText } from '../copy.ts';
 import { siteRoot, shareUrl } from '../share/url.ts';
 import type { AppState } from './state.ts';
+import { codeOf } from './code-export.ts';
+import { hasCode } from '../reproduce/views.ts';
+import type { CodeLang } from '../reproduce/views.ts';
 
 /** Closes the embed dialog if one is open (without loading its module). */
 export function closeEmbedDialog(): void {
@@ -24,7 +27,7 @@ export function pageUrl(app: AppState, hash: string): string {
 }
 
 /** What Copy link and the poster's QR code give: the view's share page with the short hash (lang only if chosen). */
-function shareLink(app: AppState): string {
+export function shareLink(app: AppState): string {
   const { store } = app;
   return shareUrl(store.state, siteRoot(location.href, app.page), shareHash(store.state, app.langChosen));
 }
@@ -41,7 +44,9 @@ export function shareBar(app: AppState): { actions: HTMLElement; fallback: HTMLT
   linkBtn.addEventListener('click', () => { url.flush(); void copyText(shareLink(app), linkBtn, fallback, app.t); });
   const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
   embedBtn.addEventListener('click', () => {
-    const opts = { state: store.state, t: app.t, pageUrl: (hash: string) => pageUrl(app, hash), choice: app.embedChoice, returnFocus: embedBtn, parts: SECTIONS.filter((p) => app.view?.el.querySelector(`[data-part="${p}"]`)) };
+    const state = store.state;
+    const code = hasCode(state.exp) ? (lang: CodeLang) => { url.flush(); return codeOf(store.state, lang, app.t, shareLink(app)); } : undefined;
+    const opts = { state, t: app.t, pageUrl: (hash: string) => pageUrl(app, hash), choice: app.embedChoice, returnFocus: embedBtn, parts: SECTIONS.filter((p) => app.view?.el.querySelector(`[data-part="${p}"]`)), code };
     // the dialog and its snippet formats load on the first click, not with the page
     void import('../embed/dialog.ts').then((m) => m.openEmbedDialog(opts));
   });

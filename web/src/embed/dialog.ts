@@ -23,9 +23,11 @@ export interface EmbedDialogOptions {
   /** the format chosen last in this page (a blogger embeds several views in one format): read, and set on a change */
   choice: { format: EmbedFormat };
   returnFocus: HTMLElement;
+  /** "Copy as code" of a view that computes: the script of each flavour (the page's generator), or absent */
+  code?: (lang: 'numpy' | 'torch') => Promise<string>;
 }
 
-export function openEmbedDialog({ state, parts: available, t, pageUrl, choice, returnFocus }: EmbedDialogOptions): HTMLDialogElement {
+export function openEmbedDialog({ state, parts: available, t, pageUrl, choice, returnFocus, code: codeOf }: EmbedDialogOptions): HTMLDialogElement {
   closeEmbedDialog();
   // the full page starts from every part the panel has; an embed from the parts it shows
   let show: Section[] = SECTIONS.filter((p) => available.includes(p) && (!state.embed || state.show.includes(p)));
@@ -109,6 +111,18 @@ export function openEmbedDialog({ state, parts: available, t, pageUrl, choice, r
   copyBtn.addEventListener('click', async () => {
     try { await navigator.clipboard.writeText(code.value); setText(status, t('app.copied')); } catch { code.select(); setText(status, t('app.copyFailed')); }
   });
+  // Copy as code: the view's NumPy or PyTorch script for the link (shown in the snippet box where the clipboard is refused)
+  const codeStatus = h('span', { class: 'embed-status', role: 'status' });
+  const codeRow = codeOf ? h('p', { class: 'embed-actions', 'data-embed-code-export': '' },
+    h('span', { class: 'small muted', text: t('embed.codeLabel') }),
+    ...(['numpy', 'torch'] as const).map((lang) => {
+      const b = h('button', { type: 'button', class: 'button ghost', 'data-embed-copy-code': lang, 'aria-label': t(`code.${lang}.name`), text: t(`code.${lang}`) }) as HTMLButtonElement;
+      b.addEventListener('click', async () => {
+        const text = await codeOf(lang);
+        try { await navigator.clipboard.writeText(text); setText(codeStatus, t('app.copied')); } catch { code.value = text; code.select(); setText(codeStatus, t('app.copyFailed')); }
+      });
+      return b;
+    }), codeStatus) : null;
   const closeBtn = h('button', { type: 'button', class: 'button ghost', 'data-embed-close': '', text: t('embed.close') }) as HTMLButtonElement;
   const dialog = h('dialog', { class: 'embed-dialog', 'data-embed-dialog': '', 'aria-labelledby': 'embed-title' },
     h('h2', { id: 'embed-title', text: t('embed.title', { panel: panelTitle(t, state.exp) }) }),
@@ -121,6 +135,7 @@ export function openEmbedDialog({ state, parts: available, t, pageUrl, choice, r
     code,
     h('div', { class: 'embed-actions' }, copyBtn, closeBtn, status),
     fileBox,
+    ...(codeRow ? [codeRow] : []),
     h('h3', { class: 'embed-label', text: t('embed.preview') }),
     h('div', { class: 'embed-preview-box', role: 'region', tabIndex: 0, 'aria-label': t('embed.preview') }, preview)) as HTMLDialogElement;
   closeBtn.addEventListener('click', () => dialog.close());

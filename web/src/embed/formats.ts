@@ -1,6 +1,6 @@
 // The embed in every format a blog takes: raw HTML (iframe + embed.js), the <sqrtdk-lab> custom
 // element (web/public/sqrtdk-lab.js), a Hugo shortcode, a Jekyll include, an MDX/React component
-// and the oEmbed link. For each: the line(s) a blogger writes in a post (`usage`) and, where the
+// the oEmbed link, a notebook output cell (Jupyter, Colab, VS Code, marimo) and a Quarto block. For each: the line(s) a blogger writes in a post (`usage`) and, where the
 // format needs one, the file dropped once into the site (`file`: its path in the blog and its
 // text). Pure, no DOM: the dialog shows them, the build writes the files into dist/integrations/
 // (vite.config.ts), and tests/web/formats.test.ts renders each template through its variables.
@@ -9,8 +9,8 @@
 // the panel's other keys exactly as in its link ("dk=256&seed=1&…"); the custom element takes
 // every key as its own attribute (HTML lower-cases attribute names: ELEMENT_KEY_CASE restores them).
 
-export type EmbedFormat = 'html' | 'element' | 'hugo' | 'jekyll' | 'mdx' | 'oembed';
-export const EMBED_FORMATS: readonly EmbedFormat[] = ['html', 'element', 'hugo', 'jekyll', 'mdx', 'oembed'];
+export type EmbedFormat = 'html' | 'element' | 'hugo' | 'jekyll' | 'mdx' | 'oembed' | 'notebook' | 'quarto';
+export const EMBED_FORMATS: readonly EmbedFormat[] = ['html', 'element', 'hugo', 'jekyll', 'mdx', 'oembed', 'notebook', 'quarto'];
 
 /** The view to embed, as the dialog has it. */
 export interface EmbedTarget {
@@ -162,6 +162,42 @@ export function oembedLink(t: EmbedTarget): string {
   return `${t.site}${p.lang === 'zh-CN' ? 'zh-CN/' : ''}p/${p.exp}/${hash}`;
 }
 
+/** A Python string literal of any text (JSON's escapes are Python's; every non-ASCII character escaped too). */
+function pyLiteral(s: string): string {
+  return JSON.stringify(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A notebook's output cell (Jupyter, JupyterLab, Colab, VS Code, marimo): IPython.display.IFrame of the embed's
+ * address, as wide as the cell and as tall as the web component (the content height at a 720 px column). Colab
+ * and some notebook viewers drop raw iframes from Markdown cells; a cell's output keeps them.
+ */
+export function notebookCell(t: EmbedTarget): string {
+  return `# √dk Lab: ${t.title.replace(/[\r\n\u2028\u2029]/g, ' ')} (run the cell: its output is the live view)\n`
+    + `from IPython.display import IFrame\n\n`
+    + `IFrame(${pyLiteral(t.page + t.hash)}, width="100%", height=${t.height})`;
+}
+
+/** The view's link card (the share page's card.png, 1200×630) and its share page with the view's settings. */
+export function cardOf(t: EmbedTarget): { png: string; link: string } {
+  const p = viewParams(t.hash);
+  const page = `${t.site}${p.lang === 'zh-CN' ? 'zh-CN/' : ''}p/${p.exp}/`;
+  return { png: `${page}card.png`, link: oembedLink(t) };
+}
+
+/**
+ * Quarto: a raw HTML block (kept in HTML output only) with the iframe and embed.js, and for every other output
+ * (PDF, Word) the view's link card as an image linking to the view.
+ */
+export function quartoBlock(t: EmbedTarget): string {
+  const card = cardOf(t);
+  const alt = t.title.replace(/[[\]\r\n]/g, ' ');
+  return '```{=html}\n' + htmlSnippet(t) + '\n```\n\n'
+    + '::: {.content-visible unless-format="html"}\n'
+    + `[![${alt}](${card.png})](${card.link})\n`
+    + ':::';
+}
+
 /** The files of the formats that need one, with `site` as their default address of √dk Lab. */
 export function integrationFiles(site: string): IntegrationFile[] {
   return [
@@ -181,5 +217,7 @@ export function formatSnippet(format: EmbedFormat, t: EmbedTarget): FormatSnippe
     case 'jekyll': return { usage: jekyllUsage(t), file: files[1] };
     case 'mdx': return { usage: mdxUsage(t), file: files[2] };
     case 'oembed': return { usage: oembedLink(t), file: null };
+    case 'notebook': return { usage: notebookCell(t), file: null };
+    case 'quarto': return { usage: quartoBlock(t), file: null };
   }
 }
