@@ -9,7 +9,7 @@ import type { MessageKey } from '../i18n/messages.ts';
 import { DK_STEPS, SEQ_STEPS, SCALES } from '../state/schema.js';
 import { fmt, pct } from '../format.ts';
 import { h, setText } from '../dom.ts';
-import { shell, scrollTable, KeyedRequest, showFigures } from './kit.ts';
+import { shell, scrollTable, KeyedRequest, showFigures, readout } from './kit.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { normaliserFigures, normaliserCheckFigures, qkClipFigures, SUM_COLUMNS } from '../requests/key-figures.ts';
 import type { KeyFigure } from '../requests/key-figures.ts';
@@ -72,10 +72,12 @@ export function sumonePanel({ t, store, compute, charts }: PanelCtx): PanelView 
   qcTable.append(h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: t('sum.qc.head') }),
     h('th', { scope: 'col', text: t('sum.qc.before') }), h('th', { scope: 'col', text: 'η' }), h('th', { scope: 'col', text: t('sum.qc.after') }))), qcBody);
   const qcText = h('p', { class: 'explain', 'data-qc-text': '' });
+  const qcReadouts = h('dl', { class: 'readouts' });
+  readout(qcReadouts, 'qc-clipped', t('sum.qc.clippedHeads'));
 
   s.charts.append(chart.el, scrollTable(table, t('sum.table')), capped,
     h('h3', { text: t('sum.h.checks') }), h('p', { class: 'note', text: t('sum.checksNote') }), scrollTable(checks, t('sum.h.checks')),
-    h('h3', { text: t('sum.h.qk') }), h('p', { class: 'note', text: t('sum.qkNote') }), qcBox, qcChart.el, scrollTable(qcTable, t('sum.qc.table')), qcText);
+    h('h3', { text: t('sum.h.qk') }), h('p', { class: 'note', text: t('sum.qkNote') }), qcBox, qcChart.el, qcReadouts, scrollTable(qcTable, t('sum.qc.table')), qcText);
 
   let state = store.state;
   let main: NormalisersResult | null = null;
@@ -109,7 +111,7 @@ export function sumonePanel({ t, store, compute, charts }: PanelCtx): PanelView 
     if (!clip) return;
     qcChart.setTitle(t('sum.qc.chart', { tau: fmt(state.qctau) }));
     qcChart.set(buildQkClip(clip, t), false);
-    put(qkClipFigures(clip, t), qcTable);
+    put(qkClipFigures(clip, t), s.charts);
     const top = clip.row.head;
     setText(qcText, t('sum.qc.text', { clipped: clip.clippedHeads, tau: fmt(state.qctau), groups: clip.groups,
       before: fmt(clip.entropyBefore[top]), after: fmt(clip.entropyAfter[top]) }));
