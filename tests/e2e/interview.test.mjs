@@ -63,6 +63,7 @@ function call(kind, params) {
     case 'precisionLab': return core.precisionLab(params);
     case 'longContext': return core.longContext(params);
     case 'modelScales': return core.modelScales();
+    case 'normalisers': return core.normalisers(params);
     default: throw new Error(`no Node call for ${kind}`);
   }
 }

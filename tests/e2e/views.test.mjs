@@ -460,6 +460,40 @@ test('μP: ρ moves the charts and C3’s verdict; Scales in the wild: L moves t
   await ctx.close();
 });
 
+test('Does attention have to sum to one?: the sources’ closed forms live, λ moves the differential’s row sum, QK-Clip lands on τ, both languages', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(`${srv.url}#v=1&exp=sumone&seed=1`);
+  await settle(page, 'sumone');
+  await allDrawn(page, 'sumone');
+  const ro = (id) => page.textContent(`[data-readout="${id}"]`);
+  // all-zero logits: sigmoid (b = −ln n) and off-by-one give n/(n + 1); [2, 1, 0]: sigmoid 1.4366
+  assert.equal(await ro('sum-check-zero4-sigmoid'), '0.800000');
+  assert.equal(await ro('sum-check-zero4-offByOne'), '0.800000');
+  assert.equal(await ro('sum-check-zero128-sigmoid'), '0.992248');
+  assert.equal(await ro('sum-check-two10-sigmoid'), '1.436601');
+  assert.equal(Number(await ro('sum-softmax-rowSum')), 1);
+  assert.equal(Number(await ro('sum-differential-rowSum')).toFixed(3), '0.200', 'differential: 1 − λ at λ 0.8');
+  assert.match(await ro('sum-differential-entropy'), /^(\d|n\/a$)/, 'the entropy of rows without negative weights, or n/a');
+  // λ 0.8 → 0.85 (one step): the differential's rows sum to 0.15
+  await moveSlider(page, 'sumone', 'nlambda', 0.85);
+  await page.waitForFunction(() => /[&]nlambda=0\.85(&|$)/.test(location.hash));
+  await settle(page, 'sumone');
+  assert.equal(Number(await ro('sum-differential-rowSum')).toFixed(3), '0.150');
+  // QK-Clip at τ = 100 with q × 30: some heads clipped, each clipped group's top head at τ
+  const clipped = await ro('qc-clipped');
+  assert.match(clipped, /^[1-8] \/ 8$/);
+  const after = await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map((h) => ro(`qc-after-${h}`).then(Number)));
+  assert.ok(after.every((x) => x <= 100.001), `after clipping: ${after}`);
+  assert.ok(after.some((x) => Math.abs(x - 100) < 0.01), `a head at τ: ${after}`);
+  // the same view in Chinese
+  await page.goto(`${srv.url}#v=1&exp=sumone&seed=1&lang=zh-CN`);
+  await settle(page, 'sumone');
+  assert.equal(await page.textContent('[data-panel="sumone"] h2'), '注意力权重必须和为 1 吗？');
+  assert.equal(await ro('sum-check-zero128-offByOne'), '0.992248');
+  await ctx.close();
+});
+
 test('no console errors, no dialogs, no requests to other hosts', () => {
   assert.deepEqual(log.pageErrors, []);
   assert.deepEqual(log.consoleErrors, []);

@@ -15,6 +15,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <exception>
 #include <memory>
 #include <new>
@@ -489,6 +490,87 @@ val js_long_context(val o) {
     }
     val out = val::object();
     out.set("points", series);
+    return out;
+  });
+}
+
+// A number, or null where the core's value is NaN (a figure that is not applicable).
+val number_or_null(double x) { return std::isnan(x) ? val::null() : val(x); }
+
+val js_normalisers(val o) {
+  return guarded([&] {
+    NormalisersParams p;
+    p.heads = get_int(o, "heads");
+    p.seq_len = get_int(o, "seqLen");
+    p.dk = get_int(o, "dk");
+    p.scale = to_scale(o["scale"]);
+    p.seed = get_seed(o);
+    p.kernel = get_kernel(o);
+    p.causal = get_bool(o, "causal");
+    p.sink = get_num(o, "sink");
+    if (!o["sigmoidBias"].isNull()) p.sigmoid_bias = get_num(o, "sigmoidBias");
+    p.gate_mean = get_num(o, "gateMean");
+    p.lambda = get_num(o, "lambda");
+    if (!o["logits"].isNull()) p.logits = copy_typed_array<double>(o["logits"]);
+    const NormalisersResult r = normalisers(p);
+    val rows = val::array();
+    for (const NormaliserRow& x : r.rows) {
+      val y = val::object();
+      y.set("name", x.name);
+      y.set("rowSum", number_or_null(x.row_sum));
+      y.set("rowSumMin", number_or_null(x.row_sum_min));
+      y.set("rowSumMax", number_or_null(x.row_sum_max));
+      y.set("firstMass", number_or_null(x.first_mass));
+      y.set("entropy", number_or_null(x.entropy));
+      y.set("entropyRows", x.entropy_rows);
+      y.set("rows", x.rows);
+      y.set("negativeShare", number_or_null(x.negative_share));
+      y.set("outputNorm", number_or_null(x.output_norm));
+      y.set("weights", f64(x.weights));
+      rows.call<void>("push", y);
+    }
+    val out = val::object();
+    out.set("scale", r.scale);
+    out.set("keys", r.keys);
+    out.set("sigmoidBias", r.sigmoid_bias);
+    out.set("rows", rows);
+    return out;
+  });
+}
+
+val js_qk_clip(val o) {
+  return guarded([&] {
+    QkClipParams p;
+    p.heads = get_int(o, "heads");
+    p.heads_kv = get_int(o, "headsKv");
+    p.seq_len = get_int(o, "seqLen");
+    p.dk = get_int(o, "dk");
+    p.scale = to_scale(o["scale"]);
+    p.seed = get_seed(o);
+    p.kernel = get_kernel(o);
+    p.causal = get_bool(o, "causal");
+    p.softcap = get_num(o, "softcap");
+    p.q_gain = get_num(o, "qGain");
+    p.tau = get_num(o, "tau");
+    p.alpha = get_num(o, "alpha");
+    p.rope_dim = get_int(o, "ropeDim");
+    const QkClipResult r = qk_clip(p);
+    val row = val::object();
+    row.set("head", r.row_head);
+    row.set("query", r.row_query);
+    row.set("before", f64(r.row_before));
+    row.set("after", f64(r.row_after));
+    val out = val::object();
+    out.set("scale", r.scale);
+    out.set("groups", r.groups);
+    out.set("maxLogit", f64(r.max_logit));
+    out.set("groupMaxLogit", f64(r.group_max_logit));
+    out.set("gamma", f64(r.gamma));
+    out.set("clippedMax", f64(r.clipped_max));
+    out.set("entropyBefore", f64(r.entropy_before));
+    out.set("entropyAfter", f64(r.entropy_after));
+    out.set("clippedHeads", r.clipped_heads);
+    out.set("row", row);
     return out;
   });
 }

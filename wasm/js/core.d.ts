@@ -417,6 +417,88 @@ export interface LongContextResult {
   /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
 }
 
+// ---- does attention have to sum to one? ------------------------------------------------------
+/**
+ * The normalisers of `normalisers()`, in the order of its rows. For a row of scaled logits s over the n keys it
+ * sees: 'softmax' e^s / Σe^s; 'offByOne' e^s / (1 + Σe^s) (a sink of 0); 'sink' e^s / (e^S + Σe^s), S = `sink`
+ * (gpt-oss); 'sigmoid' σ(s + b), b = −ln n by default (Ramapuram et al. 2024, Apple, arXiv 2409.04431);
+ * 'gated' softmax's weights with the output × σ(g) per head and channel, g ~ N(gateMean, 1) from the seed
+ * (Qwen3-Next's output gate); 'differential' p_{2h} − λ p_{2h+1} on heads paired (2h, 2h + 1) (Ye et al. 2024,
+ * Differential Transformer, microsoft/unilm). All-zero logits over n keys: sigmoid and off-by-one sum to n/(n + 1).
+ */
+export type NormaliserName = 'softmax' | 'offByOne' | 'sink' | 'sigmoid' | 'gated' | 'differential';
+export interface NormalisersParams {
+  /** 1..16 (default 4); the differential pairs heads (2h, 2h + 1): ⌊heads / 2⌋ pairs, none with 1 head */ heads?: number;
+  /** L, 1..512 (default 128) */ seqLen?: number;
+  /** 1..256 (default 64) */ dk?: number;
+  scale?: Scale;
+  /** q, k, v drawn as attentionStats draws them (streams 1, 2, 3), the gate g from stream 5 */ seed?: number;
+  kernel?: Kernel;
+  causal?: boolean;
+  /** the sink normaliser's logit S, in [−100, 100] (default 1) */ sink?: number;
+  /** sigmoid's bias b, in [−100, 100], or null (default): −ln n, n the keys the row sees */ sigmoidBias?: number | null;
+  /** the mean of g, in [−20, 20] (default 0) */ gateMean?: number;
+  /** λ, in [0, 2] (default 0.8, the Differential Transformer's λ_init of deep layers) */ lambda?: number;
+  /** one explicit row (1..4096 logits, −∞ a masked key) for every normaliser instead of the drawn q, k; not with seqLen, causal */ logits?: ArrayLike<number> | null;
+}
+export interface NormaliserRow {
+  name: NormaliserName;
+  /** Σ_j w_j, mean over rows (gated: the coefficients σ(g_c)·p_j averaged over channels c; null without rows) */ rowSum: number | null;
+  rowSumMin: number | null;
+  rowSumMax: number | null;
+  /** w_0, the weight on the first key, mean over rows */ firstMass: number | null;
+  /**
+   * the entropy of the renormalised row w / Σw in nats, mean over the rows whose weights are all ≥ 0;
+   * null = not applicable (every differential row has a negative weight, or no rows)
+   */
+  entropy: number | null;
+  /** the rows whose entropy is defined */ entropyRows: number;
+  /** rows measured (the differential's: its pairs' rows) */ rows: number;
+  /** the share of weights < 0 (only the differential's) */ negativeShare: number | null;
+  /** ‖o_i‖₂, mean over rows */ outputNorm: number | null;
+  /** the first row of head 0 (of pair 0) [keys] */ weights: Float64Array;
+}
+export interface NormalisersResult {
+  /** c */ scale: number;
+  /** n of the first row */ keys: number;
+  /** b of the first row */ sigmoidBias: number;
+  /** one per NormaliserName, in its order */ rows: NormaliserRow[];
+}
+/**
+ * QK-Clip (Kimi K2's MuonClip, Kimi Team 2025 §2.1; NVIDIA/Megatron-LM megatron/core/transformer/attention.py
+ * clip_qk, qk_clip_threshold 100 and qk_clip_alpha 0.5 in transformer_config.py): η = min(1, τ / S_max) per head
+ * (per KV group under GQA: the maximum over its query heads), q × η^α and k × η^(1−α); MLA (ropeDim > 0): the
+ * rotary query part × η, the shared rotary key untouched. A clipped head's new maximum is τ (without a soft-cap).
+ */
+export interface QkClipParams {
+  /** 1..64 (default 8) */ heads?: number;
+  /** 0 (default) = heads; else divides heads */ headsKv?: number;
+  /** 1..512 (default 128) */ seqLen?: number;
+  /** 1..512 (default 64) */ dk?: number;
+  scale?: Scale;
+  seed?: number;
+  kernel?: Kernel;
+  causal?: boolean;
+  softcap?: number;
+  /** the multiplier of q, in (0, 1000] (default 1): logits past τ */ qGain?: number;
+  /** τ, in (0, 1e6] (default 100) */ tau?: number;
+  /** α, in [0, 1] (default 0.5) */ alpha?: number;
+  /** MLA's rotary dimensions at the end of each head, 0 (default) .. dk − 1; needs headsKv = heads */ ropeDim?: number;
+}
+export interface QkClipResult {
+  scale: number;
+  /** KV heads */ groups: number;
+  /** [heads] the signed maximum logit S_max of each head before clipping */ maxLogit: Float64Array;
+  /** [groups] the maximum over each group's heads */ groupMaxLogit: Float64Array;
+  /** [heads] η of each head (its group's) */ gamma: Float64Array;
+  /** [heads] the maximum logit after clipping */ clippedMax: Float64Array;
+  /** [heads] mean row entropy in nats before clipping */ entropyBefore: Float64Array;
+  /** [heads] and after */ entropyAfter: Float64Array;
+  /** heads with η < 1 */ clippedHeads: number;
+  /** the query row holding the largest logit of all: its logits before and after (−∞ masked) */
+  row: { head: number; query: number; before: Float64Array; after: Float64Array };
+}
+
 /** One configuration value a model's scale is computed from. */
 export interface ModelParam { name: string; value: number }
 /**
@@ -672,6 +754,10 @@ export interface Core {
    * Takes no arguments: any argument is refused (TypeError), as options it would ignore.
    */
   modelScales(): ModelScale[];
+  /** does attention have to sum to one? six normalisers on the same draws (or one explicit row of logits) */
+  normalisers(params?: NormalisersParams): NormalisersResult;
+  /** QK-Clip's per-head maximum logits, η and the logits after clipping (MHA, GQA, MLA) */
+  qkClip(params?: QkClipParams): QkClipResult;
   /** A Transformer training run of the training lab (RangeError naming the value when a size does not fit). */
   createTrainingRun(config?: TrainingConfig): TrainingRun;
   info(): CoreInfo;

@@ -761,6 +761,58 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         sink: params.sink === undefined || params.sink === null ? null : sinkLogit(what, params.sink),
       });
     },
+    normalisers(params = {}) {
+      const what = 'normalisers';
+      const D = DEFAULTS.normalisers;
+      checkObject(what, params, PARAM_KEYS[what]);
+      const bias = params.sigmoidBias;
+      let logits = null;
+      if (params.logits !== undefined && params.logits !== null) {
+        // one explicit row: the parameters of the drawn rows cannot go with it
+        const clash = ['seqLen', 'causal'].filter((key) => params[key] !== undefined);
+        if (clash.length > 0) {
+          throw new TypeError(`${what}: ${clash.join(', ')} cannot go with logits (explicit logits are one row of their own length): leave ${clash.length > 1 ? 'them' : 'it'} out`);
+        }
+        logits = numberList(what, 'logits', params.logits, 1, 4096);
+      }
+      return call('normalisers', {
+        heads: int(what, 'heads', params.heads, D.heads),
+        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
+        dk: int(what, 'dk', params.dk, D.dk),
+        scale: scale(what, params.scale, D.scale),
+        seed: seed(what, params.seed),
+        kernel: kernelOf(what, params.kernel),
+        causal: bool(what, 'causal', params.causal, D.causal),
+        // the core checks the ranges of these
+        sink: num(what, 'sink', params.sink, D.sink),
+        sigmoidBias: bias === undefined || bias === null ? null : num(what, 'sigmoidBias', bias),
+        gateMean: num(what, 'gateMean', params.gateMean, D.gateMean),
+        lambda: num(what, 'lambda', params.lambda, D.lambda),
+        logits,
+      });
+    },
+    qkClip(params = {}) {
+      const what = 'qkClip';
+      const D = DEFAULTS.qkClip;
+      checkObject(what, params, PARAM_KEYS[what]);
+      const heads = int(what, 'heads', params.heads, D.heads);
+      return call('qkClip', {
+        heads,
+        headsKv: params.headsKv === undefined || params.headsKv === 0 ? 0 : headsKvOf(what, heads, params.headsKv),
+        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
+        dk: int(what, 'dk', params.dk, D.dk),
+        scale: scale(what, params.scale, D.scale),
+        seed: seed(what, params.seed),
+        kernel: kernelOf(what, params.kernel),
+        causal: bool(what, 'causal', params.causal, D.causal),
+        softcap: softcap(what, params.softcap),
+        // the core checks the ranges of these
+        qGain: num(what, 'qGain', params.qGain, D.qGain),
+        tau: num(what, 'tau', params.tau, D.tau),
+        alpha: num(what, 'alpha', params.alpha, D.alpha),
+        ropeDim: int(what, 'ropeDim', params.ropeDim, D.ropeDim),
+      });
+    },
     modelScales(...args) {
       // the catalogue takes nothing: an argument (options that would be ignored) is refused
       need('modelScales');

@@ -9,7 +9,9 @@
 #include "attention_stats.hpp"
 #include "logit_options.hpp"
 #include "long_context.hpp"
+#include "normalisers.hpp"
 #include "precision_lab.hpp"
+#include "qk_clip.hpp"
 #include "score_variance.hpp"
 
 namespace sqrtdk {

@@ -25,6 +25,7 @@ const VIEW_CODE: Readonly<Record<Panel, () => Promise<Factory>>> = {
   device: () => import('../panels/device.ts').then((m) => m.devicePanel),
   mup: () => import('../panels/mup.ts').then((m) => m.mupPanel),
   wild: () => import('../panels/wild.ts').then((m) => m.wildPanel),
+  sumone: () => import('../panels/sumone.ts').then((m) => m.sumonePanel),
 };
 
 /** The factory of a view, its code loaded once (a failed load is tried again the next time the view is opened). */

@@ -7,6 +7,7 @@
 import { tensorsEn } from './packs/tensors.ts';
 import { speedEn } from './packs/speed.ts';
 import { scalesEn } from './packs/scales.ts';
+import { sumEn } from './packs/normalisers.ts';
 import { shareEn } from './packs/share.ts';
 
 export const enBase = {
@@ -508,6 +509,7 @@ export const enBase = {
   // progressive charts (web/src/i18n/packs/speed.ts)
   ...speedEn,
   ...scalesEn,
+  ...sumEn,
   ...shareEn,
 } as const;
 

@@ -4,6 +4,7 @@ import type { BaseKey } from './messages.en.ts';
 import { tensorsZh } from './packs/tensors.zh-CN.ts';
 import { speedZh } from './packs/speed.zh-CN.ts';
 import { scalesZh } from './packs/scales.zh-CN.ts';
+import { sumZh } from './packs/normalisers.zh-CN.ts';
 import { shareZh } from './packs/share.zh-CN.ts';
 
 export const zhBase: Record<BaseKey, string> = {
@@ -500,5 +501,6 @@ export const zhBase: Record<BaseKey, string> = {
   ...tensorsZh,
   ...speedZh,
   ...scalesZh,
+  ...sumZh,
   ...shareZh,
 };

@@ -4,7 +4,7 @@ import type { Panel } from '../state/state.ts';
 import type { T, MessageKey } from './messages.ts';
 import { PANELS as PANEL_ORDER } from '../state/schema.js';
 
-export const TITLE_PREFIX = { interview: 'iv', variance: 'var', saturation: 'sat', gradient: 'grad', article: 'art', followups: 'fu', precision: 'prec', longctx: 'lc', gqa: 'gqa', tensors: 'tens', training: 'train', device: 'dev', mup: 'mup', wild: 'wild' } as const;
+export const TITLE_PREFIX = { interview: 'iv', variance: 'var', saturation: 'sat', gradient: 'grad', article: 'art', followups: 'fu', precision: 'prec', longctx: 'lc', gqa: 'gqa', tensors: 'tens', training: 'train', device: 'dev', mup: 'mup', wild: 'wild', sumone: 'sum' } as const;
 
 export function panelTitleKey(p: Panel): (typeof TITLE_PREFIX)[Panel] { return TITLE_PREFIX[p]; }
 export function panelTitle(t: T, p: Panel): string { return t(`${TITLE_PREFIX[p]}.title` as MessageKey); }

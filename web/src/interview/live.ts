@@ -16,6 +16,7 @@ import { longParams, WORKER_OF, QUOTE_L } from '../requests/longctx.ts';
 import { gqaStatsParams } from '../requests/gqa.ts';
 import { trainingConfigs } from '../training/config.ts';
 import { mupSweepParams, mupVarianceParams } from '../requests/mup.ts';
+import { normalisersParams } from '../requests/normalisers.ts';
 import type { TrainingConfig } from '../../../wasm/js/core.js';
 
 /** σ² of the “components with variance σ² ≠ 1” follow-up (σ = 2, so σ⁴ = 16). */
@@ -61,6 +62,8 @@ export const LINKS = {
   wild: { exp: 'wild' },
   /** the saturation panel at d_k 64 with a sink of logit 2 in every head (gpt-oss semantics) */
   satSink64: { exp: 'saturation', dk: 64, heads: 4, seqLen: 128, scale: 'inv_sqrt_dk', causal: false, softcap: 0, sink: [2] },
+  /** “Does attention have to sum to one?” at its defaults: 4 heads, L 128, d_k 64, 1/√d_k, sink 1, λ 0.8 */
+  sumone: { exp: 'sumone' },
   interview: { exp: 'interview' },
 } as const satisfies Record<string, Partial<State>>;
 export type LinkId = keyof typeof LINKS;
@@ -117,6 +120,7 @@ export function liveRequests(base: State): LiveRequest[] {
     { id: 'varSigma', link: 'var64', worker: 'live', kind: 'scoreVariance', params: { ...variancePointParams(s('var64')), variance: SIGMA2 } },
     sat('satSink64'),
     { id: 'wildCat', link: 'wild', worker: 'live', kind: 'modelScales', params: {} },
+    { id: 'sumone', link: 'sumone', worker: 'live', kind: 'normalisers', params: normalisersParams(s('sumone')) },
     sat('satNone512'), sat('satSqrt512'), sat('satInv512'), sat('satModel64'), sat('satSqrt64h8'), sat('satSqrt64'), sat('satCausal64'), sat('satCap512'),
     { id: 'gradNone512', link: 'gradNone512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradNone512')) },
     { id: 'gradSqrt512', link: 'gradSqrt512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradSqrt512')) },
@@ -229,6 +233,14 @@ export const NUMBERS = {
   sinkMass64: ['satSink64', 'summary.sinkMass.mean'],
   sinkMaxw64: ['satSink64', 'summary.maxWeight.mean'],
   sinkEnt64: ['satSink64', 'summary.entropy.mean'],
+  // the normalisers in their order: softmax, offByOne, sink, sigmoid, gated, differential
+  sumSoftmax: ['sumone', 'rows.0.rowSum'],
+  sumOffByOne: ['sumone', 'rows.1.rowSum'],
+  sumSigmoid: ['sumone', 'rows.3.rowSum'],
+  sumSigmoidMax: ['sumone', 'rows.3.rowSumMax'],
+  sumGated: ['sumone', 'rows.4.rowSum'],
+  sumDiff: ['sumone', 'rows.5.rowSum'],
+  sumDiffNeg: ['sumone', 'rows.5.negativeShare'],
   maxwSqrt64: ['satSqrt64', 'summary.maxWeight.mean'],
   // DeepSeek-V3, entry 7 of the core's catalogue (a unit test holds the index to the name)
   mlaScale: ['wildCat', `${MLA_ENTRY}.scale`],
@@ -281,6 +293,7 @@ export const READOUTS: Partial<Record<LinkId, Record<string, NumberId>>> = {
   longctx: { 'lc-fixed': 'lcFixed', 'lc-logn': 'lcLogn', 'lc-yarn': 'lcYarn' },
   satSink64: { 'sat-sink': 'sinkMass64', 'sat-maxw': 'sinkMaxw64', 'sat-entropy': 'sinkEnt64' },
   wild: { [`wild-scale-${MLA_ENTRY}`]: 'mlaScale' },
+  sumone: { 'sum-softmax-rowSum': 'sumSoftmax', 'sum-offByOne-rowSum': 'sumOffByOne', 'sum-sigmoid-rowSum': 'sumSigmoid', 'sum-gated-rowSum': 'sumGated', 'sum-differential-rowSum': 'sumDiff' },
   mupCbrt: { 'mup-power-64': 'cbrtPow64', 'mup-power-1024': 'cbrtPow1024', 'mup-sqrt-64': 'cbrtSqrt64', 'mup-sqrt-1024': 'cbrtSqrt1024' },
   mupSelf: { 'mup-maxw-64': 'selfMaxw64', 'mup-mean-64': 'selfMean64' },
   mup02: { 'mup-sqrt-64': 'mupSqrt64', 'mup-sqrt-1024': 'mupSqrt1024', 'mup-inv-64': 'mupInv64', 'mup-inv-1024': 'mupInv1024', 'mup-maxw-1024': 'mupMaxw1024' },

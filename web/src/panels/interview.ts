@@ -85,6 +85,7 @@ export const FOLLOWUPS: Item[] = [
   { id: 't5', q: 'iv.fu.t5.q', text: fixed('iv.fu.t5.a'), print: 'iv.fu.t5.p', link: 'wild' },
   { id: 'sink', q: 'iv.fu.sink.q', text: fixed('iv.fu.sink.a'), print: 'iv.fu.sink.p', link: 'satSink64' },
   { id: 'mla', q: 'iv.fu.mla.q', text: fixed('iv.fu.mla.a'), print: 'iv.fu.mla.p', link: 'wild' },
+  { id: 'sumone', q: 'iv.fu.sumone.q', text: fixed('iv.fu.sumone.a'), print: 'iv.fu.sumone.p', link: 'sumone' },
 ];
 export const WRONG: Item[] = [
   { id: 'overflow', q: 'iv.w.overflow.claim', text: fixed('iv.w.overflow.a'), link: 'precNone' },
@@ -95,6 +96,7 @@ export const WRONG: Item[] = [
   { id: 'lnL', q: 'iv.w.lnL.claim', text: fixed('iv.w.lnL.a'), link: 'article' },
   { id: 'mupalways', q: 'iv.w.mupalways.claim', text: fixed('iv.w.mupalways.a'), print: 'iv.w.mupalways.p', link: 'mupCbrt' },
   { id: 'heads', q: 'iv.w.heads.claim', text: fixed('iv.w.heads.a'), print: 'iv.w.heads.p', link: 'satModel64' },
+  { id: 'sumone', q: 'iv.w.sumone.claim', text: fixed('iv.w.sumone.a'), print: 'iv.w.sumone.p', link: 'sumone' },
   { id: 'grad', q: 'iv.w.grad.claim', text: (n) => (n.gqMeanNone512 > n.gqMeanSqrt512 ? 'iv.w.grad.a.larger' : 'iv.w.grad.a.smaller'), link: 'gradqNone512' },
 ];
 

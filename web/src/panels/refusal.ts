@@ -27,6 +27,7 @@ export const PARAM_CONTROLS: Partial<Record<Panel, Readonly<Record<string, State
   },
   longctx: { dk: 'ldk', queries: 'ldk', trainLen: 'ltrain' },
   gqa: { heads: 'hq', headsKv: 'hkv', dk: 'gdk' },
+  sumone: { heads: 'heads', seqLen: 'seqLen', dk: 'dk', scale: 'scale', seed: 'seed', sink: 'nsink', lambda: 'nlambda', gateMean: 'ngate', qGain: 'qcgain', tau: 'qctau', headsKv: 'qchkv' },
   training: {
     task: 'trtask', vocab: 'trvocab', seqLen: 'trlen', layers: 'trlayers', dModel: 'trdm', heads: 'trheads', mlp: 'trmlp',
     norm: 'trnorm', attention: 'trvar', softmax: 'trsm', softcap: 'trcap', initStd: 'trinit', steps: 'trsteps', lr: 'trlr',

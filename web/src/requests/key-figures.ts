@@ -4,9 +4,9 @@
 // these, the share-as-image poster draws the first three of them (share/poster.ts, never reading the
 // page back) and the build's link card and first paint quote them at the default state
 // (share/figures.ts). No DOM.
-import type { AttentionStatsResult, ScoreVarianceResult, SaturationSweepResult, PrecisionLabResult, LongContextResult, LongContextScheme, ModelScale, TensorStatsResult } from '../../../wasm/js/core.js';
+import type { AttentionStatsResult, ScoreVarianceResult, SaturationSweepResult, PrecisionLabResult, LongContextResult, LongContextScheme, ModelScale, TensorStatsResult, NormalisersResult, NormaliserName, QkClipResult } from '../../../wasm/js/core.js';
 import type { State, ScaleName } from '../state/state.ts';
-import type { T } from '../i18n/messages.ts';
+import type { T, MessageKey } from '../i18n/messages.ts';
 import { fmt, pct } from '../format.ts';
 import { sweepAt, ALL_SCALES, ARTICLE_SCALES, cellOf } from './results.ts';
 import { QUOTE_L } from './longctx.ts';
@@ -250,4 +250,51 @@ export function trainingLossFigure(r: RunSeries, t: T): KeyFigure {
 /** The work the device view times: its attention's floating-point operations, in millions. */
 export function deviceWorkFigure(flops: number, t: T): KeyFigure {
   return { id: 'dev-flops', label: t('share.dev.flops'), value: `${fmt(flops / 1e6, 3)} M` };
+}
+
+// ---- Does attention have to sum to one? ----
+/** The normalisers' table columns, each a readout id part (sum-<normaliser>-<column>). */
+export const SUM_COLUMNS = ['rowSum', 'range', 'firstMass', 'entropy', 'outputNorm'] as const;
+export type SumColumn = (typeof SUM_COLUMNS)[number];
+/** The normalisers in the order the poster quotes them: the ones that do not sum to one first. */
+const SUM_ORDER: readonly NormaliserName[] = ['sigmoid', 'offByOne', 'differential', 'sink', 'gated', 'softmax'];
+
+/** Every cell of the normalisers' table: row sum (mean, then min–max), mass on the first key, entropy (or "n/a"), output norm. */
+export function normaliserFigures(r: NormalisersResult, t: T): KeyFigure[] {
+  const byName = new Map(r.rows.map((x) => [x.name, x]));
+  const v = (x: number | null) => (x === null ? '–' : fmt(x));
+  return SUM_ORDER.flatMap((name) => {
+    const x = byName.get(name);
+    if (!x) return [];
+    const label = (c: SumColumn) => `${t(`sum.n.${name}`)} · ${t(`sum.th.${c}`)}`;
+    return [
+      { id: `sum-${name}-rowSum`, label: label('rowSum'), value: v(x.rowSum) },
+      { id: `sum-${name}-range`, label: label('range'), value: x.rowSumMin === null || x.rowSumMax === null ? '–' : `${fmt(x.rowSumMin)} … ${fmt(x.rowSumMax)}` },
+      { id: `sum-${name}-firstMass`, label: label('firstMass'), value: v(x.firstMass) },
+      { id: `sum-${name}-entropy`, label: label('entropy'), value: x.entropy === null ? t('sum.na') : fmt(x.entropy) },
+      { id: `sum-${name}-outputNorm`, label: label('outputNorm'), value: v(x.outputNorm) },
+    ];
+  });
+}
+
+/** One closed-form row's check: sigmoid's and off-by-one's row sums on it (sum-check-<id>-<normaliser>). */
+export function normaliserCheckFigures(id: string, r: NormalisersResult, t: T): KeyFigure[] {
+  const sum = (name: NormaliserName) => r.rows.find((x) => x.name === name)?.rowSum ?? null;
+  return (['sigmoid', 'offByOne', 'softmax'] as const).map((name) => {
+    const x = sum(name);
+    return { id: `sum-check-${id}-${name}`, label: `${t(`sum.check.${id}` as MessageKey)} · ${t(`sum.n.${name}`)}`, value: x === null ? '–' : x.toFixed(6) };
+  });
+}
+
+/** QK-Clip per head: S_max before, η, and the maximum after (qc-<column>-<head>). */
+export function qkClipFigures(r: QkClipResult, t: T): KeyFigure[] {
+  const out: KeyFigure[] = [{ id: 'qc-clipped', label: t('sum.qc.clippedHeads'), value: `${r.clippedHeads} / ${r.gamma.length}` }];
+  for (let h = 0; h < r.gamma.length; h++) {
+    out.push(
+      { id: `qc-max-${h}`, label: t('sum.qc.th.max', { h }), value: fmt(r.maxLogit[h]) },
+      { id: `qc-gamma-${h}`, label: t('sum.qc.th.gamma', { h }), value: fmt(r.gamma[h], 5) },
+      { id: `qc-after-${h}`, label: t('sum.qc.th.after', { h }), value: fmt(r.clippedMax[h]) },
+    );
+  }
+  return out;
 }

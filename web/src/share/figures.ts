@@ -13,7 +13,7 @@ import type { T } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset } from '../charts/kit.ts';
 import type { Kind } from '../worker/protocol.ts';
 import type { KeyFigure } from '../requests/key-figures.ts';
-import { figure, qualified, relabelled, withLnL, sweepEntropyFigures, sweepGradientFigures, varianceFigures, articleFigures, followupRatioFigure, precisionF16Figures, longContextFigures, gqaLayoutFigures, kvCacheOf, tensorFigures, trainingLossFigure, deviceWorkFigure, mupSweepFigures, modelScaleFigure } from '../requests/key-figures.ts';
+import { figure, qualified, relabelled, withLnL, sweepEntropyFigures, sweepGradientFigures, varianceFigures, articleFigures, followupRatioFigure, precisionF16Figures, longContextFigures, gqaLayoutFigures, kvCacheOf, tensorFigures, trainingLossFigure, deviceWorkFigure, mupSweepFigures, modelScaleFigure, normaliserFigures } from '../requests/key-figures.ts';
 import { run } from '../worker/handler.ts';
 import { sweepParams, varianceSweepParams, articleParams } from '../requests/attention.ts';
 import { precisionParams } from '../requests/precision.ts';
@@ -38,6 +38,9 @@ import type { RunSeries } from '../training/series.ts';
 import { emptySeries, appendStep } from '../training/series.ts';
 import type { ModelScale } from '../../../wasm/js/core.js';
 import { mupSweepParams } from '../requests/mup.ts';
+import { normalisersParams } from '../requests/normalisers.ts';
+import { buildNormalisers } from '../charts/normalisers.ts';
+import type { NormalisersResult } from '../../../wasm/js/core.js';
 import { buildMupEntropy, rhoLabel } from '../charts/mup.ts';
 import { panelTitleKey } from '../i18n/titles.ts';
 
@@ -263,8 +266,17 @@ const wild: FigureDef<ModelScale[]> = {
   },
 };
 
+/** Does attention have to sum to one?: the six normalisers' row sums and first-key mass on the saturation view's draws; the poster's first numbers are the rows that need not sum to one. */
+const sumone: FigureDef<NormalisersResult> = {
+  compute: (core, s) => callCore(core, 'normalisers', normalisersParams(s)) as NormalisersResult,
+  render(r, _s, t) {
+    const figs = normaliserFigures(r, t);
+    return { chart: buildNormalisers(r, t), numbers: ['sum-sigmoid-rowSum', 'sum-offByOne-rowSum'].map((id) => figure(figs, id)) };
+  },
+};
+
 const FIGURES: Partial<Record<Panel, FigureDef<unknown>>> = {
-  interview, variance, saturation, gradient, article, followups, precision, longctx, gqa, tensors, training, device, mup, wild,
+  interview, variance, saturation, gradient, article, followups, precision, longctx, gqa, tensors, training, device, mup, wild, sumone,
 } as Partial<Record<Panel, FigureDef<unknown>>>;
 
 /** The language-free data of a view's figure at state `s` (null for a view without a figure). */

@@ -34,7 +34,7 @@ export const BLOCK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512,
 /** bytes per element of each KV-cache data type. */
 export const KV_DTYPE_BYTES = Object.freeze({ fp32: 4, bf16: 2, fp8: 1, int4: 0.5 });
 
-export const PANELS = /** @type {const} */ (['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild']);
+export const PANELS = /** @type {const} */ (['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild', 'sumone']);
 export const SECTIONS = /** @type {const} */ (['controls', 'charts', 'formula', 'text']);
 /** The named scales (the core's SCALE_NAMES). */
 export const SCALES = SCALE_NAMES;
@@ -72,7 +72,7 @@ export const SCHEMA = Object.freeze({
     doc: 'Kernel family of the core: auto (SIMD128 where the browser validates it), simd or scalar.',
   }),
   dk: /** @type {IntSpec} */ ({
-    type: 'int', default: 64, min: 1, max: 4096, panels: 'variance, saturation, gradient',
+    type: 'int', default: 64, min: 1, max: 4096, panels: 'variance, saturation, gradient, sumone',
     doc: 'Head dimension d_k at which histograms, heatmap and readouts are computed.',
   }),
   samples: /** @type {IntSpec} */ ({
@@ -80,19 +80,19 @@ export const SCHEMA = Object.freeze({
     doc: 'Pairs (q, k) drawn per d_k.',
   }),
   seed: /** @type {IntSpec} */ ({
-    type: 'int', default: 1, min: 0, max: 4294967295, panels: 'variance, saturation, gradient, mup',
+    type: 'int', default: 1, min: 0, max: 4294967295, panels: 'variance, saturation, gradient, mup, sumone',
     doc: 'Seed of the random q and k.',
   }),
   heads: /** @type {IntSpec} */ ({
-    type: 'int', default: 4, min: 1, max: 16, panels: 'saturation, gradient',
+    type: 'int', default: 4, min: 1, max: 16, panels: 'saturation, gradient, sumone',
     doc: 'Number of heads h (d_model = h · d_k for the √d_model bug).',
   }),
   seqLen: /** @type {IntSpec} */ ({
-    type: 'int', default: 128, min: 2, max: 1024, panels: 'saturation, gradient',
+    type: 'int', default: 128, min: 2, max: 1024, panels: 'saturation, gradient, sumone',
     doc: 'Sequence length L (keys per softmax row).',
   }),
   scale: /** @type {EnumSpec} */ ({
-    type: 'enum', default: 'inv_sqrt_dk', values: SCALES, panels: 'saturation, gradient',
+    type: 'enum', default: 'inv_sqrt_dk', values: SCALES, panels: 'saturation, gradient, sumone',
     doc: 'Scale of the heatmap and readouts: none, inv_sqrt_dk, inv_dk or inv_sqrt_d_model.',
   }),
   causal: /** @type {BoolSpec} */ ({
@@ -315,6 +315,30 @@ export const SCHEMA = Object.freeze({
   wlen: /** @type {IntSpec} */ ({
     type: 'int', default: 4096, min: 256, max: 4096, panels: 'wild',
     doc: 'Scales in the wild: the context length L of the entropy columns (one head of L iid queries and keys per model, entropy only; the slider’s steps 256 … 4096).',
+  }),
+  nsink: /** @type {NumSpec} */ ({
+    type: 'num', default: 1, min: -20, max: 20, step: 0.5, panels: 'sumone',
+    doc: 'Does attention have to sum to one?: the sink logit S of the sink normaliser, w_j = e^{s_j} / (e^S + Σ e^{s_i}) (off-by-one is S = 0).',
+  }),
+  nlambda: /** @type {NumSpec} */ ({
+    type: 'num', default: 0.8, min: 0, max: 2, step: 0.05, panels: 'sumone',
+    doc: 'Does attention have to sum to one?: λ of differential attention, p₁ − λ p₂ on heads paired (2h, 2h + 1).',
+  }),
+  ngate: /** @type {NumSpec} */ ({
+    type: 'num', default: 0, min: -5, max: 5, step: 0.5, panels: 'sumone',
+    doc: 'Does attention have to sum to one?: the mean of the output gate’s g ~ N(mean, 1); the gate σ(g) multiplies each head’s output channel by channel.',
+  }),
+  qcgain: /** @type {NumSpec} */ ({
+    type: 'num', default: 30, min: 1, max: 100, step: 1, panels: 'sumone',
+    doc: 'QK-Clip: the multiplier of q (logits past τ; 8 heads, d_k 64, L 128, 1/√d_k).',
+  }),
+  qctau: /** @type {NumSpec} */ ({
+    type: 'num', default: 100, min: 1, max: 1000, step: 1, panels: 'sumone',
+    doc: 'QK-Clip: the threshold τ (Megatron-Core’s qk_clip_threshold, default 100).',
+  }),
+  qchkv: /** @type {IntSpec} */ ({
+    type: 'int', default: 2, min: 1, max: 8, panels: 'sumone',
+    doc: 'QK-Clip: key heads of the 8 query heads (8 = MHA, else GQA: one η per group; must divide 8, else the nearest smaller divisor is used).',
   }),
   trauto: /** @type {BoolSpec} */ ({
     type: 'bool', default: true, panels: 'training',

@@ -80,6 +80,12 @@ export interface State {
   rho: number;
   mpow: number;
   wlen: number;
+  nsink: number;
+  nlambda: number;
+  ngate: number;
+  qcgain: number;
+  qctau: number;
+  qchkv: number;
   trauto: boolean;
   embed: boolean;
   show: Section[];
