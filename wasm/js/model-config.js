@@ -59,13 +59,16 @@ const IGNORED = new Set([
 // rope_scaling members that set frequencies only (the attention factor's members are read).
 const ROPE_IGNORED = new Set(['beta_fast', 'beta_slow', 'truncate', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings']);
 
+/** @param {unknown} v */
 const describe = (v) => (typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'object' ? 'an object' : String(v));
 
 /** yarn_get_mscale(scale, mscale) of DeepSeek's code and get_mscale of transformers' _compute_yarn_parameters: 1 for scale ≤ 1, else 0.1 · mscale · ln(scale) + 1. */
+/** @param {number} scale @param {number} [mscale] @returns {number} */
 export function yarnMscale(scale, mscale = 1) {
   return scale <= 1 ? 1 : 0.1 * mscale * Math.log(scale) + 1;
 }
 /** Llama 4's query temperature at a position (0-based): 1 + attn_scale · ln(⌊(pos + 1) / floor_scale⌋ + 1) (modeling_llama4.py, Llama4TextAttention.forward). */
+/** @param {number} pos @param {number} floorScale @param {number} attnScale @returns {number} */
 export function llama4Temperature(pos, floorScale, attnScale) {
   return 1 + attnScale * Math.log1p(Math.floor((pos + 1) / floorScale));
 }
@@ -107,9 +110,15 @@ export function modelConfig(json) {
   const cfg = /** @type {Record<string, unknown>} */ (hasText ? top.text_config : top);
   const prefix = hasText ? 'text_config.' : '';
   const used = new Set();
+  /** @param {string} k */
   const own = (k) => Object.prototype.hasOwnProperty.call(cfg, k) && cfg[k] !== null && cfg[k] !== undefined;
 
   /** A number field: absent or null → undefined; else checked (finite, integer if asked, within [min, max]). */
+  /**
+   * @param {string} key
+   * @param {{ int?: boolean, min?: number, max?: number, exclusiveMin?: boolean, from?: Record<string, unknown>, name?: string }} [opts]
+   * @returns {number | undefined}
+   */
   function num(key, { int = false, min = 0, max = Infinity, exclusiveMin = true, from = cfg, name = prefix + key } = {}) {
     if (!Object.prototype.hasOwnProperty.call(from, key) || from[key] === null || from[key] === undefined) return undefined;
     const v = from[key];
@@ -122,6 +131,7 @@ export function modelConfig(json) {
     used.add(name);
     return v;
   }
+  /** @param {string} key @returns {boolean | undefined} */
   function bool(key) {
     if (!own(key)) return undefined;
     const v = cfg[key];
@@ -129,6 +139,7 @@ export function modelConfig(json) {
     used.add(prefix + key);
     return Boolean(v);
   }
+  /** @param {Record<string, unknown>} from @param {string} key @param {string} name @returns {string | undefined} */
   function str(from, key, name) {
     if (!Object.prototype.hasOwnProperty.call(from, key) || from[key] === null || from[key] === undefined) return undefined;
     if (typeof from[key] !== 'string') throw new TypeError(`modelConfig: ${name} must be a string, got ${describe(from[key])}`);
@@ -155,6 +166,7 @@ export function modelConfig(json) {
 
   /** @type {object[]} the ModelConfigModifier entries (core.d.ts) */
   const modifiers = [];
+  /** @param {string} kind @param {string} field @param {number | string | boolean} value @param {number} factor @param {boolean} inScale @param {string} note @param {string} source */
   const add = (kind, field, value, factor, inScale, note, source) => modifiers.push({ kind, field, value, factor, inScale, note, source });
 
   // ---- d_head: MLA's q·k size, head_dim, or hidden_size / num_attention_heads ----
@@ -308,7 +320,9 @@ export function modelConfig(json) {
       if (v) add('qk_norm', `${prefix}${key}`, true, 1, false, 'q and k are normalised per head before q·k: |q·k| is bounded by the norm gains, not by d_head', key === 'use_qk_norm' ? SRC.llama4 : SRC.qwen3);
     }
   }
-  const typeRule = QK_NORM_TYPES[modelType] ?? QK_NORM_TYPES[topType];
+  /** @type {Readonly<Record<string, string>>} */
+  const qkTypes = QK_NORM_TYPES;
+  const typeRule = qkTypes[modelType] ?? qkTypes[topType];
   if (!qkNorm && typeRule) {
     qkNorm = true;
     add('qk_norm', `${cfg.model_type === modelType ? prefix : ''}model_type`, modelType, 1, false,
@@ -350,6 +364,7 @@ export function modelConfig(json) {
   // ---- the fields' accounts ----
   const ignored = [];
   const unknown = [...notUnderstood];
+  /** @param {Record<string, unknown>} obj @param {string} p */
   const account = (obj, p) => {
     for (const k of Object.keys(obj)) {
       const name = p + k;
