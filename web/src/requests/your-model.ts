@@ -19,7 +19,7 @@ const alternate = (a: string, b: string, period: number, layers: number): string
  */
 export const SAVED_CONFIGS: readonly SavedConfig[] = [
   {
-    id: 'deepseek-v3', label: 'DeepSeek-V3 (and V3.2)', source: 'deepseek-ai/DeepSeek-V3 config.json',
+    id: 'deepseek-v3', label: 'DeepSeek-V3', source: 'deepseek-ai/DeepSeek-V3 config.json',
     config: {
       model_type: 'deepseek_v3', hidden_size: 7168, num_attention_heads: 128, num_key_value_heads: 128, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128,
       rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' }, max_position_embeddings: 163840,
