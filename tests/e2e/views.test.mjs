@@ -424,7 +424,7 @@ test('a link with hundreds of unknown keys: a short notice (first keys named, th
   await ctx.close();
 });
 
-test('μP: ρ moves the charts and C3’s verdict; Scales in the wild: L moves the chart, a row opens saturation with its scale', async () => {
+test('μP: ρ moves the charts and C3’s verdict; Scales in the wild: L moves the chart, a row opens saturation with its scale; Your model reads a pasted config', async () => {
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   await page.goto(`${srv.url}#v=1&exp=mup&rho=0&seed=1`);
@@ -457,6 +457,39 @@ test('μP: ρ moves the charts and C3’s verdict; Scales in the wild: L moves t
   assert.match(await page.evaluate(() => location.hash), /[&]sscale=/);
   const c = Number(await page.textContent('[data-readout="sat-c"]'));
   assert.ok(Math.abs(c - scale) <= 1e-3 * scale, `saturation uses the row's scale: ${c} vs ${scale}`);
+
+  // Your model: a pasted config.json gives its scale and puts its numbers (not the file) in the link; a bad one shows
+  // its message beside the drop zone and keeps the reading; a saved one in Chinese, with its message in Chinese
+  await page.goto(`${srv.url}#v=1&exp=wild&wlen=256`);
+  await page.waitForSelector('[data-your-model]');
+  await page.click('[data-ym-paste] summary');
+  const gemma2 = '{"model_type": "gemma2", "head_dim": 128, "hidden_size": 4608, "num_attention_heads": 32, "num_key_value_heads": 16, "query_pre_attn_scalar": 144, "attn_logit_softcapping": 50.0, "vocab_size": 256000}';
+  await page.fill('[data-ym-text]', gemma2);
+  await page.click('[data-ym-read]');
+  await page.waitForFunction(() => /[&]ymdh=128&ymsc=0\.083333&ymcap=50(&|$)/.test(location.hash));
+  assert.equal(await page.textContent('[data-readout="ym-scale"]'), '0.0833333', '144^−½');
+  assert.equal(await page.textContent('[data-readout="ym-ratio"]'), '0.9428×');
+  assert.ok(await page.isVisible('[data-ym-mod="softcap"]'));
+  assert.doesNotMatch(await page.evaluate(() => location.hash), /query_pre_attn_scalar|gemma2/, 'the link carries numbers, not the file');
+  await page.waitForFunction(() => /^\d/.test(document.querySelector('[data-readout="ym-entropy"]').textContent));
+  await page.fill('[data-ym-text]', '{"head_dim": 128, "num_attention_heads": 0,');
+  await page.click('[data-ym-read]');
+  assert.match(await page.textContent('[data-ym-msg]'), /^Not read: modelConfig: not valid JSON/);
+  assert.equal(await page.textContent('[data-readout="ym-scale"]'), '0.0833333', 'the previous reading is kept');
+  assert.equal(await page.inputValue('[data-ym-text]'), '{"head_dim": 128, "num_attention_heads": 0,', 'the text is kept');
+  await page.fill('[data-ym-text]', '{"hidden_size": 4096, "num_attention_heads": -32}');
+  await page.click('[data-ym-read]');
+  assert.match(await page.textContent('[data-ym-msg]'), /num_attention_heads = -32 is out of range/);
+  await page.goto(`${srv.url}#v=1&exp=wild&wlen=256&lang=zh-CN&ym=deepseek-v3`);
+  await page.waitForFunction(() => document.querySelector('[data-readout="ym-scale"]')?.textContent === '0.135234');
+  assert.match(await page.textContent('[data-ym-status]'), /^已读取：DeepSeek-V3/);
+  await page.click('[data-ym-paste] summary');
+  await page.fill('[data-ym-text]', 'not json');
+  await page.click('[data-ym-read]');
+  assert.match(await page.textContent('[data-ym-msg]'), /^未读取：modelConfig: not valid JSON/);
+  await page.click('a[data-ym-link="saturation"]');
+  await settle(page, 'saturation');
+  assert.equal(Number(await page.textContent('[data-readout="sat-c"]')).toFixed(4), '0.1352', 'saturation opens with DeepSeek-V3’s scale');
   await ctx.close();
 });
 

@@ -1,6 +1,8 @@
 // Type-checked (never run) by dts.test.mjs: how a TypeScript caller uses the core's API.
 import { loadCore, LIMITS, SCALE_NAMES, simdSupported } from '../../wasm/js/core.js';
 import { ACCUMULATE_MODES, ATTENTION_VARIANTS, MASKED_ROW_RULES, SCALE_AT, TRAINING_DEFAULTS, TRAINING_LIMITS } from '../../wasm/js/core.js';
+import { modelConfig, MODEL_CONFIG_LIMITS } from '../../wasm/js/core.js';
+import type { ModelConfigModifier, ModelConfigResult } from '../../wasm/js/core.js';
 import type { AttentionSummary, Core, ModelScale, PrecisionCauses, Scale, ScaleAt, TrainingConfig, TrainingRun, TrainingStepResult } from '../../wasm/js/core.js';
 
 export function train(core: Core): number {
@@ -51,4 +53,13 @@ export function science(core: Core): number {
   const stall: number = (pl.cells[9].causes.sumStall ?? 0) + (pl.cells[9].rowSum?.max ?? 0);
   const sv = core.scoreVariance({ dks: [128], correlation: 0.1 });
   return mass + sinkW + c + lc.points[0][0].multiplier + stall + sv.rows[0].theory.raw.mean;
+}
+
+// Issue 27: a Hugging Face config.json read into the scale it applies (no wasm).
+export function yourModel(text: string): number {
+  if (text.length > MODEL_CONFIG_LIMITS.chars) return 0;
+  const r: ModelConfigResult = modelConfig(text);
+  const inScale: ModelConfigModifier[] = r.modifiers.filter((m) => m.inScale);
+  const t: number = r.llama4 === null ? 1 : r.llama4.attnScale;
+  return r.scale * r.ratio + inScale.length + t + r.softcap + r.dV + r.used.length + r.unknown.length;
 }

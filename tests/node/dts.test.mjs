@@ -115,6 +115,12 @@ test('every result matches its interface, field by field', () => {
   const models = core.modelScales();
   assert.ok(models.length >= 13);
   for (const m of models) shape(m, 'ModelScale');
+  // modelConfig (no wasm): a config with every kind of field, and one with the fewest
+  const read = api.modelConfig({ model_type: 'gpt_oss', head_dim: 64, num_attention_heads: 8, num_key_value_heads: 2, sliding_window: 128,
+    rope_scaling: { rope_type: 'yarn', factor: 32 }, attn_temperature_tuning: true, floor_scale: 8192, attn_scale: 0.1, odd: 1, vocab_size: 2 });
+  assert.ok(read.modifiers.length >= 4 && read.llama4 && read.unknown.length === 1);
+  shape(read, 'ModelConfigResult');
+  shape(api.modelConfig('{"hidden_size": 64, "num_attention_heads": 2}'), 'ModelConfigResult');
 });
 
 test('the training run, its config and every result match their interfaces', () => {

@@ -519,6 +519,68 @@ export interface ModelScale {
   source: string;
 }
 
+// ---- reading a model's config.json (modelConfig, no wasm) -----------------------------------
+/** One thing a config changes about a head's logits or weights, with the field it came from. */
+export interface ModelConfigModifier {
+  /** 'query_pre_attn_scalar' | 'attention_multiplier' | 'yarn_mscale' | 'yarn_attention_factor' | 'yarn_rotary' | 'softcap' | 'llama4_temperature' | 'qk_norm' | 'sinks' | 'output_gate' | 'sparse_topk' | 'gqa' | 'sliding_window' | 'partial_rotary' | 'rope_scaling' | 'yarn_factor_note' */
+  kind: string;
+  /** the config field(s) it was read from ("rope_scaling.factor, rope_scaling.mscale_all_dim", "text_config.query_pre_attn_scalar", "model_type") */ field: string;
+  /** the field's value */ value: number | string | boolean;
+  /** what it multiplies the scale by (1 when it is not in the scale) */ factor: number;
+  /** whether it is part of `scale` (a factor on every logit of every row), or reported beside it */ inScale: boolean;
+  note: string;
+  /** the code it follows: "owner/repo: path (function)" */ source: string;
+}
+/**
+ * What modelConfig read from a config.json: the effective softmax scale c (logits = c · q·k of one head, at the
+ * model's reference context), its ratio to 1/√d_head, the modifiers with their fields, and the fields used,
+ * ignored (known not to touch the logits) and not understood.
+ */
+export interface ModelConfigResult {
+  /** model_type ('' when the config has none) */ modelType: string;
+  /** whether model_type is one of MODEL_CONFIG_TYPES, whose attention code this reader follows */ known: boolean;
+  /** whether the fields were read from text_config (a multimodal config) */ textConfig: boolean;
+  /** the q·k size of a head: qk_nope_head_dim + qk_rope_head_dim (MLA), head_dim, or hidden_size / num_attention_heads */ dHead: number;
+  /** the fields dHead came from */ dHeadFrom: string;
+  /** the size of a head of v (MLA's v_head_dim) */ dV: number;
+  /** query heads (0 when the config does not say) */ heads: number;
+  /** key/value heads (num_key_value_heads, else heads) */ headsKv: number;
+  /** c, the effective scale */ scale: number;
+  /** 1/√dHead */ invSqrtDHead: number;
+  /** scale · √dHead */ ratio: number;
+  /** how c was computed, in the config's names */ formula: string;
+  /** attn_logit_softcapping (0: none) */ softcap: number;
+  /** a learned sink logit per head (gpt-oss) */ sinks: boolean;
+  /** q and k normalised per head before the product */ qkNorm: boolean;
+  /** sliding_window where it is in use (0: none) */ slidingWindow: number;
+  /** Llama 4's temperature tuning on NoPE layers, or null */ llama4: { floorScale: number; attnScale: number } | null;
+  modifiers: ModelConfigModifier[];
+  /** the fields read, sorted ("rope_scaling.factor", "text_config.head_dim") */ used: string[];
+  /** fields known not to touch the logits (vocab_size, intermediate_size, …) */ ignored: string[];
+  /** fields this reader does not know: they may change the logits in the model's own code */ unknown: string[];
+}
+/**
+ * Reads a Hugging Face config.json (its text, or the parsed object) and returns the scale the model applies to
+ * q·k with every modifier and the field it came from. No wasm: it needs no loaded core.
+ * Sources: transformers' modeling_llama (head_dim), modeling_deepseek_v3 (MLA's qk_head_dim, yarn_get_mscale²),
+ * modeling_rope_utils (_compute_yarn_parameters), modeling_gemma2/3 (query_pre_attn_scalar, soft-cap, QK-norm),
+ * modeling_granite (attention_multiplier), modeling_llama4 (temperature tuning), modeling_gpt_oss (sinks),
+ * modeling_qwen3 / qwen3_next (QK-norm, output gate).
+ * @throws RangeError text over MODEL_CONFIG_LIMITS.chars (before parsing), a head count, head size or scalar out of
+ *   range (zero, negative, huge, not an integer), no head size at all; SyntaxError text that is not JSON;
+ *   TypeError a field of the wrong type or a top level that is not an object — each naming the field and value
+ */
+export function modelConfig(json: string | object): ModelConfigResult;
+/** modelConfig's limits: the text's length in characters, and the ranges of head counts, head sizes and hidden sizes. */
+export const MODEL_CONFIG_LIMITS: {
+  readonly chars: number;
+  readonly heads: readonly [number, number];
+  readonly headDim: readonly [number, number];
+  readonly hiddenSize: readonly [number, number];
+};
+/** The model types whose attention code modelConfig follows (others are read field by field, nothing assumed). */
+export const MODEL_CONFIG_TYPES: readonly string[];
+
 // ---- the training lab ----------------------------------------------------------------------
 /**
  * How the attention logits s = c_h · q̂·k̂ of head h are formed:

@@ -11,6 +11,8 @@ import {
 } from './experiments.js';
 
 export { CORE_VERSION };
+// Reading a Hugging Face config.json (no wasm): the scale a model applies, with its modifiers.
+export { modelConfig, MODEL_CONFIG_LIMITS, MODEL_CONFIG_TYPES } from './model-config.js';
 
 // The lists of names the calls accept, and the experiments themselves, are declared once in
 // experiments.js; the loader re-exports the lists and derives its own from that declaration.

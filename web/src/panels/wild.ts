@@ -1,7 +1,8 @@
 // View "Scales in the wild": the scale factor real models compute (the core's modelScales(), each
 // number computed by the core from the entry's parameters), its ratio to 1/√d_head, the mean row
 // entropy it gives at L = 4096 on iid inputs beside 1/√d_head's, and a link opening the saturation
-// panel with that explicit scale. Below, the bug museum: wrong-scale bugs from public reports at the
+// panel with that explicit scale. Above them, "Your model" (panels/your-model.ts): a pasted or saved config.json read
+// into its scale. Below, the bug museum: wrong-scale bugs from public reports at the
 // shapes they hit, each with the entropy and max weight the core computes for the wrong and right scale.
 import { wildModelFigures } from '../requests/key-figures.ts';
 import type { AttentionStatsResult, ModelScale } from '../../../wasm/js/core.js';
@@ -19,6 +20,7 @@ import { CoreError } from '../compute.ts';
 import { BUGS, bugParams, wildModelParams, wildReferenceParams, wildLinkPatch, bugLinkPatch } from '../requests/wild.ts';
 import { stepSlider } from '../controls.ts';
 import { WILD_LEN_STEPS } from '../state/schema.js';
+import { yourModelSection } from './your-model.ts';
 import './scales.css';
 
 /** A promise that settles when p does and never rejects (p's own handlers report its failure). */
@@ -31,7 +33,8 @@ function headRow(t: PanelCtx['t'], cols: readonly string[], prefix: string, L: n
   return h('thead', {}, h('tr', {}, ...cols.map((c) => h('th', { scope: 'col', text: t(`${prefix}.${c}` as MessageKey, { L }) }))));
 }
 
-export function wildPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+export function wildPanel(ctx: PanelCtx): PanelView {
+  const { t, store, compute, charts } = ctx;
   const s = shell('wild', 13, t('wild.title'), t('wild.lede'), [], t, charts);
   s.readouts.remove();
   const lenControl = stepSlider(store, 'wild', 'wlen', t('wild.len'), WILD_LEN_STEPS);
@@ -47,7 +50,9 @@ export function wildPanel({ t, store, compute, charts }: PanelCtx): PanelView {
   bugs.append(headRow(t, BUG_COLS, 'wild.bth', 0), bbody);
   const chart = new ChartBox(charts, 'wild-entropy', '', t, { height: 420 });
   const modelsNote = h('p', { class: 'note' });
+  const yours = yourModelSection(ctx, s.el);
   s.charts.append(
+    yours.el,
     h('h3', { text: t('wild.h.models') }),
     chart.el,
     modelsNote,
@@ -202,10 +207,11 @@ export function wildPanel({ t, store, compute, charts }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null) {
       state = next;
       lenControl.sync(next);
+      yours.update(next);
       const k = `${next.kernel}:${next.wlen}`;
       if (k !== key) { const kernelChanged = key.split(':')[0] !== next.kernel; key = k; run(kernelChanged); return; }
       if (changed === null || changed.has('lang') || changed.has('embed')) setLinks();
     },
-    destroy() { gen++; chart.destroy(); },
+    destroy() { gen++; yours.destroy(); chart.destroy(); },
   };
 }

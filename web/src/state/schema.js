@@ -29,6 +29,8 @@ export const HEADS_Q_STEPS = Object.freeze([1, 2, 4, 8, 12, 16, 24, 32, 40, 48, 
 export const CONTEXT_STEPS = Object.freeze([1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576]);
 /** context lengths of the Scales-in-the-wild entropy columns. */
 export const WILD_LEN_STEPS = Object.freeze([256, 512, 1024, 2048, 4096]);
+/** The saved configs the "Your model" section offers (web/src/requests/your-model.ts holds their fields); none = a pasted one or nothing. */
+export const SAVED_MODELS = /** @type {const} */ (['none', 'deepseek-v3', 'kimi-k2', 'qwen3-next', 'gemma-3-27b', 'gpt-oss-120b', 'llama-4-scout', 'llama-3.1-8b']);
 /** online-softmax block sizes of the precision lab. */
 export const BLOCK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
 /** bytes per element of each KV-cache data type. */
@@ -339,6 +341,22 @@ export const SCHEMA = Object.freeze({
   qchkv: /** @type {IntSpec} */ ({
     type: 'int', default: 2, min: 1, max: 8, panels: 'sumone',
     doc: 'QK-Clip: key heads of the 8 query heads (8 = MHA, else GQA: one η per group; must divide 8, else the nearest smaller divisor is used).',
+  }),
+  ym: /** @type {EnumSpec} */ ({
+    type: 'enum', default: 'none', values: SAVED_MODELS, panels: 'wild',
+    doc: 'Your model (in Scales in the wild): a saved config.json read by modelConfig (deepseek-v3, kimi-k2, qwen3-next, gemma-3-27b, gpt-oss-120b, llama-4-scout, llama-3.1-8b); none = the fields ymdh, ymsc, ymcap of a pasted one (the file itself never goes in the link).',
+  }),
+  ymdh: /** @type {IntSpec} */ ({
+    type: 'int', default: 0, min: 0, max: 65536, panels: 'wild',
+    doc: 'Your model: the d_head of a pasted config (the q·k size of a head; MLA: qk_nope_head_dim + qk_rope_head_dim); 0 = none.',
+  }),
+  ymsc: /** @type {NumSpec} */ ({
+    type: 'num', default: 0, min: 0, max: 10000, step: 0.000001, panels: 'wild',
+    doc: 'Your model: the effective softmax scale c that modelConfig read from a pasted config (6 decimals); 0 = none.',
+  }),
+  ymcap: /** @type {NumSpec} */ ({
+    type: 'num', default: 0, min: 0, max: 1000, step: 0.5, panels: 'wild',
+    doc: 'Your model: the attn_logit_softcapping of a pasted config; 0 = none.',
   }),
   trauto: /** @type {BoolSpec} */ ({
     type: 'bool', default: true, panels: 'training',

@@ -1,6 +1,6 @@
 // Pure parsing and serialising of the page state (no DOM, no globals): parseHash clamps every key
 // to the schema and reports what it dropped or corrected; toHash writes the canonical hash.
-import { SCHEMA, VERSION, SECTIONS, PANELS, SCALES, TRAIN_VARIANTS, DRILL_QUESTIONS } from './schema.js';
+import { SCHEMA, VERSION, SECTIONS, PANELS, SCALES, TRAIN_VARIANTS, DRILL_QUESTIONS, SAVED_MODELS } from './schema.js';
 import type { KeySpec } from './schema.js';
 
 type Schema = typeof SCHEMA;
@@ -9,6 +9,7 @@ export type Panel = (typeof PANELS)[number];
 export type Section = (typeof SECTIONS)[number];
 export type ScaleName = (typeof SCALES)[number];
 export type TrainVariant = (typeof TRAIN_VARIANTS)[number];
+export type SavedModel = (typeof SAVED_MODELS)[number];
 export type Lang = 'en' | 'zh-CN';
 export type KernelChoice = 'auto' | 'simd' | 'scalar';
 
@@ -86,6 +87,10 @@ export interface State {
   qcgain: number;
   qctau: number;
   qchkv: number;
+  ym: SavedModel;
+  ymdh: number;
+  ymsc: number;
+  ymcap: number;
   trauto: boolean;
   embed: boolean;
   show: Section[];
