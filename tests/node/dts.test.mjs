@@ -111,6 +111,9 @@ test('every result matches its interface, field by field', () => {
   assert.ok(sums.cells[0].rowSum && typeof sums.cells[0].causes.sumStall === 'number');
   shape(sums, 'PrecisionLabResult');
   shape(core.precisionLab({ q: new Float32Array(8).fill(1), k: new Float32Array(12).fill(1), dk: 4, scaleAt: 'query' }), 'PrecisionLabResult');
+  const both = core.precisionLab({ q: new Float32Array(8).fill(1), k: new Float32Array(12).fill(1), dk: 4, scaleAt: 'both', scaleRounding: 'cell' });
+  assert.ok(both.cells.every((c) => typeof c.scaleApplied === 'number'), 'q/k cells carry scaleApplied');
+  shape(both, 'PrecisionLabResult');
   shape(core.longContext({ seqLens: [8], queries: 2, dk: 4, sink: 0 }), 'LongContextResult');
   const models = core.modelScales();
   assert.ok(models.length >= 13);

@@ -180,12 +180,13 @@ test(`precisionLab (${RUNS} calls)`, () => {
   const random = { rows: mix(pick(1, 4, 16)), seqLen: mix(pick(1, 8, 32)), dk: mix(pick(1, 8)), heads: mix(pick(1, 2)), scale: scaleArb, seed: mix(pick(0, 2)) };
   const shared = { blockSize: mix(pick(1, 4, 32)), accumulate: mix(pick('same', 'float32', 'double')), maskedRow: mix(pick('nan', 'zero')), softcap: mix(pick(4)) };
   const qk = fc.record({ dk: small.dk, nq: pick(1, 2, 3), nk: pick(1, 4, 9) }).chain(({ dk, nq, nk }) => params({
-    q: mostlyOk(nq * dk), k: mostlyOk(nk * dk), dk: mix(pick(dk)), heads: mix(pick(1, 2)), scale: scaleArb, scaleAt: optional(pick('scores', 'query', 'keys')),
+    q: mostlyOk(nq * dk), k: mostlyOk(nk * dk), dk: mix(pick(dk)), heads: mix(pick(1, 2)), scale: scaleArb, scaleAt: optional(pick('scores', 'query', 'both', 'keys')),
+    scaleRounding: optional(pick('float32', 'cell', 'bf16')),
     rowSums: optional(pick(true, false)), rows: fc.constant(undefined), logits: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: numbers }), ...shared,
   }));
   const arb = fc.oneof(params({ ...random, ...shared, rowSums: optional(pick(true, false)) }), params({ logits: numbers, ...shared, rowSums: optional(pick(true, false)), scaleAt: fc.constantFrom(undefined, undefined, undefined, 'query') }), params({ logits: numbers, ...random, ...shared }), qk);
   run(arb, (p) => {
-    outcome('precisionLab', ['params', 'logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'q', 'k', 'scaleAt', 'rowSums', 'queries', 'keys', 'bogusKey'], () => core.precisionLab(p));
+    outcome('precisionLab', ['params', 'logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'q', 'k', 'scaleAt', 'scaleRounding', 'rowSums', 'queries', 'keys', 'bogusKey'], () => core.precisionLab(p));
   });
 });
 

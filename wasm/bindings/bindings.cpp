@@ -409,6 +409,7 @@ val js_precision_lab(val o) {
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
     p.softcap = get_num(o, "softcap");
     p.scale_at = parse_scale_at(o["scaleAt"].as<std::string>());
+    p.scale_rounding = parse_scale_rounding(o["scaleRounding"].as<std::string>());
     p.row_sums = get_bool(o, "rowSums");
     if (!o["q"].isNull()) p.q = copy_typed_array<float>(o["q"]);
     if (!o["k"].isNull()) p.k = copy_typed_array<float>(o["k"]);
@@ -439,6 +440,7 @@ val js_precision_lab(val o) {
       x.set("meanAbsError", c.mean_abs_error);
       x.set("jacFroMedian", c.jac_fro_median);
       x.set("probs", f64(c.probs));
+      if (!p.q.empty()) x.set("scaleApplied", c.scale_applied);  // with q and k only: other results are unchanged
       cells.call<void>("push", x);
     }
     val out = val::object();

@@ -314,9 +314,21 @@ export interface PrecisionLabParams {
   k?: Float32Array | null;
   /**
    * with q and k: 'scores' (default) computes c · (q·k), what softmax(q kᵀ · c) does; 'query' scales q first,
-   * (c · q)·k, as kernels that fold the scale into q do. Refused without q and k.
+   * (c · q)·k, as kernels that fold the scale into q do; 'both' puts √c on q and on k, (√c · q)·(√c · k), as
+   * PyTorch's math backend of scaled_dot_product_attention did before pytorch/pytorch#163508. Refused without q and k.
    */
   scaleAt?: ScaleAt;
+  /**
+   * with q and k: how a float16/bfloat16 cell holds the constant it multiplies by (c, or √c under 'both').
+   * 'float32' (default): a float32 constant, each product formed in float32 and then rounded to the cell's format,
+   * as PyTorch multiplies a bf16/fp16 tensor by a Python float (pytorch/pytorch#147134) and FlashAttention keeps
+   * softmax_scale in float32. 'cell': c rounded to the cell's format first (core 0.3.0's rule, for comparison).
+   * float32 and float64 cells are the same either way; each cell reports the c it applied (scaleApplied).
+   * d_k 128, bfloat16, safe, accumulate 'float32', q = e₀, keys 227·e₀ and 226·e₀, 'scores': 'float32' gives the
+   * logits [20.125, 20] and p = [0.53125, 0.46875] (float64 [0.5220827, 0.4779173]); 'cell' holds c = 0.08837890625
+   * and gives [20, 20], p = [0.5, 0.5]. Refused without q and k.
+   */
+  scaleRounding?: ScaleRounding;
   /**
    * check every row's sum Σ_j p_j (default true; always on with q and k): each cell carries rowSum and
    * causes.sumStall. false (an opt-out for the results of core 0.2, which had them off by default) leaves out those
@@ -324,8 +336,10 @@ export interface PrecisionLabParams {
    */
   rowSums?: boolean;
 }
-/** Where the precision lab with q and k applies the scale: 'scores' (c · (q·k)) or 'query' ((c · q)·k). */
-export type ScaleAt = 'scores' | 'query';
+/** Where the precision lab with q and k applies the scale: 'scores' (c · (q·k)), 'query' ((c · q)·k) or 'both' ((√c · q)·(√c · k)). */
+export type ScaleAt = 'scores' | 'query' | 'both';
+/** How the precision lab's float16/bfloat16 cells hold the scale with q and k: a float32 constant or rounded to the cell's format. */
+export type ScaleRounding = 'float32' | 'cell';
 /**
  * The cause of each broken row, as a share of the rows. A row counts under the first cause that happened in it, in
  * this order, so the shares partition the broken rows.
@@ -356,6 +370,13 @@ export interface PrecisionCell {
   /** the first row's weights [seqLen] */ probs: Float64Array;
   /** unless rowSums: false (always with q/k): min and max of Σ_j p_j over the rows whose sum is not NaN (NaN if none) */
   rowSum?: { min: number; max: number };
+  /**
+   * with q and k only: the c this cell's logits carry, as held: c in double (float64 cells), float32(c) (float32 cells,
+   * and float16/bfloat16 under scaleRounding 'float32'), or c rounded to the cell's format (scaleRounding 'cell');
+   * under scaleAt 'both' the square of the √c so held. d_k 128, bfloat16: 0.0883883461356163 ('float32'),
+   * 0.08837890625 ('cell'); the float64 cells 0.08838834764831843.
+   */
+  scaleApplied?: number;
 }
 export interface PrecisionLabResult {
   rows: number;
@@ -761,8 +782,10 @@ export const LONG_CONTEXT_METHODS: readonly LongContextScheme[];
 export const MASKED_ROW_RULES: readonly MaskedRowRule[];
 /** The precision lab's accumulation modes: 'same', 'float32'. */
 export const ACCUMULATE_MODES: readonly AccumulateMode[];
-/** Where the precision lab with q and k applies the scale: 'scores', 'query'. */
+/** Where the precision lab with q and k applies the scale: 'scores', 'query', 'both'. */
 export const SCALE_AT: readonly ScaleAt[];
+/** How the precision lab's float16/bfloat16 cells hold the scale with q and k: 'float32', 'cell'. */
+export const SCALE_ROUNDING: readonly ScaleRounding[];
 /**
  * Parameter limits enforced by the core. Besides the ranges, every call has two budgets:
  * `workBytes` of memory and `workSeconds` of work. The work is estimated by the core's cost model

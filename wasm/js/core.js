@@ -6,7 +6,7 @@ import { simd as detectSimd, exceptions as detectExceptions } from 'wasm-feature
 
 import { CORE_VERSION } from './version.js';
 import {
-  EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf, SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT,
+  EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf, SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING,
   ATTENTION_VARIANTS, TRAINING_TASKS,
 } from './experiments.js';
 
@@ -14,7 +14,7 @@ export { CORE_VERSION };
 
 // The lists of names the calls accept, and the experiments themselves, are declared once in
 // experiments.js; the loader re-exports the lists and derives its own from that declaration.
-export { SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, ATTENTION_VARIANTS, TRAINING_TASKS };
+export { SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING, ATTENTION_VARIANTS, TRAINING_TASKS };
 
 export const LIMITS = Object.freeze({
   dk: Object.freeze([1, 16384]),
@@ -706,6 +706,8 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         k = float32Rows(what, 'k', params.k, dk, 8192, 'keys');
       } else if (params.scaleAt !== undefined) {
         throw new TypeError(`${what}: scaleAt goes with q and k (it says where the scale meets the products): give q and k, or leave scaleAt out`);
+      } else if (params.scaleRounding !== undefined) {
+        throw new TypeError(`${what}: scaleRounding goes with q and k (it says how a float16/bfloat16 cell holds the scale): give q and k, or leave scaleRounding out`);
       }
       if (params.logits !== undefined && params.logits !== null) {
         // Explicit logits are one row: the parameters of the random rows cannot go with them.
@@ -733,6 +735,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         q,
         k,
         scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, D.scaleAt),
+        scaleRounding: choice(what, 'scaleRounding', params.scaleRounding, SCALE_ROUNDING, D.scaleRounding),
         rowSums: bool(what, 'rowSums', params.rowSums, D.rowSums),
       });
     },

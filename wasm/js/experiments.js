@@ -16,8 +16,10 @@ export const LONG_CONTEXT_METHODS = Object.freeze(/** @type {const} */ (['fixed'
 export const MASKED_ROW_RULES = Object.freeze(/** @type {const} */ (['nan', 'zero']));
 /** Where the precision lab's half-precision softmax accumulates: 'same' (the storage format) or 'float32'. */
 export const ACCUMULATE_MODES = Object.freeze(/** @type {const} */ (['same', 'float32']));
-/** Where the precision lab with q and k applies the scale: to the products ('scores') or to q first ('query'). */
-export const SCALE_AT = Object.freeze(/** @type {const} */ (['scores', 'query']));
+/** Where the precision lab with q and k applies the scale: to the products ('scores'), to q first ('query'), or √c to q and to k ('both'). */
+export const SCALE_AT = Object.freeze(/** @type {const} */ (['scores', 'query', 'both']));
+/** How the precision lab with q and k stores the scale in a float16/bfloat16 cell: a float32 constant ('float32', PyTorch, FlashAttention) or rounded to the cell's format ('cell', core 0.3.0). */
+export const SCALE_ROUNDING = Object.freeze(/** @type {const} */ (['float32', 'cell']));
 /** The training lab's attention variants, in display order. */
 export const ATTENTION_VARIANTS = Object.freeze(/** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2']));
 /** The training lab's tasks. */
@@ -189,7 +191,8 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       softcap,
       q: { type: 'float32', default: null, doc: 'q [queries, dk] (with k): the products are formed in each format' },
       k: { type: 'float32', default: null, doc: 'k [keys, dk] (with q)' },
-      scaleAt: { type: 'choice', default: 'scores', values: SCALE_AT, doc: 'with q and k: the scale on the products or on q first' },
+      scaleAt: { type: 'choice', default: 'scores', values: SCALE_AT, doc: "with q and k: the scale on the products ('scores'), on q first ('query'), or √c on q and on k ('both', PyTorch's math backend before pytorch/pytorch#163508)" },
+      scaleRounding: { type: 'choice', default: 'float32', values: SCALE_ROUNDING, doc: "with q and k: the scale of a float16/bfloat16 cell as a float32 constant, the product formed in float32 ('float32', PyTorch pytorch/pytorch#147134, FlashAttention), or rounded to the cell's format first ('cell', core 0.3.0)" },
       rowSums: { type: 'bool', default: true, doc: "check every row's sum (each cell's rowSum and the cause sumStall)" },
     },
     result: ['rows', 'seqLen', 'scale', 'maxAbsLogit', 'jacFroMedianF64', 'reference', 'cells', 'onlineVsSafe'],
