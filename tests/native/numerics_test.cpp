@@ -116,6 +116,110 @@ TEST(Masks, AttentionUnderMasksAndSoftCapMatchesTheDoubleReferenceOnTheFullScore
     }
 }
 
+TEST(Alibi, PressSlopesFor8And12HeadsAreThoseOfThePapersReferenceCode) {
+  // ofirpress/attention_with_linear_biases, fairseq/models/transformer.py `get_slopes` (run in Python):
+  // 8 heads 2^−1 … 2^−8; 12 heads those, then get_slopes(16)[0::2][:4] = 2^−0.5, 2^−1.5, 2^−2.5, 2^−3.5.
+  const std::vector<double> eight = alibi_slopes(8);
+  ASSERT_EQ(eight.size(), 8u);
+  for (int h = 0; h < 8; ++h) EXPECT_EQ(eight[h], std::ldexp(1.0, -(h + 1))) << h;
+  const std::vector<double> twelve = alibi_slopes(12);
+  const double press12[12] = {0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625,
+                              0.7071067811865476, 0.35355339059327384, 0.17677669529663692, 0.08838834764831849};
+  ASSERT_EQ(twelve.size(), 12u);
+  for (int h = 0; h < 12; ++h) EXPECT_NEAR(twelve[h], press12[h], 1e-16) << h;
+  EXPECT_EQ(alibi_slopes(1), (std::vector<double>{std::ldexp(1.0, -8)}));  // start = 2^(−8/1)
+  EXPECT_EQ(alibi_slopes(2), (std::vector<double>{1.0 / 16, 1.0 / 256}));
+  EXPECT_NEAR(alibi_slopes(3)[2], std::exp2(-2.0), 1e-16);  // 2 heads' slopes, then get_slopes(4)[0] = 2^−2
+  EXPECT_THROW(alibi_slopes(0), std::invalid_argument);
+}
+
+TEST(Alibi, PerHeadMasksAndAlibiEqualOneCallPerHeadAndTheDoubleReference) {
+  for (Kernel kf : families())
+    for (int L : {5, 9, 17})
+      for (bool causal : {false, true})
+        for (double cap : {0.0, 2.5})
+          for (int form = 0; form < 3; ++form) {  // 0: a mask per head; 1: ALiBi; 2: both
+            const int heads = 3, dk = 8;
+            const size_t LL = size_t(L) * L, head = size_t(L) * dk, n = heads * head;
+            const auto q = randn(n, 11, 1.5), k = randn(n, 12, 1.5), v = randn(n, 13);
+            // a bias per head (T5-like): N(0, 1) entries, every seventh −∞, head 1's row 2 fully masked
+            std::vector<float> mask = randn(heads * LL, 14);
+            for (size_t i = 0; i < mask.size(); i += 7) mask[i] = -finf;
+            std::fill_n(mask.begin() + LL + 2 * L, L, -finf);
+            std::vector<float> slopes;
+            for (double m : alibi_slopes(heads)) slopes.push_back(float(m));
+            AttentionParams p = test::attention_params(q, k, v, heads, L, dk, kf);
+            p.causal = causal;
+            p.softcap = cap;
+            if (form != 1) p.mask = mask;
+            if (form != 0) p.alibi = slopes;
+            const AttentionResult all = attention(p);
+            const std::string where = std::string(kernel_name(kf)) + " L=" + std::to_string(L) + " causal=" +
+                                      std::to_string(causal) + " cap=" + std::to_string(cap) + " form=" + std::to_string(form);
+            for (int h = 0; h < heads; ++h) {
+              // head h alone, its own [L, L] mask: the mask entry joined to the ALiBi term in float32
+              std::vector<float> own(LL);
+              for (int i = 0; i < L; ++i)
+                for (int j = 0; j < L; ++j) {
+                  const float bias = form == 0 ? 0.0f : static_cast<float>(-double(slopes[h]) * double(i - j));
+                  const float m = mask[h * LL + size_t(i) * L + j];
+                  own[size_t(i) * L + j] = form == 0 ? m : form == 1 ? bias : m + bias;
+                }
+              const std::vector<float> qh(q.begin() + h * head, q.begin() + (h + 1) * head),
+                  kh(k.begin() + h * head, k.begin() + (h + 1) * head), vh(v.begin() + h * head, v.begin() + (h + 1) * head);
+              AttentionParams one = test::attention_params(qh, kh, vh, 1, L, dk, kf);
+              one.causal = causal;
+              one.softcap = cap;
+              one.mask = own;
+              const AttentionResult r = attention(one);
+              ASSERT_EQ(0, std::memcmp(r.output.data(), all.output.data() + h * head, head * sizeof(float))) << where << " h=" << h;
+              ASSERT_EQ(0, std::memcmp(r.weights.data(), all.weights.data() + h * LL, LL * sizeof(float))) << where << " h=" << h;
+            }
+            // the double reference: the mask per head and −m_h · (i − j) added in double
+            std::vector<double> out(n), w(heads * LL), m64(slopes.begin(), slopes.end());
+            f64_attention_masked__reference(q.data(), k.data(), v.data(), heads, L, dk, all.scale, form != 1 ? mask.data() : nullptr,
+                                            causal, cap, false, out.data(), w.data(), nullptr, nullptr, true,
+                                            form != 0 ? m64.data() : nullptr);
+            for (size_t i = 0; i < w.size(); ++i) ASSERT_NEAR(all.weights[i], w[i], 2e-5 * w[i] + 1e-30) << where << " i=" << i;
+            double err = 0.0, norm = 1.0;
+            for (size_t i = 0; i < n; ++i) {
+              err = std::max(err, std::fabs(all.output[i] - out[i]));
+              norm = std::max(norm, std::fabs(out[i]));
+            }
+            EXPECT_LE(err, 2e-5 * norm) << where;
+            if (form != 1)
+              for (int j = 0; j < L; ++j) EXPECT_EQ(all.weights[LL + 2 * L + j], 0.0f) << where;  // head 1's masked row
+          }
+}
+
+TEST(Alibi, ZeroSlopesAndOneMaskPerHeadRepeatedChangeNothing) {
+  const int heads = 2, L = 7, dk = 4;
+  const size_t LL = size_t(L) * L, n = size_t(heads) * L * dk;
+  const auto q = randn(n, 21), k = randn(n, 22), v = randn(n, 23);
+  std::vector<float> mask = randn(LL, 24), twice(mask);
+  twice.insert(twice.end(), mask.begin(), mask.end());
+  AttentionParams a = test::attention_params(q, k, v, heads, L, dk, Kernel::Scalar), b = a;
+  a.mask = mask;
+  b.mask = twice;  // [heads, L, L] holding the same mask for each head
+  EXPECT_EQ(attention(a).weights, attention(b).weights);
+  EXPECT_EQ(attention(a).output, attention(b).output);
+  // a length that is neither L² nor heads · L², a NaN slope and a slope count off heads are refused naming them
+  std::vector<float> bad(LL + 1, 0.0f), nan_slope{0.5f, std::nanf("")}, one_slope{0.5f};
+  b.mask = bad;
+  try { attention(b); FAIL(); } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mask.length = 50 matches neither seqLen · seqLen = 49"), std::string::npos) << e.what();
+  }
+  b.mask = {};
+  b.alibi = nan_slope;
+  try { attention(b); FAIL(); } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("alibi[1] = NaN"), std::string::npos) << e.what();
+  }
+  b.alibi = one_slope;
+  try { attention(b); FAIL(); } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("alibi.length = 1 does not match heads = 2"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Masks, AttentionStatsCausalRowsMatchTheDoubleReferenceAndUseTheirOwnCeiling) {
   for (Kernel kf : families()) {
     AttentionStatsParams p;

@@ -157,12 +157,12 @@ test(`attention (${RUNS} calls)`, () => {
     const hkv = g === 0 ? h : g;
     return params({
       q: tensor(h * L * dk), k: tensor(hkv * L * dk), v: tensor(hkv * L * dk), heads: mix(pick(h)), headsKv: mix(pick(g)), seqLen: mix(pick(L)), dk: mix(pick(dk)),
-      scale: scaleArb, kernel: kernelArb, weights: mix(pick(true, false)), causal: mix(pick(true, false)), mask: fc.oneof(fc.constant(null), tensor(L * L)), softcap: mix(pick(3)), maskedRow: mix(pick('nan', 'zero', 'inf')),
-      sinks: sinksArb(h),
+      scale: scaleArb, kernel: kernelArb, weights: mix(pick(true, false)), causal: mix(pick(true, false)), mask: fc.oneof(fc.constant(null), tensor(L * L), tensor(h * L * L)), softcap: mix(pick(3)), maskedRow: mix(pick('nan', 'zero', 'inf')),
+      sinks: sinksArb(h), alibi: optional(fc.oneof(fc.constant('press'), tensor(h), fc.constant('bloom'))),
     });
   });
   run(arb, (p) => {
-    outcome('attention', ['params', 'q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks', 'bogusKey'], () => core.attention(p));
+    outcome('attention', ['params', 'q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks', 'alibi', 'bogusKey'], () => core.attention(p));
   });
 });
 

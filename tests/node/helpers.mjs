@@ -20,7 +20,7 @@ export function randn(n, seed) {
  * additive mask [L, L], causal (row i sees keys 0..i); a row with every logit −∞ gives zeros, or NaN
  * with nanRows (PyTorch SDPA semantics).
  */
-export function attentionReference(q, k, v, heads, L, dk, scale, { mask = null, causal = false, softcap = 0, nanRows = false } = {}) {
+export function attentionReference(q, k, v, heads, L, dk, scale, { mask = null, causal = false, softcap = 0, nanRows = false, alibi = null } = {}) {
   const out = new Float64Array(heads * L * dk);
   const weights = new Float64Array(heads * L * L);
   const s = new Float64Array(L);
@@ -33,7 +33,8 @@ export function attentionReference(q, k, v, heads, L, dk, scale, { mask = null, 
         for (let d = 0; d < dk; ++d) dot += q[base + i * dk + d] * k[base + j * dk + d];
         let x = scale * dot;
         if (softcap > 0) x = softcap * Math.tanh(x / softcap);
-        if (mask) x += mask[i * L + j];
+        if (mask) x += mask[(mask.length > L * L ? h * L * L : 0) + i * L + j];  // one mask for all heads, or one per head
+        if (alibi) x += -alibi[h] * (i - j);  // ALiBi (Press et al. 2022), in double
         if (causal && j > i) x = -Infinity;
         s[j] = x;
         mx = Math.max(mx, x);

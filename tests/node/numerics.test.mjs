@@ -9,6 +9,7 @@ import { randn, relDiff, attentionReference } from './helpers.mjs';
 const core = await loadCore();
 const kernels = core.info().simd ? ['scalar', 'simd'] : ['scalar'];
 const cell = (r, format, algorithm) => r.cells.find((c) => c.format === format && c.algorithm === algorithm);
+const refuses = (f, Type, re) => assert.throws(f, (e) => e instanceof Type && re.test(e.message), String(re));
 const CAUSES = ['inputOverflow', 'expOverflow', 'sumOverflow', 'nan', 'underflow'];
 
 
@@ -50,6 +51,58 @@ test('attention: masks and soft-cap against the double reference on the full sco
       }
     }
   }
+});
+
+test("attention: ALiBi slopes of 8 and 12 heads are those of the paper's reference code", () => {
+  // ofirpress/attention_with_linear_biases, fairseq/models/transformer.py get_slopes (run in Python)
+  const press12 = [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625, 0.7071067811865476, 0.35355339059327384, 0.17677669529663692, 0.08838834764831849];
+  for (const heads of [8, 12]) {
+    const L = 2, dk = 2, n = heads * L * dk;
+    const r = core.attention({ q: randn(n, 1), k: randn(n, 2), v: randn(n, 3), heads, seqLen: L, dk, alibi: 'press', causal: true });
+    assert.deepEqual(Array.from(r.alibiSlopes), press12.slice(0, heads === 8 ? 8 : 12).map(Math.fround), `${heads} heads`);
+  }
+  const plain = core.attention({ q: randn(4, 1), k: randn(4, 2), v: randn(4, 3), heads: 1, seqLen: 2, dk: 2 });
+  assert.ok(!('alibiSlopes' in plain), 'no alibiSlopes without alibi');
+});
+
+test('attention: a mask per head and ALiBi equal one call per head with its own mask (both kernels, and the double reference)', () => {
+  for (const kernel of kernels) {
+    for (const L of [5, 12]) {
+      for (const causal of [false, true]) {
+        for (const form of ['perHead', 'alibi', 'both']) {
+          const [heads, dk] = [3, 8];
+          const LL = L * L, head = L * dk;
+          const q = randn(heads * head, 7), k = randn(heads * head, 8), v = randn(heads * head, 9);
+          const mask = randn(heads * LL, 10);
+          for (let i = 0; i < mask.length; i += 7) mask[i] = -Infinity;
+          const slopes = new Float32Array([0.5, 0.25, 0.125]);
+          const params = { q, k, v, heads, seqLen: L, dk, kernel, causal, mask: form === 'alibi' ? null : mask, alibi: form === 'perHead' ? null : slopes };
+          const all = core.attention(params);
+          for (let h = 0; h < heads; ++h) {
+            const own = new Float32Array(LL);
+            for (let i = 0; i < L; ++i) for (let j = 0; j < L; ++j) {
+              const bias = Math.fround(-slopes[h] * (i - j)), m = mask[h * LL + i * L + j];
+              own[i * L + j] = form === 'perHead' ? m : form === 'alibi' ? bias : Math.fround(m + bias);
+            }
+            const one = core.attention({ q: q.slice(h * head, (h + 1) * head), k: k.slice(h * head, (h + 1) * head), v: v.slice(h * head, (h + 1) * head), heads: 1, seqLen: L, dk, kernel, causal, mask: own });
+            assert.deepEqual(one.output, all.output.slice(h * head, (h + 1) * head), `${kernel} L=${L} causal=${causal} ${form} h=${h}`);
+            assert.deepEqual(one.weights, all.weights.slice(h * LL, (h + 1) * LL), `${kernel} L=${L} causal=${causal} ${form} h=${h}`);
+          }
+          const ref = attentionReference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { mask: params.mask, causal, alibi: params.alibi });
+          for (let i = 0; i < ref.weights.length; ++i) {
+            assert.ok(Math.abs(all.weights[i] - ref.weights[i]) <= 2e-5 * ref.weights[i] + 1e-30, `${kernel} ${form} i=${i}: ${all.weights[i]} vs ${ref.weights[i]}`);
+          }
+        }
+      }
+    }
+  }
+  const q = randn(16, 1);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, mask: new Float32Array(5) }), RangeError,
+    /^attention: mask\.length = 5 matches neither seqLen · seqLen = 4 \(one mask for every head\) nor heads · seqLen · seqLen = 8/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, alibi: new Float32Array(3) }), RangeError, /^attention: alibi\.length = 3 does not match heads = 2/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, alibi: 'bloom' }), RangeError, /^attention: alibi = 'bloom' is not 'press'/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, alibi: [0.5, 0.25] }), TypeError, /^attention: alibi must be 'press' or a Float32Array \[heads\]/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, alibi: new Float32Array([0.5, NaN]) }), RangeError, /^attention: alibi\[1\] = NaN must be a finite slope/);
 });
 
 test('attention: a fully masked row is zeros by default (FlashAttention, SDPA) and NaN on request', () => {

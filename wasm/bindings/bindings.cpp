@@ -322,6 +322,13 @@ val js_attention(val o) {
     p.v = g_v.fill(o["v"]);
     const std::vector<float> mask = o["mask"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["mask"]);
     p.mask = mask;
+    std::vector<float> alibi;  // 'press': Press et al.'s slopes (alibi_slopes), held as float32
+    if (o["alibi"].isString()) {
+      for (double m : alibi_slopes(p.heads)) alibi.push_back(static_cast<float>(m));
+    } else if (!o["alibi"].isNull()) {
+      alibi = copy_typed_array<float>(o["alibi"]);
+    }
+    p.alibi = alibi;
     // sized from the shape; attention_into refuses a bad shape before it writes anything
     const double n = static_cast<double>(p.heads) * p.seq_len * p.dk;
     const double nw = p.want_weights ? static_cast<double>(p.heads) * p.seq_len * p.seq_len : 0.0;
@@ -339,6 +346,7 @@ val js_attention(val o) {
       out.set("sinkWeights", Staging::copy_out(sink_weights));
       out.set("sinkMass", mean_sink_mass(sink_weights));
     }
+    if (!alibi.empty()) out.set("alibiSlopes", Staging::copy_out(alibi));  // only with ALiBi
     return out;
   });
 }

@@ -222,6 +222,8 @@ export interface AttentionParams {
   /**
    * additive mask [seqLen, seqLen] float32, added to every head's scores after scaling and soft-capping: 0 (keep),
    * −∞ (mask) or any finite value (a bias); NaN and +∞ refused. PyTorch SDPA's float attn_mask, broadcast over heads.
+   * Or [heads, seqLen, seqLen], one per head (a bias per head: T5's relative position bias, ALiBi written out):
+   * head h adds mask[h]; the same numbers, bit for bit, as one call per head with its own [seqLen, seqLen].
    */
   mask?: Float32Array | null;
   /** soft-cap the scaled logits before the masks (default: off) */ softcap?: Softcap;
@@ -235,6 +237,16 @@ export interface AttentionParams {
    * a head with a finite sink never gives a NaN row
    */
   sinks?: Sinks | null;
+  /**
+   * ALiBi (Press, Smith & Lewis 2022, "Train Short, Test Long"): head h adds −m_h · (i − j) to logit (i, j) where the
+   * mask is added (after the scale and the soft-cap; with a mask, float32(mask + float32(−m_h · (i − j))) is added).
+   * 'press': the paper's slopes for this many heads, 2^(−8(h+1)/H) for H a power of two, else the first c = 2^⌊log₂ H⌋
+   * of those followed by every other slope of 2c heads (ofirpress/attention_with_linear_biases, `get_slopes`):
+   * 8 heads 1/2 … 1/256; 12 heads 1/2 … 1/256, 0.7071068, 0.3535534, 0.1767767, 0.0883883. Or a Float32Array [heads]
+   * of slopes (finite, |m| ≤ 1e4). Defined for causal attention; without causal, keys after i get +m_h · (j − i).
+   * Default: none. The result then carries alibiSlopes.
+   */
+  alibi?: 'press' | Float32Array | null;
 }
 export interface AttentionResult {
   scale: number;
@@ -242,6 +254,7 @@ export interface AttentionResult {
   /** [heads, seqLen, seqLen], or null when weights: false; with sinks each row sums to 1 − its sink weight */ weights: Float32Array | null;
   /** only when sinks were given: p_sink of every row [heads, seqLen] */ sinkWeights?: Float32Array;
   /** only when sinks were given: the mean of sinkWeights */ sinkMass?: number;
+  /** only with alibi: the slopes applied [heads], as float32 */ alibiSlopes?: Float32Array;
 }
 
 export interface TensorStatsParams {

@@ -424,6 +424,31 @@ function float32(what, name, v, expected, shape) {
   return freshView(v, kind);
 }
 /**
+ * attention's additive mask: null (none), or a genuine Float32Array of seqLen · seqLen (every head) or
+ * heads · seqLen · seqLen (one per head) elements; returns a fresh view of the same bytes.
+ */
+function maskOf(what, v, heads, seqLen) {
+  if (v === undefined || v === null) return null;
+  const kind = typedArrayKind(v);
+  if (kind !== 'Float32Array') throw new TypeError(`${what}: mask must be a Float32Array [seqLen, seqLen] or [heads, seqLen, seqLen], got ${describe(v)}`);
+  checkNotDetached(what, 'mask', v, kind);
+  const count = taByteLength.call(v) / 4;
+  if (count !== seqLen * seqLen && count !== heads * seqLen * seqLen) {
+    throw new RangeError(`${what}: mask.length = ${count} matches neither seqLen · seqLen = ${seqLen * seqLen} (one mask for every head) nor heads · seqLen · seqLen = ${heads * seqLen * seqLen} (one per head)`);
+  }
+  return freshView(v, kind);
+}
+/** attention's ALiBi slopes: null (none), 'press' (the core computes Press et al.'s) or a Float32Array [heads]. */
+function alibiOf(what, v, heads) {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') {
+    if (v !== 'press') throw new RangeError(`${what}: alibi = '${v}' is not 'press'; give 'press' (Press et al.'s slopes) or a Float32Array [heads] of slopes`);
+    return v;
+  }
+  if (typedArrayKind(v) !== 'Float32Array') throw new TypeError(`${what}: alibi must be 'press' or a Float32Array [heads] of slopes, got ${describe(v)}`);
+  return float32(what, 'alibi', v, heads, 'heads');
+}
+/**
  * A genuine Float32Array of rows × dk elements, rows in 1..maxRows (named `rowsName` in messages);
  * returns a fresh view of the same bytes. Checked before anything is copied into the heap.
  */
@@ -650,10 +675,11 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         kernel: kernelOf(what, params.kernel),
         weights: bool(what, 'weights', params.weights, D.weights),
         causal: bool(what, 'causal', params.causal, D.causal),
-        mask: params.mask === undefined || params.mask === null ? null : float32(what, 'mask', params.mask, seqLen * seqLen, 'seqLen · seqLen'),
+        mask: maskOf(what, params.mask, heads, seqLen),
         softcap: softcap(what, params.softcap),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, D.maskedRow),
         sinks: sinks(what, params.sinks, heads),
+        alibi: alibiOf(what, params.alibi, heads),
       });
     },
     simdPeak(params = {}) {

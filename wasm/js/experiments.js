@@ -29,11 +29,12 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * One parameter. `type` says how core.js reads it: int, number, bool, seed (0..2³²−1), kernel
  * ('scalar' | 'simd', default: the build's), scale (a name, a number or { power: p }), choice (one
  * of `values`), softcap (0 = off), correlation (−1..1), intList, scaleList, choiceList, float32 (a
- * Float32Array of the shape in `doc`), numberList, sinks (one logit per head) or sink (one logit).
+ * Float32Array of the shape in `doc`), numberList, sinks (one logit per head), sink (one logit) or alibi
+ * ('press' or a Float32Array of one slope per head).
  * `default`: what a call that leaves it out gets (absent: required, or derived as `doc` says).
  * `range`: the inclusive bounds the core enforces (of each element, for lists).
  * @typedef {object} ParamSpec
- * @property {'int'|'number'|'bool'|'seed'|'kernel'|'scale'|'choice'|'softcap'|'correlation'|'intList'|'scaleList'|'choiceList'|'float32'|'numberList'|'sinks'|'sink'} type
+ * @property {'int'|'number'|'bool'|'seed'|'kernel'|'scale'|'choice'|'softcap'|'correlation'|'intList'|'scaleList'|'choiceList'|'float32'|'numberList'|'sinks'|'sink'|'alibi'} type
  * @property {number|boolean|string|null|readonly (string|number)[]} [default]
  * @property {readonly [number, number]} [range]
  * @property {readonly string[]} [values]
@@ -130,7 +131,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     example: [[2, 1, 0]],
   },
   attention: {
-    doc: 'the forward pass softmax(c · Q Kᵀ + mask) V on given q, k, v, with grouped K/V heads, masks, soft-capping and sinks',
+    doc: 'the forward pass softmax(c · Q Kᵀ + mask) V on given q, k, v, with grouped K/V heads, masks (one per head or for all), ALiBi, soft-capping and sinks',
     cpp: 'attention', call: 'params', part: 'full', costed: true,
     params: {
       q: { type: 'float32', doc: 'Q [heads, seqLen, dk]' },
@@ -143,12 +144,13 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       scale, kernel,
       weights: { type: 'bool', default: true, doc: 'also return the weights [heads, seqLen, seqLen]' },
       causal,
-      mask: { type: 'float32', default: null, doc: 'an additive mask [seqLen, seqLen] (0, −∞ or finite), or null' },
+      mask: { type: 'float32', default: null, doc: 'an additive mask [seqLen, seqLen] for every head or [heads, seqLen, seqLen], one per head (0, −∞ or finite), or null' },
       softcap,
       maskedRow: { type: 'choice', default: 'zero', values: MASKED_ROW_RULES, doc: 'a fully masked row: zeros (FlashAttention, SDPA) or NaN' },
       sinks,
+      alibi: { type: 'alibi', default: null, doc: "ALiBi (Press et al. 2022): 'press' (the paper's slopes for heads) or a Float32Array [heads] of slopes m_h; −m_h · (i − j) is added where the mask is; null: none" },
     },
-    result: ['scale', 'output', 'weights', 'sinkWeights?', 'sinkMass?'],
+    result: ['scale', 'output', 'weights', 'sinkWeights?', 'sinkMass?', 'alibiSlopes?'],
     example: [{ q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), heads: 1, seqLen: 2, dk: 4 }],
   },
   simdPeak: {

@@ -65,6 +65,7 @@ void check_attention_work(const AttentionParams& p) {
   const double L = p.seq_len;
   check_softcap(what, p.softcap);
   check_sinks(what, p.sinks, p.heads);
+  check_alibi(what, p.alibi, p.heads);
   check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
   check_cost(what, {{2.0 * p.heads * L * L * p.dk * ns_per_mac(p.kernel),
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
@@ -89,10 +90,12 @@ size_t check_attention(const AttentionParams& p) {
   check_tensor(what, "v", p.v, nkv, "headsKv · seqLen · dk");
   const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
   if (!p.mask.empty()) {
-    if (p.mask.size() != LL)
+    if (p.mask.size() != LL && p.mask.size() != LL * static_cast<size_t>(p.heads))
       throw std::invalid_argument("attention: mask.length = " + std::to_string(p.mask.size()) +
-                                  " does not match seqLen · seqLen = " + std::to_string(LL));
-    for (size_t i = 0; i < LL; ++i)
+                                  " matches neither seqLen · seqLen = " + std::to_string(LL) +
+                                  " (one mask for every head) nor heads · seqLen · seqLen = " +
+                                  std::to_string(LL * static_cast<size_t>(p.heads)) + " (one per head)");
+    for (size_t i = 0; i < p.mask.size(); ++i)
       if (std::isnan(p.mask[i]) || p.mask[i] == std::numeric_limits<float>::infinity())
         throw std::invalid_argument("attention: mask[" + std::to_string(i) + "] = " + format_number(p.mask[i]) +
                                     " is not allowed (0, -inf or a finite number)");
@@ -111,7 +114,8 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
   const double scale = resolve_scale(p.scale, p.dk, p.heads);
   // Without soft-capping or masks every logit is finite (entries ≤ 1e6, scale ≤ 1e4) and no row
   // can be fully masked: the per-logit pass below would change nothing, so it is skipped.
-  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal;
+  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal || !p.alibi.empty();
+  const bool mask_per_head = p.mask.size() > LL;
   // The weights of one head when the caller does not want them all: kept between calls and not
   // zero-filled (every entry is written by the product before it is read).
   cache::HeadScratch& scratch = cache::attention_head_scratch();
@@ -130,12 +134,19 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
     }
     float* P = p.want_weights ? weights + static_cast<size_t>(h) * LL : scratch.data();
     kt.matmul_abt(p.q.data() + h * head, p.k.data() + kv, P, p.seq_len, p.seq_len, p.dk, static_cast<float>(scale));
+    const float* mask = p.mask.empty() ? nullptr : p.mask.data() + (mask_per_head ? static_cast<size_t>(h) * LL : 0);
+    const double slope = p.alibi.empty() ? 0.0 : static_cast<double>(p.alibi[h]);
     for (size_t i = 0; logit_pass && i < Lz; ++i) {
       bool all_masked = true;
       for (size_t j = 0; j < Lz; ++j) {
         float& s = P[i * Lz + j];
         if (p.softcap > 0.0) s = static_cast<float>(softcap_logit(s, p.softcap));
-        if (!p.mask.empty()) s += p.mask[i * Lz + j];
+        if (!p.alibi.empty()) {  // ALiBi: −m_h · (i − j) in float32, joined to the mask entry before it is added
+          const float bias = static_cast<float>(-slope * (static_cast<double>(i) - static_cast<double>(j)));
+          s += mask != nullptr ? mask[i * Lz + j] + bias : bias;
+        } else if (mask != nullptr) {
+          s += mask[i * Lz + j];
+        }
         if (p.causal && j > i) s = kNegInf;
         all_masked = all_masked && s == kNegInf;
       }

@@ -49,8 +49,16 @@ struct AttentionParams {
   Kernel kernel = Kernel::Scalar;
   bool want_weights = defaults::attention::weights;
   bool causal = defaults::attention::causal;             // row i sees keys 0..i
-  std::span<const float> mask;     // empty, or [seq_len, seq_len] added to every head's scores: 0, −∞ or
-                                   // any finite value (NaN and +∞ refused)
+  std::span<const float> mask;     // empty, [seq_len, seq_len] added to every head's scores, or
+                                   // [heads, seq_len, seq_len], one per head (a bias per head: T5's relative
+                                   // bias, ALiBi written out): 0, −∞ or any finite value (NaN and +∞ refused)
+  std::span<const float> alibi;    // empty, or [heads] ALiBi slopes m_h (check_alibi; alibi_slopes gives Press
+                                   // et al.'s): −m_h · (i − j) added where the mask is added. The term added
+                                   // to logit (i, j) of head h is then float32(mask + float32(−m_h · (i − j)))
+                                   // (the mask alone without ALiBi, the same bits as before), so an ALiBi call
+                                   // equals one call per head with that head's mask [seq_len, seq_len] of those
+                                   // terms, bit for bit. ALiBi is defined for causal attention; without
+                                   // `causal` keys after the query get +m_h · (j − i), as the formula says
   double softcap = defaults::attention::softcap;            // > 0: soft-cap the scaled logits before the masks (0 = off)
   MaskedRow masked_row = defaults::attention::masked_row;
   std::span<const double> sinks;   // empty, or [heads] sink logits (check_sinks), appended to every row after
