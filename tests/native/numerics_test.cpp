@@ -220,6 +220,56 @@ TEST(Alibi, ZeroSlopesAndOneMaskPerHeadRepeatedChangeNothing) {
   }
 }
 
+TEST(HeadSizes, DvOtherThanDkMatchesThePaddedCallAndTheDoubleReference) {
+  // DeepSeek's MLA: q/k heads of 192, v heads of 128 (with GQA and MQA as well: K/V head ⌊h / group⌋)
+  for (Kernel kf : families())
+    for (int heads_kv : {2, 1})
+      for (bool causal : {false, true}) {
+        const int heads = 2, L = 9, dk = 192, dv = 128;
+        const auto q = randn(size_t(heads) * L * dk, 31), k = randn(size_t(heads_kv) * L * dk, 32), v = randn(size_t(heads_kv) * L * dv, 33);
+        AttentionParams p = test::attention_params(q, k, v, heads, L, dk, kf);
+        p.heads_kv = heads_kv;
+        p.dv = dv;
+        p.causal = causal;
+        const AttentionResult r = attention(p);
+        ASSERT_EQ(r.output.size(), size_t(heads) * L * dv);
+        // v zero-padded to dk columns: the same weights, and the first dv columns of each output row, bit for bit
+        std::vector<float> padded(size_t(heads_kv) * L * dk, 0.0f);
+        for (size_t row = 0; row < size_t(heads_kv) * L; ++row) std::copy_n(v.begin() + row * dv, dv, padded.begin() + row * dk);
+        AttentionParams w = p;
+        w.dv = 0;
+        w.v = padded;
+        const AttentionResult rp = attention(w);
+        EXPECT_EQ(r.weights, rp.weights) << kernel_name(kf);
+        for (size_t row = 0; row < size_t(heads) * L; ++row)
+          ASSERT_EQ(0, std::memcmp(r.output.data() + row * dv, rp.output.data() + row * dk, dv * sizeof(float))) << kernel_name(kf) << " row " << row;
+        // no weights kept (the fused path is for dv = dk only): the same output
+        p.want_weights = false;
+        EXPECT_EQ(attention(p).output, r.output) << kernel_name(kf);
+        if (heads_kv != heads) continue;
+        std::vector<double> out(size_t(heads) * L * dv);
+        f64_attention_masked__reference(q.data(), k.data(), v.data(), heads, L, dk, r.scale, nullptr, causal, 0.0, false,
+                                        out.data(), nullptr, nullptr, nullptr, false, nullptr, dv);
+        double err = 0.0, norm = 1.0;
+        for (size_t i = 0; i < out.size(); ++i) {
+          err = std::max(err, std::fabs(r.output[i] - out[i]));
+          norm = std::max(norm, std::fabs(out[i]));
+        }
+        EXPECT_LE(err, 2e-5 * norm) << kernel_name(kf);
+      }
+  // dv = dk written out is dv left at 0, bit for bit; a v of dk columns with dv = 128 is refused naming dv
+  const auto q = randn(2 * 4 * 8, 1), k = randn(2 * 4 * 8, 2), v = randn(2 * 4 * 8, 3);
+  AttentionParams a = test::attention_params(q, k, v, 2, 4, 8, Kernel::Scalar), b = a;
+  b.dv = 8;
+  EXPECT_EQ(attention(a).output, attention(b).output);
+  b.dv = 4;
+  try { attention(b); FAIL(); } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("v.length = 64 does not match headsKv · seqLen · dv = 32"), std::string::npos) << e.what();
+  }
+  b.dv = -1;
+  EXPECT_THROW(attention(b), std::invalid_argument);
+}
+
 TEST(Masks, AttentionStatsCausalRowsMatchTheDoubleReferenceAndUseTheirOwnCeiling) {
   for (Kernel kf : families()) {
     AttentionStatsParams p;

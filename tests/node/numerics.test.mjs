@@ -105,6 +105,32 @@ test('attention: a mask per head and ALiBi equal one call per head with its own 
   refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, alibi: new Float32Array([0.5, NaN]) }), RangeError, /^attention: alibi\[1\] = NaN must be a finite slope/);
 });
 
+test("attention: dv ≠ dk (DeepSeek's MLA, q/k 192, v 128) is the zero-padded call's first dv columns, and the double reference", () => {
+  for (const kernel of kernels) {
+    for (const headsKv of [2, 1]) {
+      const [heads, L, dk, dv] = [2, 9, 192, 128];
+      const q = randn(heads * L * dk, 31), k = randn(headsKv * L * dk, 32), v = randn(headsKv * L * dv, 33);
+      const r = core.attention({ q, k, v, heads, headsKv, seqLen: L, dk, dv, kernel, causal: true });
+      assert.equal(r.output.length, heads * L * dv);
+      const padded = new Float32Array(headsKv * L * dk);
+      for (let row = 0; row < headsKv * L; ++row) padded.set(v.subarray(row * dv, (row + 1) * dv), row * dk);
+      const rp = core.attention({ q, k, v: padded, heads, headsKv, seqLen: L, dk, kernel, causal: true });
+      assert.deepEqual(r.weights, rp.weights);
+      for (let row = 0; row < heads * L; ++row) assert.deepEqual(r.output.subarray(row * dv, (row + 1) * dv), rp.output.subarray(row * dk, row * dk + dv), `${kernel} row ${row}`);
+      assert.deepEqual(core.attention({ q, k, v, heads, headsKv, seqLen: L, dk, dv, kernel, causal: true, weights: false }).output, r.output);
+      if (headsKv !== heads) continue;
+      const ref = attentionReference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { causal: true, dv });
+      let err = 0, norm = 1;
+      for (let i = 0; i < ref.out.length; ++i) { err = Math.max(err, Math.abs(r.output[i] - ref.out[i])); norm = Math.max(norm, Math.abs(ref.out[i])); }
+      assert.ok(err <= 2e-5 * norm, `${kernel}: output err ${err}`);
+    }
+  }
+  const q = randn(16, 1);
+  assert.deepEqual(core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, dv: 4 }), core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4 }), 'dv = dk written out');
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, dv: 2 }), RangeError, /^attention: v\.length = 16 does not match headsKv · seqLen · dv = 8/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, dv: -1 }), RangeError, /^attention: dv = -1 is outside 0\.\.16384/);
+});
+
 test('attention: a fully masked row is zeros by default (FlashAttention, SDPA) and NaN on request', () => {
   const [L, dk] = [4, 3];
   const q = randn(L * dk, 1), k = randn(L * dk, 2), v = randn(L * dk, 3);

@@ -308,6 +308,7 @@ val js_attention(val o) {
     p.heads_kv = get_int(o, "headsKv");
     p.seq_len = get_int(o, "seqLen");
     p.dk = get_int(o, "dk");
+    p.dv = get_int(o, "dv");
     p.scale = to_scale(o["scale"]);
     p.kernel = get_kernel(o);
     p.want_weights = get_bool(o, "weights");
@@ -330,7 +331,7 @@ val js_attention(val o) {
     }
     p.alibi = alibi;
     // sized from the shape; attention_into refuses a bad shape before it writes anything
-    const double n = static_cast<double>(p.heads) * p.seq_len * p.dk;
+    const double n = static_cast<double>(p.heads) * p.seq_len * resolve_dv(p);  // the output [heads, seqLen, dv]
     const double nw = p.want_weights ? static_cast<double>(p.heads) * p.seq_len * p.seq_len : 0.0;
     const bool sane = p.heads > 0 && p.seq_len > 0 && p.dk > 0 && n + nw <= work_limits().bytes / 4;  // check_attention_work passed: within the call's budget
     const std::span<float> output = sane ? g_out.size(static_cast<size_t>(n)) : std::span<float>{};

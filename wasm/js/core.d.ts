@@ -209,9 +209,14 @@ export interface SoftmaxJacobianResult {
 }
 
 export interface AttentionParams {
-  /** q [heads, seqLen, dk]; k, v [headsKv, seqLen, dk]; finite */
+  /** q [heads, seqLen, dk]; k [headsKv, seqLen, dk]; v [headsKv, seqLen, dv]; finite */
   q: Float32Array; k: Float32Array; v: Float32Array;
   heads: number; seqLen: number; dk: number;
+  /**
+   * d_v, the head size of v and of the output [heads, seqLen, dv], 0..16384; 0 or absent: dk (every number the same as
+   * without it, bit for bit). DeepSeek's MLA: q/k heads of 192 (128 + 64 rotary), v heads of 128.
+   */
+  dv?: number;
   /** K/V heads: 0 or absent = heads (MHA), 1 = MQA, a divisor of heads = GQA; query head h reads K/V head ⌊h / (heads/headsKv)⌋ */
   headsKv?: number;
   /** default 'inv_sqrt_dk' */ scale?: Scale;
@@ -250,7 +255,7 @@ export interface AttentionParams {
 }
 export interface AttentionResult {
   scale: number;
-  /** [heads, seqLen, dk] */ output: Float32Array;
+  /** [heads, seqLen, dv] (dv = dk unless given) */ output: Float32Array;
   /** [heads, seqLen, seqLen], or null when weights: false; with sinks each row sums to 1 − its sink weight */ weights: Float32Array | null;
   /** only when sinks were given: p_sink of every row [heads, seqLen] */ sinkWeights?: Float32Array;
   /** only when sinks were given: the mean of sinkWeights */ sinkMass?: number;

@@ -662,15 +662,18 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       const seqLen = int(what, 'seqLen', params.seqLen);
       const dk = int(what, 'dk', params.dk);
       const headsKv = headsKvOf(what, heads, params.headsKv);
-      const n = heads * seqLen * dk, nkv = headsKv * seqLen * dk;
+      const dv = int(what, 'dv', params.dv, D.dv);
+      if (dv < 0 || dv > LIMITS.dk[1]) throw new RangeError(`${what}: dv = ${dv} is outside 0..${LIMITS.dk[1]} (0: dv = dk)`);
+      const n = heads * seqLen * dk, nkv = headsKv * seqLen * dk, nkvV = headsKv * seqLen * (dv || dk);
       return call('attention', {
         q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
         k: float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk'),
-        v: float32(what, 'v', params.v, nkv, 'headsKv · seqLen · dk'),
+        v: float32(what, 'v', params.v, nkvV, dv ? 'headsKv · seqLen · dv' : 'headsKv · seqLen · dk'),
         heads,
         headsKv: params.headsKv === undefined ? 0 : headsKv,
         seqLen,
         dk,
+        dv,
         scale: scale(what, params.scale, D.scale),
         kernel: kernelOf(what, params.kernel),
         weights: bool(what, 'weights', params.weights, D.weights),

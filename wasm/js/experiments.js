@@ -136,11 +136,12 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     params: {
       q: { type: 'float32', doc: 'Q [heads, seqLen, dk]' },
       k: { type: 'float32', doc: 'K [headsKv, seqLen, dk]' },
-      v: { type: 'float32', doc: 'V [headsKv, seqLen, dk]' },
+      v: { type: 'float32', doc: 'V [headsKv, seqLen, dv]' },
       heads: { type: 'int', range: heads, doc: 'query heads (required)' },
       headsKv: { type: 'int', default: 0, range: [0, 64], doc: 'K/V heads; 0: heads (MHA); 1: MQA; else GQA' },
       seqLen: { type: 'int', range: seqLen, doc: 'L (required)' },
       dk: { type: 'int', range: dk, doc: 'd_k (required)' },
+      dv: { type: 'int', default: 0, range: [0, 16384], doc: "d_v, the head size of v and of the output [heads, seqLen, dv] (DeepSeek's MLA: dk 192, dv 128); 0: dk" },
       scale, kernel,
       weights: { type: 'bool', default: true, doc: 'also return the weights [heads, seqLen, seqLen]' },
       causal,

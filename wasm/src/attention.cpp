@@ -56,21 +56,30 @@ SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits, double so
   return r;
 }
 
+int resolve_dv(const AttentionParams& p) {
+  check_int_range("attention", "dv", p.dv, 0, kMaxDk);
+  return p.dv == 0 ? p.dk : p.dv;
+}
+
 void check_attention_work(const AttentionParams& p) {
   constexpr const char* what = "attention";
   check_shape(what, p.heads, p.seq_len, p.dk);
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
+  const int dv = resolve_dv(p);
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
+  const size_t n_out = static_cast<size_t>(p.heads) * p.seq_len * dv;
+  const size_t nkv_v = static_cast<size_t>(heads_kv) * p.seq_len * dv;
   const double L = p.seq_len;
   check_softcap(what, p.softcap);
   check_sinks(what, p.sinks, p.heads);
   check_alibi(what, p.alibi, p.heads);
-  check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
-  check_cost(what, {{2.0 * p.heads * L * L * p.dk * ns_per_mac(p.kernel),
-                     "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
-                         ", dk = " + std::to_string(p.dk),
-                     "the products heads · seqLen² · dk"},
+  // q, k, v and the output; at dv = dk the very numbers of 4 · (2n + 2nkv) and 2 · heads · L² · dk (integers, exact)
+  const std::string dims = "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
+                           ", dk = " + std::to_string(p.dk) + (dv != p.dk ? ", dv = " + std::to_string(dv) : "");
+  check_work_bytes(what, 4.0 * (double(n) + double(n_out) + double(nkv) + double(nkv_v)) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), dims);
+  check_cost(what, {{double(p.heads) * L * L * (double(p.dk) + dv) * ns_per_mac(p.kernel), dims,
+                     dv != p.dk ? "the products heads · seqLen² · (dk + dv)" : "the products heads · seqLen² · dk"},
                     {p.heads * L * L * cost::kNsPerSoftmaxWeight,
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
                      "the softmax of " + format_number(p.heads * L * L) + " attention weights"}});
@@ -78,16 +87,17 @@ void check_attention_work(const AttentionParams& p) {
 
 namespace {
 // Checks attention's parameters (throws std::invalid_argument naming the bad value): the shape and
-// budgets first (check_attention_work), then the tensors; returns the output size heads · seq_len · dk.
+// budgets first (check_attention_work), then the tensors; returns the output size heads · seq_len · dv.
 size_t check_attention(const AttentionParams& p) {
   constexpr const char* what = "attention";
   check_attention_work(p);
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
+  const int dv = resolve_dv(p);
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
   check_tensor(what, "q", p.q, n, "heads · seqLen · dk");
   check_tensor(what, "k", p.k, nkv, "headsKv · seqLen · dk");
-  check_tensor(what, "v", p.v, nkv, "headsKv · seqLen · dk");
+  check_tensor(what, "v", p.v, static_cast<size_t>(heads_kv) * p.seq_len * dv, p.dv == 0 ? "headsKv · seqLen · dk" : "headsKv · seqLen · dv");
   const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
   if (!p.mask.empty()) {
     if (p.mask.size() != LL && p.mask.size() != LL * static_cast<size_t>(p.heads))
@@ -101,10 +111,10 @@ size_t check_attention(const AttentionParams& p) {
                                     " is not allowed (0, -inf or a finite number)");
   }
   kernel_table(p.kernel);  // throws for a family this build lacks
-  return n;
+  return static_cast<size_t>(p.heads) * p.seq_len * dv;
 }
 
-// The forward pass of checked parameters into output [heads, seq_len, dk] and, when
+// The forward pass of checked parameters into output [heads, seq_len, dv] and, when
 // p.want_weights, weights [heads, seq_len, seq_len], and with sinks sink_weights [heads, seq_len];
 // returns the scale factor.
 double run_attention(const AttentionParams& p, float* output, float* weights, float* sink_weights) {
@@ -122,12 +132,15 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
   if (!p.want_weights && (logit_pass || !kt.attention_head || !p.sinks.empty())) scratch.reserve(LL);
   std::vector<char> dead(static_cast<size_t>(p.seq_len));  // rows with every key masked
   const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
+  const int dv = p.dv == 0 ? p.dk : p.dv;
+  const size_t head_v = static_cast<size_t>(p.seq_len) * dv;
   const int group = p.heads / heads_kv;
   const size_t Lz = static_cast<size_t>(p.seq_len);
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   for (int h = 0; h < p.heads; ++h) {
     const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
-    if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty()) {  // the same numbers, scores kept in cache
+    const size_t kv_v = static_cast<size_t>(h / group) * head_v;
+    if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty() && dv == p.dk) {  // the same numbers, scores kept in cache
       kt.attention_head(p.q.data() + h * head, p.k.data() + kv, p.v.data() + kv, output + h * head, p.seq_len, p.dk,
                         static_cast<float>(scale));
       continue;
@@ -160,7 +173,7 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
     if (p.masked_row == MaskedRow::Nan && !sink_on)
       for (size_t i = 0; i < Lz; ++i)
         if (dead[i]) std::fill_n(P + i * Lz, Lz, std::numeric_limits<float>::quiet_NaN());
-    kt.matmul_ab(P, p.v.data() + kv, output + h * head, p.seq_len, p.dk, p.seq_len, 1.0f);
+    kt.matmul_ab(P, p.v.data() + kv_v, output + h * head_v, p.seq_len, dv, p.seq_len, 1.0f);
   }
   return scale;
 }

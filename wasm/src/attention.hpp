@@ -31,7 +31,8 @@ SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits,
                                        double softcap = defaults::softmax_jacobian::softcap);
 
 // ---------------------------------------------------------------------------------------------
-// attention: the forward pass on caller-supplied q, k, v [heads, seq_len, dk] (finite float32).
+// attention: the forward pass on caller-supplied q, k [heads, seq_len, dk] and v [heads, seq_len, dv]
+// (finite float32; dv = dk unless given: DeepSeek's MLA has q/k heads of 192 and v heads of 128).
 // Logits S = c · Q Kᵀ, then soft-capping (if softcap > 0), then the additive mask and the causal
 // mask, then the row softmax: the semantics of PyTorch's scaled_dot_product_attention (attn_mask a
 // float mask added to the scores, is_causal a lower-triangular mask) and of flash_attn's softcap.
@@ -40,11 +41,13 @@ SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits,
 // (FlashAttention's and SDPA's convention; the default), Nan gives NaN weights and output.
 struct AttentionParams {
   std::span<const float> q;        // [heads, seq_len, dk]
-  std::span<const float> k, v;     // [heads_kv, seq_len, dk]
+  std::span<const float> k, v;     // k [heads_kv, seq_len, dk], v [heads_kv, seq_len, dv]
   int heads = 1;
   int heads_kv = defaults::attention::heads_kv;                // 0 = heads (MHA); 1 = MQA (Shazeer 2019); else GQA (Ainslie et al. 2023)
   int seq_len = 1;
   int dk = 1;
+  int dv = defaults::attention::dv;  // the head size of v and of the output, 1..kMaxDk; 0 = dk (every number
+                                     // then the same as before dv existed, bit for bit)
   Scale scale = defaults::attention::scale;
   Kernel kernel = Kernel::Scalar;
   bool want_weights = defaults::attention::weights;
@@ -66,13 +69,13 @@ struct AttentionParams {
 };
 struct AttentionResult {
   double scale = 0.0;
-  std::vector<float> output;        // [heads, seq_len, dk]
+  std::vector<float> output;        // [heads, seq_len, dv]
   std::vector<float> weights;       // [heads, seq_len, seq_len], empty unless want_weights
   std::vector<float> sink_weights;  // [heads, seq_len] p_sink per row, empty unless sinks are given
 };
 AttentionResult attention(const AttentionParams& p);
 // The same pass written into caller-owned buffers (no allocation, no zero-fill: the bindings keep
-// one pair of buffers from call to call): output [heads, seq_len, dk], weights
+// one pair of buffers from call to call): output [heads, seq_len, dv], weights
 // [heads, seq_len, seq_len] (empty unless want_weights) and sink_weights [heads, seq_len] (empty
 // unless sinks are given); returns the scale factor. Throws std::invalid_argument as attention()
 // does, and when a buffer's size does not match.
@@ -83,5 +86,7 @@ double mean_sink_mass(std::span<const float> sink_weights);
 // The checks of attention() that do not read the tensors (shape, headsKv, softcap, memory and work
 // budgets), so that a caller can run them before copying tensors in; attention() runs them first.
 void check_attention_work(const AttentionParams& p);
+// The head size of v and of the output: p.dv, or p.dk when p.dv is 0; throws naming dv outside 0..16384.
+int resolve_dv(const AttentionParams& p);
 
 }  // namespace sqrtdk

@@ -63,9 +63,11 @@ void f64_attention__reference(const float* q, const float* k, const float* v, in
 void f64_attention_masked__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
                                      double scale, const float* mask, bool causal, double softcap, bool nan_rows,
                                      double* out, double* weights, const double* sinks, double* sink_weights,
-                                     bool mask_per_head, const double* alibi) {
+                                     bool mask_per_head, const double* alibi, int dv) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const size_t head_qkv = static_cast<size_t>(seq_len) * dk;
+  if (dv == 0) dv = dk;
+  const size_t head_v = static_cast<size_t>(seq_len) * dv;
   MatD scores(seq_len, seq_len), probs(seq_len, seq_len);
   for (int h = 0; h < heads; ++h) {
     const Eigen::Map<const MatF> Q(q + h * head_qkv, seq_len, dk);
@@ -92,8 +94,8 @@ void f64_attention_masked__reference(const float* q, const float* k, const float
       Eigen::Map<MatD>(weights + static_cast<size_t>(h) * seq_len * seq_len, seq_len, seq_len) = probs;
     }
     if (out != nullptr) {
-      const Eigen::Map<const MatF> V(v + h * head_qkv, seq_len, dk);
-      Eigen::Map<MatD>(out + h * head_qkv, seq_len, dk).noalias() = probs * V.cast<double>();
+      const Eigen::Map<const MatF> V(v + h * head_v, seq_len, dv);
+      Eigen::Map<MatD>(out + h * head_v, seq_len, dv).noalias() = probs * V.cast<double>();
     }
   }
 }
