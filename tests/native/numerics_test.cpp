@@ -270,6 +270,128 @@ TEST(HeadSizes, DvOtherThanDkMatchesThePaddedCallAndTheDoubleReference) {
   EXPECT_THROW(attention(b), std::invalid_argument);
 }
 
+// The log-sum-exp of each row of head h in double from float32 q, k (scale c, an additive mask [L, L], causal).
+std::vector<double> lse_reference(const std::vector<float>& q, const std::vector<float>& k, int heads, int L, int dk, double c,
+                                  const std::vector<float>& mask, bool causal) {
+  std::vector<double> out(size_t(heads) * L);
+  for (int h = 0; h < heads; ++h)
+    for (int i = 0; i < L; ++i) {
+      std::vector<double> s(L);
+      double m = -std::numeric_limits<double>::infinity();
+      for (int j = 0; j < L; ++j) {
+        double dot = 0.0;
+        for (int d = 0; d < dk; ++d) dot += double(q[(size_t(h) * L + i) * dk + d]) * k[(size_t(h) * L + j) * dk + d];
+        s[j] = c * dot + (mask.empty() ? 0.0 : double(mask[size_t(i) * L + j]));
+        if (causal && j > i) s[j] = -std::numeric_limits<double>::infinity();
+        m = std::max(m, s[j]);
+      }
+      double sum = 0.0;
+      for (double x : s) sum += std::exp(x - m);
+      out[size_t(h) * L + i] = m == -std::numeric_limits<double>::infinity() ? m : m + std::log(sum);
+    }
+  return out;
+}
+
+TEST(LogSumExp, EachRowsLseMatchesTheDoubleReferenceAndMergingTwoChunksGivesTheFullCall) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for (Kernel kf : families())
+    for (bool causal : {false, true})
+      for (int split : {1, 6, 12}) {
+        const int heads = 2, L = 13, dk = 16;
+        const size_t n = size_t(heads) * L * dk;
+        const auto q = randn(n, 41, 1.5), k = randn(n, 42, 1.5), v = randn(n, 43);
+        AttentionParams p = test::attention_params(q, k, v, heads, L, dk, kf);
+        p.causal = causal;
+        p.want_lse = true;
+        const AttentionResult full = attention(p);
+        const std::vector<double> ref = lse_reference(q, k, heads, L, dk, full.scale, {}, causal);
+        for (size_t r = 0; r < ref.size(); ++r) EXPECT_NEAR(full.lse[r], ref[r], 2e-6 * (1.0 + std::fabs(ref[r]))) << r;
+        // the keys split at `split`: chunk a sees keys < split, chunk b the rest (a mask of −∞ hides the others);
+        // under causal the rows i < split see nothing of chunk b: its (0, −∞) must be neutral
+        std::vector<float> mask_a(size_t(L) * L, 0.0f), mask_b(size_t(L) * L, 0.0f);
+        for (int i = 0; i < L; ++i)
+          for (int j = 0; j < L; ++j) (j < split ? mask_b : mask_a)[size_t(i) * L + j] = -finf;
+        AttentionParams pa = p, pb = p;
+        pa.mask = mask_a;
+        pb.mask = mask_b;
+        const AttentionResult a = attention(pa), b = attention(pb);
+        if (causal) EXPECT_EQ(b.lse[0], -finf);  // row 0 sees only key 0
+        const std::vector<double> ref_a = lse_reference(q, k, heads, L, dk, full.scale, mask_a, causal);
+        for (size_t r = 0; r < ref_a.size(); ++r) {
+          if (ref_a[r] == -inf) EXPECT_EQ(a.lse[r], -finf);
+          else EXPECT_NEAR(a.lse[r], ref_a[r], 2e-6 * (1.0 + std::fabs(ref_a[r]))) << r;
+        }
+        MergeAttentionParams mp;
+        mp.output_a = a.output;
+        mp.lse_a = a.lse;
+        mp.output_b = b.output;
+        mp.lse_b = b.lse;
+        mp.heads = heads;
+        mp.seq_len = L;
+        mp.dv = dk;
+        const MergeAttentionResult m = merge_attention(mp);
+        double err = 0.0, norm = 1.0;
+        for (size_t i = 0; i < n; ++i) {
+          ASSERT_FALSE(std::isnan(m.output[i]));
+          err = std::max(err, double(std::fabs(m.output[i] - full.output[i])));
+          norm = std::max(norm, double(std::fabs(full.output[i])));
+        }
+        EXPECT_LE(err, 2e-6 * norm) << kernel_name(kf) << " causal=" << causal << " split=" << split;
+        for (size_t r = 0; r < full.lse.size(); ++r) EXPECT_NEAR(m.lse[r], full.lse[r], 2e-6 * (1.0 + std::fabs(full.lse[r]))) << r;
+      }
+}
+
+TEST(LogSumExp, AnEmptyChunkIsNeutralAndTwoGiveZeroAndMinusInfinity) {
+  const std::vector<float> o{0.25f, -3.0f, 7.5f, 1e-3f}, l{2.5f, -1.0f}, zero(4, 0.0f), empty(2, -finf);
+  MergeAttentionParams mp;
+  mp.heads = 1;
+  mp.seq_len = 2;
+  mp.dv = 2;
+  mp.output_a = o;
+  mp.lse_a = l;
+  mp.output_b = zero;
+  mp.lse_b = empty;
+  MergeAttentionResult m = merge_attention(mp);
+  EXPECT_EQ(m.output, o);  // bit for bit
+  EXPECT_EQ(m.lse, l);
+  mp.output_a = zero;
+  mp.lse_a = empty;
+  m = merge_attention(mp);
+  EXPECT_EQ(m.output, zero);
+  EXPECT_EQ(m.lse, empty);
+  // equal lse: the mean of the outputs, lse + ln 2
+  mp.output_a = o;
+  mp.lse_a = l;
+  mp.output_b = o;
+  mp.lse_b = l;
+  m = merge_attention(mp);
+  EXPECT_EQ(m.output, o);
+  EXPECT_FLOAT_EQ(m.lse[0], 2.5f + float(std::log(2.0)));
+  const std::vector<float> bad{std::nanf(""), 0.0f};
+  mp.lse_b = bad;
+  try { merge_attention(mp); FAIL(); } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("mergeAttention: b.lse[0] = NaN is not allowed"), std::string::npos) << e.what();
+  }
+  // a fully masked row: lse −∞ and output 0 (default), NaN output under maskedRow 'nan'; with a finite sink S the
+  // lse is S (the sink is the row's only term)
+  const auto q = randn(2 * 4, 1), k = randn(2 * 4, 2), v = randn(2 * 4, 3);
+  const std::vector<float> mask(4, -finf);  // L = 2: both rows see no key
+  AttentionParams p = test::attention_params(q, k, v, 1, 2, 4, Kernel::Scalar);
+  p.mask = mask;
+  p.want_lse = true;
+  AttentionResult r = attention(p);
+  EXPECT_EQ(r.lse[0], -finf);
+  for (int d = 0; d < 4; ++d) EXPECT_EQ(r.output[d], 0.0f);
+  const std::vector<double> sink{0.75};
+  p.sinks = sink;
+  r = attention(p);
+  EXPECT_FLOAT_EQ(r.lse[0], 0.75f);
+  // and with a sink on a live row, p_sink = e^{S − lse}
+  p.mask = {};
+  r = attention(p);
+  for (int i = 0; i < 2; ++i) EXPECT_NEAR(r.sink_weights[i], std::exp(0.75 - double(r.lse[i])), 1e-6) << i;
+}
+
 TEST(Masks, AttentionStatsCausalRowsMatchTheDoubleReferenceAndUseTheirOwnCeiling) {
   for (Kernel kf : families()) {
     AttentionStatsParams p;

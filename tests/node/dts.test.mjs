@@ -106,6 +106,10 @@ test('every result matches its interface, field by field', () => {
   const att = core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3, sinks: [0, 1] });
   assert.ok(att.sinkWeights instanceof Float32Array && typeof att.sinkMass === 'number');
   shape(att, 'AttentionResult');
+  const withLse = core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3, lse: true, alibi: 'press', mask: new Float32Array(2 * 5 * 5) });
+  assert.ok(withLse.lse instanceof Float32Array && withLse.alibiSlopes instanceof Float32Array);
+  shape(withLse, 'AttentionResult');
+  shape(core.mergeAttention({ a: withLse, b: withLse, heads: 2, seqLen: 5, dv: 3 }), 'MergeAttentionResult');
   const sums = core.precisionLab({ rows: 2, seqLen: 8, dk: 4 });
   shape(core.precisionLab({ rows: 2, seqLen: 8, dk: 4, rowSums: false }), 'PrecisionLabResult');
   assert.ok(sums.cells[0].rowSum && typeof sums.cells[0].causes.sumStall === 'number');

@@ -131,6 +131,57 @@ test("attention: dv ≠ dk (DeepSeek's MLA, q/k 192, v 128) is the zero-padded c
   refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, dv: -1 }), RangeError, /^attention: dv = -1 is outside 0\.\.16384/);
 });
 
+test('attention lse and mergeAttention: two chunks of keys merged by their log-sum-exp give the full call; an empty chunk is neutral', () => {
+  const [heads, L, dk] = [2, 16, 32];
+  const q = randn(heads * L * dk, 51), k = randn(heads * L * dk, 52), v = randn(heads * L * dk, 53);
+  const chunkMask = (from, to) => {
+    const m = new Float32Array(L * L).fill(-Infinity);
+    for (let i = 0; i < L; ++i) m.fill(0, i * L + from, i * L + to);
+    return m;
+  };
+  const maxErr = (a, b) => { let e = 0; for (let i = 0; i < a.length; ++i) e = Math.max(e, Math.abs(a[i] - b[i])); return e; };
+  for (const kernel of kernels) {
+    for (const causal of [false, true]) {
+      const base = { q, k, v, heads, seqLen: L, dk, kernel, causal, lse: true };
+      const full = core.attention(base);
+      const ref = attentionReference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { causal });
+      for (let r = 0; r < ref.lse.length; ++r) assert.ok(Math.abs(full.lse[r] - ref.lse[r]) <= 2e-6 * (1 + Math.abs(ref.lse[r])), `lse ${r}: ${full.lse[r]} vs ${ref.lse[r]}`);
+      const a = core.attention({ ...base, mask: chunkMask(0, 5) }), b = core.attention({ ...base, mask: chunkMask(5, L) });
+      if (causal) assert.equal(b.lse[0], -Infinity, 'row 0 sees nothing of the second chunk');
+      const m = core.mergeAttention({ a, b, heads, seqLen: L, dv: dk });
+      // tolerance: float32 chunks merged in double, 2e-6 of the largest |output| (measured ≈ 2e-7)
+      assert.ok(maxErr(m.output, full.output) <= 2e-6, `${kernel} causal=${causal}: ${maxErr(m.output, full.output)}`);
+      assert.ok(maxErr(m.lse, full.lse) <= 2e-6 * 10, `${kernel} causal=${causal} lse: ${maxErr(m.lse, full.lse)}`);
+      assert.ok(!m.output.some(Number.isNaN));
+      // an empty chunk (0, −∞) is neutral, bit for bit; two give (0, −∞), never NaN
+      const empty = { output: new Float32Array(heads * L * dk), lse: new Float32Array(heads * L).fill(-Infinity) };
+      const same = core.mergeAttention({ a: full, b: empty, heads, seqLen: L, dv: dk });
+      assert.deepEqual(same.output, full.output);
+      assert.deepEqual(same.lse, full.lse);
+      const none = core.mergeAttention({ a: empty, b: empty, heads, seqLen: L, dv: dk });
+      assert.deepEqual(none, { output: empty.output, lse: empty.lse });
+    }
+  }
+  // the base-2 pitfall: a kernel that keeps lse · log₂e (exp2 inside) read as natural sharpens the mixing weights by
+  // log₂e = 1.4427; here the merged output is off the full call by 0.174 (measured; 0.189 under causal), against 2.4e-7
+  // for the right merge: the test asks for more than 0.05
+  const base = { q, k, v, heads, seqLen: L, dk, lse: true };
+  const full = core.attention(base);
+  const a = core.attention({ ...base, mask: chunkMask(0, 5) }), b = core.attention({ ...base, mask: chunkMask(5, L) });
+  const base2 = (s) => ({ output: s.output, lse: s.lse.map((x) => x * Math.LOG2E) });
+  const wrong = core.mergeAttention({ a: base2(a), b: base2(b), heads, seqLen: L, dv: dk });
+  const err = maxErr(wrong.output, full.output);
+  assert.ok(err > 0.05, `the base-2 log-sum-exp read as natural is off by ${err}`);
+  // converted back (÷ log₂e) it is right again
+  const right = core.mergeAttention({ a: { output: a.output, lse: base2(a).lse.map((x) => x / Math.LOG2E) }, b, heads, seqLen: L, dv: dk });
+  assert.ok(maxErr(right.output, full.output) <= 2e-6);
+  refuses(() => core.mergeAttention({ a, b, heads, seqLen: L, dv: 16 }), RangeError, /^mergeAttention: a\.output\.length = 1024 does not match heads · seqLen · dv = 512/);
+  refuses(() => core.mergeAttention({ a: null, b, heads, seqLen: L, dv: dk }), TypeError, /^mergeAttention: a must be \{ output, lse \}/);
+  refuses(() => core.mergeAttention({ a, b: { output: b.output, lse: new Float32Array(heads * L).fill(Infinity) }, heads, seqLen: L, dv: dk }), RangeError, /^mergeAttention: b\.lse\[0\] = inf is not allowed/);
+  refuses(() => core.mergeAttention({ a, b, heads: 65, seqLen: L, dv: dk }), RangeError, /^mergeAttention: heads = 65 is outside 1\.\.64/);
+  assert.ok(!('lse' in core.attention({ ...base, lse: false })), 'no lse unless asked');
+});
+
 test('attention: a fully masked row is zeros by default (FlashAttention, SDPA) and NaN on request', () => {
   const [L, dk] = [4, 3];
   const q = randn(L * dk, 1), k = randn(L * dk, 2), v = randn(L * dk, 3);

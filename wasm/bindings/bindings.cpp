@@ -299,7 +299,7 @@ class Staging {
   std::unique_ptr<float[]> data_;
   size_t cap_ = 0;
 };
-Staging g_q, g_k, g_v, g_out, g_weights, g_sink_weights;
+Staging g_q, g_k, g_v, g_out, g_weights, g_sink_weights, g_lse;
 
 val js_attention(val o) {
   return guarded([&] {
@@ -315,6 +315,7 @@ val js_attention(val o) {
     p.causal = get_bool(o, "causal");
     p.softcap = get_num(o, "softcap");
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
+    p.want_lse = get_bool(o, "lse");
     const std::vector<double> sinks = get_sinks(o);
     p.sinks = sinks;
     check_attention_work(p);  // shape and budgets before any tensor is copied into the heap
@@ -338,7 +339,9 @@ val js_attention(val o) {
     const std::span<float> weights = sane ? g_weights.size(static_cast<size_t>(nw)) : std::span<float>{};
     const size_t ns = sinks.empty() ? 0 : static_cast<size_t>(p.heads) * p.seq_len;
     const std::span<float> sink_weights = sane ? g_sink_weights.size(ns) : std::span<float>{};
-    const double scale = attention_into(p, output, weights, sink_weights);
+    const size_t nl = p.want_lse ? static_cast<size_t>(p.heads) * p.seq_len : 0;
+    const std::span<float> lse = sane ? g_lse.size(nl) : std::span<float>{};
+    const double scale = attention_into(p, output, weights, sink_weights, lse);
     val out = val::object();
     out.set("scale", scale);
     out.set("output", Staging::copy_out(output));
@@ -348,6 +351,27 @@ val js_attention(val o) {
       out.set("sinkMass", mean_sink_mass(sink_weights));
     }
     if (!alibi.empty()) out.set("alibiSlopes", Staging::copy_out(alibi));  // only with ALiBi
+    if (p.want_lse) out.set("lse", Staging::copy_out(lse));                 // only with lse: true
+    return out;
+  });
+}
+
+val js_merge_attention(val o) {
+  return guarded([&] {
+    MergeAttentionParams p;
+    p.heads = get_int(o, "heads");
+    p.seq_len = get_int(o, "seqLen");
+    p.dv = get_int(o, "dv");
+    const std::vector<float> oa = copy_typed_array<float>(o["a"]["output"]), la = copy_typed_array<float>(o["a"]["lse"]),
+                             ob = copy_typed_array<float>(o["b"]["output"]), lb = copy_typed_array<float>(o["b"]["lse"]);
+    p.output_a = oa;
+    p.lse_a = la;
+    p.output_b = ob;
+    p.lse_b = lb;
+    const MergeAttentionResult r = merge_attention(p);
+    val out = val::object();
+    out.set("output", Staging::copy_out(r.output));
+    out.set("lse", Staging::copy_out(r.lse));
     return out;
   });
 }

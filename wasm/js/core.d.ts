@@ -252,6 +252,13 @@ export interface AttentionParams {
    * Default: none. The result then carries alibiSlopes.
    */
   alibi?: 'press' | Float32Array | null;
+  /**
+   * also return lse [heads, seqLen]: each row's log-sum-exp ln Σ_j e^{s_j} in nats over its logits (scaled,
+   * soft-capped, masked, with ALiBi; with a sink, e^{sink} is in the sum), computed in double from the float32 logits
+   * and rounded to float32, so that the weights are e^{s_j − lse}: FlashAttention's softmax_lse. A fully masked row
+   * (no sink) gives −∞ (its output 0, or NaN under maskedRow 'nan'). For mergeAttention. Default false.
+   */
+  lse?: boolean;
 }
 export interface AttentionResult {
   scale: number;
@@ -260,6 +267,30 @@ export interface AttentionResult {
   /** only when sinks were given: p_sink of every row [heads, seqLen] */ sinkWeights?: Float32Array;
   /** only when sinks were given: the mean of sinkWeights */ sinkMass?: number;
   /** only with alibi: the slopes applied [heads], as float32 */ alibiSlopes?: Float32Array;
+  /** only with lse: true: [heads, seqLen], ln Σ_j e^{s_j} in nats; −∞ for a fully masked row */ lse?: Float32Array;
+}
+/** A partial attention: the output over one chunk of keys and its log-sum-exp (attention with lse: true). */
+export interface AttentionState {
+  /** [heads, seqLen, dv], finite */ output: Float32Array;
+  /** [heads, seqLen], nats; finite, or −∞ for a row that saw no key (an empty chunk) */ lse: Float32Array;
+}
+/**
+ * Two partial attentions of the same queries over disjoint keys (split-KV decoding, ring attention: FlashDecoding,
+ * flashinfer's merge_state, vLLM's merge_attn_states), merged per row, in double then float32:
+ * m = max(l_a, l_b), w = e^{l − m}, output = (w_a o_a + w_b o_b) / (w_a + w_b), lse = m + ln(w_a + w_b).
+ * An empty chunk (0, −∞) is neutral; two empty chunks give (0, −∞), never NaN. An lse of NaN or +∞ is refused.
+ * A log-sum-exp in base 2 (lse · log₂e, as kernels that use exp2 keep it) must be converted first: read as natural,
+ * it sharpens the mixing weights by log₂e.
+ */
+export interface MergeAttentionParams {
+  a: AttentionState; b: AttentionState;
+  /** 1..64 */ heads: number;
+  /** 1..8192 */ seqLen: number;
+  /** 1..16384 */ dv: number;
+}
+export interface MergeAttentionResult {
+  /** [heads, seqLen, dv] */ output: Float32Array;
+  /** [heads, seqLen], nats */ lse: Float32Array;
 }
 
 export interface TensorStatsParams {
@@ -692,6 +723,8 @@ export interface Core {
   /** logits: 1..4096 numbers; −∞ allowed (a masked key), NaN and +∞ refused */
   softmaxJacobian(logits: ArrayLike<number>, options?: SoftmaxJacobianOptions): SoftmaxJacobianResult;
   attention(params: AttentionParams): AttentionResult;
+  /** Merges two partial attentions by their log-sum-exp (see MergeAttentionParams). */
+  mergeAttention(params: MergeAttentionParams): MergeAttentionResult;
   /**
    * The single-core WebAssembly SIMD128 multiply+add peak kernel (8 f32x4 chains fed from L1, as a
    * GEMM micro-kernel is): runs `iters` steps (1..1e6, default 10000) and returns the FLOPs done

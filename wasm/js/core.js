@@ -683,7 +683,32 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, D.maskedRow),
         sinks: sinks(what, params.sinks, heads),
         alibi: alibiOf(what, params.alibi, heads),
+        lse: bool(what, 'lse', params.lse, D.lse),
       });
+    },
+    mergeAttention(params) {
+      const what = 'mergeAttention';
+      checkObject(what, params, PARAM_KEYS[what]);
+      const spec = EXPERIMENTS.mergeAttention.params;
+      const dims = {};
+      for (const key of ['heads', 'seqLen', 'dv']) {
+        const x = int(what, key, params[key]);
+        const [lo, hi] = spec[key].range;
+        if (x < lo || x > hi) throw new RangeError(`${what}: ${key} = ${x} is outside ${lo}..${hi}`);
+        dims[key] = x;
+      }
+      const rows = dims.heads * dims.seqLen;
+      const part = (name) => {
+        const s = params[name];
+        if (s === null || typeof s !== 'object' || Array.isArray(s)) {
+          throw new TypeError(`${what}: ${name} must be { output, lse } (an attention result with lse: true), got ${typeName(s)}`);
+        }
+        return {
+          output: float32(what, `${name}.output`, s.output, rows * dims.dv, 'heads · seqLen · dv'),
+          lse: float32(what, `${name}.lse`, s.lse, rows, 'heads · seqLen'),
+        };
+      };
+      return call('mergeAttention', { a: part('a'), b: part('b'), ...dims });
     },
     simdPeak(params = {}) {
       const what = 'simdPeak';

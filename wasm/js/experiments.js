@@ -29,12 +29,12 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * One parameter. `type` says how core.js reads it: int, number, bool, seed (0..2³²−1), kernel
  * ('scalar' | 'simd', default: the build's), scale (a name, a number or { power: p }), choice (one
  * of `values`), softcap (0 = off), correlation (−1..1), intList, scaleList, choiceList, float32 (a
- * Float32Array of the shape in `doc`), numberList, sinks (one logit per head), sink (one logit) or alibi
- * ('press' or a Float32Array of one slope per head).
+ * Float32Array of the shape in `doc`), numberList, sinks (one logit per head), sink (one logit), alibi
+ * ('press' or a Float32Array of one slope per head) or state ({ output, lse } of a partial attention).
  * `default`: what a call that leaves it out gets (absent: required, or derived as `doc` says).
  * `range`: the inclusive bounds the core enforces (of each element, for lists).
  * @typedef {object} ParamSpec
- * @property {'int'|'number'|'bool'|'seed'|'kernel'|'scale'|'choice'|'softcap'|'correlation'|'intList'|'scaleList'|'choiceList'|'float32'|'numberList'|'sinks'|'sink'|'alibi'} type
+ * @property {'int'|'number'|'bool'|'seed'|'kernel'|'scale'|'choice'|'softcap'|'correlation'|'intList'|'scaleList'|'choiceList'|'float32'|'numberList'|'sinks'|'sink'|'alibi'|'state'} type
  * @property {number|boolean|string|null|readonly (string|number)[]} [default]
  * @property {readonly [number, number]} [range]
  * @property {readonly string[]} [values]
@@ -150,9 +150,23 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       maskedRow: { type: 'choice', default: 'zero', values: MASKED_ROW_RULES, doc: 'a fully masked row: zeros (FlashAttention, SDPA) or NaN' },
       sinks,
       alibi: { type: 'alibi', default: null, doc: "ALiBi (Press et al. 2022): 'press' (the paper's slopes for heads) or a Float32Array [heads] of slopes m_h; −m_h · (i − j) is added where the mask is; null: none" },
+      lse: { type: 'bool', default: false, doc: "also return lse [heads, seqLen], each row's log-sum-exp in nats (−∞ for a fully masked row), for mergeAttention" },
     },
-    result: ['scale', 'output', 'weights', 'sinkWeights?', 'sinkMass?', 'alibiSlopes?'],
+    result: ['scale', 'output', 'weights', 'sinkWeights?', 'sinkMass?', 'alibiSlopes?', 'lse?'],
     example: [{ q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), heads: 1, seqLen: 2, dk: 4 }],
+  },
+  mergeAttention: {
+    doc: 'merges two partial attentions over disjoint keys by their log-sum-exp (split-KV decoding, ring attention); (0, −∞) is neutral',
+    cpp: 'merge_attention', call: 'params', part: 'full', costed: false,
+    params: {
+      a: { type: 'state', doc: '{ output [heads, seqLen, dv], lse [heads, seqLen] in nats } of one chunk of keys (attention with lse: true)' },
+      b: { type: 'state', doc: '{ output, lse } of the other chunk' },
+      heads: { type: 'int', range: heads, doc: 'query heads (required)' },
+      seqLen: { type: 'int', range: seqLen, doc: 'queries per head (required)' },
+      dv: { type: 'int', range: dk, doc: 'the head size of the outputs (required)' },
+    },
+    result: ['output', 'lse'],
+    example: [{ a: { output: new Float32Array([1, 2]), lse: new Float32Array([0]) }, b: { output: new Float32Array([3, 4]), lse: new Float32Array([-Infinity]) }, heads: 1, seqLen: 1, dv: 2 }],
   },
   simdPeak: {
     doc: "the single-core SIMD128 mul+add peak of this device (the SIMD128 build's only)",

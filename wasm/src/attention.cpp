@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "core_caches.hpp"
 #include "cost.hpp"
@@ -117,7 +118,7 @@ size_t check_attention(const AttentionParams& p) {
 // The forward pass of checked parameters into output [heads, seq_len, dv] and, when
 // p.want_weights, weights [heads, seq_len, seq_len], and with sinks sink_weights [heads, seq_len];
 // returns the scale factor.
-double run_attention(const AttentionParams& p, float* output, float* weights, float* sink_weights) {
+double run_attention(const AttentionParams& p, float* output, float* weights, float* sink_weights, float* lse) {
   const int heads_kv = p.heads_kv == 0 ? p.heads : p.heads_kv;
   const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
   const KernelTable& kt = kernel_table(p.kernel);
@@ -126,6 +127,7 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
   // can be fully masked: the per-logit pass below would change nothing, so it is skipped.
   const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal || !p.alibi.empty();
   const bool mask_per_head = p.mask.size() > LL;
+  constexpr double kNegInfD = -std::numeric_limits<double>::infinity();
   // The weights of one head when the caller does not want them all: kept between calls and not
   // zero-filled (every entry is written by the product before it is read).
   cache::HeadScratch& scratch = cache::attention_head_scratch();
@@ -140,7 +142,7 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
   for (int h = 0; h < p.heads; ++h) {
     const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
     const size_t kv_v = static_cast<size_t>(h / group) * head_v;
-    if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty() && dv == p.dk) {  // the same numbers, scores kept in cache
+    if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty() && dv == p.dk && !p.want_lse) {  // the same numbers, scores kept in cache
       kt.attention_head(p.q.data() + h * head, p.k.data() + kv, p.v.data() + kv, output + h * head, p.seq_len, p.dk,
                         static_cast<float>(scale));
       continue;
@@ -166,6 +168,18 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
       dead[i] = all_masked;
     }
     const bool sink_on = !p.sinks.empty() && p.sinks[h] != -std::numeric_limits<double>::infinity();
+    if (p.want_lse)  // ln(e^{S_h} + Σ_j e^{s_j}) in double from the float32 logits, before the softmax overwrites them
+      for (size_t i = 0; i < Lz; ++i) {
+        const float* row = P + i * Lz;
+        const double sink = sink_on ? static_cast<double>(static_cast<float>(p.sinks[h])) : kNegInfD;
+        double m = sink;
+        for (size_t j = 0; j < Lz; ++j) m = std::max(m, static_cast<double>(row[j]));
+        double sum = sink_on ? std::exp(sink - m) : 0.0;
+        if (m != kNegInfD)
+          for (size_t j = 0; j < Lz; ++j) sum += std::exp(static_cast<double>(row[j]) - m);  // e^{−∞} = 0
+        lse[static_cast<size_t>(h) * Lz + i] = m == kNegInfD ? -std::numeric_limits<float>::infinity()
+                                                              : static_cast<float>(m + std::log(sum));
+      }
     if (!p.sinks.empty())  // a fully masked row comes out all zeros, the sink taking its mass
       kt.softmax_rows_sink(P, p.seq_len, p.seq_len, static_cast<float>(p.sinks[h]), sink_weights + h * Lz);
     else
@@ -185,21 +199,59 @@ AttentionResult attention(const AttentionParams& p) {
   r.output.resize(n);
   if (p.want_weights) r.weights.resize(static_cast<size_t>(p.heads) * p.seq_len * p.seq_len);
   if (!p.sinks.empty()) r.sink_weights.resize(static_cast<size_t>(p.heads) * p.seq_len);
-  r.scale = run_attention(p, r.output.data(), r.weights.data(), r.sink_weights.data());
+  if (p.want_lse) r.lse.resize(static_cast<size_t>(p.heads) * p.seq_len);
+  r.scale = run_attention(p, r.output.data(), r.weights.data(), r.sink_weights.data(), r.lse.data());
   return r;
 }
 
 double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights,
-                      std::span<float> sink_weights) {
+                      std::span<float> sink_weights, std::span<float> lse) {
   const size_t n = check_attention(p);
   const size_t nw = p.want_weights ? static_cast<size_t>(p.heads) * p.seq_len * p.seq_len : 0;
   const size_t ns = p.sinks.empty() ? 0 : static_cast<size_t>(p.heads) * p.seq_len;
+  const size_t nl = p.want_lse ? static_cast<size_t>(p.heads) * p.seq_len : 0;
+  if (lse.size() != nl)
+    throw std::invalid_argument("attention: an lse buffer of " + std::to_string(lse.size()) + " floats does not match " +
+                                std::to_string(nl));
   if (output.size() != n || weights.size() != nw || sink_weights.size() != ns)
     throw std::invalid_argument("attention: output buffers of " + std::to_string(output.size()) + ", " +
                                 std::to_string(weights.size()) + " and " + std::to_string(sink_weights.size()) +
                                 " floats do not match " + std::to_string(n) + ", " + std::to_string(nw) + " and " +
                                 std::to_string(ns));
-  return run_attention(p, output.data(), weights.data(), sink_weights.data());
+  return run_attention(p, output.data(), weights.data(), sink_weights.data(), lse.data());
+}
+
+MergeAttentionResult merge_attention(const MergeAttentionParams& p) {
+  constexpr const char* what = "mergeAttention";
+  check_int_range(what, "heads", p.heads, 1, kMaxHeads);
+  check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
+  check_int_range(what, "dv", p.dv, 1, kMaxDk);
+  const size_t rows = static_cast<size_t>(p.heads) * p.seq_len, n = rows * p.dv;
+  check_work_bytes(what, 4.0 * (3.0 * double(n) + 3.0 * double(rows)),
+                   "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dv = " + std::to_string(p.dv));
+  check_tensor(what, "a.output", p.output_a, n, "heads · seqLen · dv");
+  check_tensor(what, "b.output", p.output_b, n, "heads · seqLen · dv");
+  for (const auto& [name, l] : {std::pair{"a.lse", p.lse_a}, std::pair{"b.lse", p.lse_b}}) {
+    if (l.size() != rows)
+      throw std::invalid_argument(std::string(what) + ": " + name + ".length = " + std::to_string(l.size()) +
+                                  " does not match heads · seqLen = " + std::to_string(rows));
+    for (size_t i = 0; i < rows; ++i)
+      if (std::isnan(l[i]) || l[i] == std::numeric_limits<float>::infinity())
+        throw std::invalid_argument(std::string(what) + ": " + name + "[" + std::to_string(i) + "] = " + format_number(l[i]) +
+                                    " is not allowed (a finite log-sum-exp in nats, or -inf for an empty chunk)");
+  }
+  MergeAttentionResult r;
+  r.output.assign(n, 0.0f);
+  r.lse.assign(rows, -std::numeric_limits<float>::infinity());
+  for (size_t i = 0; i < rows; ++i) {
+    const double la = p.lse_a[i], lb = p.lse_b[i], m = std::max(la, lb);
+    if (m == -std::numeric_limits<double>::infinity()) continue;  // both chunks empty: (0, −∞)
+    const double wa = std::exp(la - m), wb = std::exp(lb - m), s = wa + wb;  // e^{−∞} = 0: an empty chunk adds nothing
+    for (size_t d = 0; d < static_cast<size_t>(p.dv); ++d)
+      r.output[i * p.dv + d] = static_cast<float>((wa * p.output_a[i * p.dv + d] + wb * p.output_b[i * p.dv + d]) / s);
+    r.lse[i] = static_cast<float>(m + std::log(s));
+  }
+  return r;
 }
 
 double mean_sink_mass(std::span<const float> sink_weights) {

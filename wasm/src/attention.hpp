@@ -66,21 +66,28 @@ struct AttentionParams {
   MaskedRow masked_row = defaults::attention::masked_row;
   std::span<const double> sinks;   // empty, or [heads] sink logits (check_sinks), appended to every row after
                                    // the masks; a head with a finite sink never gives a NaN row
+  bool want_lse = defaults::attention::lse;  // also return each row's log-sum-exp (AttentionResult::lse)
 };
 struct AttentionResult {
   double scale = 0.0;
   std::vector<float> output;        // [heads, seq_len, dv]
   std::vector<float> weights;       // [heads, seq_len, seq_len], empty unless want_weights
   std::vector<float> sink_weights;  // [heads, seq_len] p_sink per row, empty unless sinks are given
+  // [heads, seq_len], empty unless want_lse: ln Σ_j e^{s_ij} in nats over the row's logits s (scaled,
+  // soft-capped, masked, with ALiBi; with a sink e^{S_h} is in the sum, as the weights' normaliser),
+  // computed in double from the float32 logits as m + ln Σ_j e^{s_j − m}, m the row's max, then rounded
+  // to float32; the weights are e^{s_j − lse}. A fully masked row (no sink) gives −∞. What FlashAttention
+  // returns as softmax_lse (in nats; kernels that work in base 2 keep lse · log₂e internally).
+  std::vector<float> lse;
 };
 AttentionResult attention(const AttentionParams& p);
 // The same pass written into caller-owned buffers (no allocation, no zero-fill: the bindings keep
 // one pair of buffers from call to call): output [heads, seq_len, dv], weights
 // [heads, seq_len, seq_len] (empty unless want_weights) and sink_weights [heads, seq_len] (empty
-// unless sinks are given); returns the scale factor. Throws std::invalid_argument as attention()
+// unless sinks are given) and lse [heads, seq_len] (empty unless want_lse); returns the scale factor. Throws std::invalid_argument as attention()
 // does, and when a buffer's size does not match.
 double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights,
-                      std::span<float> sink_weights = {});
+                      std::span<float> sink_weights = {}, std::span<float> lse = {});
 // The mean of attention's sink_weights [heads, seq_len] (in double): the mean sink mass of a call.
 double mean_sink_mass(std::span<const float> sink_weights);
 // The checks of attention() that do not read the tensors (shape, headsKv, softcap, memory and work
@@ -88,5 +95,28 @@ double mean_sink_mass(std::span<const float> sink_weights);
 void check_attention_work(const AttentionParams& p);
 // The head size of v and of the output: p.dv, or p.dk when p.dv is 0; throws naming dv outside 0..16384.
 int resolve_dv(const AttentionParams& p);
+
+// ---------------------------------------------------------------------------------------------
+// mergeAttention: two partial attentions of the same queries over disjoint sets of keys (split-KV
+// decoding, ring attention: FlashDecoding; flashinfer's merge_state, vLLM's merge_attn_states,
+// SGLang's merge_state), each an output o [heads, seq_len, dv] and its log-sum-exp l [heads, seq_len]
+// in nats (AttentionResult::lse), merged into the attention over the union: per row,
+//   m = max(l_a, l_b), w_a = e^{l_a − m}, w_b = e^{l_b − m},
+//   o = (w_a o_a + w_b o_b) / (w_a + w_b),  l = m + ln(w_a + w_b)   (in double, rounded to float32).
+// (0, −∞), an empty chunk, is neutral: it adds nothing (w = 0), and two of them give (0, −∞), never
+// NaN. l_a, l_b must be finite or −∞ (NaN and +∞ refused); the outputs finite with |x| ≤ 1e6. A log-sum-
+// exp in base 2 (lse · log₂e) read as natural log sharpens the mixing weights by log₂e = 1.4427: a
+// wrong result, not a crash (tests/node/numerics.test.mjs states by how much).
+struct MergeAttentionParams {
+  std::span<const float> output_a, lse_a, output_b, lse_b;  // [heads, seq_len, dv] and [heads, seq_len] each
+  int heads = 1;
+  int seq_len = 1;
+  int dv = 1;
+};
+struct MergeAttentionResult {
+  std::vector<float> output;  // [heads, seq_len, dv]
+  std::vector<float> lse;     // [heads, seq_len], nats
+};
+MergeAttentionResult merge_attention(const MergeAttentionParams& p);
 
 }  // namespace sqrtdk
