@@ -974,7 +974,8 @@ async function instantiateRaw(build, options, bytes) {
     const failed = new Promise((_, reject) => { fail = reject; });
     // a Module that is not this build (another program, or the other build) fails to link or to
     // start: a TypeError naming wasmModule, never an uncaught throw inside the loader
-    const refuse = (e) => fail(new TypeError(`${what}: wasmModule is not ${target(build, options.part)} of this core (${String(e?.message ?? e).slice(0, 200)})`));
+    // (the other part of the same build fails here too, at its first binding: its imports are named by position)
+    const refuse = (e) => fail(new TypeError(`${what}: wasmModule is not ${target(build, options.part)} of this core (${String(e?.message ?? e).slice(0, 200)}; each part's .wasm loads only with its own part, and this load asked for part '${options.part ?? 'full'}')`));
     moduleArgs.instantiateWasm = (imports, receive) => {
       WebAssembly.instantiate(mod, imports).then((instance) => {
         try { receive(instance, mod); } catch (e) { refuse(e); }
