@@ -392,6 +392,52 @@ TEST(LogSumExp, AnEmptyChunkIsNeutralAndTwoGiveZeroAndMinusInfinity) {
   for (int i = 0; i < 2; ++i) EXPECT_NEAR(r.sink_weights[i], std::exp(0.75 - double(r.lse[i])), 1e-6) << i;
 }
 
+TEST(QueryScale, SsmaxPerPositionMatchesTheDoubleReferenceAndOnesChangeNothing) {
+  // Scalable-Softmax in a causal prefill: row i sees n = i + 1 keys, t_i = s · ln(i + 1), s = 0.43 (Nakanishi 2025)
+  for (Kernel kf : families())
+    for (double cap : {0.0, 2.5}) {
+      const int heads = 2, L = 12, dk = 16;
+      const size_t n = size_t(heads) * L * dk;
+      const auto q = randn(n, 61, 2.0), k = randn(n, 62, 2.0), v = randn(n, 63);
+      std::vector<float> t(L);
+      for (int i = 0; i < L; ++i) t[i] = static_cast<float>(0.43 * std::log(i + 1.0));
+      AttentionParams p = test::attention_params(q, k, v, heads, L, dk, kf);
+      p.causal = true;
+      p.softcap = cap;
+      p.query_scale = t;
+      const AttentionResult r = attention(p);
+      std::vector<double> out(n), w(size_t(heads) * L * L);
+      f64_attention_masked__reference(q.data(), k.data(), v.data(), heads, L, dk, r.scale, nullptr, true, cap, false,
+                                      out.data(), w.data(), nullptr, nullptr, false, nullptr, 0, t.data());
+      for (size_t i = 0; i < w.size(); ++i) ASSERT_NEAR(r.weights[i], w[i], 2e-5 * w[i] + 1e-30) << kernel_name(kf) << " i=" << i;
+      double err = 0.0, norm = 1.0;
+      for (size_t i = 0; i < n; ++i) {
+        err = std::max(err, std::fabs(r.output[i] - out[i]));
+        norm = std::max(norm, std::fabs(out[i]));
+      }
+      EXPECT_LE(err, 2e-5 * norm) << kernel_name(kf);
+      // t_i = 1 for every row: the very bits of the call without it
+      const std::vector<float> ones(L, 1.0f);
+      p.query_scale = ones;
+      const AttentionResult a = attention(p);
+      p.query_scale = {};
+      const AttentionResult b = attention(p);
+      EXPECT_EQ(a.weights, b.weights);
+      EXPECT_EQ(a.output, b.output);
+    }
+  const auto q = randn(8, 1);
+  const std::vector<float> short_t{1.0f}, negative{1.0f, -0.5f};
+  AttentionParams p = test::attention_params(q, q, q, 1, 2, 4, Kernel::Scalar);
+  p.query_scale = short_t;
+  try { attention(p); FAIL(); } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("queryScale.length = 1 does not match seqLen = 2"), std::string::npos) << e.what();
+  }
+  p.query_scale = negative;
+  try { attention(p); FAIL(); } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("queryScale[1] = -0.5 must be a number in 0..1e4"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Masks, AttentionStatsCausalRowsMatchTheDoubleReferenceAndUseTheirOwnCeiling) {
   for (Kernel kf : families()) {
     AttentionStatsParams p;

@@ -159,11 +159,11 @@ test(`attention (${RUNS} calls)`, () => {
       q: tensor(h * L * dk), k: tensor(hkv * L * dk), v: tensor(hkv * L * dk), heads: mix(pick(h)), headsKv: mix(pick(g)), seqLen: mix(pick(L)), dk: mix(pick(dk)),
       scale: scaleArb, kernel: kernelArb, weights: mix(pick(true, false)), causal: mix(pick(true, false)), mask: fc.oneof(fc.constant(null), tensor(L * L), tensor(h * L * L)), softcap: mix(pick(3)), maskedRow: mix(pick('nan', 'zero', 'inf')),
       sinks: sinksArb(h), alibi: optional(fc.oneof(fc.constant('press'), tensor(h), fc.constant('bloom'))),
-      dv: optional(pick(0, dk, 1, 16385)), lse: optional(pick(true, false)),
+      dv: optional(pick(0, dk, 1, 16385)), lse: optional(pick(true, false)), queryScale: optional(tensor(L)),
     });
   });
   run(arb, (p) => {
-    outcome('attention', ['params', 'q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks', 'alibi', 'dv', 'lse', 'bogusKey'], () => core.attention(p));
+    outcome('attention', ['params', 'q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks', 'alibi', 'dv', 'lse', 'queryScale', 'bogusKey'], () => core.attention(p));
   });
 });
 

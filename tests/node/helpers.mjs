@@ -21,7 +21,7 @@ export function randn(n, seed) {
  * 2022), causal (row i sees keys 0..i), dv (default dk); a row with every logit −∞ gives zeros (lse −∞), or NaN with
  * nanRows (PyTorch SDPA semantics). lse is ln Σ_j e^{s_j} in nats.
  */
-export function attentionReference(q, k, v, heads, L, dk, scale, { mask = null, causal = false, softcap = 0, nanRows = false, alibi = null, dv = dk } = {}) {
+export function attentionReference(q, k, v, heads, L, dk, scale, { mask = null, causal = false, softcap = 0, nanRows = false, alibi = null, dv = dk, queryScale = null } = {}) {
   const out = new Float64Array(heads * L * dv);
   const weights = new Float64Array(heads * L * L);
   const lse = new Float64Array(heads * L);
@@ -34,6 +34,7 @@ export function attentionReference(q, k, v, heads, L, dk, scale, { mask = null, 
         let dot = 0;
         for (let d = 0; d < dk; ++d) dot += q[base + i * dk + d] * k[base + j * dk + d];
         let x = scale * dot;
+        if (queryScale) x *= queryScale[i];  // a multiplier per query row, before the soft-cap
         if (softcap > 0) x = softcap * Math.tanh(x / softcap);
         if (mask) x += mask[(mask.length > L * L ? h * L * L : 0) + i * L + j];  // one mask for all heads, or one per head
         if (alibi) x += -alibi[h] * (i - j);  // ALiBi (Press et al. 2022), in double

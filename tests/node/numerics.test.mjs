@@ -182,6 +182,26 @@ test('attention lse and mergeAttention: two chunks of keys merged by their log-s
   assert.ok(!('lse' in core.attention({ ...base, lse: false })), 'no lse unless asked');
 });
 
+test('attention queryScale: Scalable-Softmax with n = position + 1 per row in a causal call, against the double reference', () => {
+  // Nakanishi 2025 (arXiv 2501.19399), allenai/OLMo-core#808: in a causal prefill row i sees n = i + 1 keys, t_i = s · ln(i + 1)
+  const [heads, L, dk, s] = [2, 24, 16, 0.43];
+  const q = randn(heads * L * dk, 71), k = randn(heads * L * dk, 72), v = randn(heads * L * dk, 73);
+  const queryScale = Float32Array.from({ length: L }, (_, i) => s * Math.log(i + 1));
+  for (const kernel of kernels) {
+    const r = core.attention({ q, k, v, heads, seqLen: L, dk, kernel, causal: true, queryScale });
+    const ref = attentionReference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { causal: true, queryScale });
+    for (let i = 0; i < ref.weights.length; ++i) {
+      assert.ok(Math.abs(r.weights[i] - ref.weights[i]) <= 2e-5 * ref.weights[i] + 1e-30, `${kernel} i=${i}: ${r.weights[i]} vs ${ref.weights[i]}`);
+    }
+    // row 0 sees one key (weight 1 whatever t_0 = 0 does); ones change nothing, bit for bit
+    assert.equal(r.weights[0], 1);
+    const plain = core.attention({ q, k, v, heads, seqLen: L, dk, kernel, causal: true });
+    assert.deepEqual(core.attention({ q, k, v, heads, seqLen: L, dk, kernel, causal: true, queryScale: new Float32Array(L).fill(1) }), plain);
+  }
+  refuses(() => core.attention({ q, k, v, heads, seqLen: L, dk, queryScale: new Float32Array(L - 1) }), RangeError, /^attention: queryScale\.length = 23 does not match seqLen = 24/);
+  refuses(() => core.attention({ q, k, v, heads, seqLen: L, dk, queryScale: new Float32Array(L).fill(-1) }), RangeError, /^attention: queryScale\[0\] = -1 must be a number in 0\.\.1e4/);
+});
+
 test('attention: a fully masked row is zeros by default (FlashAttention, SDPA) and NaN on request', () => {
   const [L, dk] = [4, 3];
   const q = randn(L * dk, 1), k = randn(L * dk, 2), v = randn(L * dk, 3);

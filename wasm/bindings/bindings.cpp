@@ -331,6 +331,8 @@ val js_attention(val o) {
       alibi = copy_typed_array<float>(o["alibi"]);
     }
     p.alibi = alibi;
+    const std::vector<float> query_scale = o["queryScale"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["queryScale"]);
+    p.query_scale = query_scale;
     // sized from the shape; attention_into refuses a bad shape before it writes anything
     const double n = static_cast<double>(p.heads) * p.seq_len * resolve_dv(p);  // the output [heads, seqLen, dv]
     const double nw = p.want_weights ? static_cast<double>(p.heads) * p.seq_len * p.seq_len : 0.0;

@@ -259,6 +259,14 @@ export interface AttentionParams {
    * (no sink) gives −∞ (its output 0, or NaN under maskedRow 'nan'). For mergeAttention. Default false.
    */
   lse?: boolean;
+  /**
+   * a multiplier t_i per query row [seqLen] (the same for every head), in 0..1e4: s_ij = t_i · c · q_i·k_j,
+   * applied to the scaled float32 logits before the soft-cap, the masks and ALiBi. For temperatures that depend on the
+   * position in a causal call: Scalable-Softmax with n = i + 1 keys seen, t_i = s · ln(i + 1) (Nakanishi 2025,
+   * arXiv 2501.19399; allenai/OLMo-core#808), Llama 4's 1 + attn_scale · ln(⌊(i + 1) / floor_scale⌋ + 1), log-n scaling
+   * max(1, ln(i + 1) / ln L_train). Default: none (every number as without it, bit for bit).
+   */
+  queryScale?: Float32Array | null;
 }
 export interface AttentionResult {
   scale: number;

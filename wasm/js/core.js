@@ -684,6 +684,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         sinks: sinks(what, params.sinks, heads),
         alibi: alibiOf(what, params.alibi, heads),
         lse: bool(what, 'lse', params.lse, D.lse),
+        queryScale: params.queryScale === undefined || params.queryScale === null ? null : float32(what, 'queryScale', params.queryScale, seqLen, 'seqLen'),
       });
     },
     mergeAttention(params) {

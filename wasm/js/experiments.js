@@ -150,6 +150,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       maskedRow: { type: 'choice', default: 'zero', values: MASKED_ROW_RULES, doc: 'a fully masked row: zeros (FlashAttention, SDPA) or NaN' },
       sinks,
       alibi: { type: 'alibi', default: null, doc: "ALiBi (Press et al. 2022): 'press' (the paper's slopes for heads) or a Float32Array [heads] of slopes m_h; −m_h · (i − j) is added where the mask is; null: none" },
+      queryScale: { type: 'float32', default: null, doc: "a multiplier t_i per query row [seqLen] of the scaled logits, before the soft-cap (Scalable-Softmax's s · ln(i + 1) in a causal call, Llama 4's temperature per position), or null" },
       lse: { type: 'bool', default: false, doc: "also return lse [heads, seqLen], each row's log-sum-exp in nats (−∞ for a fully masked row), for mergeAttention" },
     },
     result: ['scale', 'output', 'weights', 'sinkWeights?', 'sinkMass?', 'alibiSlopes?', 'lse?'],

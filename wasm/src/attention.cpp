@@ -75,6 +75,15 @@ void check_attention_work(const AttentionParams& p) {
   check_softcap(what, p.softcap);
   check_sinks(what, p.sinks, p.heads);
   check_alibi(what, p.alibi, p.heads);
+  if (!p.query_scale.empty()) {
+    if (static_cast<long long>(p.query_scale.size()) != p.seq_len)
+      throw std::invalid_argument("attention: queryScale.length = " + std::to_string(p.query_scale.size()) +
+                                  " does not match seqLen = " + std::to_string(p.seq_len) + " (one multiplier per query row)");
+    for (size_t i = 0; i < p.query_scale.size(); ++i)
+      if (!(p.query_scale[i] >= 0.0f) || p.query_scale[i] > 1e4f)
+        throw std::invalid_argument("attention: queryScale[" + std::to_string(i) + "] = " + format_number(p.query_scale[i]) +
+                                    " must be a number in 0..1e4");
+  }
   // q, k, v and the output; at dv = dk the very numbers of 4 · (2n + 2nkv) and 2 · heads · L² · dk (integers, exact)
   const std::string dims = "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
                            ", dk = " + std::to_string(p.dk) + (dv != p.dk ? ", dv = " + std::to_string(dv) : "");
@@ -125,7 +134,7 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
   const double scale = resolve_scale(p.scale, p.dk, p.heads);
   // Without soft-capping or masks every logit is finite (entries ≤ 1e6, scale ≤ 1e4) and no row
   // can be fully masked: the per-logit pass below would change nothing, so it is skipped.
-  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal || !p.alibi.empty();
+  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal || !p.alibi.empty() || !p.query_scale.empty();
   const bool mask_per_head = p.mask.size() > LL;
   constexpr double kNegInfD = -std::numeric_limits<double>::infinity();
   // The weights of one head when the caller does not want them all: kept between calls and not
@@ -155,6 +164,7 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
       bool all_masked = true;
       for (size_t j = 0; j < Lz; ++j) {
         float& s = P[i * Lz + j];
+        if (!p.query_scale.empty()) s *= p.query_scale[i];  // t_i · (c · q_i·k_j), rounded to float32
         if (p.softcap > 0.0) s = static_cast<float>(softcap_logit(s, p.softcap));
         if (!p.alibi.empty()) {  // ALiBi: −m_h · (i − j) in float32, joined to the mask entry before it is added
           const float bias = static_cast<float>(-slope * (static_cast<double>(i) - static_cast<double>(j)));

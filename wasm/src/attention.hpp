@@ -67,6 +67,13 @@ struct AttentionParams {
   std::span<const double> sinks;   // empty, or [heads] sink logits (check_sinks), appended to every row after
                                    // the masks; a head with a finite sink never gives a NaN row
   bool want_lse = defaults::attention::lse;  // also return each row's log-sum-exp (AttentionResult::lse)
+  std::span<const float> query_scale;  // empty, or [seq_len] a multiplier t_i of query row i's logits, the same
+                                       // for every head: s_ij = t_i · c · q_i·k_j, applied to the scaled float32
+                                       // logit (one more rounding) before the soft-cap and the masks. Position-
+                                       // dependent temperatures in a causal call: Scalable-Softmax with n = i + 1,
+                                       // t_i = s · ln(i + 1) (Nakanishi 2025; allenai/OLMo-core#808), Llama 4's
+                                       // 1 + attn_scale · ln(⌊(i + 1) / floor_scale⌋ + 1), log-n max(1, ln(i + 1) /
+                                       // ln L_train). Each t_i in 0..1e4 (0: the row's logits all 0, as SSMax's t_0 = s · ln 1)
 };
 struct AttentionResult {
   double scale = 0.0;
