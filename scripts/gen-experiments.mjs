@@ -10,7 +10,7 @@ import { EXPERIMENTS, EXPERIMENT_NAMES } from '../wasm/js/experiments.js';
 const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const pascal = (value) => value.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
 /** The C++ enum of each choice parameter with a default. */
-const ENUMS = { maskedRow: 'MaskedRow', accumulate: 'Accumulate', scaleAt: 'ScaleAt' };
+const ENUMS = { maskedRow: 'MaskedRow', accumulate: 'Accumulate', scaleAt: 'ScaleAt', scaleRounding: 'ScaleRounding' };
 
 /** A C++ constant for a default, or null where C++ has no such constant (lists, null, derived). */
 function constant(key, spec) {

@@ -758,6 +758,78 @@ TEST(PrecisionQk, Float32ProductsMatchTheDoubleProductsToRounding) {
   EXPECT_NEAR(cell(r, "float32", "safe").row_sum.min, 1.0, 1e-6);
 }
 
+// Issue 27's bfloat16 example: d_k 128, q = e₀, keys 227·e₀ and 226·e₀, accumulate 'float32'.
+PrecisionLabParams bf16_scale_case(ScaleAt at, ScaleRounding rounding) {
+  PrecisionLabParams p;
+  p.dk = 128;
+  p.q.assign(128, 0.0f);
+  p.q[0] = 1.0f;
+  p.k.assign(2 * 128, 0.0f);
+  p.k[0] = 227.0f;
+  p.k[128] = 226.0f;
+  p.accumulate = Accumulate::Float32;
+  p.scale_at = at;
+  p.scale_rounding = rounding;
+  return p;
+}
+
+TEST(PrecisionQk, TheScaleOfABfloat16CellIsAFloat32ConstantAsInPyTorch) {
+  // PyTorch multiplies a bf16 tensor by a Python float in float32 (pytorch/pytorch#147134):
+  // 227 · float32(1/√128) = 20.0641 → 20.125, 226 · c = 19.9758 → 20 in bfloat16 (spacing 0.125).
+  const double c = 1.0 / std::sqrt(128.0);
+  double applied = 0.0;
+  const auto logits = precision_qk_logits(bf16_scale_case(ScaleAt::Scores, ScaleRounding::Float32), Format::BFloat16, &applied);
+  EXPECT_EQ(logits[0], (std::vector<double>{20.125, 20.0}));
+  EXPECT_EQ(applied, double(float(c)));
+  const PrecisionLabResult r = precision_lab(bf16_scale_case(ScaleAt::Scores, ScaleRounding::Float32));
+  EXPECT_EQ(cell(r, "bfloat16", "safe").probs, (std::vector<double>{0.53125, 0.46875}));
+  EXPECT_EQ(cell(r, "bfloat16", "safe").scale_applied, double(float(c)));
+  EXPECT_EQ(cell(r, "float64", "safe").scale_applied, c);
+  // float64: 1 / (1 + e^{∓c}) = [0.5220827, 0.4779173]
+  EXPECT_NEAR(r.reference[0], 1.0 / (1.0 + std::exp(-c)), 1e-15);
+  EXPECT_NEAR(r.reference[0], 0.5220827, 1e-7);
+  EXPECT_NEAR(r.reference[1], 0.4779173, 1e-7);
+  // The old rule (c rounded to bfloat16 first: 0.08837890625) gives [20, 20] and [0.5, 0.5].
+  const auto old = precision_qk_logits(bf16_scale_case(ScaleAt::Scores, ScaleRounding::Cell), Format::BFloat16, &applied);
+  EXPECT_EQ(old[0], (std::vector<double>{20.0, 20.0}));
+  EXPECT_EQ(applied, 0.08837890625);
+  const PrecisionLabResult rc = precision_lab(bf16_scale_case(ScaleAt::Scores, ScaleRounding::Cell));
+  EXPECT_EQ(cell(rc, "bfloat16", "safe").probs, (std::vector<double>{0.5, 0.5}));
+  EXPECT_EQ(cell(rc, "bfloat16", "safe").scale_applied, 0.08837890625);
+  // float16 rounds c to the same 0.08837890625 (1448 · 2^−14) under 'cell'.
+  EXPECT_EQ(cell(rc, "float16", "safe").scale_applied, 0.08837890625);
+  // float32 and float64 cells are the same under both rules, bit for bit.
+  for (size_t i = 0; i < r.cells.size(); ++i)
+    if (r.cells[i].format == "float32" || r.cells[i].format == "float64") {
+      EXPECT_EQ(r.cells[i].probs, rc.cells[i].probs) << r.cells[i].format << " " << r.cells[i].algorithm;
+      EXPECT_EQ(r.cells[i].scale_applied, rc.cells[i].scale_applied);
+    }
+}
+
+TEST(PrecisionQk, BothPutsTheSquareRootOfTheScaleOnQAndOnK) {
+  // PyTorch's math backend before pytorch/pytorch#163508: q' = √c · q, k' = √c · k, each rounded to the format
+  // (√c a float32 constant): √(1/√128) = 0.29730177 → q'₀ = 0.296875 in bfloat16, k' = [67.5, 67], logits
+  // [20.0, 19.875] (checked by an independent emulation in Python: round to 8 significant bits, ties to even).
+  double applied = 0.0;
+  const auto logits = precision_qk_logits(bf16_scale_case(ScaleAt::Both, ScaleRounding::Float32), Format::BFloat16, &applied);
+  EXPECT_EQ(logits[0], (std::vector<double>{20.0, 19.875}));
+  const double held = double(float(std::sqrt(1.0 / std::sqrt(128.0))));
+  EXPECT_EQ(applied, held * held);
+  const PrecisionLabResult r = precision_lab(bf16_scale_case(ScaleAt::Both, ScaleRounding::Float32));
+  EXPECT_EQ(cell(r, "bfloat16", "safe").probs, (std::vector<double>{0.53125, 0.46875}));
+  // In float32 'both' is the scores' c · (q·k) to float32's rounding; float64 is the reference itself.
+  PrecisionLabParams p;
+  p.dk = 16;
+  p.q = test::randn(4 * 16, 3);
+  p.k = test::randn(9 * 16, 4);
+  const auto at_scores = precision_qk_logits(p, Format::Float32);
+  p.scale_at = ScaleAt::Both;
+  const auto both = precision_qk_logits(p, Format::Float32);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 9; ++j) EXPECT_NEAR(both[i][j], at_scores[i][j], 1e-5 * (1.0 + std::fabs(at_scores[i][j])));
+  expect_message([] { parse_scale_rounding("bf16"); }, "scaleRounding = 'bf16' is not one of 'float32', 'cell'");
+}
+
 TEST(PrecisionRowSums, Float16SumOf4096ZerosStallsAt2048) {
   PrecisionLabParams p;
   p.logits.assign(4096, 0.0);

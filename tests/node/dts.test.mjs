@@ -106,11 +106,18 @@ test('every result matches its interface, field by field', () => {
   const att = core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3, sinks: [0, 1] });
   assert.ok(att.sinkWeights instanceof Float32Array && typeof att.sinkMass === 'number');
   shape(att, 'AttentionResult');
+  const withLse = core.attention({ q, k: q, v: q, heads: 2, seqLen: 5, dk: 3, lse: true, alibi: 'press', mask: new Float32Array(2 * 5 * 5) });
+  assert.ok(withLse.lse instanceof Float32Array && withLse.alibiSlopes instanceof Float32Array);
+  shape(withLse, 'AttentionResult');
+  shape(core.mergeAttention({ a: withLse, b: withLse, heads: 2, seqLen: 5, dv: 3 }), 'MergeAttentionResult');
   const sums = core.precisionLab({ rows: 2, seqLen: 8, dk: 4 });
   shape(core.precisionLab({ rows: 2, seqLen: 8, dk: 4, rowSums: false }), 'PrecisionLabResult');
   assert.ok(sums.cells[0].rowSum && typeof sums.cells[0].causes.sumStall === 'number');
   shape(sums, 'PrecisionLabResult');
   shape(core.precisionLab({ q: new Float32Array(8).fill(1), k: new Float32Array(12).fill(1), dk: 4, scaleAt: 'query' }), 'PrecisionLabResult');
+  const both = core.precisionLab({ q: new Float32Array(8).fill(1), k: new Float32Array(12).fill(1), dk: 4, scaleAt: 'both', scaleRounding: 'cell' });
+  assert.ok(both.cells.every((c) => typeof c.scaleApplied === 'number'), 'q/k cells carry scaleApplied');
+  shape(both, 'PrecisionLabResult');
   shape(core.longContext({ seqLens: [8], queries: 2, dk: 4, sink: 0 }), 'LongContextResult');
   const models = core.modelScales();
   assert.ok(models.length >= 13);

@@ -73,7 +73,7 @@ test('a parameter left out gets its declared default', () => {
       // soft-capping is off when left out; its default 0 is the core's "off", which a caller cannot write
       if (spec.type === 'softcap' && !(key in e.example[0])) delete explicit[key];
     }
-    if (name === 'precisionLab') delete explicit.scaleAt;  // goes only with q and k
+    if (name === 'precisionLab') { delete explicit.scaleAt; delete explicit.scaleRounding; }  // go only with q and k
     assert.deepEqual(full[name](explicit), full[name](e.example[0]), `${name}: defaults written out`);
   }
 });

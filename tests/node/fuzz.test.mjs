@@ -5,7 +5,7 @@
 // name and names one of its parameters; the wasm heap stays under HEAP_BOUND; a fixed reference
 // call returns the same numbers afterwards.
 //
-// `npm test` runs FUZZ_RUNS = 5400 calls in all (600 per function, ~15 s here); `npm run fuzz` runs 30000.
+// `npm test` runs FUZZ_RUNS = 5400 calls in all (540 per function, ~15 s here); `npm run fuzz` runs 30000.
 // FUZZ_SEED picks another seed (default 12); a failure prints the seed and path to replay it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ import { loadCore } from '../../wasm/js/core.js';
 
 const TOTAL = Number(process.env.FUZZ_RUNS ?? 5400);
 const SEED = Number(process.env.FUZZ_SEED ?? 12);
-const FUNCTIONS = 9;
+const FUNCTIONS = 10;
 const RUNS = Math.max(1, Math.ceil(TOTAL / FUNCTIONS));
 /** The wasm heap after fuzzing stays under this (valid calls are small; refusals copy nothing). */
 const HEAP_BOUND = 256 * 1024 * 1024;
@@ -157,12 +157,26 @@ test(`attention (${RUNS} calls)`, () => {
     const hkv = g === 0 ? h : g;
     return params({
       q: tensor(h * L * dk), k: tensor(hkv * L * dk), v: tensor(hkv * L * dk), heads: mix(pick(h)), headsKv: mix(pick(g)), seqLen: mix(pick(L)), dk: mix(pick(dk)),
-      scale: scaleArb, kernel: kernelArb, weights: mix(pick(true, false)), causal: mix(pick(true, false)), mask: fc.oneof(fc.constant(null), tensor(L * L)), softcap: mix(pick(3)), maskedRow: mix(pick('nan', 'zero', 'inf')),
-      sinks: sinksArb(h),
+      scale: scaleArb, kernel: kernelArb, weights: mix(pick(true, false)), causal: mix(pick(true, false)), mask: fc.oneof(fc.constant(null), tensor(L * L), tensor(h * L * L)), softcap: mix(pick(3)), maskedRow: mix(pick('nan', 'zero', 'inf')),
+      sinks: sinksArb(h), alibi: optional(fc.oneof(fc.constant('press'), tensor(h), fc.constant('bloom'))),
+      dv: optional(pick(0, dk, 1, 16385)), lse: optional(pick(true, false)), queryScale: optional(tensor(L)),
     });
   });
   run(arb, (p) => {
-    outcome('attention', ['params', 'q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks', 'bogusKey'], () => core.attention(p));
+    outcome('attention', ['params', 'q', 'k', 'v', 'heads', 'headsKv', 'seqLen', 'dk', 'scale', 'kernel', 'weights', 'causal', 'mask', 'softcap', 'maskedRow', 'sinks', 'alibi', 'dv', 'lse', 'queryScale', 'bogusKey'], () => core.attention(p));
+  });
+});
+
+test(`mergeAttention (${RUNS} calls)`, () => {
+  /** { output [n], lse [rows] }: mostly valid (an empty chunk's −∞ too), else a broken tensor or not an object */
+  const state = (n, rows) => fc.oneof({ weight: 4, arbitrary: fc.record({ output: mostlyOk(n), lse: fc.oneof(mostlyOk(rows), fc.constant(new Float32Array(rows).fill(-Infinity))) }) },
+    { weight: 1, arbitrary: fc.record({ output: tensor(n), lse: tensor(rows) }, { requiredKeys: [] }) }, { weight: 1, arbitrary: hostile });
+  const arb = fc.record({ h: small.heads, L: small.seqLen, dv: small.dk }).chain(({ h, L, dv }) => params({
+    a: state(h * L * dv, h * L), b: state(h * L * dv, h * L), heads: mix(pick(h)), seqLen: mix(pick(L)), dv: mix(pick(dv)),
+  }));
+  run(arb, (p) => {
+    const r = outcome('mergeAttention', ['params', 'a', 'b', 'heads', 'seqLen', 'dv', 'bogusKey'], () => core.mergeAttention(p));
+    if (r) assert.ok(!r.output.some(Number.isNaN), 'a merge never gives NaN');
   });
 });
 
@@ -180,12 +194,13 @@ test(`precisionLab (${RUNS} calls)`, () => {
   const random = { rows: mix(pick(1, 4, 16)), seqLen: mix(pick(1, 8, 32)), dk: mix(pick(1, 8)), heads: mix(pick(1, 2)), scale: scaleArb, seed: mix(pick(0, 2)) };
   const shared = { blockSize: mix(pick(1, 4, 32)), accumulate: mix(pick('same', 'float32', 'double')), maskedRow: mix(pick('nan', 'zero')), softcap: mix(pick(4)) };
   const qk = fc.record({ dk: small.dk, nq: pick(1, 2, 3), nk: pick(1, 4, 9) }).chain(({ dk, nq, nk }) => params({
-    q: mostlyOk(nq * dk), k: mostlyOk(nk * dk), dk: mix(pick(dk)), heads: mix(pick(1, 2)), scale: scaleArb, scaleAt: optional(pick('scores', 'query', 'keys')),
+    q: mostlyOk(nq * dk), k: mostlyOk(nk * dk), dk: mix(pick(dk)), heads: mix(pick(1, 2)), scale: scaleArb, scaleAt: optional(pick('scores', 'query', 'both', 'keys')),
+    scaleRounding: optional(pick('float32', 'cell', 'bf16')),
     rowSums: optional(pick(true, false)), rows: fc.constant(undefined), logits: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: numbers }), ...shared,
   }));
   const arb = fc.oneof(params({ ...random, ...shared, rowSums: optional(pick(true, false)) }), params({ logits: numbers, ...shared, rowSums: optional(pick(true, false)), scaleAt: fc.constantFrom(undefined, undefined, undefined, 'query') }), params({ logits: numbers, ...random, ...shared }), qk);
   run(arb, (p) => {
-    outcome('precisionLab', ['params', 'logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'q', 'k', 'scaleAt', 'rowSums', 'queries', 'keys', 'bogusKey'], () => core.precisionLab(p));
+    outcome('precisionLab', ['params', 'logits', 'rows', 'seqLen', 'dk', 'heads', 'scale', 'seed', 'blockSize', 'accumulate', 'maskedRow', 'softcap', 'q', 'k', 'scaleAt', 'scaleRounding', 'rowSums', 'queries', 'keys', 'bogusKey'], () => core.precisionLab(p));
   });
 });
 

@@ -9,6 +9,7 @@ import { randn, relDiff, attentionReference } from './helpers.mjs';
 const core = await loadCore();
 const kernels = core.info().simd ? ['scalar', 'simd'] : ['scalar'];
 const cell = (r, format, algorithm) => r.cells.find((c) => c.format === format && c.algorithm === algorithm);
+const refuses = (f, Type, re) => assert.throws(f, (e) => e instanceof Type && re.test(e.message), String(re));
 const CAUSES = ['inputOverflow', 'expOverflow', 'sumOverflow', 'nan', 'underflow'];
 
 
@@ -50,6 +51,155 @@ test('attention: masks and soft-cap against the double reference on the full sco
       }
     }
   }
+});
+
+test("attention: ALiBi slopes of 8 and 12 heads are those of the paper's reference code", () => {
+  // ofirpress/attention_with_linear_biases, fairseq/models/transformer.py get_slopes (run in Python)
+  const press12 = [0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625, 0.7071067811865476, 0.35355339059327384, 0.17677669529663692, 0.08838834764831849];
+  for (const heads of [8, 12]) {
+    const L = 2, dk = 2, n = heads * L * dk;
+    const r = core.attention({ q: randn(n, 1), k: randn(n, 2), v: randn(n, 3), heads, seqLen: L, dk, alibi: 'press', causal: true });
+    assert.deepEqual(Array.from(r.alibiSlopes), press12.slice(0, heads === 8 ? 8 : 12).map(Math.fround), `${heads} heads`);
+  }
+  const plain = core.attention({ q: randn(4, 1), k: randn(4, 2), v: randn(4, 3), heads: 1, seqLen: 2, dk: 2 });
+  assert.ok(!('alibiSlopes' in plain), 'no alibiSlopes without alibi');
+});
+
+test('attention: a mask per head and ALiBi equal one call per head with its own mask (both kernels, and the double reference)', () => {
+  for (const kernel of kernels) {
+    for (const L of [5, 12]) {
+      for (const causal of [false, true]) {
+        for (const form of ['perHead', 'alibi', 'both']) {
+          const [heads, dk] = [3, 8];
+          const LL = L * L, head = L * dk;
+          const q = randn(heads * head, 7), k = randn(heads * head, 8), v = randn(heads * head, 9);
+          const mask = randn(heads * LL, 10);
+          for (let i = 0; i < mask.length; i += 7) mask[i] = -Infinity;
+          const slopes = new Float32Array([0.5, 0.25, 0.125]);
+          const params = { q, k, v, heads, seqLen: L, dk, kernel, causal, mask: form === 'alibi' ? null : mask, alibi: form === 'perHead' ? null : slopes };
+          const all = core.attention(params);
+          for (let h = 0; h < heads; ++h) {
+            const own = new Float32Array(LL);
+            for (let i = 0; i < L; ++i) for (let j = 0; j < L; ++j) {
+              const bias = Math.fround(-slopes[h] * (i - j)), m = mask[h * LL + i * L + j];
+              own[i * L + j] = form === 'perHead' ? m : form === 'alibi' ? bias : Math.fround(m + bias);
+            }
+            const one = core.attention({ q: q.slice(h * head, (h + 1) * head), k: k.slice(h * head, (h + 1) * head), v: v.slice(h * head, (h + 1) * head), heads: 1, seqLen: L, dk, kernel, causal, mask: own });
+            assert.deepEqual(one.output, all.output.slice(h * head, (h + 1) * head), `${kernel} L=${L} causal=${causal} ${form} h=${h}`);
+            assert.deepEqual(one.weights, all.weights.slice(h * LL, (h + 1) * LL), `${kernel} L=${L} causal=${causal} ${form} h=${h}`);
+          }
+          const ref = attentionReference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { mask: params.mask, causal, alibi: params.alibi });
+          for (let i = 0; i < ref.weights.length; ++i) {
+            assert.ok(Math.abs(all.weights[i] - ref.weights[i]) <= 2e-5 * ref.weights[i] + 1e-30, `${kernel} ${form} i=${i}: ${all.weights[i]} vs ${ref.weights[i]}`);
+          }
+        }
+      }
+    }
+  }
+  const q = randn(16, 1);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, mask: new Float32Array(5) }), RangeError,
+    /^attention: mask\.length = 5 matches neither seqLen · seqLen = 4 \(one mask for every head\) nor heads · seqLen · seqLen = 8/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, alibi: new Float32Array(3) }), RangeError, /^attention: alibi\.length = 3 does not match heads = 2/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, alibi: 'bloom' }), RangeError, /^attention: alibi = 'bloom' is not 'press'/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, alibi: [0.5, 0.25] }), TypeError, /^attention: alibi must be 'press' or a Float32Array \[heads\]/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, alibi: new Float32Array([0.5, NaN]) }), RangeError, /^attention: alibi\[1\] = NaN must be a finite slope/);
+});
+
+test("attention: dv ≠ dk (DeepSeek's MLA, q/k 192, v 128) is the zero-padded call's first dv columns, and the double reference", () => {
+  for (const kernel of kernels) {
+    for (const headsKv of [2, 1]) {
+      const [heads, L, dk, dv] = [2, 9, 192, 128];
+      const q = randn(heads * L * dk, 31), k = randn(headsKv * L * dk, 32), v = randn(headsKv * L * dv, 33);
+      const r = core.attention({ q, k, v, heads, headsKv, seqLen: L, dk, dv, kernel, causal: true });
+      assert.equal(r.output.length, heads * L * dv);
+      const padded = new Float32Array(headsKv * L * dk);
+      for (let row = 0; row < headsKv * L; ++row) padded.set(v.subarray(row * dv, (row + 1) * dv), row * dk);
+      const rp = core.attention({ q, k, v: padded, heads, headsKv, seqLen: L, dk, kernel, causal: true });
+      assert.deepEqual(r.weights, rp.weights);
+      for (let row = 0; row < heads * L; ++row) assert.deepEqual(r.output.subarray(row * dv, (row + 1) * dv), rp.output.subarray(row * dk, row * dk + dv), `${kernel} row ${row}`);
+      assert.deepEqual(core.attention({ q, k, v, heads, headsKv, seqLen: L, dk, dv, kernel, causal: true, weights: false }).output, r.output);
+      if (headsKv !== heads) continue;
+      const ref = attentionReference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { causal: true, dv });
+      let err = 0, norm = 1;
+      for (let i = 0; i < ref.out.length; ++i) { err = Math.max(err, Math.abs(r.output[i] - ref.out[i])); norm = Math.max(norm, Math.abs(ref.out[i])); }
+      assert.ok(err <= 2e-5 * norm, `${kernel}: output err ${err}`);
+    }
+  }
+  const q = randn(16, 1);
+  assert.deepEqual(core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, dv: 4 }), core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4 }), 'dv = dk written out');
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, dv: 2 }), RangeError, /^attention: v\.length = 16 does not match headsKv · seqLen · dv = 8/);
+  refuses(() => core.attention({ q, k: q, v: q, heads: 2, seqLen: 2, dk: 4, dv: -1 }), RangeError, /^attention: dv = -1 is outside 0\.\.16384/);
+});
+
+test('attention lse and mergeAttention: two chunks of keys merged by their log-sum-exp give the full call; an empty chunk is neutral', () => {
+  const [heads, L, dk] = [2, 16, 32];
+  const q = randn(heads * L * dk, 51), k = randn(heads * L * dk, 52), v = randn(heads * L * dk, 53);
+  const chunkMask = (from, to) => {
+    const m = new Float32Array(L * L).fill(-Infinity);
+    for (let i = 0; i < L; ++i) m.fill(0, i * L + from, i * L + to);
+    return m;
+  };
+  const maxErr = (a, b) => { let e = 0; for (let i = 0; i < a.length; ++i) e = Math.max(e, Math.abs(a[i] - b[i])); return e; };
+  for (const kernel of kernels) {
+    for (const causal of [false, true]) {
+      const base = { q, k, v, heads, seqLen: L, dk, kernel, causal, lse: true };
+      const full = core.attention(base);
+      const ref = attentionReference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { causal });
+      for (let r = 0; r < ref.lse.length; ++r) assert.ok(Math.abs(full.lse[r] - ref.lse[r]) <= 2e-6 * (1 + Math.abs(ref.lse[r])), `lse ${r}: ${full.lse[r]} vs ${ref.lse[r]}`);
+      const a = core.attention({ ...base, mask: chunkMask(0, 5) }), b = core.attention({ ...base, mask: chunkMask(5, L) });
+      if (causal) assert.equal(b.lse[0], -Infinity, 'row 0 sees nothing of the second chunk');
+      const m = core.mergeAttention({ a, b, heads, seqLen: L, dv: dk });
+      // tolerance: float32 chunks merged in double, 2e-6 of the largest |output| (measured ≈ 2e-7)
+      assert.ok(maxErr(m.output, full.output) <= 2e-6, `${kernel} causal=${causal}: ${maxErr(m.output, full.output)}`);
+      assert.ok(maxErr(m.lse, full.lse) <= 2e-6 * 10, `${kernel} causal=${causal} lse: ${maxErr(m.lse, full.lse)}`);
+      assert.ok(!m.output.some(Number.isNaN));
+      // an empty chunk (0, −∞) is neutral, bit for bit; two give (0, −∞), never NaN
+      const empty = { output: new Float32Array(heads * L * dk), lse: new Float32Array(heads * L).fill(-Infinity) };
+      const same = core.mergeAttention({ a: full, b: empty, heads, seqLen: L, dv: dk });
+      assert.deepEqual(same.output, full.output);
+      assert.deepEqual(same.lse, full.lse);
+      const none = core.mergeAttention({ a: empty, b: empty, heads, seqLen: L, dv: dk });
+      assert.deepEqual(none, { output: empty.output, lse: empty.lse });
+    }
+  }
+  // the base-2 pitfall: a kernel that keeps lse · log₂e (exp2 inside) read as natural sharpens the mixing weights by
+  // log₂e = 1.4427; here the merged output is off the full call by 0.174 (measured; 0.189 under causal), against 2.4e-7
+  // for the right merge: the test asks for more than 0.05
+  const base = { q, k, v, heads, seqLen: L, dk, lse: true };
+  const full = core.attention(base);
+  const a = core.attention({ ...base, mask: chunkMask(0, 5) }), b = core.attention({ ...base, mask: chunkMask(5, L) });
+  const base2 = (s) => ({ output: s.output, lse: s.lse.map((x) => x * Math.LOG2E) });
+  const wrong = core.mergeAttention({ a: base2(a), b: base2(b), heads, seqLen: L, dv: dk });
+  const err = maxErr(wrong.output, full.output);
+  assert.ok(err > 0.05, `the base-2 log-sum-exp read as natural is off by ${err}`);
+  // converted back (÷ log₂e) it is right again
+  const right = core.mergeAttention({ a: { output: a.output, lse: base2(a).lse.map((x) => x / Math.LOG2E) }, b, heads, seqLen: L, dv: dk });
+  assert.ok(maxErr(right.output, full.output) <= 2e-6);
+  refuses(() => core.mergeAttention({ a, b, heads, seqLen: L, dv: 16 }), RangeError, /^mergeAttention: a\.output\.length = 1024 does not match heads · seqLen · dv = 512/);
+  refuses(() => core.mergeAttention({ a: null, b, heads, seqLen: L, dv: dk }), TypeError, /^mergeAttention: a must be \{ output, lse \}/);
+  refuses(() => core.mergeAttention({ a, b: { output: b.output, lse: new Float32Array(heads * L).fill(Infinity) }, heads, seqLen: L, dv: dk }), RangeError, /^mergeAttention: b\.lse\[0\] = inf is not allowed/);
+  refuses(() => core.mergeAttention({ a, b, heads: 65, seqLen: L, dv: dk }), RangeError, /^mergeAttention: heads = 65 is outside 1\.\.64/);
+  assert.ok(!('lse' in core.attention({ ...base, lse: false })), 'no lse unless asked');
+});
+
+test('attention queryScale: Scalable-Softmax with n = position + 1 per row in a causal call, against the double reference', () => {
+  // Nakanishi 2025 (arXiv 2501.19399), allenai/OLMo-core#808: in a causal prefill row i sees n = i + 1 keys, t_i = s · ln(i + 1)
+  const [heads, L, dk, s] = [2, 24, 16, 0.43];
+  const q = randn(heads * L * dk, 71), k = randn(heads * L * dk, 72), v = randn(heads * L * dk, 73);
+  const queryScale = Float32Array.from({ length: L }, (_, i) => s * Math.log(i + 1));
+  for (const kernel of kernels) {
+    const r = core.attention({ q, k, v, heads, seqLen: L, dk, kernel, causal: true, queryScale });
+    const ref = attentionReference(q, k, v, heads, L, dk, 1 / Math.sqrt(dk), { causal: true, queryScale });
+    for (let i = 0; i < ref.weights.length; ++i) {
+      assert.ok(Math.abs(r.weights[i] - ref.weights[i]) <= 2e-5 * ref.weights[i] + 1e-30, `${kernel} i=${i}: ${r.weights[i]} vs ${ref.weights[i]}`);
+    }
+    // row 0 sees one key (weight 1 whatever t_0 = 0 does); ones change nothing, bit for bit
+    assert.equal(r.weights[0], 1);
+    const plain = core.attention({ q, k, v, heads, seqLen: L, dk, kernel, causal: true });
+    assert.deepEqual(core.attention({ q, k, v, heads, seqLen: L, dk, kernel, causal: true, queryScale: new Float32Array(L).fill(1) }), plain);
+  }
+  refuses(() => core.attention({ q, k, v, heads, seqLen: L, dk, queryScale: new Float32Array(L - 1) }), RangeError, /^attention: queryScale\.length = 23 does not match seqLen = 24/);
+  refuses(() => core.attention({ q, k, v, heads, seqLen: L, dk, queryScale: new Float32Array(L).fill(-1) }), RangeError, /^attention: queryScale\[0\] = -1 must be a number in 0\.\.1e4/);
 });
 
 test('attention: a fully masked row is zeros by default (FlashAttention, SDPA) and NaN on request', () => {

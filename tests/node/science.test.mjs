@@ -4,7 +4,7 @@
 // defaults, and the boundary's errors (named, before anything is copied).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadCore, LONG_CONTEXT_METHODS, SCALE_AT } from '../../wasm/js/core.js';
+import { loadCore, LONG_CONTEXT_METHODS, SCALE_AT, SCALE_ROUNDING } from '../../wasm/js/core.js';
 
 const core = await loadCore();
 const kernels = core.info().build === 'simd128' ? ['scalar', 'simd'] : ['scalar'];
@@ -178,7 +178,7 @@ test('longContext with a sink: the mean sink mass per point; −∞ is no sink, 
 });
 
 test('precisionLab q·kᵀ in float16: the products overflow before the scale, not when q is scaled first', () => {
-  assert.deepEqual(SCALE_AT, ['scores', 'query']);
+  assert.deepEqual(SCALE_AT, ['scores', 'query', 'both']);
   const dk = 128;
   const q = new Float32Array(dk).fill(24);
   const k = new Float32Array(3 * dk);
@@ -204,6 +204,42 @@ test('precisionLab q·kᵀ in float16: the products overflow before the scale, n
   refuses(() => core.precisionLab({ q, k, dk, scaleAt: 'keys' }), RangeError, /^precisionLab: scaleAt = 'keys' is not one of 'scores', 'query'/);
   refuses(() => core.precisionLab({ logits: [1], scaleAt: 'query' }), TypeError, /^precisionLab: scaleAt goes with q and k/);
   refuses(() => core.precisionLab({ q, k, dk: 100 }), RangeError, /^precisionLab: q\.length = 128 is not queries · dk for dk = 100/);
+});
+
+test("precisionLab: a bfloat16 cell's scale is a float32 constant, as PyTorch and FlashAttention hold it (issue 27's example)", () => {
+  // d_k 128, bfloat16, safe, accumulate 'float32', q = e₀, keys 227·e₀ and 226·e₀: PyTorch multiplies a bf16 tensor by
+  // a Python float in float32 (pytorch/pytorch#147134): logits [20.125, 20], p = [0.53125, 0.46875]; float64
+  // 1/(1 + e^{∓c}) = [0.5220827, 0.4779173]. Rounding c to bfloat16 first (0.08837890625, core 0.3.0) gave [0.5, 0.5].
+  assert.deepEqual(SCALE_ROUNDING, ['float32', 'cell']);
+  const dk = 128, c = 1 / Math.sqrt(128);
+  const q = new Float32Array(dk); q[0] = 1;
+  const k = new Float32Array(2 * dk); k[0] = 227; k[dk] = 226;
+  const cell = (r, f, a) => r.cells.find((x) => x.format === f && x.algorithm === a);
+  const base = { q, k, dk, accumulate: 'float32', scaleAt: 'scores' };
+  const r = core.precisionLab(base);
+  assert.deepEqual(Array.from(cell(r, 'bfloat16', 'safe').probs), [0.53125, 0.46875]);
+  assert.equal(cell(r, 'bfloat16', 'safe').scaleApplied, Math.fround(c));
+  assert.equal(cell(r, 'float64', 'safe').scaleApplied, c);
+  assert.ok(Math.abs(r.reference[0] - 0.5220827) < 1e-7 && Math.abs(r.reference[1] - 0.4779173) < 1e-7, String(r.reference));
+  assert.deepEqual(core.precisionLab({ ...base, scaleRounding: 'float32' }), r, "'float32' is the default");
+  const old = core.precisionLab({ ...base, scaleRounding: 'cell' });
+  assert.deepEqual(Array.from(cell(old, 'bfloat16', 'safe').probs), [0.5, 0.5]);
+  assert.equal(cell(old, 'bfloat16', 'safe').scaleApplied, 0.08837890625);
+  assert.equal(cell(old, 'float16', 'safe').scaleApplied, 0.08837890625);
+  // float32 and float64 cells hold c the same way under both rules
+  r.cells.forEach((x, i) => {
+    if (x.format === 'float32' || x.format === 'float64') assert.deepEqual(old.cells[i], x, `${x.format} ${x.algorithm}`);
+  });
+  // 'both': √c on q and on k (PyTorch's math backend before pytorch/pytorch#163508): q'₀ = 0.296875, k' = [67.5, 67],
+  // logits [20, 19.875] in bfloat16, p = [0.53125, 0.46875]; the cell carries the square of float32(√c)
+  const both = core.precisionLab({ ...base, scaleAt: 'both' });
+  assert.deepEqual(Array.from(cell(both, 'bfloat16', 'safe').probs), [0.53125, 0.46875]);
+  assert.equal(cell(both, 'bfloat16', 'safe').scaleApplied, Math.fround(Math.sqrt(c)) ** 2);
+  assert.deepEqual(both.reference, r.reference, 'the float64 reference is c · (q·k) wherever c is applied');
+  // without q and k the cells carry no scaleApplied, and scaleRounding is refused
+  assert.ok(!('scaleApplied' in core.precisionLab({ logits: [1, 2] }).cells[0]));
+  refuses(() => core.precisionLab({ logits: [1], scaleRounding: 'cell' }), TypeError, /^precisionLab: scaleRounding goes with q and k/);
+  refuses(() => core.precisionLab({ ...base, scaleRounding: 'bf16' }), RangeError, /^precisionLab: scaleRounding = 'bf16' is not one of 'float32', 'cell'/);
 });
 
 test('precisionLab row sums: 4096 zero logits summed in float16 stall at 2048 (weights 1/2048, row sum 2.0, cause sumStall)', () => {

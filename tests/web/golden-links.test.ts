@@ -79,6 +79,9 @@ const LINKS = [
   '#v=1&exp=article&aseed=11',
   '#v=1&exp=precision&pmode=random&pdk=256&pseqLen=64&pscale=none&pblock=16&pseed=4',
   '#v=1&exp=precision&pmode=logits&plogits=100,90,80&pblock=2',
+  // q = 𝟏, keys 227/128·𝟏 and 226/128·𝟏 at d_k 128, accumulate float32 (issue 27's bfloat16 example through the page):
+  // core 0.4.0 holds c as a float32 constant, bfloat16 safe [0.53125, 0.46875, 0]; 0.3.0 rounded c first, [0.5, 0.5, 0]
+  '#v=1&exp=precision&pmode=qk&pdk=128&pq=1&pk=1.7734375,1.765625,0&pacc=float32',
   '#v=1&exp=longctx&ldk=32&ltrain=256',
   '#v=1&exp=gqa&hq=8&hkv=2&gdk=32',
   '#v=1&exp=mup&rho=0.3&mpow=0.33&seed=2',

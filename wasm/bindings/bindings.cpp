@@ -300,7 +300,7 @@ class Staging {
   std::unique_ptr<float[]> data_;
   size_t cap_ = 0;
 };
-Staging g_q, g_k, g_v, g_out, g_weights, g_sink_weights;
+Staging g_q, g_k, g_v, g_out, g_weights, g_sink_weights, g_lse;
 
 val js_attention(val o) {
   return guarded([&] {
@@ -309,12 +309,14 @@ val js_attention(val o) {
     p.heads_kv = get_int(o, "headsKv");
     p.seq_len = get_int(o, "seqLen");
     p.dk = get_int(o, "dk");
+    p.dv = get_int(o, "dv");
     p.scale = to_scale(o["scale"]);
     p.kernel = get_kernel(o);
     p.want_weights = get_bool(o, "weights");
     p.causal = get_bool(o, "causal");
     p.softcap = get_num(o, "softcap");
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
+    p.want_lse = get_bool(o, "lse");
     const std::vector<double> sinks = get_sinks(o);
     p.sinks = sinks;
     check_attention_work(p);  // shape and budgets before any tensor is copied into the heap
@@ -323,15 +325,26 @@ val js_attention(val o) {
     p.v = g_v.fill(o["v"]);
     const std::vector<float> mask = o["mask"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["mask"]);
     p.mask = mask;
+    std::vector<float> alibi;  // 'press': Press et al.'s slopes (alibi_slopes), held as float32
+    if (o["alibi"].isString()) {
+      for (double m : alibi_slopes(p.heads)) alibi.push_back(static_cast<float>(m));
+    } else if (!o["alibi"].isNull()) {
+      alibi = copy_typed_array<float>(o["alibi"]);
+    }
+    p.alibi = alibi;
+    const std::vector<float> query_scale = o["queryScale"].isNull() ? std::vector<float>{} : copy_typed_array<float>(o["queryScale"]);
+    p.query_scale = query_scale;
     // sized from the shape; attention_into refuses a bad shape before it writes anything
-    const double n = static_cast<double>(p.heads) * p.seq_len * p.dk;
+    const double n = static_cast<double>(p.heads) * p.seq_len * resolve_dv(p);  // the output [heads, seqLen, dv]
     const double nw = p.want_weights ? static_cast<double>(p.heads) * p.seq_len * p.seq_len : 0.0;
     const bool sane = p.heads > 0 && p.seq_len > 0 && p.dk > 0 && n + nw <= work_limits().bytes / 4;  // check_attention_work passed: within the call's budget
     const std::span<float> output = sane ? g_out.size(static_cast<size_t>(n)) : std::span<float>{};
     const std::span<float> weights = sane ? g_weights.size(static_cast<size_t>(nw)) : std::span<float>{};
     const size_t ns = sinks.empty() ? 0 : static_cast<size_t>(p.heads) * p.seq_len;
     const std::span<float> sink_weights = sane ? g_sink_weights.size(ns) : std::span<float>{};
-    const double scale = attention_into(p, output, weights, sink_weights);
+    const size_t nl = p.want_lse ? static_cast<size_t>(p.heads) * p.seq_len : 0;
+    const std::span<float> lse = sane ? g_lse.size(nl) : std::span<float>{};
+    const double scale = attention_into(p, output, weights, sink_weights, lse);
     val out = val::object();
     out.set("scale", scale);
     out.set("output", Staging::copy_out(output));
@@ -340,6 +353,28 @@ val js_attention(val o) {
       out.set("sinkWeights", Staging::copy_out(sink_weights));
       out.set("sinkMass", mean_sink_mass(sink_weights));
     }
+    if (!alibi.empty()) out.set("alibiSlopes", Staging::copy_out(alibi));  // only with ALiBi
+    if (p.want_lse) out.set("lse", Staging::copy_out(lse));                 // only with lse: true
+    return out;
+  });
+}
+
+val js_merge_attention(val o) {
+  return guarded([&] {
+    MergeAttentionParams p;
+    p.heads = get_int(o, "heads");
+    p.seq_len = get_int(o, "seqLen");
+    p.dv = get_int(o, "dv");
+    const std::vector<float> oa = copy_typed_array<float>(o["a"]["output"]), la = copy_typed_array<float>(o["a"]["lse"]),
+                             ob = copy_typed_array<float>(o["b"]["output"]), lb = copy_typed_array<float>(o["b"]["lse"]);
+    p.output_a = oa;
+    p.lse_a = la;
+    p.output_b = ob;
+    p.lse_b = lb;
+    const MergeAttentionResult r = merge_attention(p);
+    val out = val::object();
+    out.set("output", Staging::copy_out(r.output));
+    out.set("lse", Staging::copy_out(r.lse));
     return out;
   });
 }
@@ -410,6 +445,7 @@ val js_precision_lab(val o) {
     p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
     p.softcap = get_num(o, "softcap");
     p.scale_at = parse_scale_at(o["scaleAt"].as<std::string>());
+    p.scale_rounding = parse_scale_rounding(o["scaleRounding"].as<std::string>());
     p.row_sums = get_bool(o, "rowSums");
     if (!o["q"].isNull()) p.q = copy_typed_array<float>(o["q"]);
     if (!o["k"].isNull()) p.k = copy_typed_array<float>(o["k"]);
@@ -440,6 +476,7 @@ val js_precision_lab(val o) {
       x.set("meanAbsError", c.mean_abs_error);
       x.set("jacFroMedian", c.jac_fro_median);
       x.set("probs", f64(c.probs));
+      if (!p.q.empty()) x.set("scaleApplied", c.scale_applied);  // with q and k only: other results are unchanged
       cells.call<void>("push", x);
     }
     val out = val::object();

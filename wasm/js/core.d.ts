@@ -209,9 +209,14 @@ export interface SoftmaxJacobianResult {
 }
 
 export interface AttentionParams {
-  /** q [heads, seqLen, dk]; k, v [headsKv, seqLen, dk]; finite */
+  /** q [heads, seqLen, dk]; k [headsKv, seqLen, dk]; v [headsKv, seqLen, dv]; finite */
   q: Float32Array; k: Float32Array; v: Float32Array;
   heads: number; seqLen: number; dk: number;
+  /**
+   * d_v, the head size of v and of the output [heads, seqLen, dv], 0..16384; 0 or absent: dk (every number the same as
+   * without it, bit for bit). DeepSeek's MLA: q/k heads of 192 (128 + 64 rotary), v heads of 128.
+   */
+  dv?: number;
   /** K/V heads: 0 or absent = heads (MHA), 1 = MQA, a divisor of heads = GQA; query head h reads K/V head ⌊h / (heads/headsKv)⌋ */
   headsKv?: number;
   /** default 'inv_sqrt_dk' */ scale?: Scale;
@@ -222,6 +227,8 @@ export interface AttentionParams {
   /**
    * additive mask [seqLen, seqLen] float32, added to every head's scores after scaling and soft-capping: 0 (keep),
    * −∞ (mask) or any finite value (a bias); NaN and +∞ refused. PyTorch SDPA's float attn_mask, broadcast over heads.
+   * Or [heads, seqLen, seqLen], one per head (a bias per head: T5's relative position bias, ALiBi written out):
+   * head h adds mask[h]; the same numbers, bit for bit, as one call per head with its own [seqLen, seqLen].
    */
   mask?: Float32Array | null;
   /** soft-cap the scaled logits before the masks (default: off) */ softcap?: Softcap;
@@ -235,13 +242,63 @@ export interface AttentionParams {
    * a head with a finite sink never gives a NaN row
    */
   sinks?: Sinks | null;
+  /**
+   * ALiBi (Press, Smith & Lewis 2022, "Train Short, Test Long"): head h adds −m_h · (i − j) to logit (i, j) where the
+   * mask is added (after the scale and the soft-cap; with a mask, float32(mask + float32(−m_h · (i − j))) is added).
+   * 'press': the paper's slopes for this many heads, 2^(−8(h+1)/H) for H a power of two, else the first c = 2^⌊log₂ H⌋
+   * of those followed by every other slope of 2c heads (ofirpress/attention_with_linear_biases, `get_slopes`):
+   * 8 heads 1/2 … 1/256; 12 heads 1/2 … 1/256, 0.7071068, 0.3535534, 0.1767767, 0.0883883. Or a Float32Array [heads]
+   * of slopes (finite, |m| ≤ 1e4). Defined for causal attention; without causal, keys after i get +m_h · (j − i).
+   * Default: none. The result then carries alibiSlopes.
+   */
+  alibi?: 'press' | Float32Array | null;
+  /**
+   * also return lse [heads, seqLen]: each row's log-sum-exp ln Σ_j e^{s_j} in nats over its logits (scaled,
+   * soft-capped, masked, with ALiBi; with a sink, e^{sink} is in the sum), computed in double from the float32 logits
+   * and rounded to float32, so that the weights are e^{s_j − lse}: FlashAttention's softmax_lse. A fully masked row
+   * (no sink) gives −∞ (its output 0, or NaN under maskedRow 'nan'). For mergeAttention. Default false.
+   */
+  lse?: boolean;
+  /**
+   * a multiplier t_i per query row [seqLen] (the same for every head), in 0..1e4: s_ij = t_i · c · q_i·k_j,
+   * applied to the scaled float32 logits before the soft-cap, the masks and ALiBi. For temperatures that depend on the
+   * position in a causal call: Scalable-Softmax with n = i + 1 keys seen, t_i = s · ln(i + 1) (Nakanishi 2025,
+   * arXiv 2501.19399; allenai/OLMo-core#808), Llama 4's 1 + attn_scale · ln(⌊(i + 1) / floor_scale⌋ + 1), log-n scaling
+   * max(1, ln(i + 1) / ln L_train). Default: none (every number as without it, bit for bit).
+   */
+  queryScale?: Float32Array | null;
 }
 export interface AttentionResult {
   scale: number;
-  /** [heads, seqLen, dk] */ output: Float32Array;
+  /** [heads, seqLen, dv] (dv = dk unless given) */ output: Float32Array;
   /** [heads, seqLen, seqLen], or null when weights: false; with sinks each row sums to 1 − its sink weight */ weights: Float32Array | null;
   /** only when sinks were given: p_sink of every row [heads, seqLen] */ sinkWeights?: Float32Array;
   /** only when sinks were given: the mean of sinkWeights */ sinkMass?: number;
+  /** only with alibi: the slopes applied [heads], as float32 */ alibiSlopes?: Float32Array;
+  /** only with lse: true: [heads, seqLen], ln Σ_j e^{s_j} in nats; −∞ for a fully masked row */ lse?: Float32Array;
+}
+/** A partial attention: the output over one chunk of keys and its log-sum-exp (attention with lse: true). */
+export interface AttentionState {
+  /** [heads, seqLen, dv], finite */ output: Float32Array;
+  /** [heads, seqLen], nats; finite, or −∞ for a row that saw no key (an empty chunk) */ lse: Float32Array;
+}
+/**
+ * Two partial attentions of the same queries over disjoint keys (split-KV decoding, ring attention: FlashDecoding,
+ * flashinfer's merge_state, vLLM's merge_attn_states), merged per row, in double then float32:
+ * m = max(l_a, l_b), w = e^{l − m}, output = (w_a o_a + w_b o_b) / (w_a + w_b), lse = m + ln(w_a + w_b).
+ * An empty chunk (0, −∞) is neutral; two empty chunks give (0, −∞), never NaN. An lse of NaN or +∞ is refused.
+ * A log-sum-exp in base 2 (lse · log₂e, as kernels that use exp2 keep it) must be converted first: read as natural,
+ * it sharpens the mixing weights by log₂e.
+ */
+export interface MergeAttentionParams {
+  a: AttentionState; b: AttentionState;
+  /** 1..64 */ heads: number;
+  /** 1..8192 */ seqLen: number;
+  /** 1..16384 */ dv: number;
+}
+export interface MergeAttentionResult {
+  /** [heads, seqLen, dv] */ output: Float32Array;
+  /** [heads, seqLen], nats */ lse: Float32Array;
 }
 
 export interface TensorStatsParams {
@@ -314,9 +371,21 @@ export interface PrecisionLabParams {
   k?: Float32Array | null;
   /**
    * with q and k: 'scores' (default) computes c · (q·k), what softmax(q kᵀ · c) does; 'query' scales q first,
-   * (c · q)·k, as kernels that fold the scale into q do. Refused without q and k.
+   * (c · q)·k, as kernels that fold the scale into q do; 'both' puts √c on q and on k, (√c · q)·(√c · k), as
+   * PyTorch's math backend of scaled_dot_product_attention did before pytorch/pytorch#163508. Refused without q and k.
    */
   scaleAt?: ScaleAt;
+  /**
+   * with q and k: how a float16/bfloat16 cell holds the constant it multiplies by (c, or √c under 'both').
+   * 'float32' (default): a float32 constant, each product formed in float32 and then rounded to the cell's format,
+   * as PyTorch multiplies a bf16/fp16 tensor by a Python float (pytorch/pytorch#147134) and FlashAttention keeps
+   * softmax_scale in float32. 'cell': c rounded to the cell's format first (core 0.3.0's rule, for comparison).
+   * float32 and float64 cells are the same either way; each cell reports the c it applied (scaleApplied).
+   * d_k 128, bfloat16, safe, accumulate 'float32', q = e₀, keys 227·e₀ and 226·e₀, 'scores': 'float32' gives the
+   * logits [20.125, 20] and p = [0.53125, 0.46875] (float64 [0.5220827, 0.4779173]); 'cell' holds c = 0.08837890625
+   * and gives [20, 20], p = [0.5, 0.5]. Refused without q and k.
+   */
+  scaleRounding?: ScaleRounding;
   /**
    * check every row's sum Σ_j p_j (default true; always on with q and k): each cell carries rowSum and
    * causes.sumStall. false (an opt-out for the results of core 0.2, which had them off by default) leaves out those
@@ -324,8 +393,10 @@ export interface PrecisionLabParams {
    */
   rowSums?: boolean;
 }
-/** Where the precision lab with q and k applies the scale: 'scores' (c · (q·k)) or 'query' ((c · q)·k). */
-export type ScaleAt = 'scores' | 'query';
+/** Where the precision lab with q and k applies the scale: 'scores' (c · (q·k)), 'query' ((c · q)·k) or 'both' ((√c · q)·(√c · k)). */
+export type ScaleAt = 'scores' | 'query' | 'both';
+/** How the precision lab's float16/bfloat16 cells hold the scale with q and k: a float32 constant or rounded to the cell's format. */
+export type ScaleRounding = 'float32' | 'cell';
 /**
  * The cause of each broken row, as a share of the rows. A row counts under the first cause that happened in it, in
  * this order, so the shares partition the broken rows.
@@ -356,6 +427,13 @@ export interface PrecisionCell {
   /** the first row's weights [seqLen] */ probs: Float64Array;
   /** unless rowSums: false (always with q/k): min and max of Σ_j p_j over the rows whose sum is not NaN (NaN if none) */
   rowSum?: { min: number; max: number };
+  /**
+   * with q and k only: the c this cell's logits carry, as held: c in double (float64 cells), float32(c) (float32 cells,
+   * and float16/bfloat16 under scaleRounding 'float32'), or c rounded to the cell's format (scaleRounding 'cell');
+   * under scaleAt 'both' the square of the √c so held. d_k 128, bfloat16: 0.0883883461356163 ('float32'),
+   * 0.08837890625 ('cell'); the float64 cells 0.08838834764831843.
+   */
+  scaleApplied?: number;
 }
 export interface PrecisionLabResult {
   rows: number;
@@ -797,6 +875,8 @@ export interface Core {
   /** logits: 1..4096 numbers; −∞ allowed (a masked key), NaN and +∞ refused */
   softmaxJacobian(logits: ArrayLike<number>, options?: SoftmaxJacobianOptions): SoftmaxJacobianResult;
   attention(params: AttentionParams): AttentionResult;
+  /** Merges two partial attentions by their log-sum-exp (see MergeAttentionParams). */
+  mergeAttention(params: MergeAttentionParams): MergeAttentionResult;
   /**
    * The single-core WebAssembly SIMD128 multiply+add peak kernel (8 f32x4 chains fed from L1, as a
    * GEMM micro-kernel is): runs `iters` steps (1..1e6, default 10000) and returns the FLOPs done
@@ -909,8 +989,10 @@ export const LONG_CONTEXT_METHODS: readonly LongContextScheme[];
 export const MASKED_ROW_RULES: readonly MaskedRowRule[];
 /** The precision lab's accumulation modes: 'same', 'float32'. */
 export const ACCUMULATE_MODES: readonly AccumulateMode[];
-/** Where the precision lab with q and k applies the scale: 'scores', 'query'. */
+/** Where the precision lab with q and k applies the scale: 'scores', 'query', 'both'. */
 export const SCALE_AT: readonly ScaleAt[];
+/** How the precision lab's float16/bfloat16 cells hold the scale with q and k: 'float32', 'cell'. */
+export const SCALE_ROUNDING: readonly ScaleRounding[];
 /**
  * Parameter limits enforced by the core. Besides the ranges, every call has two budgets:
  * `workBytes` of memory and `workSeconds` of work. The work is estimated by the core's cost model

@@ -6,7 +6,7 @@ import { simd as detectSimd, exceptions as detectExceptions } from 'wasm-feature
 
 import { CORE_VERSION } from './version.js';
 import {
-  EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf, SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT,
+  EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf, SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING,
   ATTENTION_VARIANTS, TRAINING_TASKS,
 } from './experiments.js';
 
@@ -16,7 +16,7 @@ export { modelConfig, MODEL_CONFIG_LIMITS, MODEL_CONFIG_TYPES } from './model-co
 
 // The lists of names the calls accept, and the experiments themselves, are declared once in
 // experiments.js; the loader re-exports the lists and derives its own from that declaration.
-export { SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, ATTENTION_VARIANTS, TRAINING_TASKS };
+export { SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING, ATTENTION_VARIANTS, TRAINING_TASKS };
 
 export const LIMITS = Object.freeze({
   dk: Object.freeze([1, 16384]),
@@ -426,6 +426,31 @@ function float32(what, name, v, expected, shape) {
   return freshView(v, kind);
 }
 /**
+ * attention's additive mask: null (none), or a genuine Float32Array of seqLen · seqLen (every head) or
+ * heads · seqLen · seqLen (one per head) elements; returns a fresh view of the same bytes.
+ */
+function maskOf(what, v, heads, seqLen) {
+  if (v === undefined || v === null) return null;
+  const kind = typedArrayKind(v);
+  if (kind !== 'Float32Array') throw new TypeError(`${what}: mask must be a Float32Array [seqLen, seqLen] or [heads, seqLen, seqLen], got ${describe(v)}`);
+  checkNotDetached(what, 'mask', v, kind);
+  const count = taByteLength.call(v) / 4;
+  if (count !== seqLen * seqLen && count !== heads * seqLen * seqLen) {
+    throw new RangeError(`${what}: mask.length = ${count} matches neither seqLen · seqLen = ${seqLen * seqLen} (one mask for every head) nor heads · seqLen · seqLen = ${heads * seqLen * seqLen} (one per head)`);
+  }
+  return freshView(v, kind);
+}
+/** attention's ALiBi slopes: null (none), 'press' (the core computes Press et al.'s) or a Float32Array [heads]. */
+function alibiOf(what, v, heads) {
+  if (v === undefined || v === null) return null;
+  if (typeof v === 'string') {
+    if (v !== 'press') throw new RangeError(`${what}: alibi = '${v}' is not 'press'; give 'press' (Press et al.'s slopes) or a Float32Array [heads] of slopes`);
+    return v;
+  }
+  if (typedArrayKind(v) !== 'Float32Array') throw new TypeError(`${what}: alibi must be 'press' or a Float32Array [heads] of slopes, got ${describe(v)}`);
+  return float32(what, 'alibi', v, heads, 'heads');
+}
+/**
  * A genuine Float32Array of rows × dk elements, rows in 1..maxRows (named `rowsName` in messages);
  * returns a fresh view of the same bytes. Checked before anything is copied into the heap.
  */
@@ -639,24 +664,54 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       const seqLen = int(what, 'seqLen', params.seqLen);
       const dk = int(what, 'dk', params.dk);
       const headsKv = headsKvOf(what, heads, params.headsKv);
-      const n = heads * seqLen * dk, nkv = headsKv * seqLen * dk;
+      const dv = int(what, 'dv', params.dv, D.dv);
+      if (dv < 0 || dv > LIMITS.dk[1]) throw new RangeError(`${what}: dv = ${dv} is outside 0..${LIMITS.dk[1]} (0: dv = dk)`);
+      const n = heads * seqLen * dk, nkv = headsKv * seqLen * dk, nkvV = headsKv * seqLen * (dv || dk);
       return call('attention', {
         q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
         k: float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk'),
-        v: float32(what, 'v', params.v, nkv, 'headsKv · seqLen · dk'),
+        v: float32(what, 'v', params.v, nkvV, dv ? 'headsKv · seqLen · dv' : 'headsKv · seqLen · dk'),
         heads,
         headsKv: params.headsKv === undefined ? 0 : headsKv,
         seqLen,
         dk,
+        dv,
         scale: scale(what, params.scale, D.scale),
         kernel: kernelOf(what, params.kernel),
         weights: bool(what, 'weights', params.weights, D.weights),
         causal: bool(what, 'causal', params.causal, D.causal),
-        mask: params.mask === undefined || params.mask === null ? null : float32(what, 'mask', params.mask, seqLen * seqLen, 'seqLen · seqLen'),
+        mask: maskOf(what, params.mask, heads, seqLen),
         softcap: softcap(what, params.softcap),
         maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, D.maskedRow),
         sinks: sinks(what, params.sinks, heads),
+        alibi: alibiOf(what, params.alibi, heads),
+        lse: bool(what, 'lse', params.lse, D.lse),
+        queryScale: params.queryScale === undefined || params.queryScale === null ? null : float32(what, 'queryScale', params.queryScale, seqLen, 'seqLen'),
       });
+    },
+    mergeAttention(params) {
+      const what = 'mergeAttention';
+      checkObject(what, params, PARAM_KEYS[what]);
+      const spec = EXPERIMENTS.mergeAttention.params;
+      const dims = {};
+      for (const key of ['heads', 'seqLen', 'dv']) {
+        const x = int(what, key, params[key]);
+        const [lo, hi] = spec[key].range;
+        if (x < lo || x > hi) throw new RangeError(`${what}: ${key} = ${x} is outside ${lo}..${hi}`);
+        dims[key] = x;
+      }
+      const rows = dims.heads * dims.seqLen;
+      const part = (name) => {
+        const s = params[name];
+        if (s === null || typeof s !== 'object' || Array.isArray(s)) {
+          throw new TypeError(`${what}: ${name} must be { output, lse } (an attention result with lse: true), got ${typeName(s)}`);
+        }
+        return {
+          output: float32(what, `${name}.output`, s.output, rows * dims.dv, 'heads · seqLen · dv'),
+          lse: float32(what, `${name}.lse`, s.lse, rows, 'heads · seqLen'),
+        };
+      };
+      return call('mergeAttention', { a: part('a'), b: part('b'), ...dims });
     },
     simdPeak(params = {}) {
       const what = 'simdPeak';
@@ -708,6 +763,8 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         k = float32Rows(what, 'k', params.k, dk, 8192, 'keys');
       } else if (params.scaleAt !== undefined) {
         throw new TypeError(`${what}: scaleAt goes with q and k (it says where the scale meets the products): give q and k, or leave scaleAt out`);
+      } else if (params.scaleRounding !== undefined) {
+        throw new TypeError(`${what}: scaleRounding goes with q and k (it says how a float16/bfloat16 cell holds the scale): give q and k, or leave scaleRounding out`);
       }
       if (params.logits !== undefined && params.logits !== null) {
         // Explicit logits are one row: the parameters of the random rows cannot go with them.
@@ -735,6 +792,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         q,
         k,
         scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, D.scaleAt),
+        scaleRounding: choice(what, 'scaleRounding', params.scaleRounding, SCALE_ROUNDING, D.scaleRounding),
         rowSums: bool(what, 'rowSums', params.rowSums, D.rowSums),
       });
     },
@@ -971,7 +1029,8 @@ async function instantiateRaw(build, options, bytes) {
     const failed = new Promise((_, reject) => { fail = reject; });
     // a Module that is not this build (another program, or the other build) fails to link or to
     // start: a TypeError naming wasmModule, never an uncaught throw inside the loader
-    const refuse = (e) => fail(new TypeError(`${what}: wasmModule is not ${target(build, options.part)} of this core (${String(e?.message ?? e).slice(0, 200)})`));
+    // (the other part of the same build fails here too, at its first binding: its imports are named by position)
+    const refuse = (e) => fail(new TypeError(`${what}: wasmModule is not ${target(build, options.part)} of this core (${String(e?.message ?? e).slice(0, 200)}; each part's .wasm loads only with its own part, and this load asked for part '${options.part ?? 'full'}')`));
     moduleArgs.instantiateWasm = (imports, receive) => {
       WebAssembly.instantiate(mod, imports).then((instance) => {
         try { receive(instance, mod); } catch (e) { refuse(e); }

@@ -16,8 +16,10 @@ export const LONG_CONTEXT_METHODS = Object.freeze(/** @type {const} */ (['fixed'
 export const MASKED_ROW_RULES = Object.freeze(/** @type {const} */ (['nan', 'zero']));
 /** Where the precision lab's half-precision softmax accumulates: 'same' (the storage format) or 'float32'. */
 export const ACCUMULATE_MODES = Object.freeze(/** @type {const} */ (['same', 'float32']));
-/** Where the precision lab with q and k applies the scale: to the products ('scores') or to q first ('query'). */
-export const SCALE_AT = Object.freeze(/** @type {const} */ (['scores', 'query']));
+/** Where the precision lab with q and k applies the scale: to the products ('scores'), to q first ('query'), or √c to q and to k ('both'). */
+export const SCALE_AT = Object.freeze(/** @type {const} */ (['scores', 'query', 'both']));
+/** How the precision lab with q and k stores the scale in a float16/bfloat16 cell: a float32 constant ('float32', PyTorch, FlashAttention) or rounded to the cell's format ('cell', core 0.3.0). */
+export const SCALE_ROUNDING = Object.freeze(/** @type {const} */ (['float32', 'cell']));
 /** The training lab's attention variants, in display order. */
 export const ATTENTION_VARIANTS = Object.freeze(/** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2']));
 /** The training lab's tasks. */
@@ -27,11 +29,12 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * One parameter. `type` says how core.js reads it: int, number, bool, seed (0..2³²−1), kernel
  * ('scalar' | 'simd', default: the build's), scale (a name, a number or { power: p }), choice (one
  * of `values`), softcap (0 = off), correlation (−1..1), intList, scaleList, choiceList, float32 (a
- * Float32Array of the shape in `doc`), numberList, sinks (one logit per head) or sink (one logit).
+ * Float32Array of the shape in `doc`), numberList, sinks (one logit per head), sink (one logit), alibi
+ * ('press' or a Float32Array of one slope per head) or state ({ output, lse } of a partial attention).
  * `default`: what a call that leaves it out gets (absent: required, or derived as `doc` says).
  * `range`: the inclusive bounds the core enforces (of each element, for lists).
  * @typedef {object} ParamSpec
- * @property {'int'|'number'|'bool'|'seed'|'kernel'|'scale'|'choice'|'softcap'|'correlation'|'intList'|'scaleList'|'choiceList'|'float32'|'numberList'|'sinks'|'sink'} type
+ * @property {'int'|'number'|'bool'|'seed'|'kernel'|'scale'|'choice'|'softcap'|'correlation'|'intList'|'scaleList'|'choiceList'|'float32'|'numberList'|'sinks'|'sink'|'alibi'|'state'} type
  * @property {number|boolean|string|null|readonly (string|number)[]} [default]
  * @property {readonly [number, number]} [range]
  * @property {readonly string[]} [values]
@@ -128,26 +131,43 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     example: [[2, 1, 0]],
   },
   attention: {
-    doc: 'the forward pass softmax(c · Q Kᵀ + mask) V on given q, k, v, with grouped K/V heads, masks, soft-capping and sinks',
+    doc: 'the forward pass softmax(c · Q Kᵀ + mask) V on given q, k, v, with grouped K/V heads, masks (one per head or for all), ALiBi, soft-capping and sinks',
     cpp: 'attention', call: 'params', part: 'full', costed: true,
     params: {
       q: { type: 'float32', doc: 'Q [heads, seqLen, dk]' },
       k: { type: 'float32', doc: 'K [headsKv, seqLen, dk]' },
-      v: { type: 'float32', doc: 'V [headsKv, seqLen, dk]' },
+      v: { type: 'float32', doc: 'V [headsKv, seqLen, dv]' },
       heads: { type: 'int', range: heads, doc: 'query heads (required)' },
       headsKv: { type: 'int', default: 0, range: [0, 64], doc: 'K/V heads; 0: heads (MHA); 1: MQA; else GQA' },
       seqLen: { type: 'int', range: seqLen, doc: 'L (required)' },
       dk: { type: 'int', range: dk, doc: 'd_k (required)' },
+      dv: { type: 'int', default: 0, range: [0, 16384], doc: "d_v, the head size of v and of the output [heads, seqLen, dv] (DeepSeek's MLA: dk 192, dv 128); 0: dk" },
       scale, kernel,
       weights: { type: 'bool', default: true, doc: 'also return the weights [heads, seqLen, seqLen]' },
       causal,
-      mask: { type: 'float32', default: null, doc: 'an additive mask [seqLen, seqLen] (0, −∞ or finite), or null' },
+      mask: { type: 'float32', default: null, doc: 'an additive mask [seqLen, seqLen] for every head or [heads, seqLen, seqLen], one per head (0, −∞ or finite), or null' },
       softcap,
       maskedRow: { type: 'choice', default: 'zero', values: MASKED_ROW_RULES, doc: 'a fully masked row: zeros (FlashAttention, SDPA) or NaN' },
       sinks,
+      alibi: { type: 'alibi', default: null, doc: "ALiBi (Press et al. 2022): 'press' (the paper's slopes for heads) or a Float32Array [heads] of slopes m_h; −m_h · (i − j) is added where the mask is; null: none" },
+      queryScale: { type: 'float32', default: null, doc: "a multiplier t_i per query row [seqLen] of the scaled logits, before the soft-cap (Scalable-Softmax's s · ln(i + 1) in a causal call, Llama 4's temperature per position), or null" },
+      lse: { type: 'bool', default: false, doc: "also return lse [heads, seqLen], each row's log-sum-exp in nats (−∞ for a fully masked row), for mergeAttention" },
     },
-    result: ['scale', 'output', 'weights', 'sinkWeights?', 'sinkMass?'],
+    result: ['scale', 'output', 'weights', 'sinkWeights?', 'sinkMass?', 'alibiSlopes?', 'lse?'],
     example: [{ q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), heads: 1, seqLen: 2, dk: 4 }],
+  },
+  mergeAttention: {
+    doc: 'merges two partial attentions over disjoint keys by their log-sum-exp (split-KV decoding, ring attention); (0, −∞) is neutral',
+    cpp: 'merge_attention', call: 'params', part: 'full', costed: false,
+    params: {
+      a: { type: 'state', doc: '{ output [heads, seqLen, dv], lse [heads, seqLen] in nats } of one chunk of keys (attention with lse: true)' },
+      b: { type: 'state', doc: '{ output, lse } of the other chunk' },
+      heads: { type: 'int', range: heads, doc: 'query heads (required)' },
+      seqLen: { type: 'int', range: seqLen, doc: 'queries per head (required)' },
+      dv: { type: 'int', range: dk, doc: 'the head size of the outputs (required)' },
+    },
+    result: ['output', 'lse'],
+    example: [{ a: { output: new Float32Array([1, 2]), lse: new Float32Array([0]) }, b: { output: new Float32Array([3, 4]), lse: new Float32Array([-Infinity]) }, heads: 1, seqLen: 1, dv: 2 }],
   },
   simdPeak: {
     doc: "the single-core SIMD128 mul+add peak of this device (the SIMD128 build's only)",
@@ -189,7 +209,8 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       softcap,
       q: { type: 'float32', default: null, doc: 'q [queries, dk] (with k): the products are formed in each format' },
       k: { type: 'float32', default: null, doc: 'k [keys, dk] (with q)' },
-      scaleAt: { type: 'choice', default: 'scores', values: SCALE_AT, doc: 'with q and k: the scale on the products or on q first' },
+      scaleAt: { type: 'choice', default: 'scores', values: SCALE_AT, doc: "with q and k: the scale on the products ('scores'), on q first ('query'), or √c on q and on k ('both', PyTorch's math backend before pytorch/pytorch#163508)" },
+      scaleRounding: { type: 'choice', default: 'float32', values: SCALE_ROUNDING, doc: "with q and k: the scale of a float16/bfloat16 cell as a float32 constant, the product formed in float32 ('float32', PyTorch pytorch/pytorch#147134, FlashAttention), or rounded to the cell's format first ('cell', core 0.3.0)" },
       rowSums: { type: 'bool', default: true, doc: "check every row's sum (each cell's rowSum and the cause sumStall)" },
     },
     result: ['rows', 'seqLen', 'scale', 'maxAbsLogit', 'jacFroMedianF64', 'reference', 'cells', 'onlineVsSafe'],

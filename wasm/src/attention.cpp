@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "core_caches.hpp"
 #include "cost.hpp"
@@ -56,20 +57,39 @@ SoftmaxJacobianResult softmax_jacobian(std::span<const double> logits, double so
   return r;
 }
 
+int resolve_dv(const AttentionParams& p) {
+  check_int_range("attention", "dv", p.dv, 0, kMaxDk);
+  return p.dv == 0 ? p.dk : p.dv;
+}
+
 void check_attention_work(const AttentionParams& p) {
   constexpr const char* what = "attention";
   check_shape(what, p.heads, p.seq_len, p.dk);
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
+  const int dv = resolve_dv(p);
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
+  const size_t n_out = static_cast<size_t>(p.heads) * p.seq_len * dv;
+  const size_t nkv_v = static_cast<size_t>(heads_kv) * p.seq_len * dv;
   const double L = p.seq_len;
   check_softcap(what, p.softcap);
   check_sinks(what, p.sinks, p.heads);
-  check_work_bytes(what, 4.0 * (2.0 * n + 2.0 * nkv) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dk = " + std::to_string(p.dk));
-  check_cost(what, {{2.0 * p.heads * L * L * p.dk * ns_per_mac(p.kernel),
-                     "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
-                         ", dk = " + std::to_string(p.dk),
-                     "the products heads · seqLen² · dk"},
+  check_alibi(what, p.alibi, p.heads);
+  if (!p.query_scale.empty()) {
+    if (static_cast<long long>(p.query_scale.size()) != p.seq_len)
+      throw std::invalid_argument("attention: queryScale.length = " + std::to_string(p.query_scale.size()) +
+                                  " does not match seqLen = " + std::to_string(p.seq_len) + " (one multiplier per query row)");
+    for (size_t i = 0; i < p.query_scale.size(); ++i)
+      if (!(p.query_scale[i] >= 0.0f) || p.query_scale[i] > 1e4f)
+        throw std::invalid_argument("attention: queryScale[" + std::to_string(i) + "] = " + format_number(p.query_scale[i]) +
+                                    " must be a number in 0..1e4");
+  }
+  // q, k, v and the output; at dv = dk the very numbers of 4 · (2n + 2nkv) and 2 · heads · L² · dk (integers, exact)
+  const std::string dims = "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) +
+                           ", dk = " + std::to_string(p.dk) + (dv != p.dk ? ", dv = " + std::to_string(dv) : "");
+  check_work_bytes(what, 4.0 * (double(n) + double(n_out) + double(nkv) + double(nkv_v)) + 4.0 * L * L * (p.want_weights ? p.heads + 2.0 : 2.0), dims);
+  check_cost(what, {{double(p.heads) * L * L * (double(p.dk) + dv) * ns_per_mac(p.kernel), dims,
+                     dv != p.dk ? "the products heads · seqLen² · (dk + dv)" : "the products heads · seqLen² · dk"},
                     {p.heads * L * L * cost::kNsPerSoftmaxWeight,
                      "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len),
                      "the softmax of " + format_number(p.heads * L * L) + " attention weights"}});
@@ -77,71 +97,99 @@ void check_attention_work(const AttentionParams& p) {
 
 namespace {
 // Checks attention's parameters (throws std::invalid_argument naming the bad value): the shape and
-// budgets first (check_attention_work), then the tensors; returns the output size heads · seq_len · dk.
+// budgets first (check_attention_work), then the tensors; returns the output size heads · seq_len · dv.
 size_t check_attention(const AttentionParams& p) {
   constexpr const char* what = "attention";
   check_attention_work(p);
   const int heads_kv = resolve_heads_kv(what, p.heads, p.heads_kv);
+  const int dv = resolve_dv(p);
   const size_t n = static_cast<size_t>(p.heads) * p.seq_len * p.dk;
   const size_t nkv = static_cast<size_t>(heads_kv) * p.seq_len * p.dk;
   check_tensor(what, "q", p.q, n, "heads · seqLen · dk");
   check_tensor(what, "k", p.k, nkv, "headsKv · seqLen · dk");
-  check_tensor(what, "v", p.v, nkv, "headsKv · seqLen · dk");
+  check_tensor(what, "v", p.v, static_cast<size_t>(heads_kv) * p.seq_len * dv, p.dv == 0 ? "headsKv · seqLen · dk" : "headsKv · seqLen · dv");
   const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
   if (!p.mask.empty()) {
-    if (p.mask.size() != LL)
+    if (p.mask.size() != LL && p.mask.size() != LL * static_cast<size_t>(p.heads))
       throw std::invalid_argument("attention: mask.length = " + std::to_string(p.mask.size()) +
-                                  " does not match seqLen · seqLen = " + std::to_string(LL));
-    for (size_t i = 0; i < LL; ++i)
+                                  " matches neither seqLen · seqLen = " + std::to_string(LL) +
+                                  " (one mask for every head) nor heads · seqLen · seqLen = " +
+                                  std::to_string(LL * static_cast<size_t>(p.heads)) + " (one per head)");
+    for (size_t i = 0; i < p.mask.size(); ++i)
       if (std::isnan(p.mask[i]) || p.mask[i] == std::numeric_limits<float>::infinity())
         throw std::invalid_argument("attention: mask[" + std::to_string(i) + "] = " + format_number(p.mask[i]) +
                                     " is not allowed (0, -inf or a finite number)");
   }
   kernel_table(p.kernel);  // throws for a family this build lacks
-  return n;
+  return static_cast<size_t>(p.heads) * p.seq_len * dv;
 }
 
-// The forward pass of checked parameters into output [heads, seq_len, dk] and, when
+// The forward pass of checked parameters into output [heads, seq_len, dv] and, when
 // p.want_weights, weights [heads, seq_len, seq_len], and with sinks sink_weights [heads, seq_len];
 // returns the scale factor.
-double run_attention(const AttentionParams& p, float* output, float* weights, float* sink_weights) {
+double run_attention(const AttentionParams& p, float* output, float* weights, float* sink_weights, float* lse) {
   const int heads_kv = p.heads_kv == 0 ? p.heads : p.heads_kv;
   const size_t LL = static_cast<size_t>(p.seq_len) * p.seq_len;
   const KernelTable& kt = kernel_table(p.kernel);
   const double scale = resolve_scale(p.scale, p.dk, p.heads);
   // Without soft-capping or masks every logit is finite (entries ≤ 1e6, scale ≤ 1e4) and no row
   // can be fully masked: the per-logit pass below would change nothing, so it is skipped.
-  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal;
+  const bool logit_pass = p.softcap > 0.0 || !p.mask.empty() || p.causal || !p.alibi.empty() || !p.query_scale.empty();
+  const bool mask_per_head = p.mask.size() > LL;
+  constexpr double kNegInfD = -std::numeric_limits<double>::infinity();
   // The weights of one head when the caller does not want them all: kept between calls and not
   // zero-filled (every entry is written by the product before it is read).
   cache::HeadScratch& scratch = cache::attention_head_scratch();
   if (!p.want_weights && (logit_pass || !kt.attention_head || !p.sinks.empty())) scratch.reserve(LL);
   std::vector<char> dead(static_cast<size_t>(p.seq_len));  // rows with every key masked
   const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
+  const int dv = p.dv == 0 ? p.dk : p.dv;
+  const size_t head_v = static_cast<size_t>(p.seq_len) * dv;
   const int group = p.heads / heads_kv;
   const size_t Lz = static_cast<size_t>(p.seq_len);
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   for (int h = 0; h < p.heads; ++h) {
     const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
-    if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty()) {  // the same numbers, scores kept in cache
+    const size_t kv_v = static_cast<size_t>(h / group) * head_v;
+    if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty() && dv == p.dk && !p.want_lse) {  // the same numbers, scores kept in cache
       kt.attention_head(p.q.data() + h * head, p.k.data() + kv, p.v.data() + kv, output + h * head, p.seq_len, p.dk,
                         static_cast<float>(scale));
       continue;
     }
     float* P = p.want_weights ? weights + static_cast<size_t>(h) * LL : scratch.data();
     kt.matmul_abt(p.q.data() + h * head, p.k.data() + kv, P, p.seq_len, p.seq_len, p.dk, static_cast<float>(scale));
+    const float* mask = p.mask.empty() ? nullptr : p.mask.data() + (mask_per_head ? static_cast<size_t>(h) * LL : 0);
+    const double slope = p.alibi.empty() ? 0.0 : static_cast<double>(p.alibi[h]);
     for (size_t i = 0; logit_pass && i < Lz; ++i) {
       bool all_masked = true;
       for (size_t j = 0; j < Lz; ++j) {
         float& s = P[i * Lz + j];
+        if (!p.query_scale.empty()) s *= p.query_scale[i];  // t_i · (c · q_i·k_j), rounded to float32
         if (p.softcap > 0.0) s = static_cast<float>(softcap_logit(s, p.softcap));
-        if (!p.mask.empty()) s += p.mask[i * Lz + j];
+        if (!p.alibi.empty()) {  // ALiBi: −m_h · (i − j) in float32, joined to the mask entry before it is added
+          const float bias = static_cast<float>(-slope * (static_cast<double>(i) - static_cast<double>(j)));
+          s += mask != nullptr ? mask[i * Lz + j] + bias : bias;
+        } else if (mask != nullptr) {
+          s += mask[i * Lz + j];
+        }
         if (p.causal && j > i) s = kNegInf;
         all_masked = all_masked && s == kNegInf;
       }
       dead[i] = all_masked;
     }
     const bool sink_on = !p.sinks.empty() && p.sinks[h] != -std::numeric_limits<double>::infinity();
+    if (p.want_lse)  // ln(e^{S_h} + Σ_j e^{s_j}) in double from the float32 logits, before the softmax overwrites them
+      for (size_t i = 0; i < Lz; ++i) {
+        const float* row = P + i * Lz;
+        const double sink = sink_on ? static_cast<double>(static_cast<float>(p.sinks[h])) : kNegInfD;
+        double m = sink;
+        for (size_t j = 0; j < Lz; ++j) m = std::max(m, static_cast<double>(row[j]));
+        double sum = sink_on ? std::exp(sink - m) : 0.0;
+        if (m != kNegInfD)
+          for (size_t j = 0; j < Lz; ++j) sum += std::exp(static_cast<double>(row[j]) - m);  // e^{−∞} = 0
+        lse[static_cast<size_t>(h) * Lz + i] = m == kNegInfD ? -std::numeric_limits<float>::infinity()
+                                                              : static_cast<float>(m + std::log(sum));
+      }
     if (!p.sinks.empty())  // a fully masked row comes out all zeros, the sink taking its mass
       kt.softmax_rows_sink(P, p.seq_len, p.seq_len, static_cast<float>(p.sinks[h]), sink_weights + h * Lz);
     else
@@ -149,7 +197,7 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
     if (p.masked_row == MaskedRow::Nan && !sink_on)
       for (size_t i = 0; i < Lz; ++i)
         if (dead[i]) std::fill_n(P + i * Lz, Lz, std::numeric_limits<float>::quiet_NaN());
-    kt.matmul_ab(P, p.v.data() + kv, output + h * head, p.seq_len, p.dk, p.seq_len, 1.0f);
+    kt.matmul_ab(P, p.v.data() + kv_v, output + h * head_v, p.seq_len, dv, p.seq_len, 1.0f);
   }
   return scale;
 }
@@ -161,21 +209,59 @@ AttentionResult attention(const AttentionParams& p) {
   r.output.resize(n);
   if (p.want_weights) r.weights.resize(static_cast<size_t>(p.heads) * p.seq_len * p.seq_len);
   if (!p.sinks.empty()) r.sink_weights.resize(static_cast<size_t>(p.heads) * p.seq_len);
-  r.scale = run_attention(p, r.output.data(), r.weights.data(), r.sink_weights.data());
+  if (p.want_lse) r.lse.resize(static_cast<size_t>(p.heads) * p.seq_len);
+  r.scale = run_attention(p, r.output.data(), r.weights.data(), r.sink_weights.data(), r.lse.data());
   return r;
 }
 
 double attention_into(const AttentionParams& p, std::span<float> output, std::span<float> weights,
-                      std::span<float> sink_weights) {
+                      std::span<float> sink_weights, std::span<float> lse) {
   const size_t n = check_attention(p);
   const size_t nw = p.want_weights ? static_cast<size_t>(p.heads) * p.seq_len * p.seq_len : 0;
   const size_t ns = p.sinks.empty() ? 0 : static_cast<size_t>(p.heads) * p.seq_len;
+  const size_t nl = p.want_lse ? static_cast<size_t>(p.heads) * p.seq_len : 0;
+  if (lse.size() != nl)
+    throw std::invalid_argument("attention: an lse buffer of " + std::to_string(lse.size()) + " floats does not match " +
+                                std::to_string(nl));
   if (output.size() != n || weights.size() != nw || sink_weights.size() != ns)
     throw std::invalid_argument("attention: output buffers of " + std::to_string(output.size()) + ", " +
                                 std::to_string(weights.size()) + " and " + std::to_string(sink_weights.size()) +
                                 " floats do not match " + std::to_string(n) + ", " + std::to_string(nw) + " and " +
                                 std::to_string(ns));
-  return run_attention(p, output.data(), weights.data(), sink_weights.data());
+  return run_attention(p, output.data(), weights.data(), sink_weights.data(), lse.data());
+}
+
+MergeAttentionResult merge_attention(const MergeAttentionParams& p) {
+  constexpr const char* what = "mergeAttention";
+  check_int_range(what, "heads", p.heads, 1, kMaxHeads);
+  check_int_range(what, "seqLen", p.seq_len, 1, kMaxSeqLen);
+  check_int_range(what, "dv", p.dv, 1, kMaxDk);
+  const size_t rows = static_cast<size_t>(p.heads) * p.seq_len, n = rows * p.dv;
+  check_work_bytes(what, 4.0 * (3.0 * double(n) + 3.0 * double(rows)),
+                   "heads = " + std::to_string(p.heads) + ", seqLen = " + std::to_string(p.seq_len) + ", dv = " + std::to_string(p.dv));
+  check_tensor(what, "a.output", p.output_a, n, "heads · seqLen · dv");
+  check_tensor(what, "b.output", p.output_b, n, "heads · seqLen · dv");
+  for (const auto& [name, l] : {std::pair{"a.lse", p.lse_a}, std::pair{"b.lse", p.lse_b}}) {
+    if (l.size() != rows)
+      throw std::invalid_argument(std::string(what) + ": " + name + ".length = " + std::to_string(l.size()) +
+                                  " does not match heads · seqLen = " + std::to_string(rows));
+    for (size_t i = 0; i < rows; ++i)
+      if (std::isnan(l[i]) || l[i] == std::numeric_limits<float>::infinity())
+        throw std::invalid_argument(std::string(what) + ": " + name + "[" + std::to_string(i) + "] = " + format_number(l[i]) +
+                                    " is not allowed (a finite log-sum-exp in nats, or -inf for an empty chunk)");
+  }
+  MergeAttentionResult r;
+  r.output.assign(n, 0.0f);
+  r.lse.assign(rows, -std::numeric_limits<float>::infinity());
+  for (size_t i = 0; i < rows; ++i) {
+    const double la = p.lse_a[i], lb = p.lse_b[i], m = std::max(la, lb);
+    if (m == -std::numeric_limits<double>::infinity()) continue;  // both chunks empty: (0, −∞)
+    const double wa = std::exp(la - m), wb = std::exp(lb - m), s = wa + wb;  // e^{−∞} = 0: an empty chunk adds nothing
+    for (size_t d = 0; d < static_cast<size_t>(p.dv); ++d)
+      r.output[i * p.dv + d] = static_cast<float>((wa * p.output_a[i * p.dv + d] + wb * p.output_b[i * p.dv + d]) / s);
+    r.lse[i] = static_cast<float>(m + std::log(s));
+  }
+  return r;
 }
 
 double mean_sink_mass(std::span<const float> sink_weights) {

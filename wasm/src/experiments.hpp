@@ -16,6 +16,6 @@
 
 namespace sqrtdk {
 
-inline constexpr const char* kVersion = "0.3.0";
+inline constexpr const char* kVersion = "0.4.0";
 
 }  // namespace sqrtdk

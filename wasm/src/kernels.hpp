@@ -80,11 +80,16 @@ void f64_attention__reference(const float* q, const float* k, const float* v, in
 // sinks [heads] (may be null: none; −∞ entries: none for that head) adds each head's sink logit to
 // every row's softmax as softmax_rows_sink does, and sink_weights [heads, seq_len] (may be null)
 // receives the sink's weight of every row; a fully masked row with a finite sink gives zeros (never
-// NaN, whatever nan_rows says: the sink takes the mass).
+// NaN, whatever nan_rows says: the sink takes the mass). mask_per_head: mask is [heads, seq_len,
+// seq_len], head h reading its own. alibi [heads] (may be null): ALiBi slopes, −m_h · (i − j) added
+// in double after the mask (Press et al. 2022). dv (0: dk): v is [heads, seq_len, dv] and out
+// [heads, seq_len, dv]. query_scale [seq_len] (may be null): row i's scaled logits times t_i, before
+// the soft-cap.
 void f64_attention_masked__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
                                      double scale, const float* mask, bool causal, double softcap, bool nan_rows,
                                      double* out, double* weights, const double* sinks = nullptr,
-                                     double* sink_weights = nullptr);
+                                     double* sink_weights = nullptr, bool mask_per_head = false,
+                                     const double* alibi = nullptr, int dv = 0, const float* query_scale = nullptr);
 // Softmax of one row in double, with the same conventions as softmax_rows (all −∞ → zeros).
 void f64_softmax__reference(const double* x, double* p, int n);
 // The same with a sink logit (−∞: none) as softmax_rows_sink; returns the sink's weight.

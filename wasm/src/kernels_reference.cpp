@@ -62,16 +62,27 @@ void f64_attention__reference(const float* q, const float* k, const float* v, in
 
 void f64_attention_masked__reference(const float* q, const float* k, const float* v, int heads, int seq_len, int dk,
                                      double scale, const float* mask, bool causal, double softcap, bool nan_rows,
-                                     double* out, double* weights, const double* sinks, double* sink_weights) {
+                                     double* out, double* weights, const double* sinks, double* sink_weights,
+                                     bool mask_per_head, const double* alibi, int dv, const float* query_scale) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   const size_t head_qkv = static_cast<size_t>(seq_len) * dk;
+  if (dv == 0) dv = dk;
+  const size_t head_v = static_cast<size_t>(seq_len) * dv;
   MatD scores(seq_len, seq_len), probs(seq_len, seq_len);
   for (int h = 0; h < heads; ++h) {
     const Eigen::Map<const MatF> Q(q + h * head_qkv, seq_len, dk);
     const Eigen::Map<const MatF> K(k + h * head_qkv, seq_len, dk);
     scores.noalias() = scale * (Q.cast<double>() * K.cast<double>().transpose());
+    if (query_scale != nullptr)
+      for (int i = 0; i < seq_len; ++i) scores.row(i) *= static_cast<double>(query_scale[i]);
     if (softcap > 0.0) scores = scores.unaryExpr([softcap](double s) { return softcap * std::tanh(s / softcap); });
-    if (mask != nullptr) scores += Eigen::Map<const MatF>(mask, seq_len, seq_len).cast<double>();
+    if (mask != nullptr) {
+      const float* mh = mask + (mask_per_head ? static_cast<size_t>(h) * seq_len * seq_len : 0);
+      scores += Eigen::Map<const MatF>(mh, seq_len, seq_len).cast<double>();
+    }
+    if (alibi != nullptr)
+      for (int i = 0; i < seq_len; ++i)
+        for (int j = 0; j < seq_len; ++j) scores(i, j) += -alibi[h] * static_cast<double>(i - j);
     if (causal)
       for (int i = 0; i < seq_len; ++i)
         for (int j = i + 1; j < seq_len; ++j) scores(i, j) = -kInf;
@@ -85,8 +96,8 @@ void f64_attention_masked__reference(const float* q, const float* k, const float
       Eigen::Map<MatD>(weights + static_cast<size_t>(h) * seq_len * seq_len, seq_len, seq_len) = probs;
     }
     if (out != nullptr) {
-      const Eigen::Map<const MatF> V(v + h * head_qkv, seq_len, dk);
-      Eigen::Map<MatD>(out + h * head_qkv, seq_len, dk).noalias() = probs * V.cast<double>();
+      const Eigen::Map<const MatF> V(v + h * head_v, seq_len, dv);
+      Eigen::Map<MatD>(out + h * head_v, seq_len, dv).noalias() = probs * V.cast<double>();
     }
   }
 }

@@ -89,4 +89,33 @@ double resolve_scale(const Scale& s, int dk, int heads) {
   }
   return 1.0;
 }
+std::vector<double> alibi_slopes(int heads) {
+  if (heads < 1 || heads > 64)
+    throw std::invalid_argument("alibi: heads = " + std::to_string(heads) + " is outside 1..64");
+  // get_slopes_power_of_2(n) of the reference code: start = 2^(−2^−(log₂ n − 3)) = 2^(−8/n), slopes start^(i+1)
+  auto power_of_two = [](int n) {
+    std::vector<double> m(n);
+    for (int i = 0; i < n; ++i) m[i] = std::exp2(-8.0 * (i + 1) / n);
+    return m;
+  };
+  int c = 1;
+  while (c * 2 <= heads) c *= 2;
+  std::vector<double> m = power_of_two(c);
+  if (c == heads) return m;
+  const std::vector<double> twice = power_of_two(2 * c);  // get_slopes(2c)[0::2][:heads − c]
+  for (int t = 0; t < heads - c; ++t) m.push_back(twice[2 * t]);
+  return m;
+}
+
+void check_alibi(const char* what, std::span<const float> slopes, int heads) {
+  if (slopes.empty()) return;
+  if (static_cast<long long>(slopes.size()) != heads)
+    throw std::invalid_argument(std::string(what) + ": alibi.length = " + std::to_string(slopes.size()) +
+                                " does not match heads = " + std::to_string(heads) + " (one ALiBi slope per head)");
+  for (size_t i = 0; i < slopes.size(); ++i)
+    if (!std::isfinite(slopes[i]) || std::fabs(slopes[i]) > kMaxAlibiSlope)
+      throw std::invalid_argument(std::string(what) + ": alibi[" + std::to_string(i) + "] = " + format_number(slopes[i]) +
+                                  " must be a finite slope of magnitude ≤ 1e4");
+}
+
 }  // namespace sqrtdk

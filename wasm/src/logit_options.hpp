@@ -6,6 +6,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace sqrtdk {
 
@@ -79,5 +80,18 @@ void check_correlation(const char* what, double rho);  // throws unless −1 ≤
 // sinks: empty (none) or one value per head, each finite with |S| ≤ 1e6, or −∞.
 inline constexpr double kMaxSink = 1e6;
 void check_sinks(const char* what, std::span<const double> sinks, int heads);  // throws naming sinks[i]
+
+// ---------------------------------------------------------------------------------------------
+// ALiBi (Press, Smith & Lewis 2022, "Train Short, Test Long", §3): head h adds −m_h · (i − j) to the
+// logit of query i and key j, where the mask is added (no scale, after soft-capping). The slopes of H
+// heads: m_h = 2^(−8(h+1)/H) for H a power of two; otherwise, with c = 2^⌊log₂ H⌋, the c slopes of c
+// heads followed by the first H − c of the even-indexed slopes of 2c heads, 2^(−4(2t+1)/c) (the
+// paper's reference code, ofirpress/attention_with_linear_biases fairseq/models/transformer.py
+// `get_slopes`). 8 heads: 1/2, 1/4, …, 1/256; 12 heads: 1/2, …, 1/256, then 0.7071068, 0.3535534,
+// 0.1767767, 0.0883883. In double; the attention paths hold them as float32.
+std::vector<double> alibi_slopes(int heads);  // heads in 1..kMaxHeads; throws naming the value
+// slopes: empty (no ALiBi) or one finite slope per head with |m| ≤ 1e4; throws naming the bad value.
+inline constexpr double kMaxAlibiSlope = 1e4;
+void check_alibi(const char* what, std::span<const float> slopes, int heads);
 
 }  // namespace sqrtdk

@@ -60,9 +60,14 @@ enum class MaskedRow { Nan, Zero };
 // "nan" | "zero"
 MaskedRow parse_masked_row(const std::string& name);
 
-// Where precisionLab with q and k applies the scale c: to the products (Scores) or to q first (Query);
-// see PrecisionLabParams (precision_lab.hpp, with parse_scale_at).
-enum class ScaleAt { Scores, Query };
+// Where precisionLab with q and k applies the scale c: to the products (Scores), to q first (Query),
+// or √c to q and to k (Both); see PrecisionLabParams (precision_lab.hpp, with parse_scale_at).
+enum class ScaleAt { Scores, Query, Both };
+// How precisionLab with q and k stores the constant it multiplies by in a float16/bfloat16 cell:
+// as a float32 constant, the product formed in float32 and rounded to the cell's format (Float32:
+// PyTorch's bf16/fp16 tensor × Python float, pytorch/pytorch#147134; FlashAttention's softmax_scale),
+// or rounded to the cell's format first (Cell: core 0.3.0's rule). See parse_scale_rounding.
+enum class ScaleRounding { Float32, Cell };
 
 // What happened inside one softmax, for naming the cause of a broken row.
 struct SoftmaxTrace {

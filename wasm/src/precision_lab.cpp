@@ -20,31 +20,53 @@ using namespace detail;
 ScaleAt parse_scale_at(const std::string& name) {
   if (name == "scores") return ScaleAt::Scores;
   if (name == "query") return ScaleAt::Query;
-  throw std::invalid_argument("scaleAt = '" + name + "' is not one of 'scores', 'query'");
+  if (name == "both") return ScaleAt::Both;
+  throw std::invalid_argument("scaleAt = '" + name + "' is not one of 'scores', 'query', 'both'");
+}
+
+ScaleRounding parse_scale_rounding(const std::string& name) {
+  if (name == "float32") return ScaleRounding::Float32;
+  if (name == "cell") return ScaleRounding::Cell;
+  throw std::invalid_argument("scaleRounding = '" + name + "' is not one of 'float32', 'cell'");
 }
 
 namespace {
 // The logits of q [queries, dk] against k [keys, dk] formed in format f (see PrecisionLabParams):
 // products and sums rounded to the accumulation format, the dot product stored in f, c applied at
-// the scores or to q first. overflow[i] is set when a product, a sum or a logit of row i overflowed.
+// the scores, to q first, or √c to both, held as p.scale_rounding says. overflow[i] is set when a
+// product, a sum or a logit of row i overflowed (or a scaled key, under 'both'). *applied: the c
+// the logits carry (the square of the held √c under 'both').
 std::vector<std::vector<double>> logits_in_format(const PrecisionLabParams& p, int queries, int keys, double c,
-                                                  Format f, std::vector<char>& overflow) {
+                                                  Format f, std::vector<char>& overflow, double* applied) {
   const Format acc = (p.accumulate == Accumulate::Float32 && (f == Format::Float16 || f == Format::BFloat16))
                          ? Format::Float32
                          : f;
   auto S = [f](double v) { return round_to(f, v); };
   auto A = [acc](double v) { return round_to(acc, v); };
-  const double cf = S(c);
+  const bool cell = p.scale_rounding == ScaleRounding::Cell;
+  const double held = p.scale_at == ScaleAt::Both ? std::sqrt(c) : c;
+  const double cf = cell ? S(held) : round_to(Format::Float32, held);
+  // x · c in the format: under Cell c in the format and the product in the accumulation format
+  // (core 0.3.0); else c a float32 constant and the product in float32, then rounded to f.
+  auto scaled = [&](double x) { return cell ? S(A(cf * x)) : S(round_to(Format::Float32, cf * x)); };
+  if (applied) *applied = p.scale_at == ScaleAt::Both ? cf * cf : cf;
   const size_t dk = static_cast<size_t>(p.dk);
   std::vector<double> kf(p.k.size()), qi(dk);
-  for (size_t i = 0; i < kf.size(); ++i) kf[i] = S(p.k[i]);
+  std::vector<char> key_over(keys, 0);
+  for (size_t i = 0; i < kf.size(); ++i) {
+    kf[i] = S(p.k[i]);
+    if (p.scale_at == ScaleAt::Both) {
+      kf[i] = scaled(kf[i]);
+      if (std::isinf(kf[i])) key_over[i / dk] = 1;
+    }
+  }
   std::vector<std::vector<double>> rows(queries, std::vector<double>(keys));
   overflow.assign(queries, 0);
   for (int i = 0; i < queries; ++i) {
     bool over = false;
     for (size_t d = 0; d < dk; ++d) {
       qi[d] = S(p.q[i * dk + d]);
-      if (p.scale_at == ScaleAt::Query) qi[d] = S(A(cf * qi[d]));
+      if (p.scale_at == ScaleAt::Query || p.scale_at == ScaleAt::Both) qi[d] = scaled(qi[d]);
       over = over || std::isinf(qi[d]);
     }
     for (int j = 0; j < keys; ++j) {
@@ -53,9 +75,9 @@ std::vector<std::vector<double>> logits_in_format(const PrecisionLabParams& p, i
       double s = S(dot);
       if (p.scale_at == ScaleAt::Scores) {
         over = over || std::isinf(s);
-        s = S(A(cf * s));
+        s = scaled(s);
       }
-      over = over || std::isinf(s);
+      over = over || std::isinf(s) || key_over[j];
       rows[i][j] = s;
     }
     overflow[i] = over;
@@ -64,14 +86,14 @@ std::vector<std::vector<double>> logits_in_format(const PrecisionLabParams& p, i
 }
 }  // namespace
 
-std::vector<std::vector<double>> precision_qk_logits(const PrecisionLabParams& p, Format f) {
+std::vector<std::vector<double>> precision_qk_logits(const PrecisionLabParams& p, Format f, double* applied) {
   check_int_range("precisionLab", "dk", p.dk, 1, kMaxDk);
   const size_t dk = static_cast<size_t>(p.dk);
   const int queries = static_cast<int>(p.q.size() / dk), keys = static_cast<int>(p.k.size() / dk);
   std::vector<char> overflow;
   PrecisionLabParams q = p;
   if (f == Format::Float64) q.accumulate = Accumulate::Same;
-  return logits_in_format(q, queries, keys, resolve_scale(p.scale, p.dk, p.heads), f, overflow);
+  return logits_in_format(q, queries, keys, resolve_scale(p.scale, p.dk, p.heads), f, overflow, applied);
 }
 
 PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
@@ -199,8 +221,9 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
     // With q and k each format forms its own logits (float64: the reference's).
     std::vector<std::vector<double>> own;
     std::vector<char> overflow(rows.size(), 0);
+    double applied = r.scale;  // float64 cells: c in double
     if (qk && f != Format::Float64) {
-      own = logits_in_format(p, queries, keys, r.scale, f, overflow);
+      own = logits_in_format(p, queries, keys, r.scale, f, overflow, &applied);
       cap(own);
     }
     const std::vector<std::vector<double>>& frows = own.empty() ? rows : own;
@@ -213,6 +236,7 @@ PrecisionLabResult precision_lab(const PrecisionLabParams& p) {
       PrecisionCell cell;
       cell.format = format_info(f).name;
       cell.algorithm = algo_names[a];
+      cell.scale_applied = applied;
       double nonfinite = 0, nan = 0, err_sum = 0;
       PrecisionCauses causes;
       int finite_rows = 0;

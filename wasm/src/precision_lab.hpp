@@ -26,16 +26,29 @@ namespace sqrtdk {
 // are rounded to the format, each product q_d k_d and each partial sum is rounded to the
 // accumulation format (the format itself, or float32 for float16/bfloat16 under accumulate =
 // 'float32', as tensor cores accumulate), the dot product is stored in the format, then
-//   scale_at Scores  s = c · (q·k), c rounded to the format, the product rounded (what
-//                    softmax(q kᵀ · c) computes);
+//   scale_at Scores  s = c · (q·k), the product rounded to the format (what softmax(q kᵀ · c) computes);
 //   scale_at Query   q is scaled first, q' = c · q rounded to the format, then s = q'·k (what kernels
 //                    that fold c into q do: FlashAttention's softmax_scale applied to Q's tile, or
-//                    scaling the query projection).
+//                    scaling the query projection);
+//   scale_at Both    √c on q and on k, q' = √c · q and k' = √c · k each rounded to the format, then
+//                    s = q'·k' (PyTorch's math backend of scaled_dot_product_attention,
+//                    _scaled_dot_product_attention_math in aten/src/ATen/native/transformers/attention.cpp,
+//                    before pytorch/pytorch#163508).
+// The constant (c, or √c under Both) is held as scale_rounding says: Float32 (the default) keeps it a
+// float32 constant and forms each product x · c in float32, then rounds it to the format, as PyTorch
+// multiplies a bfloat16/float16 tensor by a Python float (pytorch/pytorch#147134) and FlashAttention
+// keeps softmax_scale in float32; Cell rounds c to the format first and the product to the
+// accumulation format, then the format (core 0.3.0's rule, kept for comparison). Float32 cells are
+// the same either way. Each cell reports the c its logits carry (PrecisionCell::scale_applied).
+// d_k 128, bfloat16, safe, accumulate 'float32', q = e₀, keys 227·e₀ and 226·e₀, at the scores:
+// Float32 gives the logits [20.125, 20] and p = [0.53125, 0.46875] (float64: [0.5220827, 0.4779173]);
+// Cell rounds c = 0.0883883 to 0.08837890625 and gives [20, 20] and [0.5, 0.5].
 // A product or logit that overflows counts as an input overflow of its row. The float64 reference
 // and the float64 cells use the products in double. d_k 128, q = 24·𝟏, keys 24·𝟏, 12·𝟏, 0, float16,
 // c = 1/√128: at the scores the products are [∞, 36864, 0] and the row is NaN; at the query the
 // logits are [6516.6, 3258.3, 0] and the weights [1, 0, 0].
-ScaleAt parse_scale_at(const std::string& name);  // "scores" | "query"; throws naming the value
+ScaleAt parse_scale_at(const std::string& name);  // "scores" | "query" | "both"; throws naming the value
+ScaleRounding parse_scale_rounding(const std::string& name);  // "float32" | "cell"; throws naming the value
 struct PrecisionLabParams {
   std::vector<double> logits;  // one explicit row (1..8192 values, −∞ allowed), or empty
   int rows = defaults::precision_lab::rows;               // random rows, 1..1024
@@ -52,6 +65,7 @@ struct PrecisionLabParams {
   std::vector<float> q, k;     // both empty, or q [queries, dk] (queries 1..1024) and k [keys, dk] (keys
                                // 1..8192), finite with |x| ≤ 1e6; with them rows, seq_len and seed are unused
   ScaleAt scale_at = defaults::precision_lab::scale_at;  // q/k only: where c is applied (above)
+  ScaleRounding scale_rounding = defaults::precision_lab::scale_rounding;  // q/k only: how c is held (above)
   bool row_sums = defaults::precision_lab::row_sums;        // check every row's sum Σ_j p_j: each cell's row_sum and the cause sum_stall
                                // (always on with q and k). On by default (a row whose weights sum to 2 is
                                // broken even with every weight finite); false leaves out those two fields
@@ -87,10 +101,14 @@ struct PrecisionCell {
   double jac_fro_median = 0;   // median ‖J‖_F of the finite rows' p (computed in double)
   std::vector<double> probs;   // the first row's result [seq_len]
   RowSumRange row_sum;         // (row_sums) min and max of Σ_j p_j over the rows
+  double scale_applied = 0.0;  // (q and k) the c this cell's logits carry, as held: in double (float64
+                               // cells), float32(c), or c rounded to the cell's format under
+                               // ScaleRounding::Cell; under ScaleAt::Both the square of the √c so held
 };
 // The logits precisionLab forms from p.q and p.k in format f (rows [queries][keys]), before the
-// soft-cap; float64 gives the products in double, scaled.
-std::vector<std::vector<double>> precision_qk_logits(const PrecisionLabParams& p, Format f);
+// soft-cap; float64 gives the products in double, scaled. *applied (if given): the c they carry
+// (PrecisionCell::scale_applied).
+std::vector<std::vector<double>> precision_qk_logits(const PrecisionLabParams& p, Format f, double* applied = nullptr);
 struct PrecisionLabResult {
   int rows = 0;
   int seq_len = 0;

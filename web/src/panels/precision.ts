@@ -99,7 +99,7 @@ export function precisionPanel({ t, store, compute, charts }: PanelCtx): PanelVi
     numField(store, 'pq', t('prec.pq'), t('prec.pqBad')),
     numsField(store, 'pk', t('prec.pk'), t('prec.pkBad')),
     select(store, 'precision', 'pkrep', t('prec.pkrep'), [1, 16, 256, 1024, 2048, 4096].map((n) => ({ value: String(n), label: `× ${n}` }))),
-    select(store, 'precision', 'pscaleat', t('prec.scaleAt'), (['scores', 'query'] as const).map((v) => ({ value: v, label: t(`prec.scaleAt.${v}`) }))),
+    select(store, 'precision', 'pscaleat', t('prec.scaleAt'), (['scores', 'query', 'both'] as const).map((v) => ({ value: v, label: t(`prec.scaleAt.${v}`) }))),
   ];
   const qkPreset = h('button', { type: 'button', class: 'mini', 'data-preset': 'qk-fp16', text: t('prec.qkPreset'),
     onclick: () => store.set({ ...QK_PRESET, pk: [...QK_PRESET.pk], exp: 'precision' }, 'pmode') });

@@ -175,7 +175,7 @@ export const SCHEMA = Object.freeze({
   }),
   pscaleat: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'scores', values: SCALE_AT, panels: 'precision',
-    doc: 'Precision lab, q/k mode: apply the scale to the stored products q·k (scores) or to q before the products (query).',
+    doc: 'Precision lab, q/k mode: apply the scale to the stored products q·k (scores), to q before the products (query), or √c to q and to k (both). In float16/bfloat16 the scale is a float32 constant (core 0.4.0; PyTorch, FlashAttention).',
   }),
   pblock: /** @type {IntSpec} */ ({
     type: 'int', default: 32, min: 1, max: 1024, panels: 'precision',

@@ -45,7 +45,7 @@ export interface State {
   pq: number;
   pk: number[];
   pkrep: number;
-  pscaleat: 'scores' | 'query';
+  pscaleat: 'scores' | 'query' | 'both';
   pblock: number;
   pacc: 'same' | 'float32';
   pmasked: 'nan' | 'zero';

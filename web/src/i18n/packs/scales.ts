@@ -103,6 +103,7 @@ export const scalesEn = {
   'prec.scaleAt': 'apply the scale',
   'prec.scaleAt.scores': 'at the scores (q·k, then × c)',
   'prec.scaleAt.query': 'at the query (c·q, then · k)',
+  'prec.scaleAt.both': 'half on each (√c·q, then · √c·k)',
   'prec.qkPreset': 'fp16 overflow case',
   'prec.stallPreset': 'fp16 Σ stall (4096 zeros)',
   'prec.pkrep': 'each key repeated',

@@ -103,6 +103,7 @@ export const scalesZh: Record<keyof typeof scalesEn, string> = {
   'prec.scaleAt': '缩放作用在',
   'prec.scaleAt.scores': '得分上（先 q·k，再 × c）',
   'prec.scaleAt.query': '查询上（先 c·q，再 · k）',
+  'prec.scaleAt.both': '各放一半（√c·q，再 · √c·k）',
   'prec.qkPreset': 'fp16 上溢示例',
   'prec.stallPreset': 'fp16 求和停滞（4096 个 0）',
   'prec.pkrep': '每个键重复',
