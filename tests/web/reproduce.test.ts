@@ -126,19 +126,11 @@ const QK_LINKS = [
   '#v=1&exp=precision&pmode=qk&pdk=16&pq=0&pk=0&pkrep=4096&pscale=inv_sqrt_dk',
   '#v=1&exp=precision&pmode=qk&pdk=64&pq=3&pk=3,1,-2&pkrep=2&pscale=inv_sqrt_dk&pacc=float32&pscaleat=query',
   '#v=1&exp=precision&pmode=qk&pdk=128&pq=1.5&pk=3.5,0&pscale=inv_sqrt_dk',
+  // the scale as a float32 constant in bfloat16/float16 cells (core 0.4.0), and √c on q and on k
+  '#v=1&exp=precision&pmode=qk&pdk=128&pq=1&pk=1.7734375,1.765625,0&pacc=float32',
+  '#v=1&exp=precision&pmode=qk&pdk=128&pq=1&pk=1.7734375,1.765625,0&pacc=float32&pscaleat=both',
+  '#v=1&exp=precision&pmode=qk&pdk=64&pq=3&pk=3,1,-2&pkrep=2&pscale=inv_sqrt_dk&pscaleat=both',
 ] as const;
-
-/**
- * The expectations that depend on that change (branch frontier-core: the scale enters the bfloat16/float16 cells as a
- * float32 constant, as in PyTorch, with a new core version). Core 0.3.0 rounds the scale to the format first
- * (1/√128 in bfloat16 is 0.08837890625): there these lines differ from the script's, e.g. "bfloat16 · naive: ✓ · Δ 9.1e-26"
- * on the page against "Δ 6.7e-26" in the script. From the next core on they must match like every other line.
- */
-const F32_SCALE_DEPENDENT: Record<string, readonly string[]> = {
-  '#v=1&exp=precision&pmode=qk&pdk=128&pq=1.5&pk=3.5,0&pscale=inv_sqrt_dk': ['bfloat16 · naive', 'bfloat16 · safe', 'bfloat16 · online'],
-};
-/** Whether the core under test still rounds the scale to the format (core 0.3.0, before frontier-core's change). */
-const CORE_ROUNDS_SCALE = CORE_VERSION === '0.3.0';
 
 const stateOf = (hash: string) => {
   const p = parseHash(hash, 'en');
@@ -177,12 +169,7 @@ describe('Copy as code (NumPy): the precision lab\'s q/k mode, the scale a float
       expect(error, `${hash}: the script ran`).toBe('');
       const want = pageFigures(stateOf(hash)).map((f) => `${f.label}: ${f.value}`);
       const got = out.trimEnd().split('\n').slice(1);
-      const dependent = (line: string) => (F32_SCALE_DEPENDENT[hash] ?? []).some((label) => line.startsWith(`${label}: `));
-      expect(got.filter((l) => !dependent(l)), hash).toEqual(want.filter((l) => !dependent(l)));
-      const [g, w] = [got.filter(dependent), want.filter(dependent)];
-      if (w.length === 0) return;
-      if (CORE_ROUNDS_SCALE) expect(g, `${hash}: core ${CORE_VERSION} rounds the scale to the format; the script applies a float32 constant`).not.toEqual(w);
-      else expect(g, `${hash}: the scale as a float32 constant, as the core applies it from frontier-core's change on`).toEqual(w);
+      expect(got, hash).toEqual(want);
     });
   }, 120_000);
 });

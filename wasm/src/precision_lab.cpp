@@ -43,11 +43,15 @@ std::vector<std::vector<double>> logits_in_format(const PrecisionLabParams& p, i
                          : f;
   auto S = [f](double v) { return round_to(f, v); };
   auto A = [acc](double v) { return round_to(acc, v); };
-  const bool cell = p.scale_rounding == ScaleRounding::Cell;
+  // Only a half-precision cell holds c as a float32 constant (PyTorch, FlashAttention); a float32 or
+  // float64 cell holds c in its own format, as a framework multiplying such a tensor by a Python float does.
+  const bool half = f == Format::Float16 || f == Format::BFloat16;
+  const bool cell = p.scale_rounding == ScaleRounding::Cell || !half;
   const double held = p.scale_at == ScaleAt::Both ? std::sqrt(c) : c;
   const double cf = cell ? S(held) : round_to(Format::Float32, held);
-  // x · c in the format: under Cell c in the format and the product in the accumulation format
-  // (core 0.3.0); else c a float32 constant and the product in float32, then rounded to f.
+  // x · c in the format: under Cell (and in float32/float64 cells) c in the format and the product
+  // in the accumulation format (core 0.3.0); else c a float32 constant and the product in float32,
+  // then rounded to f.
   auto scaled = [&](double x) { return cell ? S(A(cf * x)) : S(round_to(Format::Float32, cf * x)); };
   if (applied) *applied = p.scale_at == ScaleAt::Both ? cf * cf : cf;
   const size_t dk = static_cast<size_t>(p.dk);

@@ -88,14 +88,26 @@ def softmax_in_format(rows, fmt, algo, block, acc32, zero_rows):
 
 def qk_logits(q, k, c, fmt, scale_at, acc32):
     """precision_lab.cpp logits_in_format: q [Q, d_k] · k [K, d_k] formed in the format, each product and partial sum
-    rounded (to float32 with acc32), the dot product stored in the format; the scale c applied as a float32 constant,
-    at the scores or to q first. Returns the logits [Q, K] and the rows where something overflowed."""
+    rounded (to float32 with acc32), the dot product stored in the format; the scale applied at the scores, to q first,
+    or √c to q and to k ('both'). A float16/bfloat16 cell holds it as a float32 constant and forms each product in
+    float32 (as PyTorch does); a float32/float64 cell holds it in its own format.
+    Returns the logits [Q, K] and the rows where something overflowed."""
     acc = "float32" if acc32 and fmt in ("float16", "bfloat16") else fmt
     S, A = (lambda v: round_to(fmt, v)), (lambda v: round_to(acc, v))
-    cf = float(np.float32(c))  # the scale as a float32 constant, as PyTorch does
+    held = math.sqrt(c) if scale_at == "both" else c
+    if fmt in ("float16", "bfloat16"):
+        cf = float(np.float32(held))  # the scale as a float32 constant, as PyTorch does
+        scaled = lambda v: S(round_to("float32", cf * v))
+    else:
+        cf = S(held)
+        scaled = lambda v: S(A(cf * v))
     qi, kf = S(q), S(k)
-    if scale_at == "query":
-        qi = S(A(cf * qi))
+    key_over = np.zeros(k.shape[0], dtype=bool)
+    if scale_at == "both":
+        kf = scaled(kf)
+        key_over = np.isinf(kf).any(axis=1)
+    if scale_at in ("query", "both"):
+        qi = scaled(qi)
     over = np.isinf(qi).any(axis=1)
     dot = np.zeros((q.shape[0], k.shape[0]))
     for d in range(q.shape[1]):
@@ -103,8 +115,8 @@ def qk_logits(q, k, c, fmt, scale_at, acc32):
     s = S(dot)
     if scale_at == "scores":
         over |= np.isinf(s).any(axis=1)
-        s = S(A(cf * s))
-    return s, over | np.isinf(s).any(axis=1)
+        s = scaled(s)
+    return s, over | np.isinf(s).any(axis=1) | key_over.any()
 
 
 def jac_fro(p):
