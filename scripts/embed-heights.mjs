@@ -10,9 +10,10 @@ import { writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { launch } from '../tests/e2e/browser.mjs';
 import { serve } from '../tests/e2e/server.mjs';
 import { panelSettled } from '../tests/e2e/panel.mjs';
+import { PANELS as VIEWS } from '../web/src/state/schema.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const ALL = ['interview', 'variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild'];
+const ALL = VIEWS;  // every view, from the one list of views
 const named = process.argv.slice(2).find((a) => !a.startsWith('--'));
 const PANELS = named ? named.split(',') : ALL;
 const file = `${root}web/src/embed/heights.ts`;

@@ -9,6 +9,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSuite, hostPage } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
+import { PANELS as VIEWS } from '../../web/src/state/schema.js';
 
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -68,7 +69,7 @@ test('font stacks: Latin text in the system font (no family before it that a mac
   await page.close();
 });
 
-test('desktop 1366 px: the fourteen tabs take at most two rows in both languages, short labels with the full title in their tooltip, in reading order', async () => {
+test(`desktop 1366 px: the ${VIEWS.length} tabs (one per view) take at most two rows in both languages, short labels with the full title in their tooltip, in reading order`, async () => {
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   for (const lang of ['en', 'zh-CN']) {
@@ -83,8 +84,8 @@ test('desktop 1366 px: the fourteen tabs take at most two rows in both languages
         bar: Math.round(document.querySelector('[data-bar]').getBoundingClientRect().bottom),
       };
     });
-    assert.equal(m.n, 14);
-    assert.equal(m.visible, 14, `${lang}: every tab shown`);
+    assert.equal(m.n, VIEWS.length);
+    assert.equal(m.visible, VIEWS.length, `${lang}: every tab shown`);
     assert.ok(m.rows <= 2, `${lang}: ${m.rows} rows of tabs`);
     for (const [label, title] of m.labels) {
       // the label is the title's number and a short form of it; the tooltip names the view in full
@@ -96,7 +97,7 @@ test('desktop 1366 px: the fourteen tabs take at most two rows in both languages
   // the keyboard reaches every tab in order, after the language choice
   await page.focus('header.top [data-key="lang"] select');
   const order = [];
-  for (let i = 0; i < 14; i++) { await page.keyboard.press('Tab'); order.push(await page.evaluate(() => document.activeElement?.dataset.nav ?? document.activeElement?.tagName)); }
+  for (let i = 0; i < VIEWS.length; i++) { await page.keyboard.press('Tab'); order.push(await page.evaluate(() => document.activeElement?.dataset.nav ?? document.activeElement?.tagName)); }
   assert.deepEqual(order, await page.$$eval('[data-nav]', (as) => as.map((a) => a.dataset.nav)));
   await ctx.close();
 });

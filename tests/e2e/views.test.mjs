@@ -8,7 +8,7 @@ import { useSuite, watch, moveSlider, openPanel, hostPage } from './browser.mjs'
 import { panelSettled } from './panel.mjs';
 
 const axeSource = createRequire(import.meta.url)('axe-core').source;
-const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild'];
+const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild', 'sumone'];
 const CHARTLESS = new Set(['followups', 'training', 'device']);  // no chart before the reader acts
 /** Keys a layout check adds to a panel's link: the wild view at its shortest L (its default 4096 costs 28 calls of ~1 s; L is tested on its own below) */
 const LIGHT = { wild: '&wlen=256' };

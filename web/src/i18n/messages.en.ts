@@ -40,7 +40,7 @@ export const enBase = {
   'art.tab': 'Article',
   'fu.tab': 'Follow-ups',
   'prec.tab': 'Precision',
-  'lc.tab': 'Long context',
+  'lc.tab': 'Context',
   'gqa.tab': 'GQA / MQA',
   'tens.tab': 'Tensors',
   'train.tab': 'Training',

@@ -1,7 +1,7 @@
 // Strings of the view "Does attention have to sum to one?" (six normalisers side by side, and QK-Clip), merged into the English catalogue web/src/i18n/messages.en.ts; every number is a placeholder filled from the core at run time.
 export const sumEn = {
   'sum.title': 'Does attention have to sum to one?',
-  'sum.tab': 'Sum to 1?',
+  'sum.tab': 'Σ = 1?',
   'sum.lede': 'Softmax, off-by-one softmax, a learned sink, sigmoid attention, an output gate and differential attention on the same q, k and v: how much each row puts on the keys, on the first key, how spread it is, and what reaches the output. Below: QK-Clip, how Kimi K2 keeps the largest logit at τ.',
   'sum.sink': 'sink logit S',
   'sum.lambda': 'differential λ',
