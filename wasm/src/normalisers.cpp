@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "experiment_common.hpp"
+#include "kernel_path.hpp"
 #include "shapes.hpp"
 
 namespace sqrtdk {
@@ -110,50 +111,10 @@ NormaliserRow finish(const Acc& a, int index) {
   return r;
 }
 
-// The arithmetic of one path: T = float (the kernel family's products and softmax rows) or double.
+
+// σ(x) in T
 template <typename T>
-struct Path {
-  const KernelTable* kt = nullptr;  // float only
-  // S [M, N] = c · a bᵀ (a [M, K], b [N, K]).
-  void abt(const float* a, const float* b, T* s, int M, int N, int K, double c) const {
-    if constexpr (std::is_same_v<T, float>) {
-      kt->matmul_abt(a, b, s, M, N, K, static_cast<float>(c));
-    } else {
-      for (int m = 0; m < M; ++m)
-        for (int n = 0; n < N; ++n) {
-          double acc = 0.0;
-          for (int k = 0; k < K; ++k) acc += static_cast<double>(a[m * K + k]) * static_cast<double>(b[n * K + k]);
-          s[m * N + n] = c * acc;
-        }
-    }
-  }
-  // out [M, K] = w [M, N] · v [N, K].
-  void wv(const T* w, const float* v, T* out, int M, int N, int K) const {
-    if constexpr (std::is_same_v<T, float>) {
-      kt->matmul_ab(w, v, out, M, K, N, 1.0f);
-    } else {
-      for (int m = 0; m < M; ++m)
-        for (int k = 0; k < K; ++k) {
-          double acc = 0.0;
-          for (int n = 0; n < N; ++n) acc += w[m * N + n] * static_cast<double>(v[n * K + k]);
-          out[m * K + k] = acc;
-        }
-    }
-  }
-  // Each row of x [rows, cols] in place: e^{x_j} / (e^{sink} + Σ e^{x_k}) (sink −∞: softmax).
-  void softmax(T* x, int rows, int cols, double sink) const {
-    if constexpr (std::is_same_v<T, float>) {
-      kt->softmax_rows_sink(x, rows, cols, static_cast<float>(sink), nullptr);
-    } else {
-      std::vector<double> p(cols);
-      for (int r = 0; r < rows; ++r) {
-        f64_softmax_sink__reference(x + static_cast<size_t>(r) * cols, sink, p.data(), cols);
-        std::copy(p.begin(), p.end(), x + static_cast<size_t>(r) * cols);
-      }
-    }
-  }
-  static T sigmoid(T x) { return T(1) / (T(1) + std::exp(-x)); }
-};
+T sigmoid(T x) { return T(1) / (T(1) + std::exp(-x)); }
 
 template <typename T>
 double norm(const T* o, int dk) {
@@ -163,7 +124,7 @@ double norm(const T* o, int dk) {
 }
 
 template <typename T>
-NormalisersResult run(const NormalisersParams& p, const Path<T>& path) {
+NormalisersResult run(const NormalisersParams& p, const KernelPath<T>& path) {
   check_params(p);
   const bool explicit_logits = !p.logits.empty();
   const int heads = explicit_logits ? 1 : p.heads;
@@ -217,7 +178,7 @@ NormalisersResult run(const NormalisersParams& p, const Path<T>& path) {
           double mean = 0.0;
           gatedOut.resize(dk);
           for (int cc = 0; cc < dk; ++cc) {
-            const T gate = Path<T>::sigmoid(static_cast<T>(gh[static_cast<size_t>(i) * dk + cc]));
+            const T gate = sigmoid(static_cast<T>(gh[static_cast<size_t>(i) * dk + cc]));
             mean += static_cast<double>(gate);
             gatedOut[cc] = gate * oi[cc];
           }
@@ -260,7 +221,7 @@ NormalisersResult run(const NormalisersParams& p, const Path<T>& path) {
       const T b = static_cast<T>(bias(i));
       for (int j = 0; j < keys; ++j) {
         const size_t x = static_cast<size_t>(i) * keys + j;
-        w[x] = s[x] == static_cast<T>(-kInf) ? T(0) : Path<T>::sigmoid(s[x] + b);
+        w[x] = s[x] == static_cast<T>(-kInf) ? T(0) : sigmoid(s[x] + b);
       }
     }
     path.wv(w.data(), vh, out.data(), rows, keys, dk);
@@ -284,13 +245,13 @@ const char* normaliser_name(int index) {
 }
 
 NormalisersResult normalisers(const NormalisersParams& p) {
-  Path<float> path;
+  KernelPath<float> path;
   path.kt = &kernel_table(p.kernel);
   return run<float>(p, path);
 }
 
 NormalisersResult normalisers_reference(const NormalisersParams& p) {
-  return run<double>(p, Path<double>{});
+  return run<double>(p, KernelPath<double>{});
 }
 
 }  // namespace sqrtdk

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "experiment_common.hpp"
+#include "kernel_path.hpp"
 #include "shapes.hpp"
 
 namespace sqrtdk {
@@ -36,37 +37,9 @@ void check_params(const QkClipParams& p, int heads_kv) {
                                 " (MLA) needs headsKv = heads, got headsKv = " + std::to_string(p.heads_kv));
 }
 
-template <typename T>
-struct Path {
-  const KernelTable* kt = nullptr;  // float only
-  // s [M, N] = c · a bᵀ (a [M, K], b [N, K])
-  void abt(const T* a, const T* b, T* s, int M, int N, int K, double c) const {
-    if constexpr (std::is_same_v<T, float>) {
-      kt->matmul_abt(a, b, s, M, N, K, static_cast<float>(c));
-    } else {
-      for (int m = 0; m < M; ++m)
-        for (int n = 0; n < N; ++n) {
-          double acc = 0.0;
-          for (int k = 0; k < K; ++k) acc += a[m * K + k] * b[n * K + k];
-          s[m * N + n] = c * acc;
-        }
-    }
-  }
-  void softmax(T* x, int rows, int cols) const {
-    if constexpr (std::is_same_v<T, float>) {
-      kt->softmax_rows(x, rows, cols);
-    } else {
-      std::vector<double> p(cols);
-      for (int r = 0; r < rows; ++r) {
-        f64_softmax__reference(x + static_cast<size_t>(r) * cols, p.data(), cols);
-        std::copy(p.begin(), p.end(), x + static_cast<size_t>(r) * cols);
-      }
-    }
-  }
-};
 
 template <typename T>
-QkClipResult run(const QkClipParams& p, const Path<T>& path) {
+QkClipResult run(const QkClipParams& p, const KernelPath<T>& path) {
   const char* what = "qkClip";
   check_int_range(what, "heads", p.heads, 1, kQkClipMaxHeads);
   check_int_range(what, "seqLen", p.seq_len, 1, kQkClipMaxSeqLen);
@@ -186,13 +159,13 @@ QkClipResult run(const QkClipParams& p, const Path<T>& path) {
 }  // namespace
 
 QkClipResult qk_clip(const QkClipParams& p) {
-  Path<float> path;
+  KernelPath<float> path;
   path.kt = &kernel_table(p.kernel);
   return run<float>(p, path);
 }
 
 QkClipResult qk_clip_reference(const QkClipParams& p) {
-  return run<double>(p, Path<double>{});
+  return run<double>(p, KernelPath<double>{});
 }
 
 }  // namespace sqrtdk
