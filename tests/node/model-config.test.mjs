@@ -178,3 +178,92 @@ test('the scale it reads is one the core takes: the entropy at L = 256 on iid in
   const s = core.attentionStats({ heads: 1, seqLen: 256, dk: r.dHead, scale: r.scale, softcap: r.softcap, seed: 0, gradients: false, spectral: false, perRow: false, heatmapSize: 1 });
   assert.ok(s.summary.entropy.mean > 0 && s.summary.entropy.mean < Math.log(256));
 });
+
+// What an attacker or a careless paste sends (found by trying to break the reader): each answered with the
+// right fields, a clear refusal, or a field said not understood — never a false modifier or a silent drop.
+const accounted = (r) => [...r.used, ...r.ignored, ...r.unknown];
+const once = (r, name) => assert.equal(accounted(r).filter((n) => n === name).length, 1, `${name} accounted once: ${JSON.stringify({ used: r.used, ignored: r.ignored, unknown: r.unknown })}`);
+
+test('a rope_scaling of 80,000 members is read in linear time, each member said not understood', () => {
+  const rs = { rope_type: 'llama3', factor: 8 };
+  for (let i = 0; i < 80000; i++) rs[`k${i}`] = i;
+  const t0 = Date.now();
+  const r = modelConfig({ head_dim: 128, rope_scaling: rs });
+  assert.ok(Date.now() - t0 < 2000, `took ${Date.now() - t0} ms`);
+  assert.equal(r.unknown.length, 80000);
+});
+
+test('model_type "constructor", "toString", "__proto__", "hasOwnProperty": no QK-norm claimed from Object.prototype', () => {
+  for (const t of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
+    const r = modelConfig(`{"model_type": ${JSON.stringify(t)}, "head_dim": 64}`);
+    assert.equal(r.qkNorm, false, t);
+    assert.equal(r.known, false, t);
+    assert.deepEqual(kinds(r), [], t);
+  }
+});
+
+test('fields beside a text_config are said, not dropped; a literal "text_config.head_dim" key is not the real one', () => {
+  const r = modelConfig({ model_type: 'gemma3', rope_scaling: { rope_type: 'yarn', factor: 4 }, 'text_config.head_dim': 7,
+    text_config: { model_type: 'gemma3_text', head_dim: 128, query_pre_attn_scalar: 168 } });
+  near(r.scale, 168 ** -0.5, 'the text config’s scale');
+  assert.ok(r.unknown.includes('rope_scaling'), JSON.stringify(r.unknown));
+  assert.ok(r.unknown.includes('text_config.head_dim'), JSON.stringify(r.unknown));
+  // the real text_config.head_dim is used, the top-level key spelled the same is not understood: one of each
+  assert.equal(r.used.filter((n) => n === 'text_config.head_dim').length, 1);
+  assert.equal(r.unknown.filter((n) => n === 'text_config.head_dim').length, 1);
+});
+
+test('llm_config and language_config are read like text_config and named in every field', () => {
+  for (const key of ['llm_config', 'language_config']) {
+    const r = modelConfig({ model_type: 'vlm', vision_config: {}, [key]: { model_type: 'qwen2', hidden_size: 3584, num_attention_heads: 28, num_key_value_heads: 4 } });
+    assert.equal(r.dHead, 128, key);
+    assert.equal(r.textConfig, true, key);
+    assert.equal(r.dHeadFrom, `${key}.hidden_size / ${key}.num_attention_heads`);
+    assert.ok(r.used.includes(`${key}.num_key_value_heads`), JSON.stringify(r.used));
+  }
+  refuses(() => modelConfig({ llm_config: [1] }), TypeError, /llm_config must be an object, got an array/);
+});
+
+test('sliding_window_pattern, layer_types and original_max_position_embeddings are checked', () => {
+  refuses(() => modelConfig({ head_dim: 128, sliding_window: 1024, sliding_window_pattern: -5 }), RangeError, /sliding_window_pattern = -5 is out of range/);
+  refuses(() => modelConfig({ head_dim: 128, sliding_window: 1024, sliding_window_pattern: 2.5 }), RangeError, /sliding_window_pattern must be an integer/);
+  refuses(() => modelConfig({ head_dim: 128, sliding_window: 1024, layer_types: 'sliding' }), TypeError, /layer_types must be an array of layer type names/);
+  refuses(() => modelConfig({ head_dim: 128, sliding_window: 1024, layer_types: [1, 2] }), TypeError, /layer_types must be an array/);
+  refuses(() => modelConfig({ head_dim: 128, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: -1 } }), RangeError, /original_max_position_embeddings = -1 is out of range/);
+  const g = modelConfig({ head_dim: 128, sliding_window: 1024, sliding_window_pattern: 6 });
+  assert.match(modifier(g, 'sliding_window').note, /on 5 of every 6 layers/);
+  once(g, 'sliding_window_pattern');
+});
+
+test('every field accounted exactly once: mscale under a rope type that does not read it, MLA of an unknown type', () => {
+  const a = modelConfig({ head_dim: 128, rope_scaling: { rope_type: 'linear', factor: 2, mscale: 0.7, mscale_all_dim: 0.7 } });
+  once(a, 'rope_scaling.mscale');
+  once(a, 'rope_scaling.mscale_all_dim');
+  const b = modelConfig({ model_type: 'mla_x', qk_nope_head_dim: 128, qk_rope_head_dim: 64, num_attention_heads: 8,
+    rope_scaling: { type: 'yarn', factor: 40, mscale: 1, mscale_all_dim: 1 } });
+  once(b, 'rope_scaling.mscale_all_dim');
+  assert.ok(b.unknown.includes('rope_scaling.mscale_all_dim'));
+  const c = modelConfig({ head_dim: 64, rope_scaling: { rope_type: 'yarn', factor: 32, mscale: 1 } });
+  near(c.scale, 64 ** -0.5 * (0.1 * Math.log(32) + 1) ** 2, 'mscale alone changes nothing in transformers');
+  assert.ok(c.ignored.includes('rope_scaling.mscale'), JSON.stringify(c));
+  for (const r of [a, b, c]) for (const n of accounted(r)) once(r, n);
+});
+
+test('a head size from hidden_size / heads keeps the cap; absurdly small scalars are refused', () => {
+  refuses(() => modelConfig({ hidden_size: 16777216, num_attention_heads: 1 }), RangeError, /hidden_size \/ num_attention_heads = 16777216 is over 65536/);
+  refuses(() => modelConfig({ head_dim: 128, query_pre_attn_scalar: 1e-300 }), RangeError, /query_pre_attn_scalar = 1e-300 is out of range \(≥ 1/);
+  refuses(() => modelConfig({ head_dim: 128, attention_multiplier: 1e-300 }), RangeError, /attention_multiplier = 1e-300 is out of range/);
+  refuses(() => modelConfig({ head_dim: 128, attn_temperature_tuning: true, floor_scale: 1e-300, attn_scale: 0.1 }), RangeError, /floor_scale = 1e-300 is out of range/);
+});
+
+test('boolean fields take true, false, 0 or 1 only', () => {
+  refuses(() => modelConfig({ head_dim: 128, use_qk_norm: -7 }), TypeError, /use_qk_norm must be a boolean \(true, false, 0 or 1\), got -7/);
+  refuses(() => modelConfig({ head_dim: 128, use_sliding_window: 'yes', sliding_window: 4 }), TypeError, /use_sliding_window must be a boolean/);
+  assert.equal(modelConfig({ head_dim: 128, qk_layernorm: 1 }).qkNorm, true);
+  assert.equal(modelConfig({ head_dim: 128, qk_layernorm: 0 }).qkNorm, false);
+});
+
+test('a byte-order mark before the JSON is read; a 1 MB model_type is refused, not copied into a note', () => {
+  near(modelConfig('\uFEFF{"head_dim": 64}').scale, 1 / 8, 'BOM');
+  refuses(() => modelConfig({ model_type: 'q'.repeat(1e6), head_dim: 64 }), RangeError, /model_type is 1000000 characters long, over 64: "q{40}…" is not a type name/);
+});

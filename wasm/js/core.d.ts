@@ -617,7 +617,7 @@ export interface ModelConfigModifier {
 export interface ModelConfigResult {
   /** model_type ('' when the config has none) */ modelType: string;
   /** whether model_type is one of MODEL_CONFIG_TYPES, whose attention code this reader follows */ known: boolean;
-  /** whether the fields were read from text_config (a multimodal config) */ textConfig: boolean;
+  /** whether the fields were read from a multimodal config's language model: text_config, else llm_config (InternVL), else language_config (DeepSeek-VL); its key prefixes every field name */ textConfig: boolean;
   /** the q·k size of a head: qk_nope_head_dim + qk_rope_head_dim (MLA), head_dim, or hidden_size / num_attention_heads */ dHead: number;
   /** the fields dHead came from */ dHeadFrom: string;
   /** the size of a head of v (MLA's v_head_dim) */ dV: number;
@@ -643,10 +643,13 @@ export interface ModelConfigResult {
  * Sources: transformers' modeling_llama (head_dim), modeling_deepseek_v3 (MLA's qk_head_dim, yarn_get_mscale²),
  * modeling_rope_utils (_compute_yarn_parameters), modeling_gemma2/3 (query_pre_attn_scalar, soft-cap, QK-norm),
  * modeling_granite (attention_multiplier), modeling_llama4 (temperature tuning), modeling_gpt_oss (sinks),
- * modeling_qwen3 / qwen3_next (QK-norm, output gate).
+ * modeling_qwen3 / qwen3_next (QK-norm, output gate). A leading byte-order mark is skipped. Fields beside a text
+ * config that the language model does not read (a top-level rope_scaling, say) are listed as not understood.
  * @throws RangeError text over MODEL_CONFIG_LIMITS.chars (before parsing), a head count, head size or scalar out of
- *   range (zero, negative, huge, not an integer), no head size at all; SyntaxError text that is not JSON;
- *   TypeError a field of the wrong type or a top level that is not an object — each naming the field and value
+ *   range (zero, negative, huge, not an integer; query_pre_attn_scalar < 1, attention_multiplier < 1e-6, a head size
+ *   over 65536 however derived), a model_type over 64 characters, no head size at all; SyntaxError text that is not
+ *   JSON; TypeError a field of the wrong type (a boolean field other than true, false, 0, 1; layer_types not an
+ *   array of strings) or a top level that is not an object — each naming the field and value
  */
 export function modelConfig(json: string | object): ModelConfigResult;
 /** modelConfig's limits: the text's length in characters, and the ranges of head counts, head sizes and hidden sizes. */

@@ -30,9 +30,15 @@ const SRC = Object.freeze({
 
 // model_type → what its code does beyond the config's own fields (read from the file cited for each).
 const MLA_TYPES = new Set(['deepseek_v2', 'deepseek_v3', 'deepseek_v32', 'kimi_k2']);
-const QK_NORM_TYPES = Object.freeze({
-  qwen3: SRC.qwen3, qwen3_moe: SRC.qwen3, qwen3_next: SRC.qwen3Next, olmo2: SRC.olmo2, gemma3: SRC.gemma, gemma3_text: SRC.gemma,
-});
+// A Map, not a plain object: a model_type such as "constructor" or "__proto__" must find nothing.
+const QK_NORM_TYPES = new Map([
+  ['qwen3', SRC.qwen3], ['qwen3_moe', SRC.qwen3], ['qwen3_next', SRC.qwen3Next], ['olmo2', SRC.olmo2], ['gemma3', SRC.gemma], ['gemma3_text', SRC.gemma],
+]);
+/** The sub-configs a multimodal config keeps its language model in, in the order they are looked for (transformers'
+ * get_text_config reads text_config; InternVL's llm_config and DeepSeek-VL's language_config hold the same fields). */
+const TEXT_CONFIG_KEYS = Object.freeze(['text_config', 'llm_config', 'language_config']);
+/** The longest model_type read (characters): a type is a short identifier; a longer string is refused, not copied into notes. */
+const MODEL_TYPE_MAX = 64;
 /** The model types whose attention code this reader follows; any other is read field by field, with nothing assumed. */
 export const MODEL_CONFIG_TYPES = Object.freeze([
   'llama', 'mistral', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'qwen3_next', 'gemma', 'gemma2', 'gemma3', 'gemma3_text',
@@ -54,7 +60,7 @@ const IGNORED = new Set([
   'linear_num_value_heads', 'full_attention_interval', 'final_logit_softcapping', 'cache_implementation', 'for_llm_compressor',
   'hidden_size', 'vision_config', 'boi_token_index', 'eoi_token_index', 'image_token_index', 'mm_tokens_per_image', 'embedding_multiplier',
   'residual_multiplier', 'logits_scaling', 'attention_chunk_size', 'rope_interleave', 'use_bidirectional_attention', 'name_or_path',
-  '_name_or_path', 'rope_scaling_factor', 'rope_ntk_alpha', 'rope_ntk_beta', 'tokenizer_class', 'model_type', 'text_config',
+  '_name_or_path', 'rope_scaling_factor', 'rope_ntk_alpha', 'rope_ntk_beta', 'tokenizer_class', 'model_type', ...TEXT_CONFIG_KEYS,
 ]);
 // rope_scaling members that set frequencies only (the attention factor's members are read).
 const ROPE_IGNORED = new Set(['beta_fast', 'beta_slow', 'truncate', 'low_freq_factor', 'high_freq_factor', 'original_max_position_embeddings']);
@@ -94,7 +100,8 @@ export function modelConfig(json) {
       throw new RangeError(`modelConfig: the config is ${json.length} characters, over the limit of ${MODEL_CONFIG_LIMITS.chars} (a config.json is a few KB): not read`);
     }
     try {
-      raw = JSON.parse(json);
+      // an editor's byte-order mark before the JSON is not part of it
+      raw = JSON.parse(json.charCodeAt(0) === 0xfeff ? json.slice(1) : json);
     } catch (e) {
       throw new SyntaxError(`modelConfig: not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -103,12 +110,13 @@ export function modelConfig(json) {
     throw new TypeError(`modelConfig: a config.json holds one JSON object, got ${describe(raw)}`);
   }
   const top = /** @type {Record<string, unknown>} */ (raw);
-  const hasText = top.text_config !== undefined && top.text_config !== null;
-  if (hasText && (typeof top.text_config !== 'object' || Array.isArray(top.text_config))) {
-    throw new TypeError(`modelConfig: text_config must be an object, got ${describe(top.text_config)}`);
+  const textKey = TEXT_CONFIG_KEYS.find((k) => Object.prototype.hasOwnProperty.call(top, k) && top[k] !== undefined && top[k] !== null);
+  const hasText = textKey !== undefined;
+  if (hasText && (typeof top[textKey] !== 'object' || Array.isArray(top[textKey]))) {
+    throw new TypeError(`modelConfig: ${textKey} must be an object, got ${describe(top[textKey])}`);
   }
-  const cfg = /** @type {Record<string, unknown>} */ (hasText ? top.text_config : top);
-  const prefix = hasText ? 'text_config.' : '';
+  const cfg = /** @type {Record<string, unknown>} */ (hasText ? top[textKey] : top);
+  const prefix = hasText ? `${textKey}.` : '';
   const used = new Set();
   /** @param {string} k */
   const own = (k) => Object.prototype.hasOwnProperty.call(cfg, k) && cfg[k] !== null && cfg[k] !== undefined;
@@ -135,7 +143,7 @@ export function modelConfig(json) {
   function bool(key) {
     if (!own(key)) return undefined;
     const v = cfg[key];
-    if (typeof v !== 'boolean' && typeof v !== 'number') throw new TypeError(`modelConfig: ${prefix}${key} must be a boolean, got ${describe(v)}`);
+    if (typeof v !== 'boolean' && v !== 0 && v !== 1) throw new TypeError(`modelConfig: ${prefix}${key} must be a boolean (true, false, 0 or 1), got ${describe(v)}`);
     used.add(prefix + key);
     return Boolean(v);
   }
@@ -143,7 +151,9 @@ export function modelConfig(json) {
   function str(from, key, name) {
     if (!Object.prototype.hasOwnProperty.call(from, key) || from[key] === null || from[key] === undefined) return undefined;
     if (typeof from[key] !== 'string') throw new TypeError(`modelConfig: ${name} must be a string, got ${describe(from[key])}`);
-    return /** @type {string} */ (from[key]);
+    const v = /** @type {string} */ (from[key]);
+    if (v.length > MODEL_TYPE_MAX) throw new RangeError(`modelConfig: ${name} is ${v.length} characters long, over ${MODEL_TYPE_MAX}: ${describe(v)} is not a type name`);
+    return v;
   }
 
   const modelType = str(cfg, 'model_type', `${prefix}model_type`) ?? str(top, 'model_type', 'model_type') ?? '';
@@ -183,6 +193,7 @@ export function modelConfig(json) {
   } else if (hidden !== undefined && heads !== undefined) {
     if (hidden % heads !== 0) throw new RangeError(`modelConfig: ${prefix}hidden_size = ${hidden} is not divisible by ${prefix}num_attention_heads = ${heads}`);
     dHead = hidden / heads;
+    if (dHead > dMax) throw new RangeError(`modelConfig: ${prefix}hidden_size / ${prefix}num_attention_heads = ${dHead} is over ${dMax}`);
     dHeadFrom = `${prefix}hidden_size / ${prefix}num_attention_heads`;
   } else {
     throw new RangeError(`modelConfig: no head size: the config has none of ${prefix}head_dim, ${prefix}qk_nope_head_dim + ${prefix}qk_rope_head_dim, or ${prefix}hidden_size with ${prefix}num_attention_heads`);
@@ -197,8 +208,9 @@ export function modelConfig(json) {
   const invSqrtDHead = 1 / Math.sqrt(dHead);
 
   // ---- the base scale ----
-  const qpas = num('query_pre_attn_scalar', { min: 0, max: 1e12 });
-  const attnMult = num('attention_multiplier', { min: 0, max: 1e4 });
+  // query_pre_attn_scalar stands where d_head stands (Gemma: 144, 168, 256); attention_multiplier is a scale (Granite: 2^−7)
+  const qpas = num('query_pre_attn_scalar', { min: 1, max: 1e12, exclusiveMin: false });
+  const attnMult = num('attention_multiplier', { min: 1e-6, max: 1e4, exclusiveMin: false });
   let scale;
   let formula;
   if (qpas !== undefined) {
@@ -220,9 +232,17 @@ export function modelConfig(json) {
   }
 
   // ---- rope_scaling: YaRN's attention factor, DeepSeek's mscale² ----
-  const notUnderstood = [];
+  /** fields read but not understood (a Set: a rope_scaling of 80,000 members must not cost 80,000² steps) */
+  const notUnderstood = new Set();
+  /** @param {string} name */
+  const notUnderstand = (name) => {
+    used.delete(name);
+    notUnderstood.add(name);
+  };
   const partial = num('partial_rotary_factor', { min: 0, max: 1 });
   let rs;
+  /** rope_scaling members present that change nothing under its rope type (said as ignored) */
+  const ropeQuiet = new Set();
   if (own('rope_scaling')) {
     if (typeof cfg.rope_scaling !== 'object' || Array.isArray(cfg.rope_scaling)) throw new TypeError(`modelConfig: ${prefix}rope_scaling must be an object or null, got ${describe(cfg.rope_scaling)}`);
     rs = /** @type {Record<string, unknown>} */ (cfg.rope_scaling);
@@ -238,6 +258,13 @@ export function modelConfig(json) {
       const mscaleAll = num('mscale_all_dim', { from: rs, name: `${rp}mscale_all_dim`, min: 0, max: 1e3, exclusiveMin: false });
       const af = num('attention_factor', { from: rs, name: `${rp}attention_factor`, min: 0, max: 1e3 });
       const rotaryFactor = af ?? (mscale && mscaleAll ? yarnMscale(factor, mscale) / yarnMscale(factor, mscaleAll) : yarnMscale(factor));
+      // transformers reads mscale and mscale_all_dim only together and only without attention_factor (DeepSeek's MLA code
+      // reads mscale_all_dim for the scale): otherwise they are in the file but change nothing
+      if (!(af === undefined && mscale && mscaleAll)) {
+        for (const k of ['mscale', ...(mla && MLA_TYPES.has(modelType) ? [] : ['mscale_all_dim'])]) {
+          if (used.delete(`${rp}${k}`)) ropeQuiet.add(k);
+        }
+      }
       const afFrom = af !== undefined ? `${rp}attention_factor` : mscale && mscaleAll ? `${rp}factor, ${rp}mscale, ${rp}mscale_all_dim` : `${rp}factor`;
       if (mla && MLA_TYPES.has(modelType)) {
         if (mscaleAll) {
@@ -252,9 +279,9 @@ export function modelConfig(json) {
             `cos and sin of the shared rotary part (qk_rope_head_dim ${rope}) × ${rotaryFactor.toPrecision(6)}: only the rotary part of q·k is multiplied (by its square), not every logit`, SRC.yarn);
         }
       } else if (mla) {
-        notUnderstood.push(`${rp}mscale_all_dim`);
+        if (rs.mscale_all_dim !== undefined) notUnderstand(`${rp}mscale_all_dim`);
         add('yarn_rotary', afFrom, rotaryFactor, 1, false,
-          `model type ${JSON.stringify(modelType)} is not one whose MLA code this reader follows: the attention factor is reported, not applied`, SRC.yarn);
+          `model type ${describe(modelType)} is not one whose MLA code this reader follows: the attention factor is reported, not applied`, SRC.yarn);
       } else if (partial === undefined || partial === 1) {
         scale *= rotaryFactor * rotaryFactor;
         formula += ` · attention_factor² (${rotaryFactor.toPrecision(6)}²)`;
@@ -272,15 +299,20 @@ export function modelConfig(json) {
         }
       }
     } else if (ropeType === 'llama3' || ropeType === 'linear' || ropeType === 'default' || ropeType === 'dynamic' || ropeType === 'longrope') {
-      if (ropeType === 'longrope') notUnderstood.push(`${rp}rope_type`);
+      if (ropeType === 'longrope') notUnderstand(`${rp}${rs.rope_type !== undefined ? 'rope_type' : 'type'}`);
       else add('rope_scaling', `${rp}${rs.rope_type !== undefined ? 'rope_type' : 'type'}`, ropeType, 1, false,
         `${ropeType} rope scaling changes frequencies only; its attention factor is 1`, `${TF}modeling_rope_utils.py (_compute_${ropeType === 'llama3' ? 'llama3' : ropeType === 'linear' ? 'linear_scaling_rope' : ropeType === 'dynamic' ? 'dynamic_ntk' : 'default_rope'}_parameters: attention_factor = 1.0)`);
     } else if (ropeType) {
-      notUnderstood.push(`${rp}${rs.rope_type !== undefined ? 'rope_type' : 'type'}`);
+      notUnderstand(`${rp}${rs.rope_type !== undefined ? 'rope_type' : 'type'}`);
     }
+    // validated wherever it is (a frequency setting, but a wrong one is a wrong file)
+    num('original_max_position_embeddings', { from: rs, name: `${rp}original_max_position_embeddings`, int: true, min: 1, max: 1e9, exclusiveMin: false });
+    used.delete(`${rp}original_max_position_embeddings`);
+    // every other member: used, known to set frequencies only, or not understood (mscale under a rope type that does
+    // not read it included)
     for (const k of Object.keys(rs)) {
       const name = `${rp}${k}`;
-      if (!used.has(name) && !ROPE_IGNORED.has(k) && !notUnderstood.includes(name) && k !== 'type' && k !== 'rope_type' && k !== 'mscale' && k !== 'mscale_all_dim') notUnderstood.push(name);
+      if (!used.has(name) && !ROPE_IGNORED.has(k) && !ropeQuiet.has(k) && !notUnderstood.has(name)) notUnderstood.add(name);
     }
   }
   if (partial !== undefined && partial !== 1) {
@@ -301,7 +333,7 @@ export function modelConfig(json) {
     if (typeof tuning !== 'boolean' && typeof tuning !== 'number') throw new TypeError(`modelConfig: ${prefix}attn_temperature_tuning must be a boolean or a number, got ${describe(tuning)}`);
     used.add(`${prefix}attn_temperature_tuning`);
   }
-  const floorScale = num('floor_scale', { min: 0, max: 1e9 });
+  const floorScale = num('floor_scale', { min: 1, max: 1e9, exclusiveMin: false });
   const attnScale = num('attn_scale', { min: 0, max: 1e3, exclusiveMin: false });
   if (tuning && floorScale !== undefined && attnScale !== undefined) {
     llama4 = { floorScale, attnScale };
@@ -320,13 +352,11 @@ export function modelConfig(json) {
       if (v) add('qk_norm', `${prefix}${key}`, true, 1, false, 'q and k are normalised per head before q·k: |q·k| is bounded by the norm gains, not by d_head', key === 'use_qk_norm' ? SRC.llama4 : SRC.qwen3);
     }
   }
-  /** @type {Readonly<Record<string, string>>} */
-  const qkTypes = QK_NORM_TYPES;
-  const typeRule = qkTypes[modelType] ?? qkTypes[topType];
+  const typeRule = QK_NORM_TYPES.get(modelType) ?? QK_NORM_TYPES.get(topType);
   if (!qkNorm && typeRule) {
     qkNorm = true;
     add('qk_norm', `${cfg.model_type === modelType ? prefix : ''}model_type`, modelType, 1, false,
-      `${modelType}'s attention normalises q and k (RMSNorm) before q·k: |q·k| is bounded by the norm gains`, typeRule);
+      `${describe(modelType)}'s attention normalises q and k (RMSNorm) before q·k: |q·k| is bounded by the norm gains`, typeRule);
   }
   const sinks = modelType === 'gpt_oss';
   if (sinks) add('sinks', `${prefix}model_type`, modelType, 1, false, 'a learned sink logit per head joins every row: the weights on the keys sum to less than one', SRC.sinks);
@@ -344,38 +374,58 @@ export function modelConfig(json) {
     add('gqa', `${prefix}num_key_value_heads`, headsKvRaw, 1, false, `${heads} query heads share ${headsKvRaw} key/value heads (${heads / headsKvRaw} per group): the logits of a head are unchanged`, SRC.gqa);
   }
   let slidingWindow = 0;
+  // Gemma 3: every pattern-th layer is global, the others slide (an integer ≥ 1); layer_types: one string per layer
+  const pattern = num('sliding_window_pattern', { int: true, min: 1, max: 1e6, exclusiveMin: false });
+  let layerTypes;
+  if (own('layer_types')) {
+    const lt = cfg.layer_types;
+    if (!Array.isArray(lt) || lt.length > 1e5 || lt.some((t) => typeof t !== 'string')) {
+      throw new TypeError(`modelConfig: ${prefix}layer_types must be an array of layer type names (strings), got ${Array.isArray(lt) ? 'an array with a non-string member' : describe(lt)}`);
+    }
+    layerTypes = /** @type {string[]} */ (lt);
+  }
   const win = num('sliding_window', { int: true, min: 1, max: 1e9, exclusiveMin: false });
   const useWin = bool('use_sliding_window');
   if (win !== undefined && useWin !== false) {
     slidingWindow = win;
     let layers = '';
-    if (Array.isArray(cfg.layer_types)) {
+    if (layerTypes !== undefined) {
       used.add(`${prefix}layer_types`);
-      const n = cfg.layer_types.filter((t) => t === 'sliding_attention').length;
-      layers = ` on ${n} of ${cfg.layer_types.length} layers`;
-    } else if (typeof cfg.sliding_window_pattern === 'number') {
-      used.add(`${prefix}sliding_window_pattern`);
-      layers = ` on ${cfg.sliding_window_pattern - 1} of every ${cfg.sliding_window_pattern} layers`;
-    }
+      const n = layerTypes.filter((t) => t === 'sliding_attention').length;
+      layers = ` on ${n} of ${layerTypes.length} layers`;
+    } else if (pattern !== undefined) {
+      layers = ` on ${pattern - 1} of every ${pattern} layers`;
+    } else used.delete(`${prefix}sliding_window_pattern`);
     add('sliding_window', `${prefix}sliding_window`, win, 1, false, `a query sees at most ${win} keys${layers}: the entropy of those layers stops growing past L = ${win}`, SRC.sliding);
-  }
+  } else used.delete(`${prefix}sliding_window_pattern`);
   if (Array.isArray(cfg.no_rope_layers)) used.add(`${prefix}no_rope_layers`);
 
   // ---- the fields' accounts ----
   const ignored = [];
   const unknown = [...notUnderstood];
-  /** @param {Record<string, unknown>} obj @param {string} p */
-  const account = (obj, p) => {
-    for (const k of Object.keys(obj)) {
-      const name = p + k;
-      if (used.has(name) || k === 'rope_scaling') continue;
-      if (IGNORED.has(k) || k === 'layer_types' || k === 'use_sliding_window' || k === 'sliding_window_pattern' || k === 'no_rope_layers') ignored.push(name);
-      else unknown.push(name);
+  const quietly = new Set(['layer_types', 'use_sliding_window', 'sliding_window_pattern', 'no_rope_layers']);
+  // the config read: each member used, known not to touch the logits, or not understood (rope_scaling's members above)
+  for (const k of Object.keys(cfg)) {
+    const name = prefix + k;
+    if (used.has(name) || (k === 'rope_scaling' && rs)) continue;
+    if (IGNORED.has(k) || quietly.has(k)) ignored.push(name);
+    else unknown.push(name);
+  }
+  // beside a text config, the top level: only its model_type (when the text config has none) is read; a field that
+  // touches the logits there (rope_scaling, head_dim…) is not what the language model reads, so it is said, not dropped
+  if (hasText) {
+    for (const k of Object.keys(top)) {
+      if (k === textKey || (k === 'model_type' && used.has('model_type'))) continue;
+      if (IGNORED.has(k)) ignored.push(k);
+      else unknown.push(k);
     }
-  };
-  if (hasText) account(top, '');
-  account(cfg, prefix);
-  if (rs) for (const k of Object.keys(rs)) if (ROPE_IGNORED.has(k) && !used.has(`${prefix}rope_scaling.${k}`)) ignored.push(`${prefix}rope_scaling.${k}`);
+  }
+  if (rs) {
+    for (const k of Object.keys(rs)) {
+      const name = `${prefix}rope_scaling.${k}`;
+      if ((ROPE_IGNORED.has(k) || ropeQuiet.has(k)) && !used.has(name) && !notUnderstood.has(name)) ignored.push(name);
+    }
+  }
   return {
     modelType, known, textConfig: hasText,
     dHead, dHeadFrom, dV, heads: heads ?? 0, headsKv,
