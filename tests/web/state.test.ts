@@ -29,7 +29,7 @@ describe('state round trip', () => {
       ldk: 256, ltrain: 16384, hq: 40, hkv: 20, gdk: 1, kvl: 256, kvctx: 4194304, kvdt: 'int4', tex: 'own', tscale: 'none',
       trtask: 'assoc_recall', trvocab: 256, trlen: 64, trlayers: 6, trdm: 96, trheads: 3, trmlp: 2048, trnorm: 'post', trinit: 0.02,
       trlr: 0.00001, trwarm: 20000, trclip: 0, trsteps: 20000, trseed: 4294967295, trsm: 'naive', trcap: 30, trvar: ['none', 'qk_l2'], trthr: 0.0001, rho: -0.35, mpow: 0.33, wlen: 2048, nsink: -2.5, nlambda: 0.35, ngate: 1.5, qcgain: 42, qctau: 250, qchkv: 4,
-      ym: 'kimi-k2', ymdh: 192, ymsc: 0.130861, ymcap: 30.5, trauto: false,
+      ym: 'none', ymdh: 192, ymsc: 0.130861, ymcap: 30.5, trauto: false, // ym (a saved model) excludes ymdh/ymsc: its round trip is in the table
       embed: true, show: ['charts', 'text'], cv: '12.0.345',
     };
     const p = parseHash(toHash(s), 'en');
@@ -59,6 +59,8 @@ describe('state round trip', () => {
     expect(withPatch(defaultState(), { hq: 1 }).hkv).toBe(1);
     expect(withPatch(defaultState(), { hq: 64, hkv: 64 }).hkv).toBe(64);
     expect(withPatch(defaultState(), { hkv: 5 }).hkv).toBe(4);
+    expect(withPatch(defaultState(), { qchkv: 6 }).qchkv).toBe(4);
+    expect(withPatch(defaultState(), { qchkv: 3 }).qchkv).toBe(2);
   });
 
   it('withPatch clamps control values to the schema', () => {
@@ -148,6 +150,16 @@ describe('malformed hashes', () => {
     { hash: '#v=1&hq=7&hkv=64', expect: { hq: 7, hkv: 7 }, issues: [['hkv', 'rounded']] },
     { hash: '#v=1&hq=40&hkv=8', expect: { hq: 40, hkv: 8 }, issues: [] },
     { hash: '#v=1&hq=0', expect: { hq: 32 }, issues: [['hq', 'range']] },
+    // QK-Clip's key heads divide its 8 query heads: 3 → 2, 5, 6, 7 → 4 (the slider, its label and the core agree)
+    { hash: '#v=1&qchkv=3', expect: { qchkv: 2 }, issues: [['qchkv', 'rounded']] },
+    { hash: '#v=1&qchkv=7', expect: { qchkv: 4 }, issues: [['qchkv', 'rounded']] },
+    { hash: '#v=1&qchkv=8', expect: { qchkv: 8 }, issues: [] },
+    // Your model: a saved config or a pasted one's d_head and scale together, never half a set or both
+    { hash: '#v=1&ym=none&ymdh=192&ymsc=0.135234', expect: { ymdh: 192, ymsc: 0.135234 }, issues: [] },
+    { hash: '#v=1&ym=kimi-k2', expect: { ym: 'kimi-k2' }, issues: [] },
+    { hash: '#v=1&ymdh=192', expect: { ymdh: 0 }, issues: [['ymdh', 'incomplete']] },
+    { hash: '#v=1&ymsc=0.1&ymcap=50', expect: { ymsc: 0, ymcap: 0 }, issues: [['ymsc', 'incomplete'], ['ymcap', 'incomplete']] },
+    { hash: '#v=1&ym=kimi-k2&ymdh=128&ymsc=0.2', expect: { ym: 'kimi-k2', ymdh: 0, ymsc: 0 }, issues: [['ymdh', 'conflict'], ['ymsc', 'conflict']] },
     { hash: '#v=1&kvdt=fp64', expect: { kvdt: 'bf16' }, issues: [['kvdt', 'invalid']] },
     { hash: '#v=1&kvctx=99999999', expect: { kvctx: 8192 }, issues: [['kvctx', 'range']] },
     { hash: '#v=1&tex=../../etc/passwd', expect: { tex: 'structured' }, issues: [['tex', 'invalid']] },

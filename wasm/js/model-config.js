@@ -408,6 +408,7 @@ export function modelConfig(json) {
   for (const k of Object.keys(cfg)) {
     const name = prefix + k;
     if (used.has(name) || (k === 'rope_scaling' && rs)) continue;
+    if (k === 'rope_scaling') { ignored.push(name); continue; } // null: no rope scaling
     if (IGNORED.has(k) || quietly.has(k)) ignored.push(name);
     else unknown.push(name);
   }

@@ -107,6 +107,8 @@ export const enBase = {
   'notice.version': 'The link has version {raw}; it was read as version {used}.',
   'notice.duplicate': '“{key}” appears more than once; the last value counts.',
   'notice.toolong': 'This link is {raw} characters long, over the {used} the lab reads: it was not read, and the lab opens at its defaults.',
+  'notice.conflict': '“{key}={raw}” was ignored: {used} names the model.',
+  'notice.incomplete': '“{key}={raw}” was ignored: a pasted model needs {used} as well.',
   'notice.dismiss': 'Dismiss',
   'notice.more': '… and {n} more.',
   'notice.restart': 'The compute worker stopped responding ({reason}) and was restarted.',

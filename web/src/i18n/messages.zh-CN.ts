@@ -101,6 +101,8 @@ export const zhBase: Record<BaseKey, string> = {
   'notice.version': '链接版本为 {raw}，已按版本 {used} 读取。',
   'notice.duplicate': '“{key}”出现了不止一次，以最后一个值为准。',
   'notice.toolong': '这个链接长 {raw} 个字符，超过实验室读取的上限 {used}：未读取，实验室以默认设置打开。',
+  'notice.conflict': '“{key}={raw}”已忽略：模型已由 {used} 指定。',
+  'notice.incomplete': '“{key}={raw}”已忽略：粘贴的模型还需要 {used}。',
   'notice.dismiss': '关闭',
   'notice.more': '……另有 {n} 处。',
   'notice.restart': '计算线程失去响应（{reason}），已重新启动。',

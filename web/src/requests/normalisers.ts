@@ -1,12 +1,13 @@
 // The requests of "Does attention have to sum to one?": the six normalisers on the state's draws, on the closed-form rows, and QK-Clip's per-head readout. No DOM, no Chart.js.
 import type { NormalisersParams, QkClipParams } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
+import { QKCLIP_HEADS } from '../state/schema.js';
 import { kernelParam } from './attention.ts';
 
 /** The core's limits of normalisers(): the state's d_k and L are read up to these (the view says so). */
 export const NORMALISERS_MAX = { dk: 256, seqLen: 512 } as const;
 /** QK-Clip's fixed shape on the view: 8 query heads of d_k 64 over L = 128, 1/√d_k. */
-export const QKCLIP_SHAPE = { heads: 8, dk: 64, seqLen: 128 } as const;
+export const QKCLIP_SHAPE = { heads: QKCLIP_HEADS, dk: 64, seqLen: 128 } as const;
 
 /** d_k and L as the normalisers call reads them (the state's, capped at the core's limits). */
 export function normalisersShape(s: State): { dk: number; seqLen: number } {

@@ -6,6 +6,9 @@ import { CORE_VERSION } from '../../../wasm/js/version.js';
 // The core's lists of names, from its one declaration (no wasm: the URL parser reads them).
 import { SCALE_NAMES, ATTENTION_VARIANTS, TRAINING_TASKS, SCALE_AT, ACCUMULATE_MODES, MASKED_ROW_RULES } from '../../../wasm/js/experiments.js';
 
+/** QK-Clip's query heads on the sum-to-one view (its key heads, qchkv, must divide them). */
+export const QKCLIP_HEADS = 8;
+
 /** Version of the hash format; links carry it as `v` so that old links keep working. */
 export const VERSION = 1;
 

@@ -1,6 +1,6 @@
 // Pure parsing and serialising of the page state (no DOM, no globals): parseHash clamps every key
 // to the schema and reports what it dropped or corrected; toHash writes the canonical hash.
-import { SCHEMA, VERSION, SECTIONS, PANELS, SCALES, TRAIN_VARIANTS, DRILL_QUESTIONS, SAVED_MODELS } from './schema.js';
+import { SCHEMA, VERSION, SECTIONS, PANELS, SCALES, TRAIN_VARIANTS, DRILL_QUESTIONS, SAVED_MODELS, QKCLIP_HEADS } from './schema.js';
 import type { KeySpec } from './schema.js';
 
 type Schema = typeof SCHEMA;
@@ -112,7 +112,7 @@ export interface ParseIssue {
    * unknown: key dropped; invalid: default used; range: out of range, default used; rounded: corrected;
    * toolong: the whole hash refused unread (key '#', raw its length, used the limit)
    */
-  kind: 'unknown' | 'invalid' | 'range' | 'rounded' | 'version' | 'duplicate' | 'toolong';
+  kind: 'unknown' | 'invalid' | 'range' | 'rounded' | 'version' | 'duplicate' | 'toolong' | 'conflict' | 'incomplete';
   /** the value used instead (as it appears in the hash), or '' when the key was dropped */
   used: string;
 }
@@ -331,12 +331,28 @@ export function parseHash(hash: string, fallbackLang: Lang = 'en', meter?: Parse
   const kept: ParseIssue[] = [];
   for (const i of issues) if (i !== null) kept.push(i);
   if (meter) meter.steps += issues.length;
-  // keys that constrain each other: heads_kv must divide heads_q
-  const kv = divisorAtMost(state.hq, state.hkv);
-  if (kv !== state.hkv) {
-    kept.push({ key: 'hkv', raw: String(state.hkv), kind: 'rounded', used: String(kv) });
-    state.hkv = kv;
-    present.delete('hkv');
+  // keys that constrain each other: heads_kv must divide heads_q, QK-Clip's key heads its 8 query heads
+  for (const [key, of] of [['hkv', state.hq], ['qchkv', QKCLIP_HEADS]] as const) {
+    const d = divisorAtMost(of, state[key]);
+    if (d !== state[key]) {
+      kept.push({ key, raw: String(state[key]), kind: 'rounded', used: String(d) });
+      state[key] = d;
+      present.delete(key);
+    }
+  }
+  // Your model: a saved config (ym) or a pasted one's d_head and scale together (ymcap optional); a half or
+  // conflicting set would draw nothing, or another model than the link's author saw, without a word
+  const ymKeys = (['ymdh', 'ymsc', 'ymcap'] as const).filter((k) => state[k] > 0);
+  const ymUnused = (k: 'ymdh' | 'ymsc' | 'ymcap', kind: 'conflict' | 'incomplete', used: string) => {
+    kept.push({ key: k, raw: formatValue(k, state[k]), kind, used });
+    state[k] = SCHEMA[k].default;
+    present.delete(k);
+  };
+  if (state.ym !== 'none') {
+    for (const k of ymKeys) ymUnused(k, 'conflict', `ym=${state.ym}`);
+  } else if (ymKeys.length > 0 && !(state.ymdh > 0 && state.ymsc > 0)) {
+    const missing = (['ymdh', 'ymsc'] as const).filter((k) => !(state[k] > 0)).join(', ');
+    for (const k of ymKeys) ymUnused(k, 'incomplete', missing);
   }
   return { state, issues: kept, present: [...present] };
 }
@@ -443,5 +459,6 @@ export function withPatch(state: State, patch: Partial<State>): State {
     }
   }
   next.hkv = divisorAtMost(next.hq, next.hkv);
+  next.qchkv = divisorAtMost(QKCLIP_HEADS, next.qchkv);
   return next;
 }
