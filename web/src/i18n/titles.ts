@@ -12,7 +12,7 @@ export function panelTitle(t: T, p: Panel): string { return t(`${TITLE_PREFIX[p]
 export function panelNum(p: Panel): number { return PANEL_ORDER.indexOf(p); }
 /**
  * The label of a panel's tab: its number and a short form of its title (`<prefix>.tab`), so the
- * fourteen tabs keep to two rows at 1366 px in either language. The full numbered title is the
+ * tabs (one per view in PANELS) keep to two rows at 1366 px in either language. The full numbered title is the
  * tab's tooltip, the menu's entry and the view's heading.
  */
 export function tabTitle(t: T, p: Panel): string {
