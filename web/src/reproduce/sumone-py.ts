@@ -8,14 +8,33 @@
 export const SUMONE_PY = `F32 = np.float32
 
 
+def exp32(x):
+    """kernels_scalar.cpp f32_exp_nonpositive, every step in float32: Cody–Waite reduction n = round(x / ln 2),
+    r = x − n·ln 2 (ln 2 split in two), a degree-6 polynomial, times 2^n from the exponent bits; 0 below −87.3."""
+    x = np.asarray(x, dtype=F32)
+    with np.errstate(all="ignore"):
+        xs = np.maximum(x, F32(-87.3))
+        n = np.floor(xs * F32(1.44269504088896341) + F32(0.5)).astype(F32)
+        r = xs - n * F32(0.693359375)
+        r = r - n * F32(-2.12194440e-4)
+        r2 = r * r
+        y = F32(1.9875691500e-4)
+        for coef in (1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1):
+            y = y * r + F32(coef)
+        y = y * r2 + r + F32(1)
+        pow2n = ((n.astype(np.int32) + 127) << 23).astype(np.int32).view(F32)
+        return np.where(x < F32(-87.3), F32(0), y * pow2n).astype(F32)
+
+
 def softmax_sink(s, sink):
     """Rows of float32 logits s [R, N] -> e^{s_j} / (e^S + Σ e^{s_i}) with a sink logit S (none at -inf), in float32
-    (kernels_scalar.cpp softmax_row_scalar: the max subtracted, only for numerical stability; the sum in double)."""
-    x = s.astype(np.float64)
-    m = np.maximum(x.max(axis=1, keepdims=True), sink)
-    e = np.exp(x - m)
-    total = e.sum(axis=1, keepdims=True) + np.exp(sink - m)
-    return (e / total).astype(F32)
+    as kernels_scalar.cpp softmax_row_scalar: m the max of the row and S (subtracted only for numerical stability),
+    e = exp32(s − m), their sum in double, w = e · float32(1 / sum)."""
+    S = F32(sink)
+    m = np.maximum(s.max(axis=1, keepdims=True), S)
+    e = exp32(s - m)
+    total = e.astype(np.float64).sum(axis=1, keepdims=True) + exp32(S - m).astype(np.float64)
+    return e * (1.0 / total).astype(F32)
 
 
 def sigmoid32(x):
