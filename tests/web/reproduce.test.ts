@@ -229,8 +229,10 @@ describe('Copy as code (NumPy): the precision lab\'s q/k mode, the scale a float
 describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sampling error', () => {
   const torch = pythonHas('torch');
   if (torch !== null) console.log(`PyTorch flavour skipped: ${PYTHON} cannot import torch (${torch}); apt-get install python3-torch`);
-  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11', '#v=1&exp=longctx&ldk=128&ltrain=1024', '#v=1&exp=gqa&hq=8&hkv=2&gdk=32'];
-  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check, the precision lab, long context and GQA', () => {
+  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11', '#v=1&exp=longctx&ldk=128&ltrain=1024', '#v=1&exp=gqa&hq=8&hkv=2&gdk=32',
+    '#v=1&exp=mup', '#v=1&exp=mup&rho=-0.9&mpow=1.25&seed=7', '#v=1&exp=tensors', '#v=1&exp=tensors&tex=iid&tscale=none', '#v=1&exp=sumone',
+    '#v=1&exp=sumone&dk=32&seqLen=64&heads=3&seed=5&scale=none&nsink=-2&nlambda=1.5&ngate=2&qcgain=5&qctau=50&qchkv=4'];
+  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check, the precision lab, long context, GQA, own tensors (the iid column), μP and sum-to-one', () => {
     const results = runScripts(links.map((h) => scriptOf(h, 'torch')));
     links.forEach((hash, i) => {
       const { out, error } = results[i];
@@ -245,6 +247,28 @@ describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sam
       const checks = lines.filter((l) => / torch .* within \dσ$/.test(l));
       expect(checks.length, `${hash}: torch's statistics printed`).toBeGreaterThan(0);
       for (const c of checks) expect(c, hash).toMatch(/ agree within/);
+    });
+  }, 300_000);
+
+  // the training lab's script is a description in PyTorch (its own draws and kernels): it runs, trains every ticked
+  // variant for the link's steps and prints a finite loss each; 1/√d_k learns the copy task below a uniform guess
+  const training = ['#v=1&exp=training&trsteps=80&trvar=inv_sqrt_dk,qk_l2,learnable_temperature', '#v=1&exp=training&trtask=assoc_recall&trnorm=post&trsm=naive&trcap=30&trsteps=10&trvar=none,qk_layernorm,inv_dk&lang=zh-CN'];
+  it.skipIf(torch !== null)('the training lab: a faithful description that trains', () => {
+    for (const hash of training) expect(scriptOf(hash, 'numpy'), 'one script for both flavours').toBe(scriptOf(hash, 'torch'));
+    const results = runScripts(training.map((h) => scriptOf(h, 'torch')));
+    training.forEach((hash, i) => {
+      const { out, error } = results[i];
+      expect(error, `${hash}: ${out}`).toBe('');
+      const s = stateOf(hash);
+      const lines = out.trimEnd().split('\n').slice(1);
+      expect(lines.map((l) => l.split(':')[0]), hash).toEqual(s.trvar);
+      for (const l of lines) {
+        const m = / loss after (\d+) steps (\S+) /.exec(l);
+        expect(m, l).not.toBeNull();
+        expect(Number(m![1]), l).toBe(s.trsteps);
+        expect(Number.isFinite(Number(m![2])), l).toBe(true);
+        if (l.startsWith('inv_sqrt_dk:') && s.trtask === 'copy') expect(Number(m![2]), l).toBeLessThan(Math.log(s.trvocab + 1));
+      }
     });
   }, 300_000);
 });
