@@ -301,11 +301,32 @@ describe('Copy as code: what a link can put in the script', () => {
       expect(plain).not.toContain('__import__');
       expect(plain).not.toContain('print(1)');
     }
+    // every view that exports code, the same hostile keys (and its own keys made hostile): only the parsed state gets in
+    const evil = '");import os;os.system("id")#';
+    for (const exp of CODE_VIEWS) {
+      const h = `#v=1&exp=${exp}&rho=${evil}&mpow=__import__&nsink=${evil}&qctau=1e999&tex=${evil}&tscale=os.system&trtask=${evil}&trvar=none,${evil}&trlr=${evil}&trsteps=1e9&lang=zh-CN`;
+      const st = parseHash(h, 'en').state;
+      expect(st.exp, h).toBe(exp);
+      for (const lang of ['numpy', 'torch'] as const) {
+        const code = exportCode(st, lang, translator(st.lang as Lang), `https://example.org/${h}`, CORE_VERSION)!;
+        const plain = exportCode(st, lang, translator(st.lang as Lang), 'LINK', CORE_VERSION)!;
+        const linkLine = code.split('\n').find((l) => l.startsWith('LINK = '))!;
+        expect(linkLine, exp).toMatch(/^LINK = "([^"\\]|\\.)*"$/);
+        expect(code.replace(linkLine, 'LINK = "LINK"'), exp).toBe(plain);
+        expect(plain, exp).not.toContain('os.system');
+        expect(plain, exp).not.toContain('__import__');
+      }
+    }
     // a state no parser gives (a string where a number goes, an unknown scale) is refused, not written
     expect(() => exportCode({ ...s, seed: '1; import os' as unknown as number }, 'numpy', t, '', CORE_VERSION)).toThrow(/seed/);
     expect(() => exportCode({ ...s, scale: 'os.system("id")' as never }, 'numpy', t, '', CORE_VERSION)).toThrow(/scale/);
     expect(() => exportCode({ ...s, sink: [NaN] }, 'numpy', t, '', CORE_VERSION)).toThrow(/sink/);
     expect(() => exportCode({ ...s, exp: 'variance', dk: 1e9 }, 'numpy', t, '', CORE_VERSION)).toThrow(/dk/);
+    expect(() => exportCode({ ...s, exp: 'mup', rho: 'os' as unknown as number }, 'numpy', t, '', CORE_VERSION)).toThrow(/rho/);
+    expect(() => exportCode({ ...s, exp: 'tensors', tex: 'x.npy"); os.system("id' as never }, 'numpy', t, '', CORE_VERSION)).toThrow(/tex/);
+    expect(() => exportCode({ ...s, exp: 'sumone', nsink: NaN }, 'numpy', t, '', CORE_VERSION)).toThrow(/nsink/);
+    expect(() => exportCode({ ...s, exp: 'training', trvar: ['none', 'os.system("id")' as never] }, 'torch', t, '', CORE_VERSION)).toThrow(/trvar/);
+    expect(() => exportCode({ ...s, exp: 'training', trsteps: 1e9 }, 'torch', t, '', CORE_VERSION)).toThrow(/trsteps/);
   });
 
   it('the hostile link\'s script runs and prints the documented computation at the parsed state', () => {
