@@ -615,7 +615,7 @@ def moments(x):
 function tensorsCode(s: State, t: T): ViewCode {
   const tex = pyChoice(s.tex, SCHEMA.tex.values, 'tex');
   const scale = pyChoice(s.tscale, SCHEMA.tscale.values, 'tscale') as ScaleName;
-  const files = tex === 'own' ? { q: 'q.npy', k: 'k.npy' } : EXAMPLE_PAIRS[tex];
+  const files = tex === 'own' ? { q: 'q.npy', k: 'k.npy' } : EXAMPLE_PAIRS[tex as keyof typeof EXAMPLE_PAIRS];
   const where = tex === 'own'
     ? `# The files you dropped on the page (they never leave your machine, so the link does not carry them): put their
     # paths here. .npy or CSV, [L, d_k] or [heads, L, d_k]; K may have fewer heads (grouped: each K head serves heads / heads_K).`
