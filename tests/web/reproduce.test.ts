@@ -23,11 +23,26 @@ import { variancePointParams, saturationPointParams, pointParams, articleParams 
 import { varianceFigures, saturationFigures, gradientFigures, articleFigures, precisionFigures, longContextFigures, gqaLayoutFigures } from '../../web/src/requests/key-figures.ts';
 import type { KeyFigure } from '../../web/src/requests/key-figures.ts';
 import { exportCode, CODE_VIEWS, hasCode } from '../../web/src/reproduce/code.ts';
+import { useCostCore } from '../../web/src/worker/cost.ts';
+import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS } from '../../web/src/requests/mup.ts';
+import { mupMomentFigures, mupSweepFigures, MUP_COLUMNS } from '../../web/src/requests/key-figures.ts';
+import type { MupColumn } from '../../web/src/requests/key-figures.ts';
+import { rhoLabel, powerLabel } from '../../web/src/charts/mup.ts';
+import { normalisersParams, normalisersRowParams, qkClipParams, CHECK_ROWS } from '../../web/src/requests/normalisers.ts';
+import { normaliserFigures, normaliserCheckFigures, qkClipFigures } from '../../web/src/requests/key-figures.ts';
+import type { NormalisersResult, QkClipResult, TensorStatsResult } from '../../wasm/js/core.js';
+import { readFileSync } from 'node:fs';
+import { readTensorFile, pairTensors } from '../../web/src/tensors/read.ts';
+import { EXAMPLE_PAIRS } from '../../web/src/tensors/examples.js';
+import { tensorFigures } from '../../web/src/requests/key-figures.ts';
 import type { CodeLang } from '../../web/src/reproduce/code.ts';
 
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
-/** Runs scripts in one Python process (each in its own namespace, as __main__); returns each one's stdout or error. */
+/** Where the scripts run: the site's example tensors (web/public/examples) lie there, as a reader who downloaded them would have them. */
+const EXAMPLES = new URL('../../web/public/examples/', import.meta.url).pathname;
+
+/** Runs scripts in one Python process (each in its own namespace, as __main__, in EXAMPLES); returns each one's stdout or error. */
 function runScripts(scripts: string[]): { out: string; error: string }[] {
   const driver = `
 import contextlib, io, json, sys, traceback
@@ -42,7 +57,7 @@ for src in json.loads(sys.stdin.read()):
         res.append({"out": buf.getvalue(), "error": traceback.format_exc()})
 sys.stdout.write(json.dumps(res))
 `;
-  const r = spawnSync(PYTHON, ['-c', driver], { input: JSON.stringify(scripts), encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 300_000 });
+  const r = spawnSync(PYTHON, ['-c', driver], { cwd: EXAMPLES, input: JSON.stringify(scripts), encoding: 'utf8', maxBuffer: 64 * 2 ** 20, timeout: 300_000 });
   if (r.status !== 0) throw new Error(`${PYTHON} failed: ${r.error?.message ?? ''} ${r.stderr}`);
   return JSON.parse(r.stdout);
 }
@@ -52,7 +67,7 @@ function pythonHas(module: string): string | null {
 }
 
 let core: Core;
-beforeAll(async () => { core = await loadCore({ kernel: 'auto' }); });
+beforeAll(async () => { core = await loadCore({ kernel: 'auto' }); useCostCore(core); });
 
 function ask<R>(kind: Request['kind'], params: unknown): R {
   const r = run(core, { id: 0, kind, params } as Request);
@@ -84,6 +99,34 @@ function pageFigures(s: State): KeyFigure[] {
         ...FORMATS.map((f) => ({ id: `sum-${f}`, label: `${f} · Σp`, value: rowSumText(cellOf(r, f, 'safe')) })),
       ];
     }
+    case 'mup': {
+      // the panel's table, row by row (panels/mup.ts keyFigures), its column titles at the state
+      const title = (c: MupColumn): string => ({
+        var0: t('mup.th.var', { rho: rhoLabel(0) }), var: t('mup.th.var', { rho: rhoLabel(s.rho) }), mean: t('mup.th.mean', { rho: rhoLabel(s.rho) }),
+        sqrt: t('mup.th.entropy', { scale: t('scale.inv_sqrt_dk') }), inv: t('mup.th.entropy', { scale: t('scale.inv_dk') }),
+        power: t('mup.th.entropy', { scale: `× ${powerLabel(s.mpow)}` }), maxw: t('mup.th.maxw', { scale: t('scale.inv_sqrt_dk') }),
+      })[c];
+      const iid = ask<ScoreVarianceResult>('scoreVariance', mupVarianceParams(s, 0));
+      const cor = s.rho === 0 ? iid : ask<ScoreVarianceResult>('scoreVariance', mupVarianceParams(s, s.rho));
+      const sp = mupSweepParams(s);
+      const figs = new Map([...mupMomentFigures(MUP_QUOTE_DKS, iid, cor, title), ...mupSweepFigures(MUP_QUOTE_DKS, ask<SaturationSweepResult>('saturationSweep', sp), sp.dks, title)].map((f) => [f.id, f]));
+      return MUP_QUOTE_DKS.flatMap((dk) => MUP_COLUMNS.map((c) => figs.get(`mup-${c}-${dk}`)!));
+    }
+    case 'sumone':
+      // the normalisers' table, the sources' closed-form rows, QK-Clip (panels/sumone.ts: each as its request answers)
+      return [
+        ...normaliserFigures(ask<NormalisersResult>('normalisers', normalisersParams(s)), t),
+        ...CHECK_ROWS.flatMap((row) => normaliserCheckFigures(row.id, ask<NormalisersResult>('normalisers', normalisersRowParams(s, row.logits)), t)),
+        ...qkClipFigures(ask<QkClipResult>('qkClip', qkClipParams(s)), t),
+      ];
+    case 'tensors': {
+      // the example pair of the link, read as the page reads it (tensors/read.ts), then the panel's two requests
+      const read = (name: string) => { const b = readFileSync(`${EXAMPLES}${name}`); return readTensorFile(name, b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); };
+      const names = EXAMPLE_PAIRS[s.tex as 'structured' | 'iid'];
+      const p = pairTensors(read(names.q), read(names.k));
+      const shape = { heads: p.heads, seqLen: p.seqLen, dk: p.dk, scale: s.tscale, seed: 0 };
+      return tensorFigures(p, ask<TensorStatsResult>('tensorStats', { q: p.q, k: p.k, ...shape }), ask<AttentionStatsResult>('attentionStats', { ...shape, perRow: true, heatmapSize: 1 }), t);
+    }
     default: throw new Error(`no readouts for ${s.exp}`);
   }
 }
@@ -113,6 +156,15 @@ const LINKS = [
   '#v=1&exp=precision&plogits=-inf,-inf&pmasked=zero&pblock=1',
   '#v=1&exp=precision&pmode=random&pdk=256&pseqLen=64&pscale=none&pblock=16&pseed=4',
   '#v=1&exp=precision&pmode=random&pdk=64&pseqLen=128&pscale=inv_sqrt_dk&pacc=float32&lang=zh-CN',
+  '#v=1&exp=mup',
+  '#v=1&exp=mup&rho=0&mpow=0.5&seed=3',
+  '#v=1&exp=mup&rho=-0.9&mpow=1.25&seed=7&lang=zh-CN',
+  '#v=1&exp=tensors',
+  '#v=1&exp=tensors&tex=iid&tscale=none',
+  '#v=1&exp=tensors&tex=iid&tscale=inv_dk&lang=zh-CN',
+  '#v=1&exp=sumone',
+  '#v=1&exp=sumone&dk=32&seqLen=64&heads=3&seed=5&scale=none&nsink=-2&nlambda=1.5&ngate=2&qcgain=5&qctau=50&qchkv=4',
+  '#v=1&exp=sumone&dk=512&seqLen=1024&heads=1&seed=9&scale=inv_dk&nsink=20&nlambda=0&ngate=-5&qcgain=100&qctau=1&qchkv=8&lang=zh-CN',
 ] as const;
 
 /**
@@ -147,7 +199,7 @@ const scriptOf = (hash: string, lang: CodeLang) => {
 describe('Copy as code (NumPy): the page\'s readouts, digit for digit', () => {
   const numpy = pythonHas('numpy');
   it.skipIf(numpy !== null)(`every computing view, ${LINKS.length} links${numpy ? ` (skipped: ${PYTHON} has no NumPy: ${numpy}; apt-get install python3-numpy)` : ''}`, () => {
-    for (const v of CODE_VIEWS) expect(LINKS.some((l) => l.includes(`exp=${v}&`) || l.endsWith(`exp=${v}`)), `a link of ${v}`).toBe(true);
+    for (const v of CODE_VIEWS.filter((x) => x !== 'training')) expect(LINKS.some((l) => l.includes(`exp=${v}&`) || l.endsWith(`exp=${v}`)), `a link of ${v}`).toBe(true);
     const results = runScripts(LINKS.map((h) => scriptOf(h, 'numpy')));
     LINKS.forEach((hash, i) => {
       const { out, error } = results[i];
@@ -177,8 +229,10 @@ describe('Copy as code (NumPy): the precision lab\'s q/k mode, the scale a float
 describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sampling error', () => {
   const torch = pythonHas('torch');
   if (torch !== null) console.log(`PyTorch flavour skipped: ${PYTHON} cannot import torch (${torch}); apt-get install python3-torch`);
-  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11', '#v=1&exp=longctx&ldk=128&ltrain=1024', '#v=1&exp=gqa&hq=8&hkv=2&gdk=32'];
-  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check, the precision lab, long context and GQA', () => {
+  const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11', '#v=1&exp=longctx&ldk=128&ltrain=1024', '#v=1&exp=gqa&hq=8&hkv=2&gdk=32',
+    '#v=1&exp=mup', '#v=1&exp=mup&rho=-0.9&mpow=1.25&seed=7', '#v=1&exp=tensors', '#v=1&exp=tensors&tex=iid&tscale=none', '#v=1&exp=sumone',
+    '#v=1&exp=sumone&dk=32&seqLen=64&heads=3&seed=5&scale=none&nsink=-2&nlambda=1.5&ngate=2&qcgain=5&qctau=50&qchkv=4'];
+  it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check, the precision lab, long context, GQA, own tensors (the iid column), μP and sum-to-one', () => {
     const results = runScripts(links.map((h) => scriptOf(h, 'torch')));
     links.forEach((hash, i) => {
       const { out, error } = results[i];
@@ -195,12 +249,34 @@ describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sam
       for (const c of checks) expect(c, hash).toMatch(/ agree within/);
     });
   }, 300_000);
+
+  // the training lab's script is a description in PyTorch (its own draws and kernels): it runs, trains every ticked
+  // variant for the link's steps and prints a finite loss each; 1/√d_k learns the copy task below a uniform guess
+  const training = ['#v=1&exp=training&trsteps=80&trvar=inv_sqrt_dk,qk_l2,learnable_temperature', '#v=1&exp=training&trtask=assoc_recall&trnorm=post&trsm=naive&trcap=30&trsteps=10&trvar=none,qk_layernorm,inv_dk&lang=zh-CN'];
+  it.skipIf(torch !== null)('the training lab: a faithful description that trains', () => {
+    for (const hash of training) expect(scriptOf(hash, 'numpy'), 'one script for both flavours').toBe(scriptOf(hash, 'torch'));
+    const results = runScripts(training.map((h) => scriptOf(h, 'torch')));
+    training.forEach((hash, i) => {
+      const { out, error } = results[i];
+      expect(error, `${hash}: ${out}`).toBe('');
+      const s = stateOf(hash);
+      const lines = out.trimEnd().split('\n').slice(1);
+      expect(lines.map((l) => l.split(':')[0]), hash).toEqual(s.trvar);
+      for (const l of lines) {
+        const m = / loss after (\d+) steps (\S+) /.exec(l);
+        expect(m, l).not.toBeNull();
+        expect(Number(m![1]), l).toBe(s.trsteps);
+        expect(Number.isFinite(Number(m![2])), l).toBe(true);
+        if (l.startsWith('inv_sqrt_dk:') && s.trtask === 'copy') expect(Number(m![2]), l).toBeLessThan(Math.log(s.trvocab + 1));
+      }
+    });
+  }, 300_000);
 });
 
 describe('Copy as code: what a link can put in the script', () => {
   it('only the views that compute export code', () => {
     const t = translator('en');
-    for (const exp of ['interview', 'followups', 'device', 'training'] as const) {
+    for (const exp of ['interview', 'followups', 'device'] as const) {
       expect(hasCode(exp)).toBe(false);
       expect(exportCode({ ...stateOf('#v=1'), exp }, 'numpy', t, 'x', CORE_VERSION)).toBeNull();
     }
@@ -225,11 +301,32 @@ describe('Copy as code: what a link can put in the script', () => {
       expect(plain).not.toContain('__import__');
       expect(plain).not.toContain('print(1)');
     }
+    // every view that exports code, the same hostile keys (and its own keys made hostile): only the parsed state gets in
+    const evil = '");import os;os.system("id")#';
+    for (const exp of CODE_VIEWS) {
+      const h = `#v=1&exp=${exp}&rho=${evil}&mpow=__import__&nsink=${evil}&qctau=1e999&tex=${evil}&tscale=os.system&trtask=${evil}&trvar=none,${evil}&trlr=${evil}&trsteps=1e9&lang=zh-CN`;
+      const st = parseHash(h, 'en').state;
+      expect(st.exp, h).toBe(exp);
+      for (const lang of ['numpy', 'torch'] as const) {
+        const code = exportCode(st, lang, translator(st.lang as Lang), `https://example.org/${h}`, CORE_VERSION)!;
+        const plain = exportCode(st, lang, translator(st.lang as Lang), 'LINK', CORE_VERSION)!;
+        const linkLine = code.split('\n').find((l) => l.startsWith('LINK = '))!;
+        expect(linkLine, exp).toMatch(/^LINK = "([^"\\]|\\.)*"$/);
+        expect(code.replace(linkLine, 'LINK = "LINK"'), exp).toBe(plain);
+        expect(plain, exp).not.toContain('os.system');
+        expect(plain, exp).not.toContain('__import__');
+      }
+    }
     // a state no parser gives (a string where a number goes, an unknown scale) is refused, not written
     expect(() => exportCode({ ...s, seed: '1; import os' as unknown as number }, 'numpy', t, '', CORE_VERSION)).toThrow(/seed/);
     expect(() => exportCode({ ...s, scale: 'os.system("id")' as never }, 'numpy', t, '', CORE_VERSION)).toThrow(/scale/);
     expect(() => exportCode({ ...s, sink: [NaN] }, 'numpy', t, '', CORE_VERSION)).toThrow(/sink/);
     expect(() => exportCode({ ...s, exp: 'variance', dk: 1e9 }, 'numpy', t, '', CORE_VERSION)).toThrow(/dk/);
+    expect(() => exportCode({ ...s, exp: 'mup', rho: 'os' as unknown as number }, 'numpy', t, '', CORE_VERSION)).toThrow(/rho/);
+    expect(() => exportCode({ ...s, exp: 'tensors', tex: 'x.npy"); os.system("id' as never }, 'numpy', t, '', CORE_VERSION)).toThrow(/tex/);
+    expect(() => exportCode({ ...s, exp: 'sumone', nsink: NaN }, 'numpy', t, '', CORE_VERSION)).toThrow(/nsink/);
+    expect(() => exportCode({ ...s, exp: 'training', trvar: ['none', 'os.system("id")' as never] }, 'torch', t, '', CORE_VERSION)).toThrow(/trvar/);
+    expect(() => exportCode({ ...s, exp: 'training', trsteps: 1e9 }, 'torch', t, '', CORE_VERSION)).toThrow(/trsteps/);
   });
 
   it('the hostile link\'s script runs and prints the documented computation at the parsed state', () => {

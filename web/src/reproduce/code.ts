@@ -22,6 +22,14 @@ import { LAYOUTS } from '../requests/results.ts';
 import { KV_DTYPE_BYTES } from '../state/schema.js';
 import { SCHEMA } from '../state/schema.js';
 import { PRECISION_PY } from './precision-py.ts';
+import { SUMONE_PY } from './sumone-py.ts';
+import { TRAINING_PY, trainingConfig } from './training-py.ts';
+import { EXAMPLE_PAIRS } from '../tensors/examples.js';
+import { normalisersShape, qkClipParams, CHECK_ROWS, QKCLIP_SHAPE } from '../requests/normalisers.ts';
+import { mupVarianceParams, mupSweepParams, MUP_QUOTE_DKS, MUP_SAMPLES, MUP_SHAPE } from '../requests/mup.ts';
+import { MUP_COLUMNS } from '../requests/key-figures.ts';
+import type { MupColumn } from '../requests/key-figures.ts';
+import { fmt } from '../format.ts';
 import { pyNum, pyInt, pyBool, pyChoice, pyStr, PY_FORMAT } from './python.ts';
 import RNG_PY from '../../public/python/sqrtdk_rng.py?raw';
 import { CODE_LANGS, CODE_VIEWS, hasCode, AGREE_SIGMAS } from './views.ts';
@@ -262,6 +270,10 @@ ${draws}
     case 'precision': return precisionCode(s, t);
     case 'longctx': return longContextCode(s, t);
     case 'gqa': return gqaCode(s, t);
+    case 'mup': return mupCode(s, t);
+    case 'sumone': return sumoneCode(s, t);
+    case 'tensors': return tensorsCode(s, t);
+    case 'training': throw new RangeError('the training lab has a script of its own (trainingScript)');
   }
 }
 
@@ -426,6 +438,224 @@ function longContextCode(s: State, t: T): ViewCode {
   };
 }
 
+const MUP_PY = `def score_moments(seed, dk, samples, rho):
+    """Mean and Var(q·k) of score_variance.cpp draw_scores at correlation ρ: stream (seed, d_k) gives, pair after pair,
+    the d_k components of q, then d_k draws z; the key is k_i = ρ q_i + √(1 − ρ²) z_i (z itself at ρ = 0), in double."""
+    z = Stream(seed, dk).normals(2 * dk * samples).reshape(samples, 2, dk)
+    q = z[:, 0]
+    k = z[:, 1] if rho == 0 else rho * q + math.sqrt(1.0 - rho * rho) * z[:, 1]
+    scores = (q * k).sum(axis=1)
+    return scores
+
+
+def power_scale(dk, p):
+    """logit_options.cpp resolve_scale of d_k^−p (the named exponents give the named scales' very numbers)."""
+    if p == 0:
+        return 1.0
+    if p == 0.5:
+        return 1.0 / math.sqrt(dk)
+    if p == 1:
+        return 1.0 / dk
+    return dk ** -p
+
+
+def mup_inputs(seed, heads, L, dk, rho):
+    """attention_stats.cpp draw_inputs and correlate_keys: Q (stream 1), K (stream 2), then k ← ρ q + √(1 − ρ²) k in
+    double, rounded once to float32 (each key with the query of its own position)."""
+    q = draw_tensor(seed, 1, (heads, L, dk))
+    k = draw_tensor(seed, 2, (heads, L, dk))
+    if rho != 0:
+        k = (rho * q.astype(np.float64) + math.sqrt(1.0 - rho * rho) * k.astype(np.float64)).astype(np.float32)
+    return q, k
+`;
+
+/** The μP view's table: at d_k 64, 256, 1024, Var(q·k) at ρ = 0 and at ρ, mean(q·k), the entropy under three scales, the max weight (key-figures.ts mupMomentFigures, mupSweepFigures). */
+function mupCode(s: State, t: T): ViewCode {
+  const seed = pyInt(s.seed, 'seed', 0, 2 ** 32 - 1), rho = pyNum(s.rho, 'rho'), p = pyNum(s.mpow, 'mpow');
+  if (!(s.rho >= -1 && s.rho <= 1)) throw new RangeError(`rho = ${s.rho} must be in [-1, 1]`);
+  if (!(s.mpow >= 0 && s.mpow <= 2)) throw new RangeError(`mpow = ${s.mpow} must be in [0, 2]`);
+  const varDks = mupVarianceParams(s, 0).dks, sweep = mupSweepParams(s).dks;
+  const rhoLabel = (r: number) => `ρ = ${fmt(r, 2)}`;
+  const title: Record<MupColumn, string> = {
+    var0: t('mup.th.var', { rho: rhoLabel(0) }), var: t('mup.th.var', { rho: rhoLabel(s.rho) }), mean: t('mup.th.mean', { rho: rhoLabel(s.rho) }),
+    sqrt: t('mup.th.entropy', { scale: t('scale.inv_sqrt_dk') }), inv: t('mup.th.entropy', { scale: t('scale.inv_dk') }),
+    power: t('mup.th.entropy', { scale: `× d_k^−${fmt(s.mpow, 2)}` }), maxw: t('mup.th.maxw', { scale: t('scale.inv_sqrt_dk') }),
+  };
+  const expr: Record<MupColumn, string> = {
+    var0: 'fmt(v0[dk].var(ddof=1))', var: 'fmt(v[dk].var(ddof=1))', mean: 'fmt(v[dk].mean())',
+    sqrt: 'fmt(e[dk][0]["entropy"].mean())', inv: 'fmt(e[dk][1]["entropy"].mean())', power: 'fmt(e[dk][2]["entropy"].mean())', maxw: 'fmt(e[dk][0]["max_weight"].mean())',
+  };
+  const list = MUP_QUOTE_DKS.flatMap((dk) => MUP_COLUMNS.map((c): [string, string] => {
+    const shown = (['var0', 'var', 'mean'].includes(c) ? varDks : sweep).includes(dk);
+    return [`${dk} · ${title[c]}`, shown ? expr[c].replaceAll('[dk]', `[${pyInt(dk, 'dk', 1, 4096)}]`) : pyStr('–')];
+  }));
+  return {
+    helpers: [ATTENTION_ROWS, MUP_PY],
+    numpy: `    seed, rho, p = ${seed}, ${rho}, ${p}
+    samples, heads, L = ${pyInt(MUP_SAMPLES, 'samples', 2, 1_000_000)}, ${pyInt(MUP_SHAPE.heads, 'heads', 1, 64)}, ${pyInt(MUP_SHAPE.seqLen, 'seqLen', 1, 8192)}
+    var_dks = [${MUP_QUOTE_DKS.filter((d) => varDks.includes(d)).join(', ')}]  # the table's d_k that the page's variance sweep holds
+    sweep_dks = [${MUP_QUOTE_DKS.filter((d) => sweep.includes(d)).join(', ')}]  # and its entropy sweep
+    v0 = {dk: score_moments(seed, dk, samples, 0.0) for dk in var_dks}  # iid pairs: Var(q·k) = d_k
+    v = {dk: score_moments(seed, dk, samples, rho) if rho != 0 else v0[dk] for dk in var_dks}  # Var = d_k(1 + ρ²), mean ρ d_k
+    e = {}
+    for dk in sweep_dks:  # heads × L queries at ρ, under 1/√d_k, 1/d_k and d_k^−p
+        q, k = mup_inputs(seed, heads, L, dk, rho)
+        e[dk] = [attention_rows(q, k, c) for c in (1.0 / math.sqrt(dk), 1.0 / dk, power_scale(dk, p))]
+    lab.update(v0=v0, v=v, e=e, rho=rho, p=p, seed=seed, samples=samples, heads=heads, L=L)
+    return ${rows(t, list)}`,
+    torchHelpers: [],
+    torch: `    out, rho = [], lab["rho"]
+    torch.manual_seed(lab["seed"])
+    for dk, lab_scores in lab["v"].items():
+        q = torch.randn(lab["samples"], dk, dtype=torch.float64)
+        k = rho * q + math.sqrt(1 - rho * rho) * torch.randn(lab["samples"], dk, dtype=torch.float64)
+        s = (q * k).sum(-1)
+        n, var = lab_scores.size, lab_scores.var(ddof=1)
+        m4 = ((lab_scores - lab_scores.mean()) ** 4).mean()
+        out.append(agree(f"d_k {dk}: Var(q·k)", var, s.var().item(), math.sqrt(max(m4 - var * var, 0.0) / n)))
+        out.append(agree(f"d_k {dk}: mean(q·k)", lab_scores.mean(), s.mean().item(), math.sqrt(var / n)))
+    for dk, stats in lab["e"].items():
+        q = torch.randn(lab["heads"], lab["L"], dk)
+        k = rho * q + math.sqrt(1 - rho * rho) * torch.randn(lab["heads"], lab["L"], dk)
+        for name, c, r in zip(("1/√d_k", "1/d_k", f"d_k^-{lab['p']}"), (1 / math.sqrt(dk), 1 / dk, power_scale(dk, lab["p"])), stats):
+            h = torch.special.entr(torch.softmax(c * q @ k.transpose(-2, -1), dim=-1)).sum(-1).flatten().double().numpy()
+            out.append(agree(f"d_k {dk}: mean entropy, {name}", r["entropy"].mean(), h.mean(), r["entropy"].std(ddof=1) / math.sqrt(r["entropy"].size) + 1e-12))
+    return out`,
+  };
+}
+
+const SUM_ORDER = ['sigmoid', 'offByOne', 'differential', 'sink', 'gated', 'softmax'] as const;
+const SUM_CHECKED = ['sigmoid', 'offByOne', 'softmax'] as const;
+
+/** The sum-to-one view: the normalisers' table, the sources' closed-form rows, QK-Clip per head (key-figures.ts normaliserFigures, normaliserCheckFigures, qkClipFigures). */
+function sumoneCode(s: State, t: T): ViewCode {
+  const shape = normalisersShape(s);
+  const heads = pyInt(s.heads, 'heads', 1, 16), dk = pyInt(shape.dk, 'dk', 1, 256), L = pyInt(shape.seqLen, 'seqLen', 1, 512), seed = pyInt(s.seed, 'seed', 0, 2 ** 32 - 1);
+  const sink = pyNum(s.nsink, 'nsink'), lam = pyNum(s.nlambda, 'nlambda'), gate = pyNum(s.ngate, 'ngate');
+  const qc = qkClipParams(s);
+  const name = (n: string) => t(`sum.n.${n}` as MessageKey);
+  const list: [string, string][] = SUM_ORDER.flatMap((n) => {
+    const label = (c: string) => `${name(n)} · ${t(`sum.th.${c}` as MessageKey)}`;
+    const r = `r[${pyStr(n)}]`;
+    return [
+      [label('rowSum'), `show(${r}["row_sum"])`], [label('range'), `range_text(${r})`],
+      [label('firstMass'), `show(${r}["first"])`], [label('entropy'), `${pyStr(t('sum.na'))} if ${r}["entropy"] is None else fmt(${r}["entropy"])`],
+      [label('outputNorm'), `show(${r}["out_norm"])`],
+    ] as [string, string][];
+  });
+  for (const row of CHECK_ROWS) {
+    for (const n of SUM_CHECKED) list.push([`${t(`sum.check.${row.id}` as MessageKey)} · ${name(n)}`, `str(js_fixed(checks[${pyStr(row.id)}][${pyStr(n)}]["row_sum"], 6))`]);
+  }
+  list.push([t('sum.qc.clippedHeads'), `f"{sum(e < 1 for e in eta)} / {len(eta)}"`]);
+  for (let hd = 0; hd < QKCLIP_SHAPE.heads; hd++) {
+    const i = pyInt(hd, 'head', 0, 63);
+    list.push([t('sum.qc.th.max', { h: hd }), `fmt(before[${i}])`], [t('sum.qc.th.gamma', { h: hd }), `fmt(eta[${i}], 5)`], [t('sum.qc.th.after', { h: hd }), `fmt(after[${i}])`]);
+  }
+  return {
+    helpers: [SUMONE_PY],
+    numpy: `    heads, L, dk, seed = ${heads}, ${L}, ${dk}, ${seed}  # d_k and L read up to the core's limits (256, 512)
+    c = ${scaleExpr(s.scale, 'dk', 'heads')}  # scale ${pyChoice(s.scale, SCALES, 'scale')}
+    sink, lam, gate_mean = ${sink}, ${lam}, ${gate}
+    r = normalisers(seed, heads, L, dk, c, sink, lam, gate_mean)
+    # the sources' closed-form rows: all-zero logits over 4 and 128 keys, and [2, 1, 0] (V of d_k 4)
+    checks = {${CHECK_ROWS.map((row) => `${pyStr(row.id)}: normalisers(seed, 1, 0, 4, 1.0, sink, lam, gate_mean, logits=[${row.logits.map((x, j) => pyNum(x, `logits[${j}]`)).join(', ')}])`).join(',\n              ')}}
+    # QK-Clip: ${QKCLIP_SHAPE.heads} query heads of d_k ${QKCLIP_SHAPE.dk} over L = ${QKCLIP_SHAPE.seqLen}, 1/√d_k, q × gain, τ, α = ½, one η per K/V group
+    before, eta, after = qk_clip(seed, ${pyInt(qc.heads, 'heads', 1, 64)}, ${pyInt(qc.headsKv, 'qchkv', 1, 64)}, ${pyInt(qc.seqLen, 'seqLen', 1, 512)}, ${pyInt(qc.dk, 'dk', 1, 512)}, ${pyNum(qc.qGain, 'qcgain')}, ${pyNum(qc.tau, 'qctau')})
+    lab.update(r=r, seed=seed, heads=heads, L=L, dk=dk, c=c, sink=sink, tau=${pyNum(qc.tau, 'qctau')}, gain=${pyNum(qc.qGain, 'qcgain')}, heads_kv=${pyInt(qc.headsKv, 'qchkv', 1, 64)})
+    return ${rows(t, list)}`,
+    torchHelpers: [],
+    torch: `    # the row sums of softmax, off-by-one, a sink and sigmoid from torch's own q, k, v (masked nothing, no gate)
+    torch.manual_seed(lab["seed"])
+    q = torch.randn(lab["heads"], lab["L"], lab["dk"])
+    k = torch.randn(lab["heads"], lab["L"], lab["dk"])
+    s = lab["c"] * q @ k.transpose(-2, -1)
+    out = []
+    for name, S in (("softmax", float("-inf")), ("offByOne", 0.0), ("sink", lab["sink"])):
+        p = torch.softmax(torch.cat([s, torch.full(s.shape[:-1] + (1,), S)], dim=-1), dim=-1)[..., :-1]  # the sink: one more outcome
+        sums = p.sum(-1).flatten().double().numpy()
+        se = lab["r"][name]["sd"] / math.sqrt(lab["r"][name]["rows"]) + 1e-6  # + float32 rounding of a row sum
+        out.append(agree(name + ": row sum", lab["r"][name]["row_sum"], sums.mean(), se))
+    sums = torch.sigmoid(s - math.log(lab["L"])).sum(-1).flatten().double().numpy()  # sigmoid attention, b = −ln n
+    out.append(agree("sigmoid: row sum", lab["r"]["sigmoid"]["row_sum"], sums.mean(), lab["r"]["sigmoid"]["sd"] / math.sqrt(lab["r"]["sigmoid"]["rows"]) + 1e-6))
+    # QK-Clip on torch's draws: after the rescaling no head's largest logit exceeds τ (up to float32 rounding)
+    H, G, dq = 8, lab["heads_kv"], 64
+    qq, kk = lab["gain"] * torch.randn(H, 128, dq), torch.randn(G, 128, dq)
+    logits = lambda a, b: a @ b.repeat_interleave(H // G, dim=0).transpose(-2, -1) / math.sqrt(dq)
+    smax = logits(qq, kk).amax(dim=(-2, -1))
+    eta = torch.clamp(lab["tau"] / smax.view(G, H // G).amax(-1), max=1.0)
+    after = logits(qq * eta.repeat_interleave(H // G)[:, None, None] ** 0.5, kk * eta[:, None, None] ** 0.5).amax(dim=(-2, -1))
+    ok = bool((after <= lab["tau"] * (1 + 1e-5)).all())
+    print(f"QK-Clip on torch's draws: largest logit {fmt(smax.max().item())} -> {fmt(after.max().item())} (τ = {fmt(lab['tau'])})  {'agree' if ok else 'DIFFER'} within τ")
+    out.append(ok)
+    return out`,
+  };
+}
+
+const TENSORS_PY = `def load_tensor(path):
+    """A Q or K file as the page reads it (web/src/tensors/read.ts): a .npy of any float dtype or a CSV of numbers (an
+    optional header line), rank 2 [L, d_k] or 3 [heads, L, d_k], as float32 [heads, L, d_k]."""
+    if path.lower().endswith(".csv"):
+        a = np.genfromtxt(path, delimiter=",", ndmin=2)
+        a = a[~np.isnan(a).all(axis=1)]  # a header line of names reads as NaN
+    else:
+        a = np.load(path)
+    a = np.asarray(a, dtype=np.float32)
+    if a.ndim not in (2, 3):
+        raise SystemExit(f"{path}: shape {a.shape}: give [L, d_k] or [heads, L, d_k]")
+    return a if a.ndim == 3 else a[None]
+
+
+def moments(x):
+    """stats.cpp MomentAccumulator: mean and variance (n − 1), in double."""
+    x = np.asarray(x, dtype=np.float64).ravel()
+    return float(x.mean()), float(x.var(ddof=1))
+`;
+
+/** Your own tensors: the files' shape, Var(q·k) beside the iid prediction, entropy and max weight beside iid N(0, 1) draws of the shape (key-figures.ts tensorFigures). */
+function tensorsCode(s: State, t: T): ViewCode {
+  const tex = pyChoice(s.tex, SCHEMA.tex.values, 'tex');
+  const scale = pyChoice(s.tscale, SCHEMA.tscale.values, 'tscale') as ScaleName;
+  const files = tex === 'own' ? { q: 'q.npy', k: 'k.npy' } : EXAMPLE_PAIRS[tex as keyof typeof EXAMPLE_PAIRS];
+  const where = tex === 'own'
+    ? `# The files you dropped on the page (they never leave your machine, so the link does not carry them): put their
+    # paths here. .npy or CSV, [L, d_k] or [heads, L, d_k]; K may have fewer heads (grouped: each K head serves heads / heads_K).`
+    : `# The page's example pair "${pyStr(t(`tens.example.${tex}` as MessageKey)).slice(1, -1)}": download both files from the site's examples/ folder
+    # (web/public/examples/ in the lab's repository) next to this script, or give their paths.`;
+  return {
+    helpers: [ATTENTION_ROWS, TENSORS_PY],
+    numpy: `    ${where}
+    q_file, k_file = ${pyStr(files.q)}, ${pyStr(files.k)}
+    q, k = load_tensor(q_file), load_tensor(k_file)
+    heads, L, dk = q.shape
+    k = np.repeat(k, heads // k.shape[0], axis=0)  # grouped K heads, repeated as read.ts pairTensors does
+    c = ${scaleExpr(scale, 'dk', 'heads')}  # scale ${scale}
+    qk = q @ k.transpose(0, 2, 1)  # every raw product q·k, float32
+    qm, qv = moments(q)
+    km, kv = moments(k)
+    own = attention_rows(q, k, c)
+    # iid N(0, 1) q, k of the same shape: the core's draws (seed 0, Q stream 1, K stream 2), reproduced bit for bit
+    iid = attention_rows(draw_tensor(0, 1, (heads, L, dk)), draw_tensor(0, 2, (heads, L, dk)), c)
+    lab.update(own=own, iid=iid, heads=heads, L=L, dk=dk, c=c)
+    return ${rows(t, [
+      [t('tens.ro.shape'), 'f"[{L}, {dk}]" if heads == 1 else f"[{heads}, {L}, {dk}]"'],
+      [t('tens.ro.var'), 'fmt(moments(qk)[1])'],
+      [t('tens.ro.varIid'), 'fmt(dk * (qv + qm ** 2) * (kv + km ** 2))'],
+      [t('tens.ro.varN01'), 'str(dk)'],
+      [t('tens.ro.entropy'), 'fmt(own["entropy"].mean())'], [t('tens.ro.entropyIid'), 'fmt(iid["entropy"].mean())'],
+      [t('tens.ro.maxw'), 'fmt(own["max_weight"].mean())'], [t('tens.ro.maxwIid'), 'fmt(iid["max_weight"].mean())'],
+    ])}`,
+    torchHelpers: [TORCH_ROWS],
+    torch: `    # your tensors are what they are; the iid column from torch's own draws of the same shape
+    torch.manual_seed(0)
+    q = torch.randn(lab["heads"], lab["L"], lab["dk"])
+    k = torch.randn(lab["heads"], lab["L"], lab["dk"])
+    mine, r = torch_rows(q, k, lab["c"]), lab["iid"]
+    n = r["entropy"].size
+    return [agree(${pyStr(t('tens.ro.entropyIid'))}, r["entropy"].mean(), mine["entropy"].mean(), r["entropy"].std(ddof=1) / math.sqrt(n) + 1e-12),
+            agree(${pyStr(t('tens.ro.maxwIid'))}, r["max_weight"].mean(), mine["max_weight"].mean(), r["max_weight"].std(ddof=1) / math.sqrt(n) + 1e-12)]`,
+  };
+}
+
 const FORMATS = ['float64', 'float32', 'bfloat16', 'float16'] as const;
 const ALGORITHMS = ['naive', 'safe', 'online'] as const;
 
@@ -496,6 +726,46 @@ function precisionCode(s: State, t: T): ViewCode {
 }
 
 /**
+ * The training lab's script (both flavours: training needs automatic differentiation, so it is PyTorch): the lab's
+ * model, data, optimiser and seed described in PyTorch. Not a bit-exact replay: the lab trains with its own kernels
+ * and generator (wasm/src/train/), so the losses agree in their course, not in their digits.
+ */
+function trainingScript(s: State, t: T, link: string, coreVersion: string): string {
+  return `#!/usr/bin/env python3
+# √dk Lab, ${pyStr(panelTitle(t, 'training')).slice(1, -1)}: the runs of the link below, described in PyTorch (core ${pyStr(coreVersion).slice(1, -1)}).
+# A faithful description, NOT a bit-exact replay: the same model, data, optimiser and seed, but PyTorch's own
+# random numbers, initialisation order and kernels, so the losses follow the lab's course, not its digits.
+# Training needs automatic differentiation: this script is PyTorch in both flavours. Needs torch.
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+LINK = ${pyStr(link)}
+CORE_VERSION = ${pyStr(coreVersion)}
+
+${trainingConfig(s)}
+
+
+${TRAINING_PY}
+
+${PY_FORMAT}
+
+def main():
+    print(f"√dk Lab, core {CORE_VERSION}: {LINK}")
+    for variant in VARIANTS:
+        steps, loss = train(variant)
+        print(f"{variant}: loss after {steps} steps {fmt(loss)} (PyTorch's draws and kernels, not the lab's digits)")
+
+
+if __name__ == "__main__":
+    main()
+`;
+}
+
+/**
  * The Python script of the view `state.exp` for `link` (the address it came from; only ever a quoted
  * string literal in the script), in the page's language (t): NumPy, or PyTorch beside NumPy. Null
  * for a view without code. Throws a RangeError/TypeError naming a state value that is out of range
@@ -504,6 +774,7 @@ function precisionCode(s: State, t: T): ViewCode {
 export function exportCode(state: State, lang: CodeLang, t: T, link: string, coreVersion: string): string | null {
   if (!hasCode(state.exp)) return null;
   const flavour = pyChoice(lang, CODE_LANGS, 'lang');
+  if (state.exp === 'training') return trainingScript(state, t, link, coreVersion);
   const v = viewCode(state, t);
   const title = panelTitle(t, state.exp);
   const torch = flavour === 'torch';
