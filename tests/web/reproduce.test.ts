@@ -35,7 +35,10 @@ import { readFileSync } from 'node:fs';
 import { readTensorFile, pairTensors } from '../../web/src/tensors/read.ts';
 import { EXAMPLE_PAIRS } from '../../web/src/tensors/examples.js';
 import { tensorFigures } from '../../web/src/requests/key-figures.ts';
-import type { CodeLang } from '../../web/src/reproduce/code.ts';
+import type { CodeLang, CodeData } from '../../web/src/reproduce/code.ts';
+import type { ModelScale } from '../../wasm/js/core.js';
+import { wildModelParams, wildReferenceParams } from '../../web/src/requests/wild.ts';
+import { wildModelFigures } from '../../web/src/requests/key-figures.ts';
 
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
@@ -119,6 +122,12 @@ function pageFigures(s: State): KeyFigure[] {
         ...CHECK_ROWS.flatMap((row) => normaliserCheckFigures(row.id, ask<NormalisersResult>('normalisers', normalisersRowParams(s, row.logits)), t)),
         ...qkClipFigures(ask<QkClipResult>('qkClip', qkClipParams(s)), t),
       ];
+    case 'wild': {
+      // the catalogue's table, row by row (panels/wild.ts keyFigures): each model's scale, its entropy and 1/√d_head's
+      const cat = ask<ModelScale[]>('modelScales', {});
+      return cat.flatMap((m, i) => wildModelFigures(i, m, ask<AttentionStatsResult>('attentionStats', wildModelParams(s, m)).summary.entropy.mean,
+        ask<AttentionStatsResult>('attentionStats', wildReferenceParams(s, m.dHead)).summary.entropy.mean, s.wlen, t));
+    }
     case 'tensors': {
       // the example pair of the link, read as the page reads it (tensors/read.ts), then the panel's two requests
       const read = (name: string) => { const b = readFileSync(`${EXAMPLES}${name}`); return readTensorFile(name, b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)); };
@@ -162,6 +171,8 @@ const LINKS = [
   '#v=1&exp=tensors',
   '#v=1&exp=tensors&tex=iid&tscale=none',
   '#v=1&exp=tensors&tex=iid&tscale=inv_dk&lang=zh-CN',
+  '#v=1&exp=wild&wlen=256',
+  '#v=1&exp=wild&wlen=512&kernel=scalar&lang=zh-CN',
   '#v=1&exp=sumone',
   '#v=1&exp=sumone&dk=32&seqLen=64&heads=3&seed=5&scale=none&nsink=-2&nlambda=1.5&ngate=2&qcgain=5&qctau=50&qchkv=4',
   '#v=1&exp=sumone&dk=512&seqLen=1024&heads=1&seed=9&scale=inv_dk&nsink=20&nlambda=0&ngate=-5&qcgain=100&qctau=1&qchkv=8&lang=zh-CN',
@@ -189,9 +200,11 @@ const stateOf = (hash: string) => {
   expect(p.issues, hash).toEqual([]);
   return p.state;
 };
+/** What the page gives the exporter beside the state (app/code-export.ts codeData): Scales in the wild's catalogue. */
+const dataOf = (s: State): CodeData => (s.exp === 'wild' ? { catalogue: ask<ModelScale[]>('modelScales', {}) } : {});
 const scriptOf = (hash: string, lang: CodeLang) => {
   const s = stateOf(hash);
-  const code = exportCode(s, lang, translator(s.lang as Lang), `https://example.org/p/${s.exp}/${hash}`, CORE_VERSION);
+  const code = exportCode(s, lang, translator(s.lang as Lang), `https://example.org/p/${s.exp}/${hash}`, CORE_VERSION, dataOf(s));
   expect(code, hash).not.toBeNull();
   return code!;
 };
@@ -230,7 +243,7 @@ describe('Copy as code (PyTorch): torch\'s own draws agree within the stated sam
   const torch = pythonHas('torch');
   if (torch !== null) console.log(`PyTorch flavour skipped: ${PYTHON} cannot import torch (${torch}); apt-get install python3-torch`);
   const links = ['#v=1&exp=variance&dk=512&samples=5000&seed=9', '#v=1&exp=saturation', '#v=1&exp=gradient&dk=64&heads=2&seqLen=32&seed=5&scale=inv_dk&gq=grad', '#v=1&exp=gradient', '#v=1&exp=article', '#v=1&exp=precision&plogits=11,11', '#v=1&exp=longctx&ldk=128&ltrain=1024', '#v=1&exp=gqa&hq=8&hkv=2&gdk=32',
-    '#v=1&exp=mup', '#v=1&exp=mup&rho=-0.9&mpow=1.25&seed=7', '#v=1&exp=tensors', '#v=1&exp=tensors&tex=iid&tscale=none', '#v=1&exp=sumone',
+    '#v=1&exp=mup', '#v=1&exp=mup&rho=-0.9&mpow=1.25&seed=7', '#v=1&exp=wild&wlen=256', '#v=1&exp=tensors', '#v=1&exp=tensors&tex=iid&tscale=none', '#v=1&exp=sumone',
     '#v=1&exp=sumone&dk=32&seqLen=64&heads=3&seed=5&scale=none&nsink=-2&nlambda=1.5&ngate=2&qcgain=5&qctau=50&qchkv=4'];
   it.skipIf(torch !== null)('variance, saturation, gradient (both quantities), the article\'s check, the precision lab, long context, GQA, own tensors (the iid column), μP and sum-to-one', () => {
     const results = runScripts(links.map((h) => scriptOf(h, 'torch')));
@@ -308,8 +321,8 @@ describe('Copy as code: what a link can put in the script', () => {
       const st = parseHash(h, 'en').state;
       expect(st.exp, h).toBe(exp);
       for (const lang of ['numpy', 'torch'] as const) {
-        const code = exportCode(st, lang, translator(st.lang as Lang), `https://example.org/${h}`, CORE_VERSION)!;
-        const plain = exportCode(st, lang, translator(st.lang as Lang), 'LINK', CORE_VERSION)!;
+        const code = exportCode(st, lang, translator(st.lang as Lang), `https://example.org/${h}`, CORE_VERSION, dataOf(st))!;
+        const plain = exportCode(st, lang, translator(st.lang as Lang), 'LINK', CORE_VERSION, dataOf(st))!;
         const linkLine = code.split('\n').find((l) => l.startsWith('LINK = '))!;
         expect(linkLine, exp).toMatch(/^LINK = "([^"\\]|\\.)*"$/);
         expect(code.replace(linkLine, 'LINK = "LINK"'), exp).toBe(plain);
@@ -327,6 +340,14 @@ describe('Copy as code: what a link can put in the script', () => {
     expect(() => exportCode({ ...s, exp: 'sumone', nsink: NaN }, 'numpy', t, '', CORE_VERSION)).toThrow(/nsink/);
     expect(() => exportCode({ ...s, exp: 'training', trvar: ['none', 'os.system("id")' as never] }, 'torch', t, '', CORE_VERSION)).toThrow(/trvar/);
     expect(() => exportCode({ ...s, exp: 'training', trsteps: 1e9 }, 'torch', t, '', CORE_VERSION)).toThrow(/trsteps/);
+    // Scales in the wild: without the core's catalogue no script; a catalogue row reaches the script only as data
+    const wild = { ...s, exp: 'wild' as const };
+    expect(() => exportCode(wild, 'numpy', t, '', CORE_VERSION)).toThrow(/catalogue/);
+    const bad = (m: Partial<ModelScale>) => ({ catalogue: [{ ...ask<ModelScale[]>('modelScales', {})[0], ...m }] });
+    const evilName = exportCode(wild, 'numpy', t, '', CORE_VERSION, bad({ model: 'x"); os.system("id"); ("' }))!;
+    expect(evilName.split('\n').find((l) => l.includes('os.system'))).toMatch(/^ {8}\("x\\"\); os\.system\(\\"id\\"\); \(\\"", \d+, /);
+    expect(() => exportCode(wild, 'numpy', t, '', CORE_VERSION, bad({ scale: NaN }))).toThrow(/scale/);
+    expect(() => exportCode(wild, 'numpy', t, '', CORE_VERSION, bad({ dHead: 1e9 }))).toThrow(/dHead/);
   });
 
   it('the hostile link\'s script runs and prints the documented computation at the parsed state', () => {

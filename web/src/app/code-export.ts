@@ -3,15 +3,21 @@
 import { h } from '../dom.ts';
 import { copyText } from '../copy.ts';
 import { hasCode, CODE_LANGS, AGREE_SIGMAS } from '../reproduce/views.ts';
-import type { CodeLang } from '../reproduce/views.ts';
+import type { CodeLang, CodeData } from '../reproduce/views.ts';
 import type { State } from '../state/state.ts';
+import type { AppState } from './state.ts';
 import type { T } from '../i18n/messages.ts';
 import { CORE_VERSION } from './link-version.ts';
 
+/** What the script of `state`'s view needs of the core beyond the state (Scales in the wild: its catalogue). */
+export async function codeData(app: Pick<AppState, 'compute'>, state: State): Promise<CodeData> {
+  return state.exp === 'wild' ? { catalogue: await app.compute.get('live', 'modelScales', {}) } : {};
+}
+
 /** The script of `state`'s view for `link` in flavour `lang` (the generator loads on the first call). */
-export async function codeOf(state: State, lang: CodeLang, t: T, link: string): Promise<string> {
-  const { exportCode } = await import('../reproduce/code.ts');
-  const code = exportCode(state, lang, t, link, CORE_VERSION);
+export async function codeOf(app: Pick<AppState, 'compute'>, state: State, lang: CodeLang, t: T, link: string): Promise<string> {
+  const [{ exportCode }, data] = await Promise.all([import('../reproduce/code.ts'), codeData(app, state)]);
+  const code = exportCode(state, lang, t, link, CORE_VERSION, data);
   if (code === null) throw new RangeError(`the view ${state.exp} exports no code`);
   return code;
 }
@@ -21,7 +27,7 @@ export async function codeOf(state: State, lang: CodeLang, t: T, link: string): 
  * keyboard-reachable <button> whose name says what it copies) and the text box the script is shown in where the
  * clipboard is refused. `link` gives the view's link at the moment of the click.
  */
-export function codeBar(state: State, t: T, link: () => string, current: () => State): HTMLElement | null {
+export function codeBar(app: Pick<AppState, 'compute'>, state: State, t: T, link: () => string, current: () => State): HTMLElement | null {
   if (!hasCode(state.exp)) return null;
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 6, hidden: true, spellcheck: false, 'aria-label': t('code.fallback') }) as HTMLTextAreaElement;
   const buttons = CODE_LANGS.map((lang) => {
@@ -30,7 +36,7 @@ export function codeBar(state: State, t: T, link: () => string, current: () => S
       'aria-label': t(`code.${lang}.name`), title: t(`code.${lang}.title`, { sigmas: AGREE_SIGMAS }), text: t(`code.${lang}`),
     }) as HTMLButtonElement;
     b.addEventListener('click', () => {
-      void codeOf(current(), lang, t, link()).then((code) => copyText(code, b, fallback, t), () => { fallback.hidden = false; fallback.value = t('app.copyFailed'); });
+      void codeOf(app, current(), lang, t, link()).then((code) => copyText(code, b, fallback, t), () => { fallback.hidden = false; fallback.value = t('app.copyFailed'); });
     });
     return b;
   });

@@ -65,7 +65,7 @@ function viewInPage(app: AppState, v: PanelView, now: State): void {
 
 /** "Copy as code" below the readouts of a view that computes (not in an embed: its frame keeps its measured height). */
 function placeCodeBar(app: AppState, v: PanelView, now: State): void {
-  const bar = codeBar(now, app.t, () => { app.url.flush(); return shareLink(app); }, () => app.store.state);
+  const bar = codeBar(app, now, app.t, () => { app.url.flush(); return shareLink(app); }, () => app.store.state);
   if (!bar) return;
   const after = v.el.querySelector(':scope > .readouts') ?? v.el.querySelector(':scope > .charts');
   if (after) after.after(bar); else v.el.append(bar);

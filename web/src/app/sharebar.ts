@@ -45,7 +45,7 @@ export function shareBar(app: AppState): { actions: HTMLElement; fallback: HTMLT
   const embedBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'copy-embed', 'aria-haspopup': 'dialog', 'aria-label': t('app.copyEmbed') }, ...twoLabels(t('app.copyEmbed'), t('app.copyEmbedShort'))) as HTMLButtonElement;
   embedBtn.addEventListener('click', () => {
     const state = store.state;
-    const code = hasCode(state.exp) ? (lang: CodeLang) => { url.flush(); return codeOf(store.state, lang, app.t, shareLink(app)); } : undefined;
+    const code = hasCode(state.exp) ? (lang: CodeLang) => { url.flush(); return codeOf(app, store.state, lang, app.t, shareLink(app)); } : undefined;
     const opts = { state, t: app.t, pageUrl: (hash: string) => pageUrl(app, hash), choice: app.embedChoice, returnFocus: embedBtn, parts: SECTIONS.filter((p) => app.view?.el.querySelector(`[data-part="${p}"]`)), code };
     // the dialog and its snippet formats load on the first click, not with the page
     void import('../embed/dialog.ts').then((m) => m.openEmbedDialog(opts));

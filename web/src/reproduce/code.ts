@@ -33,10 +33,12 @@ import { fmt } from '../format.ts';
 import { pyNum, pyInt, pyBool, pyChoice, pyStr, PY_FORMAT } from './python.ts';
 import RNG_PY from '../../public/python/sqrtdk_rng.py?raw';
 import { CODE_LANGS, CODE_VIEWS, hasCode, AGREE_SIGMAS } from './views.ts';
-import type { CodeLang, CodeView } from './views.ts';
+import type { CodeLang, CodeView, CodeData } from './views.ts';
+import type { ModelScale } from '../../../wasm/js/core.js';
+import { wildModelParams } from '../requests/wild.ts';
 
 export { CODE_LANGS, CODE_VIEWS, hasCode, AGREE_SIGMAS };
-export type { CodeLang, CodeView };
+export type { CodeLang, CodeView, CodeData };
 
 // The scale factor c of a named scale at d_k (logit_options.cpp resolve_scale), as a Python expression.
 function scaleExpr(scale: ScaleName, dk: string, heads: string): string {
@@ -140,7 +142,7 @@ interface ViewCode {
   torchHelpers: string[];
 }
 
-function viewCode(s: State, t: T): ViewCode {
+function viewCode(s: State, t: T, data: CodeData): ViewCode {
   const exp = pyChoice(s.exp, CODE_VIEWS, 'exp');
   switch (exp) {
     case 'variance': {
@@ -273,8 +275,70 @@ ${draws}
     case 'mup': return mupCode(s, t);
     case 'sumone': return sumoneCode(s, t);
     case 'tensors': return tensorsCode(s, t);
+    case 'wild': return wildCode(s, t, data.catalogue);
     case 'training': throw new RangeError('the training lab has a script of its own (trainingScript)');
   }
+}
+
+const WILD_PY = `def entropy_rows(q, k, c, softcap=0.0, block=256):
+    """Each row's entropy (nats) of softmax(c · q kᵀ) for one head q, k [L, d_head] float32, computed as
+    attention_rows computes it (float32 logits, the soft-cap after the scale, the softmax in double), a block of rows
+    at a time so that L = 4096 needs tens of MB, not a GB."""
+    out = []
+    for r0 in range(0, q.shape[0], block):
+        logits = (c * (q[r0:r0 + block] @ k.T).astype(np.float64)).astype(np.float32)
+        if softcap > 0:
+            logits = (softcap * np.tanh(logits.astype(np.float64) / softcap)).astype(np.float32)
+        s = logits.astype(np.float64)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        p = e / e.sum(axis=1, keepdims=True)
+        out.append(-np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0).sum(axis=1))
+    return np.concatenate(out)
+`;
+
+/**
+ * Scales in the wild: each catalogue model's effective scale, and the mean entropy at L = wlen on iid inputs under it and
+ * under 1/√d_head (key-figures.ts wildModelFigures; requests/wild.ts wildModelParams: one head, seed 0, Q stream 1, K 2).
+ * The catalogue is the core's (modelScales), given by the page at the click; the script carries each row as data.
+ */
+function wildCode(s: State, t: T, catalogue: readonly ModelScale[] | undefined): ViewCode {
+  if (!catalogue || catalogue.length === 0) throw new RangeError('Scales in the wild: its script needs the core\'s catalogue (modelScales), not given');
+  const L = pyInt(s.wlen, 'wlen', 2, 16384);
+  const models = catalogue.map((m) => {
+    const p = wildModelParams(s, m);
+    const cap = typeof p.softcap === 'number' ? p.softcap : 0;
+    return `        (${pyStr(m.model)}, ${pyInt(m.dHead, 'dHead', 1, 65536)}, ${pyNum(m.scale, 'scale')}, ${pyNum(cap, 'softcap')}),`;
+  }).join('\n');
+  const label = (key: MessageKey, vars?: Record<string, number>) => pyStr(` · ${t(key, vars)}`);
+  return {
+    helpers: [WILD_PY],
+    numpy: `    L = ${L}  # one head of L iid N(0, 1) queries and keys per model (seed 0: Q stream 1, K stream 2)
+    # (model, d_head, its effective scale c on q·k, its soft-cap or 0): the core's catalogue (modelScales) for this link
+    models = [
+${models}
+    ]
+    out, rows_of = [], {}
+    for name, dh, c, cap in models:
+        q = draw_tensor(0, 1, (1, L, dh))[0]
+        k = draw_tensor(0, 2, (1, L, dh))[0]
+        own, ref = entropy_rows(q, k, c, cap), entropy_rows(q, k, 1.0 / math.sqrt(dh))
+        rows_of[name] = (dh, c, cap, own)
+        out += [(name + ${label('wild.th.scale')}, fmt(c, 6)), (name + ${label('wild.th.entropy', { L: s.wlen })}, fmt(own.mean())),
+                (name + ${label('wild.th.refEntropy')}, fmt(ref.mean()))]
+    lab.update(rows_of=rows_of, L=L)
+    return out`,
+    torchHelpers: [],
+    torch: `    out = []
+    torch.manual_seed(0)
+    for name, (dh, c, cap, own) in lab["rows_of"].items():
+        q, k = torch.randn(lab["L"], dh), torch.randn(lab["L"], dh)
+        logits = c * q @ k.T
+        if cap > 0:
+            logits = cap * torch.tanh(logits / cap)
+        h = torch.special.entr(torch.softmax(logits, dim=-1)).sum(-1).double().numpy()
+        out.append(agree(name + ${label('wild.th.entropy', { L: s.wlen })}, own.mean(), h.mean(), own.std(ddof=1) / math.sqrt(own.size) + 1e-12))
+    return out`,
+  };
 }
 
 const GQA_PY = `def js_randn(n, seed):
@@ -768,14 +832,15 @@ if __name__ == "__main__":
 /**
  * The Python script of the view `state.exp` for `link` (the address it came from; only ever a quoted
  * string literal in the script), in the page's language (t): NumPy, or PyTorch beside NumPy. Null
- * for a view without code. Throws a RangeError/TypeError naming a state value that is out of range
- * (the page's parser never gives one).
+ * for a view without code. `data`: what the view's script needs of the core (Scales in the wild: the catalogue).
+ * Throws a RangeError/TypeError naming a state value that is out of range (the page's parser never gives one), or
+ * naming the data a view needs when it is missing.
  */
-export function exportCode(state: State, lang: CodeLang, t: T, link: string, coreVersion: string): string | null {
+export function exportCode(state: State, lang: CodeLang, t: T, link: string, coreVersion: string, data: CodeData = {}): string | null {
   if (!hasCode(state.exp)) return null;
   const flavour = pyChoice(lang, CODE_LANGS, 'lang');
   if (state.exp === 'training') return trainingScript(state, t, link, coreVersion);
-  const v = viewCode(state, t);
+  const v = viewCode(state, t, data);
   const title = panelTitle(t, state.exp);
   const torch = flavour === 'torch';
   const intro = torch
