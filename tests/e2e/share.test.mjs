@@ -332,8 +332,10 @@ test('Share as image: a 1080×1350 poster whose QR code is the exact link, with 
       assert.ok(n.label.length > 0);
     }
     if (exp === 'saturation') assert.deepEqual(p.numbers.map((n) => n.id), ['sat-entropy', 'sat-maxw', 'sat-share']);
-    assert.ok(p.text.endsWith(`[1] ${lang === 'zh-CN' ? '实时数字，可由此链接复现' : 'Live numbers, reproducible from this link'}: ${p.link}\n${lang === 'zh-CN' ? '由 √dk Lab 在浏览器中实时计算（WebAssembly）' : 'Computed live in the browser by √dk Lab (WebAssembly)'}`), p.text);
-    for (const n of p.numbers) assert.ok(p.text.includes(`${n.label}: ${n.value}`));
+    // Chinese text with Chinese punctuation: "复现：http…" (issue 31)
+    const colon = lang === 'zh-CN' ? '：' : ': ';
+    assert.ok(p.text.endsWith(`[1] ${lang === 'zh-CN' ? '实时数字，可由此链接复现' : 'Live numbers, reproducible from this link'}${colon}${p.link}\n${lang === 'zh-CN' ? '由 √dk Lab 在浏览器中实时计算（WebAssembly）' : 'Computed live in the browser by √dk Lab (WebAssembly)'}`), p.text);
+    for (const n of p.numbers) assert.ok(p.text.includes(`${n.label}${colon}${n.value}`));
     if (process.env.SAVE_POSTERS) writeFileSync(`${docs}poster-${lang}.png`, PNG.sync.write(png));
     await page.click('[data-share-close]');
   }

@@ -43,6 +43,11 @@ describe('posterText', () => {
   it('a lab view: title, lede, the numbers with their labels, the link as footnote [1]', () => {
     expect(posterText(base, 'Live numbers')).toBe('Saturation [1]\n\nHow sharp is attention?\n· mean entropy: 0.2238\n\n[1] Live numbers: https://lab.example/#v=1&exp=saturation\nComputed live');
   });
+  it('Chinese text takes Chinese punctuation: "复现：http…", not "复现: http…"', () => {
+    const zh = posterText({ ...base, lang: 'zh-CN', title: '饱和', lede: '注意力有多尖锐？', numbers: [{ id: 'sat-entropy', label: '平均熵', value: '0.2238' }] }, '实时数字，可由此链接复现');
+    expect(zh).toBe('饱和 [1]\n\n注意力有多尖锐？\n· 平均熵：0.2238\n\n[1] 实时数字，可由此链接复现：https://lab.example/#v=1&exp=saturation\nComputed live');
+    expect(zh).not.toMatch(/[\u4e00-\u9fff]: /);
+  });
   it('the interview: the answer, numbered', () => {
     const t = posterText({ ...base, title: 'Why?', points: ['One.', 'Two.'], pointsTitle: 'In 30 seconds' }, 'Link');
     expect(t.split('\n').slice(0, 5)).toEqual(['Why? [1]', '', 'In 30 seconds', '1. One.', '2. Two.']);
