@@ -266,6 +266,9 @@ test('the <sqrtdk-lab> element creates its iframe from its attributes and sizes 
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const hlog = watch(ctx, srv.origin);
   const page = await ctx.newPage();
+  // every message of the host's console, warnings included: no early postMessage to a frame still on about:blank
+  const said = [];
+  page.on('console', (m) => said.push(`${m.type()}: ${m.text()}`));
   try {
     await page.goto(host.url);
     const el = page.locator('sqrtdk-lab iframe');
@@ -291,6 +294,7 @@ test('the <sqrtdk-lab> element creates its iframe from its attributes and sizes 
   } finally {
     await host.close();
   }
+  assert.deepEqual(said.filter((x) => /postMessage|target origin/i.test(x)), [], 'no postMessage warning in the host\'s console');
   assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
   await ctx.close();
 });
