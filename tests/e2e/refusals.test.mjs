@@ -166,7 +166,7 @@ test('a refusal that arrives after the reader went back to a cached state is not
   // the point's call has reached the worker (with one worker it may first wait for the sweep's)
   await page.waitForFunction(() => window.__held() > 0);
   await press(page, 'saturation', 'seqLen', 'ArrowLeft');  // back to 128: answered from the cache
-  await page.waitForFunction(() => /seqLen=128/.test(location.hash));
+  await page.waitForFunction(() => /exp=saturation/.test(location.hash) && !/seqLen=/.test(location.hash));  // the default: the short address names no seqLen
   await page.evaluate(() => window.__release());
   await page.waitForFunction(() => window.__refusals === 1);
   await panelQuiet(page, 'saturation');

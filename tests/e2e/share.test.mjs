@@ -266,6 +266,9 @@ test('the <sqrtdk-lab> element creates its iframe from its attributes and sizes 
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const hlog = watch(ctx, srv.origin);
   const page = await ctx.newPage();
+  // every message of the host's console, warnings included: no early postMessage to a frame still on about:blank
+  const said = [];
+  page.on('console', (m) => said.push(`${m.type()}: ${m.text()}`));
   try {
     await page.goto(host.url);
     const el = page.locator('sqrtdk-lab iframe');
@@ -291,6 +294,7 @@ test('the <sqrtdk-lab> element creates its iframe from its attributes and sizes 
   } finally {
     await host.close();
   }
+  assert.deepEqual(said.filter((x) => /postMessage|target origin/i.test(x)), [], 'no postMessage warning in the host\'s console');
   assert.deepEqual([...hlog.pageErrors, ...hlog.consoleErrors], []);
   await ctx.close();
 });
@@ -332,8 +336,10 @@ test('Share as image: a 1080×1350 poster whose QR code is the exact link, with 
       assert.ok(n.label.length > 0);
     }
     if (exp === 'saturation') assert.deepEqual(p.numbers.map((n) => n.id), ['sat-entropy', 'sat-maxw', 'sat-share']);
-    assert.ok(p.text.endsWith(`[1] ${lang === 'zh-CN' ? '实时数字，可由此链接复现' : 'Live numbers, reproducible from this link'}: ${p.link}\n${lang === 'zh-CN' ? '由 √dk Lab 在浏览器中实时计算（WebAssembly）' : 'Computed live in the browser by √dk Lab (WebAssembly)'}`), p.text);
-    for (const n of p.numbers) assert.ok(p.text.includes(`${n.label}: ${n.value}`));
+    // Chinese text with Chinese punctuation: "复现：http…" (issue 31)
+    const colon = lang === 'zh-CN' ? '：' : ': ';
+    assert.ok(p.text.endsWith(`[1] ${lang === 'zh-CN' ? '实时数字，可由此链接复现' : 'Live numbers, reproducible from this link'}${colon}${p.link}\n${lang === 'zh-CN' ? '由 √dk Lab 在浏览器中实时计算（WebAssembly）' : 'Computed live in the browser by √dk Lab (WebAssembly)'}`), p.text);
+    for (const n of p.numbers) assert.ok(p.text.includes(`${n.label}${colon}${n.value}`));
     if (process.env.SAVE_POSTERS) writeFileSync(`${docs}poster-${lang}.png`, PNG.sync.write(png));
     await page.click('[data-share-close]');
   }

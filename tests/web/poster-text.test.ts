@@ -3,6 +3,7 @@
 import { describe, it, expect } from 'vitest';
 import { posterText } from '../../web/src/share/text.ts';
 import { wrapText } from '../../web/src/share/wrap.ts';
+import { posterNumbers } from '../../web/src/share/poster.ts';
 import type { PosterModel } from '../../web/src/share/text.ts';
 
 const len = (s: string) => [...s].length;
@@ -43,8 +44,23 @@ describe('posterText', () => {
   it('a lab view: title, lede, the numbers with their labels, the link as footnote [1]', () => {
     expect(posterText(base, 'Live numbers')).toBe('Saturation [1]\n\nHow sharp is attention?\n· mean entropy: 0.2238\n\n[1] Live numbers: https://lab.example/#v=1&exp=saturation\nComputed live');
   });
+  it('Chinese text takes Chinese punctuation: "复现：http…", not "复现: http…"', () => {
+    const zh = posterText({ ...base, lang: 'zh-CN', title: '饱和', lede: '注意力有多尖锐？', numbers: [{ id: 'sat-entropy', label: '平均熵', value: '0.2238' }] }, '实时数字，可由此链接复现');
+    expect(zh).toBe('饱和 [1]\n\n注意力有多尖锐？\n· 平均熵：0.2238\n\n[1] 实时数字，可由此链接复现：https://lab.example/#v=1&exp=saturation\nComputed live');
+    expect(zh).not.toMatch(/[\u4e00-\u9fff]: /);
+  });
   it('the interview: the answer, numbered', () => {
     const t = posterText({ ...base, title: 'Why?', points: ['One.', 'Two.'], pointsTitle: 'In 30 seconds' }, 'Link');
     expect(t.split('\n').slice(0, 5)).toEqual(['Why? [1]', '', 'In 30 seconds', '1. One.', '2. Two.']);
+  });
+});
+
+describe('posterNumbers', () => {
+  it('the training lab compares its variants: the final loss of each run, not three columns of the unscaled one', () => {
+    const cols = ['steps', 'final', 'heldout', 'acc'];
+    const figs = ['none', 'inv_sqrt_dk', 'qk_ln'].flatMap((v, i) => cols.map((c, j) => ({ id: `train-${c}-${v}`, label: `${v} · ${c}`, value: c === 'heldout' ? '–' : String(i * 10 + j) })));
+    expect(posterNumbers(figs, 'training').map((n) => n.id)).toEqual(['train-final-none', 'train-final-inv_sqrt_dk', 'train-final-qk_ln']);
+    // one run: its final loss first, then the view's other figures
+    expect(posterNumbers(figs.slice(0, 4), 'training').map((n) => n.id)).toEqual(['train-final-none', 'train-steps-none', 'train-acc-none']);
   });
 });

@@ -203,6 +203,21 @@ describe('the static chart and the card', () => {
     expect(niceTicks(0, 4.85)).toEqual([0, 1, 2, 3, 4]);  // within the range; the axis adds the next one above
     expect(niceTicks(0, 1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
     expect(svgText('÷√d_k & 10⁻³', 'DejaVu Sans', 'Noto')).toBe('<tspan font-family="DejaVu Sans, Noto">÷√</tspan>d_k &amp; 10<tspan font-family="DejaVu Sans, Noto">⁻³</tspan>');
+    // Latin text at a baseline: the same (one chunk)
+    expect(svgText('÷√d_k & 10⁻³', 'DejaVu Sans', 'Noto', 40)).toBe(svgText('÷√d_k & 10⁻³', 'DejaVu Sans', 'Noto'));
+  });
+
+  it('the radical whole in Chinese: each math run and the text after it start a chunk of their own at the line\'s baseline', () => {
+    // resvg shapes a chunk holding CJK in the CJK font alone, whose √ stands apart from d_k
+    expect(svgText('除以 √d_k？', 'DejaVu Sans', 'Noto', 40))
+      .toBe('除以 <tspan y="40" font-family="DejaVu Sans, Noto">√</tspan><tspan y="40">d_k？</tspan>');
+    expect(svgText('√d_k：÷√2', 'DejaVu Sans', 'Noto', 7))
+      .toBe('<tspan y="7" font-family="DejaVu Sans, Noto">√</tspan><tspan y="7">d_k：</tspan><tspan y="7" font-family="DejaVu Sans, Noto">÷√</tspan><tspan y="7">2</tspan>');
+    // the card: every text line of a Chinese card whose words hold √ is split so
+    const svg = cardSvg({ num: 1, title: '面试', sentence: '注意力为什么要除以 √d_k？', numbers: [{ value: '4.365', label: '平均熵，÷√d_k，d_k = 512' } as never], chart: null, brand: '√dk Lab', tagline: '在你的浏览器中实时计算', site: '' });
+    const lines = [...svg.matchAll(/<text [^>]*y="(\d+)"[^>]*>(.*?)<\/text>/g)].filter((m) => m[2].includes('√') && /[\u4e00-\u9fff]/.test(m[2]));
+    expect(lines.length).toBe(2);
+    for (const [, y, body] of lines) expect([...body.matchAll(/<tspan y="(\d+)"/g)].every((m) => m[1] === y)).toBe(true);
   });
 
   it('a chart config becomes an SVG of its series on its axes, with the live chart\'s legend filter', () => {

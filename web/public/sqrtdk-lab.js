@@ -49,6 +49,9 @@
         f.addEventListener('load', () => this.ask());
         this.frame = f;
         if (!this.style.display) this.style.display = 'block';
+        // the address before the frame joins the page: a frame added without one first loads
+        // about:blank, and a question to the lab's origin then is an error in the host's console
+        f.src = this.src();
         this.appendChild(f);
         this.onMessage = (ev) => {
           const d = ev.data;
@@ -66,7 +69,12 @@
     disconnectedCallback() { window.removeEventListener('message', this.onMessage); }
     /** Asks the lab for its height (it may have settled before this element listened). */
     ask() {
-      try { this.frame.contentWindow.postMessage({ type: 'sqrtdk:ask-height' }, this.origin()); } catch (e) { /* not loaded yet */ }
+      var w = this.frame.contentWindow;
+      if (!w) return;
+      // only a frame that shows the lab (another origin's document, or the lab's own address): a
+      // message to the lab's origin while it still shows about:blank would be refused with an error
+      try { if (w.location.href === 'about:blank') return; } catch (e) { /* another origin: the lab */ }
+      try { w.postMessage({ type: 'sqrtdk:ask-height' }, this.origin()); } catch (e) { /* not loaded yet */ }
     }
   }
   window.customElements.define('sqrtdk-lab', SqrtdkLab);

@@ -101,7 +101,7 @@ window.addEventListener('online', () => compute.retry());
 
 // the store's listener comes before the URL's (bindUrl), as the page's reaction to a change comes before its history entry
 store.subscribe((state, changed, source) => onStateChange(app, state, changed, source));
-const url = bindUrl(store);
+const url = bindUrl(store, navLang);
 
 const app: AppState = createAppState({
   root, page, navLang, firstPaint, store, url, compute, coreSource, startsWithFirstPart, linkReads, blobFailures,

@@ -1,6 +1,5 @@
 // The page's frame around the view: the header (brand, language), the sticky bar (tabs, the phone menu, the share bar, the status line), the pager under the view, and the document's title and meta.
 import { h } from '../dom.ts';
-import { toHash } from '../state/state.ts';
 import type { State, Panel } from '../state/state.ts';
 import { PANELS } from '../state/schema.js';
 import { panelTitle, panelTitleKey, numberedTitle, tabTitle } from '../i18n/titles.ts';
@@ -28,7 +27,7 @@ export function pageChrome(app: AppState, state: State): { top: HTMLElement; bar
   const status = h('p', { class: 'status core-status', 'data-core-status': '', role: 'status', hidden: '' });
   const nav = h('nav', { class: 'tabs', 'aria-label': t('app.nav') },
     h('ul', {}, ...PANELS.map((p) => h('li', {}, h('a', {
-      class: 'nav-item', 'data-nav': p, href: toHash({ ...state, exp: p }), text: tabTitle(t, p), title: numberedTitle(t, p),
+      class: 'nav-item', 'data-nav': p, href: app.url.addressOf({ ...state, exp: p }), text: tabTitle(t, p), title: numberedTitle(t, p),
       onclick: (ev: Event) => { if (!plainClick(ev)) return; ev.preventDefault(); go(app, p); },
     })))));
   const menuId = 'panel-menu';
@@ -52,7 +51,7 @@ export function markNav(app: AppState, state: State): void {
   for (const a of chrome.nav.querySelectorAll<HTMLAnchorElement>('[data-nav]')) {
     const p = a.dataset.nav as Panel;
     if (p === state.exp) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
-    a.href = toHash({ ...state, exp: p });
+    a.href = app.url.addressOf({ ...state, exp: p });
   }
   if (chrome.menu.value !== state.exp) chrome.menu.value = state.exp;
 }
@@ -62,7 +61,7 @@ export function pager(app: AppState, state: State): HTMLElement {
   const { t } = app;
   const i = PANELS.indexOf(state.exp);
   const link = (p: Panel, dir: 'prev' | 'next') => h('a', {
-    class: `pager-${dir}`, 'data-pager': dir, href: toHash({ ...state, exp: p }),
+    class: `pager-${dir}`, 'data-pager': dir, href: app.url.addressOf({ ...state, exp: p }),
     onclick: (ev: Event) => { if (!plainClick(ev)) return; ev.preventDefault(); go(app, p); },
   }, h('span', { class: 'pager-dir', text: t(`app.${dir}`) }), h('span', { class: 'pager-title', text: numberedTitle(t, p) }));
   return h('nav', { class: 'pager', 'aria-label': t('app.pager') },

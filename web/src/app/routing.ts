@@ -16,7 +16,6 @@ import { closeEmbedDialog, closeShare } from './sharebar.ts';
 export function onStateChange(app: AppState, state: State, changed: Set<StateKey>, source: StateKey | undefined): void {
   const { root } = app;
   if (changed.has('kernel') && state.kernel === 'simd' && app.simdOk === false) { checkKernel(app); return; }
-  if (source === 'lang') app.langChosen = true;
   if (changed.has('kernel')) markEngine(app);
   if (changed.has('lang') || changed.has('embed') || changed.has('show') || changed.has('theme') || (state.embed && changed.has('exp'))) {
     closeEmbedDialog();
@@ -47,7 +46,7 @@ export function onStateChange(app: AppState, state: State, changed: Set<StateKey
 export function onBrowserHash(app: AppState): void {
   const { url, store } = app;
   if (location.hash === url.lastWritten()) return;
-  const parsed = checkLinkVersion(parseHash(withPageView(location.hash, app.page), app.navLang), app.linkReads);
+  const parsed = checkLinkVersion(parseHash(withPageView(url.current(), app.page), app.navLang), app.linkReads);
   const hadNotice = app.pendingIssues.length > 0 || app.badEmbed !== null;
   app.pendingIssues = issuesToShow(parsed);
   const wasEmbed = store.state.embed;

@@ -29,7 +29,7 @@ export function pageUrl(app: AppState, hash: string): string {
 /** What Copy link and the poster's QR code give: the view's share page with the short hash (lang only if chosen). */
 export function shareLink(app: AppState): string {
   const { store } = app;
-  return shareUrl(store.state, siteRoot(location.href, app.page), shareHash(store.state, app.langChosen));
+  return shareUrl(store.state, siteRoot(location.href, app.page), shareHash(store.state, app.url.langChosen()));
 }
 
 /** The bar's three buttons, and the text box a link is shown in where the clipboard is refused. */

@@ -82,8 +82,6 @@ export interface AppState {
   // the link
   /** the unusable parts of the link that opened the view (its notice) */
   pendingIssues: ParseIssue[];
-  /** the reader picked a language in the menu: only then does Copy link carry lang */
-  langChosen: boolean;
   badEmbed: BadEmbed;
 
   // the core
@@ -126,7 +124,6 @@ export function createAppState(parts: AppParts): AppState {
     embedChoice: { format: 'html' },
     view: null, viewHost: null, chrome: null,
     viewSeq: 0, shownSeq: 0, sizing: false, mountSeq: 0, mountPending: false,
-    langChosen: false,
     info: null, infoError: '', download: null, waitingFull: 0, start: { state: 'ready' },
     costCoreLoaded: false, costOnFull: null,
     // an embed shows its one view (a blog post may hold several): the full core only if its state

@@ -12,7 +12,8 @@ import { wrapText } from './wrap.ts';
 export const CARD_FONT = 'Noto Sans CJK SC';
 /** DejaVu Sans draws √, ·, ÷ and superscripts at Latin width (Noto CJK draws some full-width and lacks ⁰ ⁻). */
 export const CARD_MATH_FONT = 'DejaVu Sans';
-const ct = (s: string) => svgText(s, CARD_MATH_FONT, CARD_FONT);
+/** A card's text at baseline `y` (start-anchored), its math signs in the math font and its radical whole in Chinese (svgText). */
+const ct = (s: string, y: number) => svgText(s, CARD_MATH_FONT, CARD_FONT, y);
 const ACCENT = '#2f6fb0';
 const INK = '#111827';
 const MUTED = '#4b5563';
@@ -54,7 +55,7 @@ export interface CardInput {
 }
 
 function textLines(lines: string[], x: number, y: number, size: number, lineHeight: number, attrs: string): string {
-  return lines.map((l, i) => `<text x="${x}" y="${Math.round(y + i * lineHeight)}" font-size="${size}" ${attrs}>${ct(l)}</text>`).join('');
+  return lines.map((l, i) => { const ly = Math.round(y + i * lineHeight); return `<text x="${x}" y="${ly}" font-size="${size}" ${attrs}>${ct(l, ly)}</text>`; }).join('');
 }
 
 /**
@@ -73,7 +74,7 @@ export function cardSvg(c: CardInput): string {
   out.push(`<rect width="${W}" height="12" fill="${ACCENT}"/>`);
   // brand line
   const brand = c.num > 0 ? `${c.brand} · ${c.num}` : c.brand;
-  out.push(`<text x="${pad}" y="74" font-size="30" font-weight="700" fill="${ACCENT}">${ct(brand)}</text>`);
+  out.push(`<text x="${pad}" y="74" font-size="30" font-weight="700" fill="${ACCENT}">${ct(brand, 74)}</text>`);
   // title: as large as fits in two lines
   let ts = 60, title = wrapAt(c.title, colW, ts, 2);
   while (ts > 44 && (title.length > 1 && hasChart || title.some((l) => l.endsWith('…')))) { ts -= 4; title = wrapAt(c.title, colW, ts, 2); if (title.length === 1) break; }
@@ -93,7 +94,7 @@ export function cardSvg(c: CardInput): string {
   for (const n of c.numbers) {
     const big = hasChart ? 46 : 84;
     const vs = textWidth(n.value, big) > colW ? Math.round(big * 0.78) : big;
-    out.push(`<text x="${pad}" y="${Math.round(ny)}" font-size="${vs}" font-weight="700" fill="${ACCENT}">${ct(n.value)}</text>`);
+    out.push(`<text x="${pad}" y="${Math.round(ny)}" font-size="${vs}" font-weight="700" fill="${ACCENT}">${ct(n.value, Math.round(ny))}</text>`);
     // the label on one line: smaller type before it is cut
     let ls = 21;
     while (ls > 16 && textWidth(n.label, ls) > colW) ls -= 1;
@@ -102,7 +103,7 @@ export function cardSvg(c: CardInput): string {
   }
   // footer
   out.push(`<line x1="${pad}" x2="${W - pad}" y1="${footY - 30}" y2="${footY - 30}" stroke="#e5e7eb" stroke-width="2"/>`);
-  out.push(`<text x="${pad}" y="${footY}" font-size="22" fill="${MUTED}">${ct(c.tagline)}</text>`);
+  out.push(`<text x="${pad}" y="${footY}" font-size="22" fill="${MUTED}">${ct(c.tagline, footY)}</text>`);
   if (c.site) out.push(`<text x="${W - pad}" y="${footY}" font-size="22" fill="${ACCENT}" text-anchor="end">${xmlEscape(c.site)}</text>`);
   if (c.chart) {
     const cw = W - pad - (pad + colW + 28), ch = footY - 50 - 96;

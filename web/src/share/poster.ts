@@ -17,12 +17,17 @@ export type { PosterModel, PosterNumber };
 export const POSTER_WIDTH = 1080;
 export const POSTER_HEIGHT = 1350;
 
-/** The key figures each view puts on its poster first, in order (then the view's others, in its order). */
+/**
+ * The key figures each view puts on its poster first, in order (then the view's others, in its
+ * order); an id ending in '*' stands for every figure whose id starts with what precedes it, in the
+ * view's order (the training lab's final loss of each variant it runs, so the poster compares them).
+ */
 export const POSTER_FIGURES: Partial<Record<string, string[]>> = {
   saturation: ['sat-entropy', 'sat-maxw', 'sat-share'],
   article: ['art-entropy-none', 'art-entropy-inv_sqrt_dk', 'art-entropy-inv_dk'],
   precision: ['prec-maxlogit', 'prec-rows', 'prec-jac64'],
   variance: ['var-var', 'var-std', 'var-sqrt'],
+  training: ['train-final-*'],
 };
 
 /**
@@ -31,9 +36,9 @@ export const POSTER_FIGURES: Partial<Record<string, string[]>> = {
  */
 export function posterNumbers(figures: readonly KeyFigure[], panel: string): PosterNumber[] {
   const all = figures.filter((f) => f.value.trim() !== '' && f.value !== '–' && f.value !== '…');
-  const prefer = POSTER_FIGURES[panel] ?? [];
-  return [...prefer.map((id) => all.find((f) => f.id === id)).filter((f): f is KeyFigure => f !== undefined),
-    ...all.filter((f) => !prefer.includes(f.id))].slice(0, 3).map(({ id, label, value }) => ({ id, label, value }));
+  const matches = (id: string, want: string) => (want.endsWith('*') ? id.startsWith(want.slice(0, -1)) : id === want);
+  const chosen = (POSTER_FIGURES[panel] ?? []).flatMap((want) => all.filter((f) => matches(f.id, want)));
+  return [...new Set([...chosen, ...all])].slice(0, 3).map(({ id, label, value }) => ({ id, label, value }));
 }
 
 /**

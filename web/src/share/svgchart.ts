@@ -26,10 +26,31 @@ export interface SvgChartOptions {
 
 // and the curly quotes, which Noto CJK sets full-width (the gap of CJK punctuation) in Latin text
 const MATH_RUN = /[√·÷≈×±∞⁰¹²³⁴⁵⁶⁷⁸⁹⁻₀₁₂₃₄₅₆₇₈₉‖“”‘’]+/g;
-/** Text content for SVG: escaped, and with runs of math signs in `mathFont` (first, the main font after it). */
-export function svgText(s: string, mathFont?: string, font?: string): string {
+const CJK = /[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]/;
+
+/**
+ * Text content for SVG: escaped, and with runs of math signs in `mathFont` (first, the main font
+ * after it). resvg shapes a text chunk that holds any CJK character in the CJK font alone, whose √
+ * stands apart from its radicand ("√‾ d_k"): given the text's baseline `y` (start-anchored text
+ * only), each math run and the text after it start a chunk of their own (an absolute y starts a
+ * chunk where the text stands; browsers draw it the same), so the radical is drawn whole in Chinese too.
+ */
+export function svgText(s: string, mathFont?: string, font?: string, y?: number): string {
   const e = xmlEscape(s);
-  return mathFont ? e.replace(MATH_RUN, (m) => `<tspan font-family="${xmlEscape(mathFont + (font ? ', ' + font : ''))}">${m}</tspan>`) : e;
+  if (!mathFont) return e;
+  const family = `font-family="${xmlEscape(mathFont + (font ? ', ' + font : ''))}"`;
+  if (y === undefined || !CJK.test(s)) return e.replace(MATH_RUN, (m) => `<tspan ${family}>${m}</tspan>`);
+  const at = `y="${y}"`;
+  const out: string[] = [];
+  let from = 0;
+  for (const m of e.matchAll(MATH_RUN)) {
+    const before = e.slice(from, m.index);
+    if (before !== '') out.push(from === 0 ? before : `<tspan ${at}>${before}</tspan>`);
+    out.push(`<tspan ${at} ${family}>${m[0]}</tspan>`);
+    from = m.index! + m[0].length;
+  }
+  if (from < e.length) out.push(from === 0 ? e : `<tspan ${at}>${e.slice(from)}</tspan>`);
+  return out.join('');
 }
 
 interface AxisOpts {
@@ -276,7 +297,7 @@ export function chartSvg(cfg: ChartConfig, opts: SvgChartOptions): string {
       out.push(e.box
         ? `<rect x="${num(x)}" y="${num(y - fs * 0.8)}" width="${num(fs)}" height="${num(fs * 0.8)}" fill="${e.colour}"/>`
         : `<line x1="${num(x)}" x2="${num(x + fs * 1.2)}" y1="${num(y - fs * 0.4)}" y2="${num(y - fs * 0.4)}" stroke="${e.colour}" stroke-width="${num(fs / 5)}"${e.dash}/>`);
-      out.push(`<text x="${num(x + fs * 1.6)}" y="${num(y)}">${tx(e.text)}</text>`);
+      out.push(`<text x="${num(x + fs * 1.6)}" y="${num(y)}">${svgText(e.text, opts.mathFont, font, Number(num(y)))}</text>`);
     }
   });
   out.push('</svg>');

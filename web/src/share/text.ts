@@ -22,10 +22,16 @@ export interface PosterModel {
   madeWith: string;
 }
 
+/** The sign between a label and what it labels: Chinese text takes the full-width colon, with no space after it. */
+export function colonOf(lang: PosterModel['lang']): string {
+  return lang === 'zh-CN' ? '：' : ': ';
+}
+
 /** The text for WeChat / Zhihu: title, the answer or the numbers, and the link as footnote [1]. */
 export function posterText(m: PosterModel, footnote: string): string {
+  const colon = colonOf(m.lang);
   const body = m.points.length > 0
     ? [m.pointsTitle, ...m.points.map((p, i) => `${i + 1}. ${p}`)]
-    : [m.lede, ...m.numbers.map((n) => `· ${n.label}: ${n.value}`)];
-  return [`${m.title} [1]`, '', ...body, '', `[1] ${footnote}: ${m.link}`, m.madeWith].join('\n');
+    : [m.lede, ...m.numbers.map((n) => `· ${n.label}${colon}${n.value}`)];
+  return [`${m.title} [1]`, '', ...body, '', `[1] ${footnote}${colon}${m.link}`, m.madeWith].join('\n');
 }

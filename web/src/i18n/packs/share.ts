@@ -12,7 +12,7 @@ export const shareEn = {
   'share.labelled': '{a}: {b}',
   'share.fu.ratio': 'Var(q·k) at d_k = 1024 over d_k = 512, unscaled',
   'share.fu.bars': 'Var(q·k) without scaling',
-  'share.dev.flops': 'FLOP per attention call on [8, 128, 64], timed on your device',
+  'share.dev.flops': 'FLOP of one attention call on [8, 128, 64]: a count, not a speed (the view times it on your own device)',
   'share.train.steps': 'loss after {steps} steps, {variant}',
   'share.tens.note': 'structured example pair, {scale}',
   'share.mup.at': '{what}, {scale}, d_k = {dk}, {rho}',

@@ -13,7 +13,7 @@ export const shareZh: Record<keyof typeof shareEn, string> = {
   'share.labelled': '{a}：{b}',
   'share.fu.ratio': '不缩放时 d_k = 1024 与 d_k = 512 的 Var(q·k) 之比',
   'share.fu.bars': '不缩放的 Var(q·k)',
-  'share.dev.flops': '[8, 128, 64] 上一次注意力调用的浮点运算数，在你的设备上计时',
+  'share.dev.flops': '[8, 128, 64] 上一次注意力调用的浮点运算数：是计数，不是速度（该视图在你自己的设备上计时）',
   'share.train.steps': '{variant}：{steps} 步后的损失',
   'share.tens.note': '结构化示例张量，{scale}',
   'share.mup.at': '{what}，{scale}，d_k = {dk}，{rho}',
