@@ -1,5 +1,6 @@
 // What the worker does with one request: calls the core and turns a throw into an error message.
 // Pure apart from the core it is given, so unit tests run it against the real core under Node.
+import { LIMITS } from '../../../wasm/js/core.js';
 import type { Core } from '../../../wasm/js/core.js';
 import { isRequest, PASS_THROUGH_KINDS } from './protocol.ts';
 import type { Response, JacobianCurveResult, GroupedLogitsParams, GroupedLogitsResult } from './protocol.ts';
@@ -10,6 +11,11 @@ import type { Response, JacobianCurveResult, GroupedLogitsParams, GroupedLogitsR
  */
 export function groupedLogits(core: Core, p: GroupedLogitsParams): GroupedLogitsResult {
   const { heads, headsKv, seqLen, dk, seed } = p;
+  // the shape first, in the core's ranges (tensorStats' own): a refusal names heads, seqLen or dk, not the draws' n
+  for (const [name, v] of [['heads', heads], ['seqLen', seqLen], ['dk', dk]] as const) {
+    const [lo, hi] = LIMITS[name];
+    if (!Number.isInteger(v) || v < lo || v > hi) throw new RangeError(`groupedLogits: ${name} = ${v} is outside ${lo}..${hi}`);
+  }
   if (!Number.isInteger(headsKv) || headsKv < 1 || heads % headsKv !== 0) {
     throw new RangeError(`groupedLogits: headsKv = ${headsKv} must divide heads = ${heads}`);
   }
