@@ -15,15 +15,23 @@ import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { DIST, launch, hostPage } from './browser.mjs';
 import { serve } from './server.mjs';
+import { PANELS } from '../../web/src/state/schema.js';
 
 const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 const WEBKIT_DRIVER = process.env.WEBKIT_WEBDRIVER ?? '/usr/bin/WebKitWebDriver';
 const MINIBROWSER = process.env.MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 const VIEWPORT = { width: 1280, height: 900 };
 
-/** Every view with a chart at load, with the keys that keep it light (views.test.mjs's LIGHT). */
-const VIEWS = [['variance', ''], ['saturation', ''], ['gradient', ''], ['article', ''], ['precision', ''], ['longctx', ''],
-  ['gqa', ''], ['tensors', ''], ['mup', ''], ['wild', '&wlen=256'], ['interview', '']];
+/** The views checked apart, and why (every other view of the schema's PANELS is checked below, so a new view joins by itself). */
+const APART = {
+  training: 'its own run below (a fresh load, two variants, 24 steps)',
+  followups: 'no chart or number before the reader acts (a list of links into the other views)',
+  device: 'its numbers are timings of this machine, not results to compare',
+};
+/** Keys that keep a view light (views.test.mjs's LIGHT): the wild view at its shortest L. */
+const LIGHT = { wild: '&wlen=256' };
+/** Every view with a chart or live numbers at load, from the one list of views, variance first (the first view, loaded fresh). */
+const VIEWS = ['variance', ...PANELS.filter((p) => p !== 'variance' && !(p in APART))].map((p) => [p, LIGHT[p] ?? '']);
 const TRAINING = '#v=1&exp=training&lang=en&trsteps=24&trvar=none,inv_sqrt_dk&trseed=3';
 /** The view whose every chart's CSV is compared: its histograms hold a JS-drawn curve (the N(0, σ²) density). */
 const CSV_VIEW = 'variance';
@@ -58,7 +66,7 @@ function probe([panel, all]) {
   if (boxes.length === 0 || !boxes.every((b) => !b.classList.contains('pending') && !b.classList.contains('refining') && Number(b.dataset.points) > 0)) return null;
   const ros = [...root.querySelectorAll('[data-readout]')];
   if (!ros.every((r) => r.textContent !== '–' && r.textContent !== '')) return null;
-  const tables = {};
+  const tables = {}, csv = {};
   for (const b of all ? boxes : boxes.slice(0, 1)) {
     const id = b.dataset.chartBox;
     const box = document.getElementById(`table-${id}`);
@@ -66,8 +74,12 @@ function probe([panel, all]) {
     const rows = [...box.querySelectorAll('tr')].map((tr) => [...tr.children].map((c) => c.textContent).join(','));
     if (rows.length < 2) return null;
     tables[id] = rows;
+    // the CSV export's text, from the code path of its button (ChartBox.csvText; the download itself is
+    // not read back: WebKitWebDriver offers no download directory)
+    csv[id] = b.sqrtdkChartBox?.csvText?.() ?? null;
+    if (typeof csv[id] !== 'string' || csv[id].split('\n').length < 2) return null;
   }
-  const out = { thread, readouts: Object.fromEntries(ros.map((e) => [e.dataset.readout, e.textContent])), tables };
+  const out = { thread, readouts: Object.fromEntries(ros.map((e) => [e.dataset.readout, e.textContent])), tables, csv };
   if (panel === 'training') {
     const n = (x) => (Number.isFinite(x) ? x : String(x));
     out.runs = window.__sqrtdkTraining.session.runs.map((r) => ({ variant: r.variant, loss: r.loss.map(n), gradNorm: r.gradNorm.map(n), evaluation: r.evaluation }));
@@ -343,6 +355,7 @@ for (const [name, open] of [['firefox', openFirefox], ['webkit', openWebKit]]) {
     const e = await open();
     try {
       const shown = await views(e);
+      const compared = { readouts: 0, csvRows: 0 };
       await t.test('every view: the readouts and the first chart’s data table (CSV rows) are Chromium’s', () => {
         for (const [view] of VIEWS) {
           const [got, want] = [shown[view], reference[view]];
@@ -350,12 +363,16 @@ for (const [name, open] of [['firefox', openFirefox], ['webkit', openWebKit]]) {
           if (view === 'interview') {
             assert.ok(Object.keys(want.live).length >= 10, JSON.stringify(want.live));
             assert.deepEqual(got.live, want.live, `${name} interview: every live number`);
+            compared.readouts += Object.keys(want.live).length;
             continue;
           }
           assert.ok(Object.keys(want.readouts).length >= 1, `${view}: readouts ${JSON.stringify(want.readouts)}`);
           assert.deepEqual(got.readouts, want.readouts, `${name} ${view}: readouts`);
           const first = Object.keys(want.tables)[0];
           assert.deepEqual(got.tables[first], want.tables[first], `${name} ${view}: the first chart's data table`);
+          assert.equal(got.csv[first], want.csv[first], `${name} ${view}: the first chart's CSV text`);
+          compared.readouts += Object.keys(want.readouts).length;
+          compared.csvRows += want.csv[first].split('\n').length;
         }
       });
       await t.test('a training run: every loss, gradient norm and evaluation, and every chart’s data table', () => {
@@ -363,11 +380,17 @@ for (const [name, open] of [['firefox', openFirefox], ['webkit', openWebKit]]) {
         assert.deepEqual(shown.training.runs, reference.training.runs);
         assert.deepEqual(shown.training.readouts, reference.training.readouts);
         assert.deepEqual(shown.training.tables, reference.training.tables);
+        compared.readouts += Object.keys(reference.training.readouts).length;
       });
       await t.test('every chart’s CSV of a view with JS-drawn densities (variance) is Chromium’s, row for row', () => {
         const ids = Object.keys(reference[CSV_VIEW].tables);
         assert.ok(ids.length >= 2, ids.join());
-        for (const id of ids) assert.deepEqual(shown[CSV_VIEW].tables[id], reference[CSV_VIEW].tables[id], `${name} ${id}`);
+        for (const id of ids) {
+          assert.deepEqual(shown[CSV_VIEW].tables[id], reference[CSV_VIEW].tables[id], `${name} ${id}: data table`);
+          assert.equal(shown[CSV_VIEW].csv[id], reference[CSV_VIEW].csv[id], `${name} ${id}: CSV text`);
+          // the CSV's rows are the data table's rows (header included), in its own quoting
+          assert.equal(shown[CSV_VIEW].csv[id].split('\n').filter((l) => l !== '').length, shown[CSV_VIEW].tables[id].length, `${name} ${id}: CSV rows`);
+        }
       });
       await t.test('in Chinese text, "·" and "√" are the glyphs of English text', () => {
         assert.deepEqual(shown.signs['zh-CN'], shown.signs.en, `${name}: widths of ·, √ and ··√√ at 40 px`);
@@ -400,7 +423,7 @@ for (const [name, open] of [['firefox', openFirefox], ['webkit', openWebKit]]) {
         assert.deepEqual(r.shown.tables, reference.saturation.tables);
         timings.push(`${name} offline reload: the saturation view's ${Object.keys(r.shown.readouts).length} readouts`);
       });
-      timings.push(`${name}: ${VIEWS.length} views (${VIEWS.map((v) => v[0]).join(', ')}), a training run, 2 embeds, offline in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      timings.push(`${name}: ${VIEWS.length} views (${VIEWS.map((v) => v[0]).join(', ')}) and a training run, ${compared.readouts} readouts and live numbers and ${compared.csvRows} CSV rows of first charts equal to Chromium's; 2 embeds, offline; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     } finally {
       await e.close();
     }

@@ -28,7 +28,7 @@ describe('device benchmark: what is timed', () => {
 
   it('the plain JavaScript loop computes the same attention as the core (float32 rounding apart)', () => {
     const s: Shape = { heads: 3, seqLen: 17, dk: 12 };
-    const { q, k, v } = deviceInputs(s, 5);
+    const { q, k, v } = deviceInputs(core, s, 5);
     const js = attentionJs(q, k, v, s, 1 / Math.sqrt(s.dk));
     // a 2-key hand check: softmax([a, b]) · [v0, v1]
     const two = attentionJs(new Float32Array([1, 0, 2, 0]), new Float32Array([1, 0, 0, 1]), new Float32Array([1, 2, 3, 4]), { heads: 1, seqLen: 2, dk: 2 }, 1);

@@ -16,8 +16,9 @@ describe('PoolSizer: the rule', () => {
     expect(s.grows(2)).toBe(false);  // one call at 2 is not enough to judge
     s.record('saturationSweep', 2, 0.1, 105);
     expect(s.pays(2)).toBe(true);
-    expect(s.grows(2)).toBe(true);
-    expect(s.grows(3)).toBe(false);  // 3 not measured yet
+    expect(s.grows(2, [{ kind: 'saturationSweep', seconds: 0.1 }])).toBe(true);  // and a call waits
+    expect(s.grows(2)).toBe(false);  // nothing waits
+    expect(s.grows(3, [{ kind: 'saturationSweep', seconds: 0.1 }])).toBe(false);  // 3 not measured yet
     expect(s.limit).toBe(4);
   });
 
@@ -48,6 +49,27 @@ describe('PoolSizer: the rule', () => {
     expect(() => new PoolSizer(1.5)).toThrow(/cap = 1.5/);
   });
 
+  it('a third worker only for waiting work that takes longer, at the measured speed, than a worker\'s measured start', () => {
+    const s = new PoolSizer(4);
+    for (let i = 0; i < 2; i++) { s.record('saturationSweep', 1, 0.1, 100); s.record('saturationSweep', 2, 0.1, 100); }
+    expect(s.pays(2)).toBe(true);
+    const calls = (n: number, seconds = 0.1, kind = 'saturationSweep') => Array.from({ length: n }, () => ({ kind, seconds }));
+    expect(s.grows(2, calls(1))).toBe(true);   // no start measured: any waiting call
+    expect(s.grows(2, [])).toBe(false);        // nothing waits
+    s.recordStart(450);                        // WebKit on 2 CPUs: a worker took 0.45 s to load its core
+    expect(s.waitingMs(2, calls(4))).toBeCloseTo(400, 9);  // 4 × 0.1 s at speed 1
+    expect(s.grows(2, calls(4))).toBe(false);  // 400 ms of work: the two workers finish it before a third starts
+    expect(s.grows(2, calls(5))).toBe(true);   // 500 ms ≥ 450 ms
+    // a kind measured alone runs at its own speed; a kind never measured at the mean of the kinds measured at 2
+    for (let i = 0; i < 2; i++) s.record('fast', 1, 0.1, 10);
+    expect(s.waitingMs(2, calls(1, 0.1, 'fast'))).toBeCloseTo(10, 9);
+    expect(s.waitingMs(2, calls(1, 0.5, 'never'))).toBeCloseTo(500, 9);
+    s.recordStart(100);                        // the longest start is kept
+    expect(s.startMs).toBe(450);
+    s.recordStart(Number.NaN);
+    expect(s.startMs).toBe(450);
+  });
+
   it('calls too small to time, failed timings, and kinds measured at one count only are not judged', () => {
     const s = new PoolSizer(3);
     for (let i = 0; i < 4; i++) {
@@ -76,21 +98,42 @@ class FakeWorker implements WorkerLike {
   terminate() { this.terminated = true; }
 }
 
-/** A growing pool of `cap` on a fake clock; every call is estimated at 0.1 s. */
-function growing(cap: number) {
+/**
+ * A growing pool of `cap` on a fake clock; every call is estimated at 0.1 s. With `startMs`, workers
+ * announce their start, each worker after the first `startMs` after it was created.
+ */
+function growing(cap: number, startMs?: number) {
   FakeWorker.all = [];
   let clock = 0;
-  const pool = new Pool({ size: cap, grows: true, createWorker: () => new FakeWorker(), estimateSeconds: () => 0.1, now: () => clock });
+  const created = new Map<FakeWorker, number>();
+  const announces = startMs !== undefined;
+  const pool = new Pool({
+    size: cap, grows: true, announcesReady: announces, estimateSeconds: () => 0.1, now: () => clock,
+    createWorker: () => { const w = new FakeWorker(); created.set(w, clock); return w; },
+  });
+  const ready = new Set<FakeWorker>();
+  /** workers whose start is over announce it */
+  const starts = () => {
+    for (const w of FakeWorker.all) {
+      if (!announces || ready.has(w)) continue;
+      if (w !== FakeWorker.all[0] && clock - created.get(w)! < startMs) continue;
+      ready.add(w);
+      w.onmessage?.({ data: { ready: true } } as MessageEvent);
+    }
+  };
   const flush = () => new Promise((r) => setTimeout(r, 0));
   /** `calls` calls at once, each answered `ms` after it was sent (the machine's speed at that many workers) */
   const round = async (calls: number, ms: number) => {
     let settled = 0;
+    starts();
     for (let i = 0; i < calls; i++) void pool.run({ kind: 'scoreVariance', params: {}, priority: 2 }).then(() => { settled += 1; });
     await flush();
     for (let pass = 0; settled < calls; pass++) {
-      if (pass > calls) throw new Error('calls not sent to any worker');
+      if (pass > calls + 20) throw new Error('calls not sent to any worker');
       clock += ms;
+      starts();
       for (const w of FakeWorker.all) {
+        if (announces && !ready.has(w)) continue;
         for (const m of w.sent) {
           if (w.terminated || w.replied.has(m.id)) continue;
           w.replied.add(m.id);
@@ -132,6 +175,21 @@ describe('Pool: grows by measurement', () => {
     await round(3, 200);        // and it does not start again
     expect(FakeWorker.all).toHaveLength(3);
     expect(pool.sent).toBe(1 + 1 + 2 + 2 + 3 + 3);
+  });
+
+  it('a slow start (0.45 s, WebKit on 2 CPUs) keeps a third worker for waiting work that outlasts it', async () => {
+    const { pool, round } = growing(3, 450);
+    await round(1, 100);
+    await round(1, 100);
+    await round(2, 100);        // a second worker: it starts in 450 ms, then the calls at two
+    await round(2, 100);
+    await round(2, 100);
+    expect(pool.workers).toBe(2);
+    await round(3, 100);        // two paid, but one call of 100 ms waits: no third worker
+    await round(4, 100);        // two calls, 200 ms
+    expect(FakeWorker.all).toHaveLength(2);
+    await round(8, 100);        // six calls of 100 ms wait: 600 ms ≥ 450 ms, a third worker
+    expect(FakeWorker.all).toHaveLength(3);
   });
 
   it('a pool that does not grow starts all its workers at once (the `?pool=N` size, tests)', () => {

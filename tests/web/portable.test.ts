@@ -1,9 +1,9 @@
 // The pieces that make a link's numbers and a sandboxed embed the same in every engine: the CSP
 // naming the site's origin (scripts/csp.mjs) and the elementary functions of the JS-drawn curves
-// (web/src/charts/portable-math.ts), whose bits are fixed here as Node computes them.
+// (web/src/portable-math.ts), whose bits are fixed here as Node computes them.
 import { describe, expect, it } from 'vitest';
 import { htmlWithCors, htmlWithOrigin, policyWithOrigin, siteOrigin } from '../../scripts/csp.mjs';
-import { exp, ln, normalDensity } from '../../web/src/charts/portable-math.ts';
+import { exp, ln, normalDensity, tanh } from '../../web/src/portable-math.ts';
 
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; object-src 'none'";
 
@@ -36,5 +36,20 @@ describe('exp, ln and the normal density are plain IEEE-754 arithmetic', () => {
     expect(exp(-Infinity)).toBe(0);
     expect(ln(1)).toBe(0);
     expect(ln(8192)).toBe(13 * Math.LN2);
+  });
+});
+
+describe('tanh is plain IEEE-754 arithmetic on the portable exp', () => {
+  it('gives fixed bits, odd, within 1e-13 of the true value on both sides of its series', () => {
+    expect(tanh(2)).toBe(0.9640275800758169);  // Gemma 2's cap 50 on the gap 100: 50 · tanh(2) = 48.2014
+    expect(tanh(0.5)).toBe(0.4621171572600098);
+    expect(tanh(-3)).toBe(-tanh(3));
+    expect(Object.is(tanh(-0), -0)).toBe(true);
+    expect(tanh(25)).toBe(1);
+    expect(tanh(-Infinity)).toBe(-1);
+    expect(Number.isNaN(tanh(NaN))).toBe(true);
+    // reference values (mpmath, 30 digits) rounded to double
+    const ref: [number, number][] = [[1e-4, 9.99999996666666680e-5], [0.001, 9.99999666666799999e-4], [0.0011, 1.09999955633354807e-3], [0.5, 0.462117157260009758], [2, 0.964027580075816884]];
+    for (const [x, y] of ref) expect(Math.abs(tanh(x) - y) / y, `tanh(${x})`).toBeLessThan(1e-13);
   });
 });

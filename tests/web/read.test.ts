@@ -1,11 +1,13 @@
 // The "your own tensors" reader: valid .npy and CSV files, and a table of broken ones, each of
 // which must give a TensorFileError with the code the page turns into its message.
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, beforeAll } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { readNpy, readCsv, readTensorFile, pairTensors, TensorFileError, TENSOR_LIMITS } from '../../web/src/tensors/read.ts';
 import type { TensorErrorCode, Tensor } from '../../web/src/tensors/read.ts';
 import { writeNpy, makeExamples, EXAMPLE_PAIRS } from '../../web/src/tensors/examples.js';
 import { en, zhCN, translator } from '../../web/src/i18n/messages.ts';
+import { loadCore } from '../../wasm/js/core.js';
+import type { Core } from '../../wasm/js/core.js';
 
 const ab = (u: Uint8Array): ArrayBuffer => u.buffer.slice(u.byteOffset, u.byteOffset + u.byteLength) as ArrayBuffer;
 /** A .npy file with a hand-written header (for the broken cases). */
@@ -139,14 +141,16 @@ describe('pairing Q, K and V', () => {
 });
 
 describe('the example files', () => {
+  let core: Core;  // the examples are the core's normal draws (normalDraws)
+  beforeAll(async () => { core = await loadCore(); }, 60000);
   it('web/public/examples/ holds exactly what scripts/make-examples.mjs makes', () => {
-    for (const [name, bytes] of Object.entries(makeExamples())) {
+    for (const [name, bytes] of Object.entries(makeExamples(core))) {
       const shipped = readFileSync(new URL(`../../web/public/examples/${name}`, import.meta.url));
       expect(Buffer.compare(shipped, Buffer.from(bytes)), name).toBe(0);
     }
   });
   it('the pairs read back and pair up: structured keys are near-copies of the queries', () => {
-    const ex = makeExamples();
+    const ex = makeExamples(core);
     for (const [id, names] of Object.entries(EXAMPLE_PAIRS)) {
       const q = readTensorFile(names.q, ab(ex[names.q]));
       const k = readTensorFile(names.k, ab(ex[names.k]));

@@ -612,6 +612,20 @@ val js_qk_clip(val o) {
   });
 }
 
+val js_normal_draws(val o) {
+  return guarded([&] {
+    NormalDrawsParams p;
+    p.n = get_int(o, "n");
+    p.seed = get_seed(o);
+    p.stream = get_int(o, "stream");
+    p.sigma = get_num(o, "sigma");
+    const NormalDrawsResult r = normal_draws(p);
+    val out = val::object();
+    out.set("values", f64(r.values));
+    return out;
+  });
+}
+
 val js_model_scales() {
   return guarded([&] {
     val out = val::array();

@@ -577,6 +577,25 @@ export interface QkClipResult {
   row: { head: number; query: number; before: Float64Array; after: Float64Array };
 }
 
+/**
+ * normalDraws: n draws N(0, σ²) from the core's own generator and normal sampler — xoshiro256** seeded by
+ * SplitMix64 at seed + stream · 0x9E3779B97F4A7C15 (Rng::stream), Marsaglia's polar method — in double. The
+ * sampler runs inside the wasm core with its own logarithm, so the draws are the same bits in every engine
+ * (a JavaScript Box–Muller on Math.log/cos is not: Firefox's are not correctly rounded). Converted to float32,
+ * stream 1 of a seed is attentionStats' Q of that seed and stream 2 its K ([heads, seqLen, dk] row-major, K of
+ * headsKv heads); web/public/python/sqrtdk_rng.py draws the same numbers (Stream(seed, stream).normals(n) · σ).
+ * n outside 1..2^24, stream outside 0..2^31−1, σ not in (0, 1000] or 8·n bytes over the call's workBytes: RangeError.
+ */
+export interface NormalDrawsParams {
+  /** how many draws, 1..16 777 216 (required) */ n: number;
+  /** 0..2^32−1 (default 0) */ seed?: number;
+  /** which stream of the seed, 0..2^31−1 (default 0) */ stream?: number;
+  /** σ, the standard deviation, in (0, 1000] (default 1) */ sigma?: number;
+}
+export interface NormalDrawsResult {
+  /** [n] σ · z_i, z_i the stream's successive N(0, 1) draws, in order (dimensionless, units of σ) */ values: Float64Array;
+}
+
 /** One configuration value a model's scale is computed from. */
 export interface ModelParam { name: string; value: number }
 /**
@@ -903,6 +922,8 @@ export interface Core {
   normalisers(params?: NormalisersParams): NormalisersResult;
   /** QK-Clip's per-head maximum logits, η and the logits after clipping (MHA, GQA, MLA) */
   qkClip(params?: QkClipParams): QkClipResult;
+  /** n draws N(0, σ²) of one stream of the core's generator, in double, the same bits in every engine */
+  normalDraws(params: NormalDrawsParams): NormalDrawsResult;
   /** A Transformer training run of the training lab (RangeError naming the value when a size does not fit). */
   createTrainingRun(config?: TrainingConfig): TrainingRun;
   info(): CoreInfo;

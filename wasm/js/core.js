@@ -873,6 +873,18 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         ropeDim: int(what, 'ropeDim', params.ropeDim, D.ropeDim),
       });
     },
+    normalDraws(params) {
+      const what = 'normalDraws';
+      const D = DEFAULTS.normalDraws;
+      checkObject(what, params, PARAM_KEYS[what]);
+      // types here; the core checks the ranges (n, stream, sigma) and the bytes of the result before drawing
+      return call('normalDraws', {
+        n: int(what, 'n', params.n),
+        seed: seed(what, params.seed),
+        stream: int(what, 'stream', params.stream, D.stream),
+        sigma: num(what, 'sigma', params.sigma, D.sigma),
+      });
+    },
     modelScales(...args) {
       // the catalogue takes nothing: an argument (options that would be ignored) is refused
       need('modelScales');

@@ -270,6 +270,18 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     result: ['scale', 'groups', 'maxLogit', 'groupMaxLogit', 'gamma', 'clippedMax', 'entropyBefore', 'entropyAfter', 'clippedHeads', 'row'],
     example: [{ heads: 2, seqLen: 8, dk: 8 }],
   },
+  normalDraws: {
+    doc: "n draws N(0, σ²) from the core's generator and normal sampler (xoshiro256**, Marsaglia's polar method), in double: the page's own random tensors, the same bits in every engine",
+    cpp: 'normal_draws', call: 'params', part: 'full', costed: false,
+    params: {
+      n: { type: 'int', range: [1, 16777216], doc: 'how many draws (required), 1..2^24' },
+      seed,
+      stream: { type: 'int', default: 0, range: [0, 2147483647], doc: 'which stream of the seed (Rng::stream): attentionStats draws Q from stream 1, K from 2, V from 3' },
+      sigma: { type: 'number', default: 1, range: [0, 1000], doc: 'σ, the standard deviation of every draw (positive, ≤ 1000)' },
+    },
+    result: ['values'],
+    example: [{ n: 5, seed: 1 }],
+  },
   modelScales: {
     doc: 'the scale real models compute, each from its config values, with its source file',
     cpp: 'model_scales', call: 'none', part: 'full', costed: false,

@@ -9,6 +9,7 @@
 #include "attention_stats.hpp"
 #include "logit_options.hpp"
 #include "long_context.hpp"
+#include "normal_draws.hpp"
 #include "normalisers.hpp"
 #include "precision_lab.hpp"
 #include "qk_clip.hpp"
@@ -16,6 +17,6 @@
 
 namespace sqrtdk {
 
-inline constexpr const char* kVersion = "0.4.0";
+inline constexpr const char* kVersion = "0.5.0";
 
 }  // namespace sqrtdk

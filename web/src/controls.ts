@@ -5,6 +5,7 @@ import { translator } from './i18n/catalogue.ts';
 import type { Store } from './state/store.ts';
 import type { State, StateKey, Panel } from './state/state.ts';
 import { SCHEMA } from './state/schema.js';
+import { ln } from './portable-math.ts';
 
 export interface Control {
   el: HTMLElement;
@@ -28,7 +29,7 @@ function wrap(key: StateKey, label: string, input: HTMLElement, out?: HTMLElemen
 
 function nearestIndex(steps: readonly number[], v: number): number {
   let best = 0;
-  for (let i = 1; i < steps.length; i++) if (Math.abs(Math.log(steps[i]) - Math.log(v)) < Math.abs(Math.log(steps[best]) - Math.log(v))) best = i;
+  for (let i = 1; i < steps.length; i++) if (Math.abs(ln(steps[i]) - ln(v)) < Math.abs(ln(steps[best]) - ln(v))) best = i;  // portable ln: the same step in every engine
   return best;
 }
 

@@ -8,7 +8,7 @@ import { chartSummary } from './summary.ts';
 import { onThemeChange } from '../theme.ts';
 import type { ChartPage, ChartFigure, Drawable } from './page.ts';
 import { themed, pagePlugins } from './setup.ts';
-import { framedChart, drawnAt, downloadCsv } from './export.ts';
+import { framedChart, drawnAt, downloadCsv, chartCsv } from './export.ts';
 
 export class ChartBox implements Drawable {
   readonly el: HTMLElement;
@@ -230,8 +230,13 @@ export class ChartBox implements Drawable {
     return framedChart(src, this.title, withLink, dpr);
   }
 
+  /** The text the CSV button downloads, or null before the chart has data. */
+  csvText(): string | null {
+    return this.spec ? chartCsv(this.spec) : null;
+  }
   csv(): void {
-    if (this.spec) downloadCsv(this.spec, this.id);
+    const text = this.csvText();
+    if (text !== null) downloadCsv(text, this.id);
   }
   destroy(): void {
     this.destroyed = true;

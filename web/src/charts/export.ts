@@ -64,9 +64,14 @@ export function drawnAt(page: ChartPage, spec: ChartSpec, width: number, height:
   return out;
 }
 
-/** Downloads the spec's rows as sqrtdk-<id>.csv. */
-export function downloadCsv(spec: ChartSpec, id: string): void {
-  const url = URL.createObjectURL(new Blob([csvText(spec.csv)], { type: 'text/csv;charset=utf-8' }));
+/** The text of the spec's CSV export (the engines test reads it from the page, as the download writes it). */
+export function chartCsv(spec: ChartSpec): string {
+  return csvText(spec.csv);
+}
+
+/** Downloads `text` (chartCsv's) as sqrtdk-<id>.csv. */
+export function downloadCsv(text: string, id: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
   download(`sqrtdk-${id}.csv`, url);
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }

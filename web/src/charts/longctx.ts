@@ -4,7 +4,7 @@ import type { LongContextResult, LongContextScheme } from '../../../wasm/js/core
 import type { T, MessageKey } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset, Point } from './kit.ts';
 import { axis, baseOptions, countPoints, longCsv, line, pow2Ticks, GREY } from './kit.ts';
-import { ln } from './portable-math.ts';
+import { ln } from '../portable-math.ts';
 
 export const METHOD_COLOURS: Record<LongContextScheme, string> = { fixed: '#2f6fb0', logn: '#3a9a5b', yarn: '#d08c1f', article: '#d1495b', llama4: '#8e5cc2', ssmax: '#0f8b8d' };
 export type LongField = 'entropy' | 'entropyRatio' | 'maxWeight';

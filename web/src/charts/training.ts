@@ -1,7 +1,7 @@
 // Pure chart builders of the training lab (the contract of kit.ts: runs + translator →
 // Chart.js config + the CSV of exactly what is drawn; no DOM, so tests/web/training.test.ts runs
 // them under Node). Steps are numbered from 0, as the core numbers them.
-import { normalDensity } from './portable-math.ts';
+import { normalDensity } from '../portable-math.ts';
 import type { AttentionVariant } from '../../../wasm/js/core.js';
 import type { T } from '../i18n/messages.ts';
 import type { ChartSpec, Dataset, Point, Cell } from './kit.ts';

@@ -4,7 +4,7 @@ import type { ScoreVarianceResult, Histogram } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
 import type { T } from '../i18n/messages.ts';
 import type { Point, Dataset, ChartSpec } from './kit.ts';
-import { normalDensity } from './portable-math.ts';
+import { normalDensity } from '../portable-math.ts';
 import { SCALE_COLOURS, alpha, axis, baseOptions, countPoints, longCsv, line, dots, logTick, pow2Ticks, sig3 } from './kit.ts';
 
 /** Var against d_k, log–log: measured raw / ÷√d_k / ÷d_k with their theory lines; the chosen d_k marked. */

@@ -1,7 +1,7 @@
 // The "your device" benchmark, pure parts (no DOM, no worker): the shape and FLOP count, the inputs,
 // the plain JavaScript attention it compares with, the measurement plan and the summary of timings.
 // The worker (host.ts) runs slices of it; the panel (panels/device.ts) drives and draws it.
-import { randn } from '../tensors/randn.js';
+import type { Core } from '../../../wasm/js/core.js';
 
 export interface Shape { heads: number; seqLen: number; dk: number }
 /** The attention shape every contender runs: 8 heads × 128 positions × d_k 64 (a shape of `npm run bench`). */
@@ -25,10 +25,10 @@ export const BUDGET_MS = 600;
 export const SLICE_MS = 50;
 export const MIN_CALLS = 3;
 
-/** q, k, v [heads, seq_len, d_k], iid N(0, 1) from the page's seeded generator (the timing does not depend on them). */
-export function deviceInputs(s: Shape, seed = 1): { q: Float32Array; k: Float32Array; v: Float32Array } {
+/** q, k, v [heads, seq_len, d_k], iid N(0, 1): the core's draws of stream 0 of `seed` (the timing does not depend on them). */
+export function deviceInputs(core: Pick<Core, 'normalDraws'>, s: Shape, seed = 1): { q: Float32Array; k: Float32Array; v: Float32Array } {
   const n = s.heads * s.seqLen * s.dk;
-  const all = randn(3 * n, seed);
+  const all = core.normalDraws({ n: 3 * n, seed }).values;
   return { q: Float32Array.from(all.subarray(0, n)), k: Float32Array.from(all.subarray(n, 2 * n)), v: Float32Array.from(all.subarray(2 * n)) };
 }
 

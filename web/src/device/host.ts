@@ -9,13 +9,15 @@ import type { DeviceReply, DeviceInfo, SliceResult } from './protocol.ts';
 import { requestId, errorInfo } from '../worker/protocol.ts';
 
 export class DeviceHost {
-  private readonly inputs = deviceInputs(DEVICE_SHAPE);
+  private readonly inputs: ReturnType<typeof deviceInputs>;
   private readonly out = new Float32Array(DEVICE_SHAPE.heads * DEVICE_SHAPE.seqLen * DEVICE_SHAPE.dk);
   private readonly scale = 1 / Math.sqrt(DEVICE_SHAPE.dk);
   /** the last output or peak sum, kept so no call's work can be dropped as unused */
   sink = 0;
 
-  constructor(private readonly core: Core, private readonly simd: boolean, private readonly now: () => number = () => performance.now()) {}
+  constructor(private readonly core: Core, private readonly simd: boolean, private readonly now: () => number = () => performance.now()) {
+    this.inputs = deviceInputs(core, DEVICE_SHAPE);
+  }
 
   /** FLOPs of one call of `measure`; runs it once. */
   private call(m: Measure): number {

@@ -15,6 +15,7 @@ import { variancePointParams, varianceSweepParams, pointParams, sweepParams, log
 import { precisionParams } from '../requests/precision.ts';
 import { longParams } from '../requests/longctx.ts';
 import { GQA_SEQ_LEN } from '../requests/gqa.ts';
+import { ln } from '../portable-math.ts';
 import { sweepAt, ALL_SCALES } from '../requests/results.ts';
 import { cellOf } from '../requests/results.ts';
 import type { ClaimRequest } from '../claims.ts';
@@ -51,7 +52,7 @@ export function scoreChoice(chosen: number, correct: number): 0 | 1 {
 /** The index of the value whose log is nearest to ln x (a choice among orders of magnitude). */
 export function nearestInLog(x: number, targets: readonly number[]): number {
   let best = 0;
-  targets.forEach((v, i) => { if (Math.abs(Math.log(x / v)) < Math.abs(Math.log(x / targets[best]))) best = i; });
+  targets.forEach((v, i) => { if (Math.abs(ln(x / v)) < Math.abs(ln(x / targets[best]))) best = i; });  // portable ln: the same choice in every engine
   return best;
 }
 

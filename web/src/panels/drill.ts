@@ -11,6 +11,7 @@ import { workerFailure } from './kit.ts';
 import type { MessageKey } from '../i18n/messages.ts';
 import { h, setText } from '../dom.ts';
 import { fmt } from '../format.ts';
+import { exp, ln } from '../portable-math.ts';
 import { CoreError } from '../compute.ts';
 import {
   QUESTION_IDS, QUESTIONS_BY_ID, questionState, scoreNumber, scoreChoice, closeness,
@@ -28,11 +29,11 @@ function storage(): StorageLike | null {
 
 /** A value on the log slider's scale: position 0..SLIDER_STEPS between lo and hi. */
 export function toSlider(x: number, [lo, hi]: [number, number]): number {
-  const f = (Math.log(x) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
+  const f = (ln(x) - ln(lo)) / (ln(hi) - ln(lo));
   return Math.round(Math.min(1, Math.max(0, f)) * SLIDER_STEPS);
 }
 export function fromSlider(pos: number, [lo, hi]: [number, number]): number {
-  return Number(Math.exp(Math.log(lo) + (pos / SLIDER_STEPS) * (Math.log(hi) - Math.log(lo))).toPrecision(3));
+  return Number(exp(ln(lo) + (pos / SLIDER_STEPS) * (ln(hi) - ln(lo))).toPrecision(3));  // portable: the same value in every engine
 }
 
 const PCT_FACTS = new Set(['share', 'sqrtDrift', 'invDrift']);

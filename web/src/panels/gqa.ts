@@ -13,6 +13,7 @@ import { HEAD_DIM_STEPS, HEADS_Q_STEPS, CONTEXT_STEPS, SCHEMA } from '../state/s
 import type { State, StateKey } from '../state/state.ts';
 import { formatBytes } from '../kvcache.ts';
 import { fmt } from '../format.ts';
+import { tanh } from '../portable-math.ts';
 import { h, setText } from '../dom.ts';
 import { shell, claimBox, track, settle, scrollTable, showFigures } from './kit.ts';
 import { gqaLayoutFigures, kvCacheOf } from '../requests/key-figures.ts';
@@ -93,7 +94,7 @@ export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
     const [gemma, gemmaCap, t5, mup] = notes.querySelectorAll('li');
     setText(gemma, t('gqa.note.gemma', { s: g.queryPreAttnScalar, d: g.gdk, dModel: g.dModel, hq: g.hq, c: fmt(1 / Math.sqrt(g.queryPreAttnScalar), 4), c0: fmt(1 / Math.sqrt(g.gdk), 4), ratio: fmt(Math.sqrt(g.gdk / g.queryPreAttnScalar), 3) }));
     if (capped && uncapped) {
-      setText(gemmaCap, t('gqa.note.gemmaCap', { gap: GEMMA2_CAP_GAP, capped: fmt(g.attnLogitSoftcap * Math.tanh(GEMMA2_CAP_GAP / g.attnLogitSoftcap), 4), jc: fmt(capped.frobenius, 3), ju: fmt(uncapped.frobenius, 3) }));
+      setText(gemmaCap, t('gqa.note.gemmaCap', { gap: GEMMA2_CAP_GAP, capped: fmt(g.attnLogitSoftcap * tanh(GEMMA2_CAP_GAP / g.attnLogitSoftcap), 4), jc: fmt(capped.frobenius, 3), ju: fmt(uncapped.frobenius, 3) }));
     }
     setText(t5, t('gqa.note.t5'));
     setText(mup, t('gqa.note.mup'));

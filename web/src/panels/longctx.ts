@@ -14,6 +14,7 @@ import type { Control } from '../controls.ts';
 import { LONG_DK_STEPS, TRAIN_LEN_STEPS } from '../state/schema.js';
 import type { State, StateKey } from '../state/state.ts';
 import { fmt } from '../format.ts';
+import { ln } from '../portable-math.ts';
 import { h, setText } from '../dom.ts';
 import { shell, readout, claimBox, track, showFigures } from './kit.ts';
 import { longContextFigures } from '../requests/key-figures.ts';
@@ -77,13 +78,13 @@ export function longctxPanel({ t, store, compute, charts }: PanelCtx): PanelView
     for (const f of longContextFigures(results, METHODS.filter((m) => final[m]), t)) shownFigures.set(f.id.slice('lc-'.length) as LongContextScheme, f);
     showFigures(s.readouts, [...shownFigures.values()]);
     s.readouts.classList.toggle('refining', refining);
-    setText(roLn, fmt(Math.log(QUOTE_L)));
+    setText(roLn, fmt(ln(QUOTE_L)));
     const fixedAt = at('fixed');
     setText(roSink, fixedAt?.sinkMass !== undefined ? fmt(fixedAt.sinkMass) : '0');  // no sink: none of the mass
     if (have.length < METHODS.length || refining) return;
     const [f, l, y, a, l4, ss] = METHODS.map((m) => at(m)!);
     const vars = {
-      L: QUOTE_L, train: state.ltrain, dk: state.ldk, lnL: fmt(Math.log(QUOTE_L)),
+      L: QUOTE_L, train: state.ltrain, dk: state.ldk, lnL: fmt(ln(QUOTE_L)),
       fixed: fmt(f.entropy), fixedR: fmt(f.entropyRatio, 3), fixedMax: fmt(f.maxWeight, 3),
       logn: fmt(l.entropy), lognM: fmt(l.multiplier, 3), lognMax: fmt(l.maxWeight, 3),
       yarn: fmt(y.entropy), yarnM: fmt(y.multiplier, 3), yarnMax: fmt(y.maxWeight, 3),

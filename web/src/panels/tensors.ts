@@ -180,8 +180,8 @@ export function tensorsPanel({ t, store, compute, charts, keep }: PanelCtx): Pan
     entChart.set(buildRowHistogram(o[sc].rows.entropy, i[sc].rows.entropy, 0, Math.max(lnL, 0.01) * 1.02, t('sat.axis.entropy'), lnL, t));
     entChart.setNote(t('tens.entropyNote', { lnL: fmt(lnL) }));
     const r = o[sc];
-    const q2 = r.qComponent.variance + r.qComponent.mean ** 2;
-    const k2 = r.kComponent.variance + r.kComponent.mean ** 2;
+    const q2 = r.qComponent.variance + r.qComponent.mean * r.qComponent.mean;
+    const k2 = r.kComponent.variance + r.kComponent.mean * r.kComponent.mean;
     const iidVar = p.dk * q2 * k2;
     figures = tensorFigures(p, r, i[sc], t);
     showFigures(s.readouts, figures);

@@ -13,7 +13,7 @@ import { h, setText, download } from '../dom.ts';
 import { scrollTable } from './kit.ts';
 import type { RunSeries } from '../training/series.ts';
 import { hasHeadScale } from '../training/series.ts';
-import { ln } from '../charts/portable-math.ts';
+import { ln } from '../portable-math.ts';
 import type { KeyFigure } from '../requests/key-figures.ts';
 
 function exportCsv(name: string, csv: { header: string[]; rows: (string | number)[][] }): void {

@@ -341,41 +341,7 @@ ${models}
   };
 }
 
-const GQA_PY = `def js_randn(n, seed):
-    \"\"\"The page's own small generator (web/src/tensors/randn.js), which draws the GQA view's logit check: SplitMix32
-    seeding xorshift128, uniforms (d + 0.5) / 2^32, Box–Muller normals. Not the core's generator.\"\"\"
-    M32 = 0xFFFFFFFF
-    s = seed & M32
-
-    def next32():
-        nonlocal s
-        s = (s + 0x9E3779B9) & M32
-        z = s
-        z = ((z ^ (z >> 16)) * 0x85EBCA6B) & M32
-        z = ((z ^ (z >> 13)) * 0xC2B2AE35) & M32
-        return z ^ (z >> 16)
-
-    st = [next32(), next32(), next32(), next32()]
-    if not any(st):
-        st[0] = 1
-
-    def uniform():
-        a, b, c, d = st
-        t = (a ^ (a << 11)) & M32
-        st[:] = [b, c, d, (d ^ (d >> 19) ^ t ^ (t >> 8)) & M32]
-        return (st[3] + 0.5) / 4294967296
-
-    out = np.empty(n)
-    for i in range(0, n, 2):
-        r = math.sqrt(-2 * math.log(uniform()))
-        th = 2 * math.pi * uniform()
-        out[i] = r * math.cos(th)
-        if i + 1 < n:
-            out[i + 1] = r * math.sin(th)
-    return out
-
-
-def js_fixed(v, digits):
+const GQA_PY = `def js_fixed(v, digits):
     \"\"\"JavaScript's v.toFixed(digits) (half away from zero, on the exact value).\"\"\"
     return Decimal(v).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
 
@@ -416,10 +382,8 @@ function gqaCode(s: State, t: T): ViewCode {
         q = draw_tensor(seed, 1, (hq, L, dk))
         k = np.repeat(draw_tensor(seed, 2, (hkv, L, dk)), hq // hkv, axis=0)
         r[name] = attention_rows(q, k, c)
-        # the logit check: q, k from the page's own generator (seed 0 and 1), Var(q·k) over every pair / d
-        qj = js_randn(hq * L * dk, seed).astype(np.float32).reshape(hq, L, dk)
-        kj = np.repeat(js_randn(hkv * L * dk, seed + 1).astype(np.float32).reshape(hkv, L, dk), hq // hkv, axis=0)
-        var[name] = float((qj @ kj.transpose(0, 2, 1)).astype(np.float64).var(ddof=1)) / dk
+        # the logit check on the same draws (the core's normalDraws, streams 1 and 2): Var(q·k) over every pair / d
+        var[name] = float((q @ k.transpose(0, 2, 1)).astype(np.float64).var(ddof=1)) / dk
         per_token[name] = 2 * layers * hkv * dk * bytes_per_element  # K and V per layer, K/V head and token
     lab.update(r=r, kv_heads=kv_heads, hq=hq, dk=dk, L=L)
     return ${rows(t, rowsOf)}`,

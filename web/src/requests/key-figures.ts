@@ -168,8 +168,8 @@ export function wildModelFigures(i: number, m: ModelScale, own: number, ref: num
  * same shape (an attentionStats result).
  */
 export function tensorFigures(shape: { heads: number; seqLen: number; dk: number }, own: TensorStatsResult, iid: AttentionStatsResult, t: T): KeyFigure[] {
-  const q2 = own.qComponent.variance + own.qComponent.mean ** 2;
-  const k2 = own.kComponent.variance + own.kComponent.mean ** 2;
+  const q2 = own.qComponent.variance + own.qComponent.mean * own.qComponent.mean;  // x · x, not x ** 2: plain IEEE arithmetic
+  const k2 = own.kComponent.variance + own.kComponent.mean * own.kComponent.mean;
   const { heads, seqLen, dk } = shape;
   return [
     { id: 'tens-shape', label: t('tens.ro.shape'), value: heads === 1 ? `[${seqLen}, ${dk}]` : `[${heads}, ${seqLen}, ${dk}]` },

@@ -19,6 +19,7 @@ import { sweepParams, varianceSweepParams, articleParams } from '../requests/att
 import { precisionParams } from '../requests/precision.ts';
 import { longParams, METHODS, QUOTE_L } from '../requests/longctx.ts';
 import { gqaStatsParams, headsKvOf } from '../requests/gqa.ts';
+import { ln } from '../portable-math.ts';
 import { buildSaturationLine } from '../charts/saturation.ts';
 import { buildVarianceLaw } from '../charts/variance.ts';
 import { buildGradientSweep } from '../charts/gradient.ts';
@@ -159,7 +160,7 @@ const longctx: FigureDef<LongResults> = {
   compute: (core, s) => Object.fromEntries(METHODS.map((m) => [m, callCore(core, 'longContext', longParams(s, m))])) as LongResults,
   render(rs, s, t) {
     const [fixed, art] = longContextFigures(rs, ['fixed', 'article'], t);
-    return { chart: buildLongContext(rs, METHODS, 'entropyRatio', s.ltrain, t), numbers: [withLnL(fixed, Math.log(QUOTE_L)), art] };
+    return { chart: buildLongContext(rs, METHODS, 'entropyRatio', s.ltrain, t), numbers: [withLnL(fixed, ln(QUOTE_L)), art] };
   },
 };
 

@@ -1,10 +1,10 @@
-// The two example pairs of the "your own tensors" panel, made deterministically from fixed seeds
-// (plain JS so that scripts/make-examples.mjs runs it without a build; tests/web/read.test.ts
-// checks that the shipped files in web/public/examples/ are exactly what this makes).
+// The two example pairs of the "your own tensors" panel, made deterministically from fixed seeds by
+// the core's normal draws (normalDraws, the same bits in every engine and in Node; plain JS so that
+// scripts/make-examples.mjs runs it without a build; tests/web/read.test.ts checks that the shipped
+// files in web/public/examples/ are exactly what this makes).
 //   structured: Q [128, 64] float32, q ~ N(0, 1); K = Q + 0.5·N(0, 1): every key is a near-copy
 //               of its own query, so q_i·k_i ≈ |q_i|² ≈ d_k stands far above the other scores.
 //   iid:        Q, K [2, 64, 32] float64 (two heads), all entries iid N(0, 1): the textbook case.
-import { randn } from './randn.js';
 
 /**
  * The bytes of a .npy file: format 1.0, little-endian, C order, header padded to 64 bytes.
@@ -23,8 +23,14 @@ export function writeNpy(data, shape) {
   return out;
 }
 
-/** The example files by name, as their bytes. @returns {Record<string, Uint8Array>} */
-export function makeExamples() {
+/**
+ * The example files by name, as their bytes, drawn by `core` (stream 0 of seeds 11, 12, 21, 22).
+ * @param {Pick<import('../../../wasm/js/core.js').Core, 'normalDraws'>} core
+ * @returns {Record<string, Uint8Array>}
+ */
+export function makeExamples(core) {
+  /** @param {number} n @param {number} seed @param {number} [sigma] */
+  const randn = (n, seed, sigma = 1) => core.normalDraws({ n, seed, sigma }).values;
   const L = 128, d = 64;
   const q = Float32Array.from(randn(L * d, 11));
   const noise = randn(L * d, 12, 0.5);

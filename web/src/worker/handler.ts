@@ -1,19 +1,27 @@
 // What the worker does with one request: calls the core and turns a throw into an error message.
 // Pure apart from the core it is given, so unit tests run it against the real core under Node.
+import { LIMITS } from '../../../wasm/js/core.js';
 import type { Core } from '../../../wasm/js/core.js';
 import { isRequest, PASS_THROUGH_KINDS } from './protocol.ts';
 import type { Response, JacobianCurveResult, GroupedLogitsParams, GroupedLogitsResult } from './protocol.ts';
-import { randn } from '../tensors/randn.js';
 
-/** GQA logits: q [h, L, d], k [h_kv, L, d] iid N(0, 1); K repeated per group, then tensorStats. */
+/**
+ * GQA logits: q [h, L, d], k [h_kv, L, d] iid N(0, 1), the core's draws of streams 1 and 2 of the seed (attentionStats'
+ * own Q and K of that shape, in every engine the same bits); K repeated per group, then tensorStats.
+ */
 export function groupedLogits(core: Core, p: GroupedLogitsParams): GroupedLogitsResult {
   const { heads, headsKv, seqLen, dk, seed } = p;
+  // the shape first, in the core's ranges (tensorStats' own): a refusal names heads, seqLen or dk, not the draws' n
+  for (const [name, v] of [['heads', heads], ['seqLen', seqLen], ['dk', dk]] as const) {
+    const [lo, hi] = LIMITS[name];
+    if (!Number.isInteger(v) || v < lo || v > hi) throw new RangeError(`groupedLogits: ${name} = ${v} is outside ${lo}..${hi}`);
+  }
   if (!Number.isInteger(headsKv) || headsKv < 1 || heads % headsKv !== 0) {
     throw new RangeError(`groupedLogits: headsKv = ${headsKv} must divide heads = ${heads}`);
   }
   const per = seqLen * dk;
-  const q = Float32Array.from(randn(heads * per, seed));
-  const kv = randn(headsKv * per, seed + 1);
+  const q = Float32Array.from(core.normalDraws({ n: heads * per, seed, stream: 1 }).values);
+  const kv = Float32Array.from(core.normalDraws({ n: headsKv * per, seed, stream: 2 }).values);
   const k = new Float32Array(heads * per);
   const group = heads / headsKv;
   for (let h = 0; h < heads; h++) k.set(kv.subarray(Math.floor(h / group) * per, (Math.floor(h / group) + 1) * per), h * per);

@@ -8,7 +8,10 @@
 // together they do PARALLEL_GAIN times the work of k − 1 (k·speed_k ≥ PARALLEL_GAIN·(k−1)·speed_{k−1});
 // when they do not, the pool runs k − 1 from then on. The pool starts a second worker as soon as a
 // call waits (the old pool always ran hardwareConcurrency − 1), and a third or more only once the
-// count it has was measured to pay. No call waits, no worker is started: the pool never runs more
+// count it has was measured to pay and the calls waiting hold more work, at the speed measured with
+// that many workers, than starting a worker took (its measured start: loading the core in a new
+// worker; WebKit took seconds on 2 CPUs): a short call that waits runs sooner on a worker it has.
+// No call waits, no worker is started: the pool never runs more
 // workers than the page's work had calls to run at once (the planner splits a request in at most
 // `parts` calls, worker/plan.ts).
 
@@ -21,6 +24,9 @@ export const CALLS_TO_JUDGE = 2;
 /** Timed calls kept per worker count (the newest). */
 const KEPT = 6;
 
+/** A call waiting for a worker: its kind and the core's estimate of its work. */
+export interface WaitingCall { kind: string; seconds: number }
+
 export class PoolSizer {
   /** the most workers the pool may run: its size (hardwareConcurrency − 1, at most 8) */
   readonly cap: number;
@@ -28,6 +34,11 @@ export class PoolSizer {
   limit: number;
   /** kind and worker count busy during a call → speeds (estimated seconds per measured second) of its last calls */
   private readonly speeds = new Map<string, number[]>();
+  /**
+   * the longest measured start of a worker after the first (ms from its creation to its core loaded: what
+   * one more worker costs; the first worker's start includes the page's own download and compile), or null
+   */
+  startMs: number | null = null;
 
   constructor(cap: number) {
     if (!Number.isInteger(cap) || cap < 1) throw new RangeError(`PoolSizer: cap = ${cap} must be an integer ≥ 1`);
@@ -77,12 +88,44 @@ export class PoolSizer {
     return verdict;
   }
 
+  /** A worker's core loaded `ms` after the worker was created (workers that announce their start). */
+  recordStart(ms: number): void {
+    if (!(ms >= 0) || !Number.isFinite(ms)) return;
+    this.startMs = Math.max(this.startMs ?? 0, ms);
+  }
+
   /**
-   * Whether a pool running `workers` workers, every one busy while a call waits, starts one more:
-   * under the limit, a second one at once, a further one only when the count it runs was measured to pay.
+   * The milliseconds the waiting calls would take at the speed measured for their kind with `workers`
+   * busy (else with fewer, else the mean of the kinds measured at that count); a call of a kind never
+   * measured counts nothing.
    */
-  grows(workers: number): boolean {
+  waitingMs(workers: number, waiting: readonly WaitingCall[]): number {
+    const at: number[] = [];
+    for (const key of this.speeds.keys()) {
+      if (!key.endsWith(`|${workers}`)) continue;
+      const v = this.speed(key.slice(0, key.lastIndexOf('|')), workers);
+      if (v !== null) at.push(v);
+    }
+    const mean = at.length ? at.reduce((a, b) => a + b, 0) / at.length : null;
+    let ms = 0;
+    for (const c of waiting) {
+      let v: number | null = null;
+      for (let k = workers; k >= 1 && v === null; k--) v = this.speed(c.kind, k);
+      v ??= mean;
+      if (v !== null && v > 0 && c.seconds > 0) ms += (c.seconds / v) * 1000;
+    }
+    return ms;
+  }
+
+  /**
+   * Whether a pool running `workers` workers, every one busy while `waiting` wait, starts one more:
+   * under the limit, a second one at once, a further one only when the count it runs was measured to
+   * pay and the waiting work takes longer than a worker's measured start (none measured: any waiting call).
+   */
+  grows(workers: number, waiting: readonly WaitingCall[] = []): boolean {
     if (workers >= this.limit) return false;
-    return workers <= 1 || this.pays(workers) === true;
+    if (workers <= 1) return true;
+    if (this.pays(workers) !== true || waiting.length === 0) return false;
+    return this.startMs === null || this.waitingMs(workers, waiting) >= this.startMs;
   }
 }

@@ -6,6 +6,7 @@
 import { CoreError } from './protocol.ts';
 import { WorkerClient } from './client.ts';
 import { PoolSizer } from './pool-size.ts';
+import type { WaitingCall } from './pool-size.ts';
 import type { Kind, WorkerLike } from './protocol.ts';
 
 export interface PoolOptions {
@@ -93,6 +94,8 @@ export class Pool {
   /** the workers started (all `size` of them, or as many as a growing pool started so far) */
   private readonly clients: WorkerClient[] = [];
   private readonly busy: boolean[] = [];
+  /** when each worker was created (the pool's clock), until its start is timed (then null) */
+  private readonly startedAt: (number | null)[] = [];
   private readonly cap: number;
   private readonly sizer: PoolSizer | null;
   private readonly makeClient: (index: number) => WorkerClient;
@@ -131,14 +134,25 @@ export class Pool {
       ...(opts.timeoutMs ? { timeoutMs: opts.timeoutMs } : {}),
       announcesReady: opts.announcesReady ?? false,
       onStartFailure: (message) => this.startFailed(message),
-      onReady: () => this.started(),
+      onReady: () => { this.timeStart(i, opts.announcesReady ?? false); this.started(); },
     });
     for (let i = 0; i < (this.sizer ? 1 : opts.size); i++) this.startWorker();
   }
 
   private startWorker(): void {
+    this.startedAt[this.clients.length] = this.now();
     this.clients.push(this.makeClient(this.clients.length));
     this.busy.push(false);
+  }
+
+  /**
+   * Worker i's core loaded: a growing pool records how long a worker after the first took to start (what
+   * one more costs; the first waited for the page's own download and compile), if it announces its start.
+   */
+  private timeStart(i: number, announces: boolean): void {
+    const t0 = this.startedAt[i];
+    this.startedAt[i] = null;
+    if (announces && i >= 1 && t0 !== null && t0 !== undefined) this.sizer?.recordStart(this.now() - t0);
   }
 
   /** A worker could not load the core: every worker waits, then all start again, or the pool gives up. */
@@ -218,8 +232,8 @@ export class Pool {
     for (let w = 0; w < this.clients.length && this.queue.length > 0; w++) {
       if (this.busy[w]) {
         // every worker busy and a call waits: a growing pool may start one more
-        if (w === this.clients.length - 1 && !this.unavailable && this.retryTimer === null
-          && this.sizer?.grows(this.clients.length) && this.queue.some((q) => !q.stale?.())) this.startWorker();
+        if (w === this.clients.length - 1 && !this.unavailable && this.retryTimer === null && this.sizer
+          && this.sizer.grows(this.clients.length, this.waitingCalls())) this.startWorker();
         continue;
       }
       let task: Queued | undefined;
@@ -256,6 +270,11 @@ export class Pool {
       this.timed.delete(c);
       if (ok) this.sizer?.record(t.kind, c.busy, est, this.now() - t0);
     };
+  }
+
+  /** The calls waiting (not stale), each with the core's estimate of its work (a growing pool's next worker). */
+  private waitingCalls(): WaitingCall[] {
+    return this.queue.filter((q) => !q.stale?.()).map((q) => ({ kind: q.kind, seconds: this.estimate(q.kind, q.params) }));
   }
 
   /** Stops the idle workers a growing pool has beyond the count its measurements show to pay. */

@@ -19,7 +19,7 @@ export interface JacobianCurveParams { gaps: number[] }
 export interface JacobianCurveResult { gaps: Float64Array; frobenius: Float64Array; spectral: Float64Array }
 /**
  * Var of the logits under grouped K/V heads: q [heads, seqLen, dk] and k [headsKv, seqLen, dk]
- * iid N(0, 1) (the page's own generator, web/src/tensors/randn.js), k repeated over each group of
+ * iid N(0, 1) (the core's normalDraws, streams 1 and 2 of the seed: attentionStats' own Q and K), k repeated over each group of
  * heads/headsKv query heads (GQA ≡ MHA with repeated K, Ainslie et al. 2023), then tensorStats.
  */
 export interface GroupedLogitsParams { heads: number; headsKv: number; seqLen: number; dk: number; seed: number }
