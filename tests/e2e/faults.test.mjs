@@ -131,13 +131,21 @@ test('offline while the core downloads, then online: it recovers by itself (zh-C
   await ctx.close();
 });
 
-test('a junk .wasm in the service worker’s cache is evicted and fetched once more; the page computes', async () => {
+/** The addresses the service worker's precache holds, sorted. */
+const precached = (page) => page.evaluate(async () => {
+  const name = (await caches.keys()).find((n) => n.startsWith('workbox-precache'));
+  return name ? (await (await caches.open(name)).keys()).map((r) => r.url).sort() : [];
+});
+
+test('a junk .wasm in the service worker’s cache is evicted and fetched once more; the precache holds every file again, and offline the views of the full core open', async () => {
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   await page.goto(srv.url + '#v=1&exp=saturation');
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
   await panelSettled(page, 'saturation');
+  const before = await precached(page);
+  assert.ok(before.length > 50, `the precache is complete: ${before.length} files`);
   // what a captive portal leaves: an HTML page cached under the core's address
   const junked = await page.evaluate(async () => {
     const out = [];
@@ -163,8 +171,66 @@ test('a junk .wasm in the service worker’s cache is evicted and fetched once m
     const hit = await caches.match(url);
     return hit ? WebAssembly.validate(await hit.arrayBuffer()) : 'evicted';
   }, junked[0]);
-  assert.ok(valid === true || valid === 'evicted', `no junk left in the cache (${valid})`);
+  assert.equal(valid, true, 'the fresh core took the junk’s place in the precache');
+  assert.deepEqual(await precached(page), before, 'the repaired precache holds every file it held before');
+  // offline (until the next deployment): the views of the full core still open
+  await ctx.setOffline(true);
+  await page.reload();
+  await panelSettled(page, 'saturation', 30000);
+  await page.locator('[data-nav="gradient"]').click();
+  await panelSettled(page, 'gradient', 30000);
+  assert.equal(await page.$('[data-notice="core-unavailable"]'), null);
   await ctx.close();
+});
+
+test('Retry after a core of another build: it fetches the core again (not the rejected module) and computes once the server is fixed', async () => {
+  const { ctx, n } = await counted();
+  const assets = path.join(dist, 'assets');
+  const other = readFileSync(path.join(assets, readdirSync(assets).find((f) => /^sqrtdk-base-.*\.wasm$/.test(f))));
+  let broken = true;
+  // the full SIMD128 core's address serves the baseline build's bytes: valid WebAssembly, not this core
+  await ctx.route(/sqrtdk-simd-(?!first)[^/]*\.wasm$/, (r) => (broken ? r.fulfill({ status: 200, contentType: 'application/wasm', body: other }) : r.continue()));
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '?backoff=100,200,300#v=1&exp=saturation');
+  await page.waitForSelector('[data-notice="core-unavailable"]', { timeout: 20000 });
+  assert.match(await page.textContent('[data-notice="core-unavailable"]'), /loadCore: .* is not/);
+  await page.waitForTimeout(500);
+  const atNotice = n.wasm;
+  broken = false;
+  await page.click('[data-action="core-retry"]');
+  await panelSettled(page, 'saturation', 30000);
+  assert.ok(n.wasm > atNotice, `Retry fetched the core again (${atNotice} → ${n.wasm} requests)`);
+  assert.equal(await page.$('[data-notice="core-unavailable"]'), null, 'the notice is gone');
+  assert.equal(await page.getAttribute('html', 'data-engine'), 'simd');
+  await ctx.close();
+});
+
+test('the training lab and the interview’s training number recover when the core comes back after 8 s of 404, without a reload', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  let brokenUntil = 0;
+  await ctx.route(/\.wasm$/, (r) => (Date.now() < brokenUntil ? r.fulfill({ status: 404, body: 'not found' }) : r.continue()));
+  // the pool's backoff (and the training worker's) at 1, 2, 4, 8 s: the core comes back during the wait
+  const page = await ctx.newPage();
+  brokenUntil = Date.now() + 8000;
+  await page.goto(srv.url + '?backoff=1000,2000,4000,8000#v=1&exp=training&trsteps=20&trvar=inv_sqrt_dk&trseed=2');
+  // said as what it is: the worker could not load its core, not a refusal of the configuration
+  await page.waitForFunction(() => /could not load the lab’s code/.test(document.querySelector('[data-panel="training"] [data-err-for="train-run"]')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.doesNotMatch(await page.textContent('[data-panel="training"]'), /Refused/);
+  // the linked run starts by itself once the core is back, and finishes
+  await page.waitForFunction(() => document.querySelector('[data-panel="training"]')?.dataset.training === 'done', null, { timeout: 60000 });
+  assert.ok(Date.now() >= brokenUntil, 'the run waited for the core');
+  assert.equal(await page.textContent('[data-panel="training"] [data-err-for="train-run"]'), '');
+  await ctx.close();
+  // the interview: its training number too (a fresh context: no service worker holds the core)
+  const ctx2 = await browser.newContext(DESKTOP);
+  await ctx2.route(/\.wasm$/, (r) => (Date.now() < brokenUntil ? r.fulfill({ status: 404, body: 'not found' }) : r.continue()));
+  const iv = await ctx2.newPage();
+  brokenUntil = Date.now() + 8000;
+  await iv.goto(srv.url + '?backoff=1000,2000,4000,8000#v=1&exp=interview');
+  await iv.waitForFunction(() => document.querySelector('[data-live="trainVar"][data-value]') !== null, null, { timeout: 60000 });
+  assert.ok(Date.now() >= brokenUntil, 'the training number waited for the core');
+  assert.ok(Number(await iv.getAttribute('[data-live="trainVar"]', 'data-value')) > 0);
+  await ctx2.close();
 });
 
 /** A copy of dist/ as the next deployment would be: every hashed asset renamed, every reference with it. */

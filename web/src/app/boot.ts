@@ -31,7 +31,7 @@ import { takeFirstPaint } from '../share/firstpaint.ts';
 import { createAppState } from './state.ts';
 import type { AppState } from './state.ts';
 import { showStatus } from './status.ts';
-import { showRestart, showStartNotice, checkKernel } from './notices.ts';
+import { showRestart, showStartNotice, checkKernel, retryCore } from './notices.ts';
 import { embedProblem } from './embed.ts';
 import { loadView } from './views.ts';
 import { costCore, whenIdle, requestInfo } from './core.ts';
@@ -94,7 +94,7 @@ const compute = new Compute({
   },
 });
 // back online: the workers that could not start try again at once (during a wait, or after giving up)
-window.addEventListener('online', () => compute.retry());
+window.addEventListener('online', () => retryCore(app));
 // bench:ui clears the result cache between measured changes, so each one is really computed;
 // tests and bench:ui read the pool size and the counters of computations per panel
 (window as unknown as { __sqrtdkBench?: object }).__sqrtdkBench = { clearCache: () => compute.clearCache(), stats: () => compute.stats() };
