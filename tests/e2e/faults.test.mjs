@@ -399,3 +399,93 @@ test('kernel=simd where the engine has no SIMD128: the scalar kernel with a noti
   assert.deepEqual(await page.$$eval('[data-err-for]', (els) => els.map((e) => e.textContent).filter(Boolean)), []);
   await ctx.close();
 });
+
+/** Starts recording the page's long tasks (PerformanceObserver 'longtask', ms) into window.__longTasks. */
+const recordLongTasks = (page) => page.evaluate(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+});
+const longTasks = (page) => page.evaluate(() => window.__longTasks);
+
+test('a 2 MiB drill store (150,000 answers, as any page of a shared origin may write) is read in bounded time: ignored with a notice, and an answer makes no task over 50 ms', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '#v=1&exp=variance');
+  const chars = await page.evaluate(() => {
+    const answered = {};
+    for (let i = 0; i < 150000; i++) answered[`std:${i}`] = 1;
+    localStorage.setItem('sqrtdk-drill-v1', JSON.stringify({ answered }));
+    return localStorage.getItem('sqrtdk-drill-v1').length;
+  });
+  assert.ok(chars > 2 * 1024 * 1024, `${chars} characters`);
+  await page.goto(srv.url + '#v=1&exp=interview&dq=uniform&dseed=3');
+  await page.reload();
+  await page.waitForSelector('[data-drill-form][data-q]');
+  await page.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1', null, { timeout: 60000 });
+  assert.equal(await page.isVisible('[data-drill-ignored]'), true);
+  assert.match(await page.textContent('[data-drill-ignored]'), /more than this page reads \(over 5,000 answers or 256 KiB/);
+  assert.equal(await answered(page), 0, 'a store past the bound is not read');
+  await page.waitForTimeout(500);
+  await recordLongTasks(page);
+  await page.check('[data-drill-option="0"]');
+  await page.click('[data-drill-reveal]');
+  await page.waitForSelector('[data-drill-score]', { timeout: 30000 });
+  await page.waitForTimeout(300);
+  const long = await longTasks(page);
+  console.log(`# long tasks of a drill answer with a ${chars}-character store: ${JSON.stringify(long)}`);
+  assert.deepEqual(long.filter((ms) => ms > 50), [], 'no task over 50 ms');
+  assert.equal(await answered(page), 1);
+  // the store now holds what was read and the answer
+  const score = Number(await page.getAttribute('[data-drill-score]', 'data-drill-score'));
+  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('sqrtdk-drill-v1')).answered), { 'uniform:3': score });
+  // a store within 256 KiB with 6,000 answers: its first 5,000 count, with the notice
+  await page.evaluate(() => {
+    const answered = {};
+    for (let i = 0; i < 6000; i++) answered[`std:${i}`] = 1;
+    localStorage.setItem('sqrtdk-drill-v1', JSON.stringify({ answered }));
+  });
+  await page.reload();
+  await page.waitForSelector('[data-drill-form][data-q]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-drill-progress]')?.dataset.answered) === 5000, null, { timeout: 10000 });
+  assert.equal(await page.isVisible('[data-drill-ignored]'), true);
+  await ctx.close();
+});
+
+test('a 5 MiB CSV of own tensors is read off the page’s thread: no task over 50 ms while Q and K are read and computed', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '#v=1&exp=tensors');
+  await panelSettled(page, 'tensors', 30000);
+  // [512, 1024] of numbers with 7 decimals (a linear congruential generator): 5.5 MiB each
+  const csv = (seed) => {
+    let x = seed;
+    const rows = [];
+    for (let i = 0; i < 512; i++) {
+      const r = [];
+      for (let j = 0; j < 1024; j++) { x = (x * 1103515245 + 12345) % 2147483648; r.push(((x / 2147483648) * 4 - 2).toFixed(7)); }
+      rows.push(r.join(','));
+    }
+    return Buffer.from(rows.join('\n'));
+  };
+  const q = csv(1), k = csv(2);
+  assert.ok(q.length > 5 * 1024 * 1024, `${q.length} bytes`);
+  // files on disk, as a reader picks them (a buffer would be built into a File by a script on the page's thread)
+  const dir = mkdtempSync(path.join(tmpdir(), 'sqrtdk-csv-'));
+  writeFileSync(path.join(dir, 'q.csv'), q);
+  writeFileSync(path.join(dir, 'k.csv'), k);
+  await page.waitForTimeout(500);
+  await recordLongTasks(page);
+  await page.setInputFiles('[data-panel="tensors"] input[data-slot="q"]', path.join(dir, 'q.csv'));
+  await page.waitForFunction(() => /q\.csv · csv · \[512, 1024\]/.test(document.querySelector('[data-panel="tensors"]').textContent), null, { timeout: 30000 });
+  await page.setInputFiles('[data-panel="tensors"] input[data-slot="k"]', path.join(dir, 'k.csv'));
+  await page.waitForFunction(() => /k\.csv · csv · \[512, 1024\]/.test(document.querySelector('[data-panel="tensors"]').textContent), null, { timeout: 30000 });
+  // the diagnostics of the files drawn (the text names their shapes)
+  await page.waitForFunction(() => /\[512, 1024\]/.test(document.querySelector('[data-panel="tensors"] .explain')?.textContent ?? ''), null, { timeout: 120000 });
+  await panelSettled(page, 'tensors', 120000);
+  await page.waitForTimeout(300);
+  const long = await longTasks(page);
+  console.log(`# long tasks while two ${q.length}-byte CSV files were read and computed: ${JSON.stringify(long)}`);
+  assert.deepEqual(long.filter((ms) => ms > 50), [], 'no task over 50 ms');
+  rmSync(dir, { recursive: true, force: true });
+  await ctx.close();
+});
