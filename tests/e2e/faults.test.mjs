@@ -16,6 +16,7 @@ import path from 'node:path';
 import http from 'node:http';
 import { useSuite, hostPage, openPanel } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
+import { CORE_VERSION } from '../../wasm/js/version.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const DESKTOP = { viewport: { width: 1280, height: 900 }, locale: 'en-US' };
@@ -488,4 +489,86 @@ test('a 5 MiB CSV of own tensors is read off the page’s thread: no task over 5
   assert.deepEqual(long.filter((ms) => ms > 50), [], 'no task over 50 ms');
   rmSync(dir, { recursive: true, force: true });
   await ctx.close();
+});
+
+test('the <sqrtdk-lab> element caps a reported height as embed.js does (one cap, 12,000 px)', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  // a page of the lab's own origin that reports a height over the cap, then one under it
+  await ctx.route(`${srv.url}tall.html`, (r) => r.fulfill({ status: 200, contentType: 'text/html',
+    body: '<script>let n = 0; setInterval(() => parent.postMessage({ type: "sqrtdk:height", height: ++n < 10 ? 15000 : 900 }, "*"), 50)</script>' }));
+  const host = await hostPage(`<!doctype html><sqrtdk-lab id="el" site="${srv.url}tall.html" exp="saturation"></sqrtdk-lab>`
+    + `<iframe id="fr" data-sqrtdk-embed src="${srv.url}tall.html" height="300"></iframe>`
+    + `<script src="${srv.url}sqrtdk-lab.js"></script><script src="${srv.url}embed.js"></script>`);
+  try {
+    const page = await ctx.newPage();
+    await page.goto(host.url);
+    await page.waitForFunction(() => document.getElementById('el').hasAttribute('data-sized') && document.getElementById('fr').hasAttribute('data-sqrtdk-sized'), null, { timeout: 10000 });
+    assert.equal(await page.getAttribute('#el', 'data-sized'), '12000', 'the element caps it');
+    assert.equal(await page.getAttribute('#fr', 'data-sqrtdk-sized'), '12000', 'embed.js caps it');
+    // a height under the cap is taken as it is
+    await page.waitForFunction(() => document.getElementById('el').getAttribute('data-sized') === '900', null, { timeout: 10000 });
+    for (const f of ['embed.js', 'sqrtdk-lab.js']) assert.match(readFileSync(path.join(dist, f), 'utf8'), /MAX_HEIGHT = 12000;/, f);
+  } finally {
+    await host.close();
+    await ctx.close();
+  }
+});
+
+/** The page's own entry script (its name changes with each deployment's hashes). */
+const entryScript = (page) => page.evaluate(() => document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? '');
+
+/** Deploys `next` under the open page and waits until its service worker is installed and waiting. */
+async function deployWaiting(page, next) {
+  srv.setRoot(next);
+  await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.getRegistration();
+    await reg.update();
+    const sw = reg.installing ?? reg.waiting;
+    if (sw && sw.state !== 'installed') await new Promise((r) => sw.addEventListener('statechange', () => sw.state === 'installed' && r()));
+  });
+}
+
+test('a new version is taken by a plain reload once no other page holds the old one, else the notice says why; the reader’s own address is not flagged as another core’s link', async () => {
+  const deploy = renamedDeploy();
+  // a real deployment's pages are new files: their precache revisions change with them
+  const swFile = path.join(deploy.next, 'sw.js');
+  writeFileSync(swFile, readFileSync(swFile, 'utf8').replace(/revision:"([0-9a-f]+)"/g, (_, r) => `revision:"${r}0"`));
+  const ctx = await browser.newContext(DESKTOP);
+  try {
+    const page = await ctx.newPage();
+    await page.goto(srv.url + '#v=1&exp=saturation');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+    const other = await ctx.newPage();
+    await other.goto(srv.url + '#v=1&exp=variance');
+    const old = await entryScript(page);
+    await deployWaiting(page, deploy.next);
+    // another page of the site holds the old version: a reload stays on it, and the notice says why
+    await page.reload();
+    await page.waitForSelector('[data-notice="update"][data-others="1"]', { timeout: 30000 });
+    assert.match(await page.textContent('[data-notice="update"]'), /1 other page\(s\) of the lab open in this browser still use this version/);
+    assert.equal(await entryScript(page), old);
+    // the other page closed: the next plain reload takes the new version
+    await other.close();
+    await page.reload();
+    await page.waitForFunction((old) => { const s = document.querySelector('script[type="module"][src]')?.getAttribute('src'); return s && s !== old; }, old, { timeout: 30000 });
+    await page.waitForSelector('[data-panel="saturation"]', { timeout: 30000 });
+    assert.match(await entryScript(page), /Nx/, 'the renamed deployment’s entry');
+    await panelSettled(page, 'saturation', 30000);
+    assert.equal(await page.$('[data-notice="update"]'), null, 'nothing waits any more');
+    // the reader's own address as a page of an older core wrote it (cv of that core), reloaded: not flagged
+    await page.evaluate(() => history.replaceState(history.state, '', location.hash.replace(/cv=[^&]*/, 'cv=0.3.0')));
+    await page.reload();
+    await panelSettled(page, 'saturation', 30000);
+    assert.equal(await page.$('[data-notice="core-version"]'), null, 'the reader’s own address is not flagged');
+    await page.waitForFunction((v) => location.hash.includes(`cv=${v}`), CORE_VERSION);
+    // the same address opened as a link in a new tab is a link of another core: flagged
+    const link = await ctx.newPage();
+    await link.goto(srv.url + '#v=1&exp=saturation&cv=0.3.0');
+    await link.waitForSelector('[data-notice="core-version"][data-made="0.3.0"]', { timeout: 30000 });
+  } finally {
+    srv.setRoot(dist);
+    await ctx.close();
+    deploy.cleanup();
+  }
 });

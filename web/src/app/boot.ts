@@ -23,7 +23,7 @@ import { reportHeight } from '../embed/report.ts';
 import { wordpressSecret } from '../embed/wordpress.ts';
 import { applyTheme, onSystemScheme } from '../theme.ts';
 import { simdSupported } from '../../../wasm/js/core.js';
-import { checkLinkVersion } from './link-version.ts';
+import { checkLinkVersion, isOwnAddress, markOwnAddress } from './link-version.ts';
 import { startPwa } from './pwa.ts';
 import { FIRST_FINAL_DRAW_EVENT } from '../charts/events.ts';
 import { pageContext, withPageView } from '../share/url.ts';
@@ -44,7 +44,9 @@ const page = pageContext(document.documentElement);
 const firstPaint = takeFirstPaint(root);
 const navLang = page.lang ?? langFromNavigator(navigator.languages ?? [navigator.language]);
 const linkReads = { count: 0 };
-const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang), linkReads);
+// the reader's own address after a reload (an update among others) is not flagged as another core's link
+const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang), linkReads, isOwnAddress());
+markOwnAddress();
 /** WordPress's secret in the address the frame was opened with (the address is rewritten below) */
 const wpSecret = wordpressSecret(location.hash);
 const store = new Store(initial.state);

@@ -25,6 +25,23 @@ function registerAtRoot(o: { onNeedRefresh(): void; onRegisterError(e: unknown):
   return async () => { wb.messageSkipWaiting(); };
 }
 
+/** How long a page waits for the waiting version's answer to how many pages of the site are open. */
+const OPEN_PAGES_ANSWER_MS = 2000;
+
+/** The pages of the site open now (this one included), as the service worker `sw` counts them (web/public/sw-keep.js); null when it does not answer. */
+function openPages(sw: ServiceWorker): Promise<number | null> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    const timer = setTimeout(() => resolve(null), OPEN_PAGES_ANSWER_MS);
+    ch.port1.onmessage = (ev: MessageEvent) => {
+      clearTimeout(timer);
+      const n = (ev.data as { count?: unknown } | null)?.count;
+      resolve(typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : null);
+    };
+    sw.postMessage({ type: 'SQRTDK_CLIENTS' }, [ch.port2]);
+  });
+}
+
 declare const __SQRTDK_BUILD__: string;
 
 /** The build label of this page (SQRTDK_BUILD_ID at build time, else the package version). */
@@ -56,6 +73,25 @@ export function startPwa(tr: () => T, after: Promise<unknown> = Promise.resolve(
     if (!was) return;  // a first visit's service worker taking control: nothing changed
     showNotice('notice.updated');
   });
+  // A new version installed and waiting since an earlier visit: a waiting service worker takes
+  // over only once no page of the old version is left, which a reload never achieves (the page
+  // reloading is one), so three reloads stayed on the old version. Taken now when this page is the
+  // only page of the site open — the page reloads into it; else the notice says how many other
+  // pages hold the old version.
+  let others = 0;
+  void navigator.serviceWorker.getRegistration(siteRoot(location.href, pageContext(document.documentElement))).then(async (reg) => {
+    const waiting = reg?.waiting;
+    if (!waiting || !navigator.serviceWorker.controller) return;
+    const n = await openPages(waiting);
+    if (n === null || reg?.waiting !== waiting) return;
+    if (n <= 1) {
+      clicked = true;  // the new worker's controllerchange reloads the page
+      waiting.postMessage({ type: 'SKIP_WAITING' });
+      return;
+    }
+    others = n - 1;
+    if (notice?.isConnected && notice.dataset.kind === 'waiting') showNotice('notice.update');
+  }, () => {});
   function showNotice(key: 'notice.update' | 'notice.updated'): void {
     notice?.remove();
     const t = tr();
@@ -72,7 +108,8 @@ export function startPwa(tr: () => T, after: Promise<unknown> = Promise.resolve(
       });
     });
     notice = h('div', { class: 'notice update-notice', role: 'status', 'data-notice': 'update', 'data-kind': key === 'notice.update' ? 'waiting' : 'taken' },
-      h('p', { text: t(key) }), button);
+      h('p', { text: key === 'notice.update' && others > 0 ? t('notice.update.others', { n: others }) : t(key) }), button);
+    if (key === 'notice.update') notice.dataset.others = String(others);
     document.body.append(notice);
   }
   let updateSW: (reload: boolean) => Promise<void> = async () => {};
