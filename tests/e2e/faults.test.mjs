@@ -551,6 +551,8 @@ test('a new version is taken by a plain reload once no other page holds the old 
     // the other page closed: the next plain reload takes the new version
     await other.close();
     await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.updateCounts !== undefined || /Nx/.test(document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? ''), null, { timeout: 30000 }).catch(() => {});
+    console.log(`# counts of open pages after the reload: ${await page.evaluate(() => document.documentElement.dataset.updateCounts ?? '(none)').catch(() => '(navigating)')}`);
     await page.waitForFunction((old) => { const s = document.querySelector('script[type="module"][src]')?.getAttribute('src'); return s && s !== old; }, old, { timeout: 30000 });
     await page.waitForSelector('[data-panel="saturation"]', { timeout: 30000 });
     assert.match(await entryScript(page), /Nx/, 'the renamed deployment’s entry');

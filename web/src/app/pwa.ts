@@ -28,6 +28,9 @@ function registerAtRoot(o: { onNeedRefresh(): void; onRegisterError(e: unknown):
 /** How long a page waits for the waiting version's answer to how many pages of the site are open. */
 const OPEN_PAGES_ANSWER_MS = 2000;
 
+/** ms between the counts of the site's open pages when another page seems to hold the old version. */
+const OPEN_PAGES_AGAIN_MS: readonly number[] = [500, 1500];
+
 /** The pages of the site open now (this one included), as the service worker `sw` counts them (web/public/sw-keep.js); null when it does not answer. */
 function openPages(sw: ServiceWorker): Promise<number | null> {
   return new Promise((resolve) => {
@@ -78,18 +81,32 @@ export function startPwa(tr: () => T, after: Promise<unknown> = Promise.resolve(
   // reloading is one), so three reloads stayed on the old version. Taken now when this page is the
   // only page of the site open — the page reloads into it; else the notice says how many other
   // pages hold the old version.
+  // The page a reload replaces may still be counted for a moment: counted again after each of
+  // OPEN_PAGES_AGAIN_MS before the notice says other pages hold the old version (<html
+  // data-update-counts> keeps the counts, for tests).
   let others = 0;
   void navigator.serviceWorker.getRegistration(siteRoot(location.href, pageContext(document.documentElement))).then(async (reg) => {
     const waiting = reg?.waiting;
     if (!waiting || !navigator.serviceWorker.controller) return;
-    const n = await openPages(waiting);
-    if (n === null || reg?.waiting !== waiting) return;
-    if (n <= 1) {
-      clicked = true;  // the new worker's controllerchange reloads the page
-      waiting.postMessage({ type: 'SKIP_WAITING' });
-      return;
+    const counts: (number | null)[] = [];
+    for (let i = 0; i <= OPEN_PAGES_AGAIN_MS.length; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, OPEN_PAGES_AGAIN_MS[i - 1]));
+      const n = await openPages(waiting);
+      counts.push(n);
+      document.documentElement.dataset.updateCounts = counts.join(',');
+      if (n === null || reg?.waiting !== waiting) return;
+      if (n <= 1) {
+        // the page reloads into the new version once it is active (its controllerchange may not
+        // come: a page the new worker does not claim)
+        clicked = true;
+        waiting.addEventListener('statechange', () => {
+          if (waiting.state === 'activated' && !reloading) { reloading = true; location.reload(); }
+        });
+        waiting.postMessage({ type: 'SKIP_WAITING' });
+        return;
+      }
+      others = n - 1;
     }
-    others = n - 1;
     if (notice?.isConnected && notice.dataset.kind === 'waiting') showNotice('notice.update');
   }, () => {});
   function showNotice(key: 'notice.update' | 'notice.updated'): void {
