@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
 import { integrationFiles } from './web/src/embed/formats.ts';
+import { withHeightCap } from './web/src/embed/height-cap.ts';
 import { sharePages } from './scripts/share-pages.ts';
 import { bootFallback } from './scripts/boot-fallback.ts';
 import { FIRST_PART_VIEWS } from './web/src/worker/cost.ts';
@@ -167,6 +168,25 @@ function integrations(): Plugin {
 }
 
 /**
+ * The host pages' scripts, embed.js and the <sqrtdk-lab> element's sqrtdk-lab.js, at the site's
+ * root: their sources (web/src/embed/host/) with the one height cap written in
+ * (web/src/embed/height-cap.ts MAX_EMBED_HEIGHT, which the MDX component uses too).
+ */
+function hostScripts(): Plugin {
+  return {
+    name: 'sqrtdk-host-scripts',
+    apply: 'build',
+    async generateBundle() {
+      for (const name of ['embed.js', 'sqrtdk-lab.js']) {
+        const file = fileURLToPath(new URL(`./web/src/embed/host/${name}`, import.meta.url));
+        this.addWatchFile(file);
+        this.emitFile({ type: 'asset', fileName: name, source: withHeightCap(await readFile(file, 'utf8')) });
+      }
+    },
+  };
+}
+
+/**
  * `npm start` (vite preview) answers only the pages the build has, as a static host does: a share
  * page asked for without its trailing slash (p/saturation) is redirected to it, and any other
  * address is a 404 (appType 'mpa' below) — not the root page, whose relative assets would then
@@ -240,7 +260,7 @@ export default defineConfig({
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), bootFallback(), integrations(), sharePages(), previewNearMiss(), cspOrigin(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), bootFallback(), integrations(), hostScripts(), sharePages(), previewNearMiss(), cspOrigin(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },

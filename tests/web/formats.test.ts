@@ -216,7 +216,7 @@ describe('every embed format opens the view of the HTML snippet', () => {
       const usage = elementSnippet(t);
       expect(attrs(usage, 'script').src).toBe(SITE + 'sqrtdk-lab.js');
       const a = attrs(usage, 'sqrtdk-lab');
-      // as the element builds its address (web/public/sqrtdk-lab.js): every attribute but height/title/site is a key
+      // as the element builds its address (web/src/embed/host/sqrtdk-lab.js): every attribute but height/title/site is a key
       const keys = Object.entries(a).filter(([k]) => !['height', 'title', 'site'].includes(k))
         .map(([k, v]) => `${ELEMENT_KEY_CASE[k] ?? k}=${encodeURIComponent(v).replace(/%2C/g, ',')}`);
       expect(Object.keys(a).every((k) => k === k.toLowerCase())).toBe(true);
@@ -259,7 +259,7 @@ describe('every embed format opens the view of the HTML snippet', () => {
   it('the element script restores the capitals of every key that has them', () => {
     const capital = STATE_KEYS.filter((k) => k !== k.toLowerCase());
     expect(Object.fromEntries(capital.map((k) => [k.toLowerCase(), k]))).toEqual(ELEMENT_KEY_CASE);
-    const script = readFileSync(new URL('../../web/public/sqrtdk-lab.js', import.meta.url), 'utf8');
+    const script = readFileSync(new URL('../../web/src/embed/host/sqrtdk-lab.js', import.meta.url), 'utf8');
     const map = /KEY_CASE = (\{[^}]*\})/.exec(script);
     expect(map).not.toBeNull();
     expect(JSON.parse(map![1].replace(/(\w+):/g, '"$1":').replace(/'/g, '"'))).toEqual(ELEMENT_KEY_CASE);

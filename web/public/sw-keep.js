@@ -21,3 +21,16 @@ self.addEventListener('install', function (event) {
     }
   })());
 });
+/*! The pages of the site open now (window clients of this worker's scope, frames included, any
+ * version), answered to a page that asks ({ type: 'SQRTDK_CLIENTS' } with a MessagePort): a page
+ * that finds a new version waiting and itself the only page of the old one takes the new version
+ * at once (web/src/app/pwa.ts), so a plain reload or a new tab gets it. */
+self.addEventListener('message', function (event) {
+  var d = event.data;
+  if (!d || d.type !== 'SQRTDK_CLIENTS' || !event.ports || !event.ports[0]) return;
+  var port = event.ports[0];
+  var scope = self.registration.scope;
+  event.waitUntil(self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (list) {
+    port.postMessage({ count: list.filter(function (c) { return c.url.indexOf(scope) === 0; }).length });
+  }));
+});

@@ -18,6 +18,9 @@ export class Engine {
     for (const l of [...this.listeners]) l();
   }
 
+  /** Whether the page's workers have answered `info` (their core is loaded). */
+  get ready(): boolean { return this.info !== null; }
+
   /** Calls `fn` on every change of the engine's info; returns the unsubscribe. */
   onChange(fn: () => void): () => void {
     this.listeners.add(fn);

@@ -23,7 +23,7 @@ import { reportHeight } from '../embed/report.ts';
 import { wordpressSecret } from '../embed/wordpress.ts';
 import { applyTheme, onSystemScheme } from '../theme.ts';
 import { simdSupported } from '../../../wasm/js/core.js';
-import { checkLinkVersion } from './link-version.ts';
+import { checkLinkVersion, isOwnAddress, markOwnAddress } from './link-version.ts';
 import { startPwa } from './pwa.ts';
 import { FIRST_FINAL_DRAW_EVENT } from '../charts/events.ts';
 import { pageContext, withPageView } from '../share/url.ts';
@@ -31,7 +31,7 @@ import { takeFirstPaint } from '../share/firstpaint.ts';
 import { createAppState } from './state.ts';
 import type { AppState } from './state.ts';
 import { showStatus } from './status.ts';
-import { showRestart, showStartNotice, checkKernel } from './notices.ts';
+import { showRestart, showStartNotice, checkKernel, retryCore } from './notices.ts';
 import { embedProblem } from './embed.ts';
 import { loadView } from './views.ts';
 import { costCore, whenIdle, requestInfo } from './core.ts';
@@ -44,7 +44,9 @@ const page = pageContext(document.documentElement);
 const firstPaint = takeFirstPaint(root);
 const navLang = page.lang ?? langFromNavigator(navigator.languages ?? [navigator.language]);
 const linkReads = { count: 0 };
-const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang), linkReads);
+// the reader's own address after a reload (an update among others) is not flagged as another core's link
+const initial = checkLinkVersion(parseHash(withPageView(location.hash, page), navLang), linkReads, isOwnAddress());
+markOwnAddress();
 /** WordPress's secret in the address the frame was opened with (the address is rewritten below) */
 const wpSecret = wordpressSecret(location.hash);
 const store = new Store(initial.state);
@@ -94,7 +96,7 @@ const compute = new Compute({
   },
 });
 // back online: the workers that could not start try again at once (during a wait, or after giving up)
-window.addEventListener('online', () => compute.retry());
+window.addEventListener('online', () => retryCore(app));
 // bench:ui clears the result cache between measured changes, so each one is really computed;
 // tests and bench:ui read the pool size and the counters of computations per panel
 (window as unknown as { __sqrtdkBench?: object }).__sqrtdkBench = { clearCache: () => compute.clearCache(), stats: () => compute.stats() };

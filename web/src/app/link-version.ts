@@ -18,12 +18,37 @@ export function otherCoreVersion(linkVersion: string, current: string = CORE_VER
 /** Counts the links read (the page's, in its AppState): a link's notice waiting for its catalogue is not shown once a newer link is read. */
 export interface LinkReads { count: number }
 
+/** The key of history.state under which a page leaving marks the hash it left in the address bar as its own. */
+const OWN_ADDRESS = 'sqrtdkOwnAddress';
+
+/**
+ * Marks, as the page goes away (a reload among others), the address bar's hash as the page's own:
+ * its history entry keeps the mark across the reload, so the next version of the page does not
+ * flag the reader's own address as a link "made with core …" (the hash names the core of the
+ * version that wrote it, which an update replaced).
+ */
+export function markOwnAddress(): void {
+  window.addEventListener('pagehide', () => {
+    try {
+      const state = history.state !== null && typeof history.state === 'object' ? history.state as Record<string, unknown> : {};
+      history.replaceState({ ...state, [OWN_ADDRESS]: location.hash }, '');
+    } catch { /* the entry cannot be marked: the notice may show */ }
+  });
+}
+
+/** Whether the hash in the address bar is the one this tab's page left there (markOwnAddress), not a link. */
+export function isOwnAddress(): boolean {
+  const state = history.state as Record<string, unknown> | null;
+  return state !== null && typeof state === 'object' && state[OWN_ADDRESS] === location.hash;
+}
+
 /**
  * Reads the link's core version from a parse result: shows (or clears) the notice and puts this
- * core's version into the state. Returns the same parse result.
+ * core's version into the state. Returns the same parse result. `own`: the hash is the reader's
+ * own address (isOwnAddress), written by an earlier version of this page: no notice.
  */
-export function checkLinkVersion(parsed: ParseResult, reads: LinkReads): ParseResult {
-  const made = otherCoreVersion(parsed.state.cv);
+export function checkLinkVersion(parsed: ParseResult, reads: LinkReads, own = false): ParseResult {
+  const made = own ? null : otherCoreVersion(parsed.state.cv);
   parsed.state.cv = CORE_VERSION;
   const read = ++reads.count;
   document.querySelector('[data-notice="core-version"]')?.remove();

@@ -49,7 +49,7 @@ export function showStartNotice(app: AppState): void {
   retry.addEventListener('click', () => {
     retry.disabled = true;
     setText(retry, app.t('notice.unavailable.retrying'));
-    app.compute.retry();
+    retryCore(app);
   });
   const reload = h('button', { type: 'button', class: 'button ghost', 'data-action': 'core-reload', text: t('notice.unavailable.reload') });
   reload.addEventListener('click', () => location.reload());
@@ -59,6 +59,16 @@ export function showStartNotice(app: AppState): void {
     h('p', { class: 'note', text: t('notice.unavailable.detail', { message: start.error }) }),
     h('div', { class: 'notice-actions' }, retry, reload));
   (app.viewHost ?? app.root).prepend(app.startNotice);
+}
+
+/**
+ * The workers that could not start try again now (the reader's Retry, the browser back online):
+ * the core is fetched afresh, past the module the workers rejected if they rejected one (another
+ * version or build), so a server fixed meanwhile is seen without a reload.
+ */
+export function retryCore(app: AppState): void {
+  if (app.start.state !== 'ready') app.coreSource.retry();
+  app.compute.retry();
 }
 
 // A link with kernel=simd on an engine without WebAssembly SIMD128 (the baseline build, which has

@@ -25,6 +25,26 @@ function registerAtRoot(o: { onNeedRefresh(): void; onRegisterError(e: unknown):
   return async () => { wb.messageSkipWaiting(); };
 }
 
+/** How long a page waits for the waiting version's answer to how many pages of the site are open. */
+const OPEN_PAGES_ANSWER_MS = 2000;
+
+/** ms between the counts of the site's open pages when another page seems to hold the old version. */
+const OPEN_PAGES_AGAIN_MS: readonly number[] = [500, 1500];
+
+/** The pages of the site open now (this one included), as the service worker `sw` counts them (web/public/sw-keep.js); null when it does not answer. */
+function openPages(sw: ServiceWorker): Promise<number | null> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    const timer = setTimeout(() => resolve(null), OPEN_PAGES_ANSWER_MS);
+    ch.port1.onmessage = (ev: MessageEvent) => {
+      clearTimeout(timer);
+      const n = (ev.data as { count?: unknown } | null)?.count;
+      resolve(typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : null);
+    };
+    sw.postMessage({ type: 'SQRTDK_CLIENTS' }, [ch.port2]);
+  });
+}
+
 declare const __SQRTDK_BUILD__: string;
 
 /** The build label of this page (SQRTDK_BUILD_ID at build time, else the package version). */
@@ -56,6 +76,39 @@ export function startPwa(tr: () => T, after: Promise<unknown> = Promise.resolve(
     if (!was) return;  // a first visit's service worker taking control: nothing changed
     showNotice('notice.updated');
   });
+  // A new version installed and waiting since an earlier visit: a waiting service worker takes
+  // over only once no page of the old version is left, which a reload never achieves (the page
+  // reloading is one), so three reloads stayed on the old version. Taken now when this page is the
+  // only page of the site open — the page reloads into it; else the notice says how many other
+  // pages hold the old version.
+  // The page a reload replaces may still be counted for a moment: counted again after each of
+  // OPEN_PAGES_AGAIN_MS before the notice says other pages hold the old version (<html
+  // data-update-counts> keeps the counts, for tests).
+  let others = 0;
+  void navigator.serviceWorker.getRegistration(siteRoot(location.href, pageContext(document.documentElement))).then(async (reg) => {
+    const waiting = reg?.waiting;
+    if (!waiting || !navigator.serviceWorker.controller) return;
+    const counts: (number | null)[] = [];
+    for (let i = 0; i <= OPEN_PAGES_AGAIN_MS.length; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, OPEN_PAGES_AGAIN_MS[i - 1]));
+      const n = await openPages(waiting);
+      counts.push(n);
+      document.documentElement.dataset.updateCounts = counts.join(',');
+      if (n === null || reg?.waiting !== waiting) return;
+      if (n <= 1) {
+        // the page reloads into the new version once it is active (its controllerchange may not
+        // come: a page the new worker does not claim)
+        clicked = true;
+        waiting.addEventListener('statechange', () => {
+          if (waiting.state === 'activated' && !reloading) { reloading = true; location.reload(); }
+        });
+        waiting.postMessage({ type: 'SKIP_WAITING' });
+        return;
+      }
+      others = n - 1;
+    }
+    if (notice?.isConnected && notice.dataset.kind === 'waiting') showNotice('notice.update');
+  }, () => {});
   function showNotice(key: 'notice.update' | 'notice.updated'): void {
     notice?.remove();
     const t = tr();
@@ -72,7 +125,8 @@ export function startPwa(tr: () => T, after: Promise<unknown> = Promise.resolve(
       });
     });
     notice = h('div', { class: 'notice update-notice', role: 'status', 'data-notice': 'update', 'data-kind': key === 'notice.update' ? 'waiting' : 'taken' },
-      h('p', { text: t(key) }), button);
+      h('p', { text: key === 'notice.update' && others > 0 ? t('notice.update.others', { n: others }) : t(key) }), button);
+    if (key === 'notice.update') notice.dataset.others = String(others);
     document.body.append(notice);
   }
   let updateSW: (reload: boolean) => Promise<void> = async () => {};

@@ -2,7 +2,7 @@
 import { parseHash, issuesToShow } from '../state/state.ts';
 import type { State, StateKey } from '../state/state.ts';
 import { focusPath, restoreFocus } from '../focus.ts';
-import { checkLinkVersion } from './link-version.ts';
+import { checkLinkVersion, isOwnAddress } from './link-version.ts';
 import { withPageView } from '../share/url.ts';
 import type { AppState } from './state.ts';
 import { mount, showPanel } from './mount.ts';
@@ -46,7 +46,7 @@ export function onStateChange(app: AppState, state: State, changed: Set<StateKey
 export function onBrowserHash(app: AppState): void {
   const { url, store } = app;
   if (location.hash === url.lastWritten()) return;
-  const parsed = checkLinkVersion(parseHash(withPageView(url.current(), app.page), app.navLang), app.linkReads);
+  const parsed = checkLinkVersion(parseHash(withPageView(url.current(), app.page), app.navLang), app.linkReads, isOwnAddress());
   const hadNotice = app.pendingIssues.length > 0 || app.badEmbed !== null;
   app.pendingIssues = issuesToShow(parsed);
   const wasEmbed = store.state.embed;

@@ -1,5 +1,5 @@
 // The embed in every format a blog takes: raw HTML (iframe + embed.js), the <sqrtdk-lab> custom
-// element (web/public/sqrtdk-lab.js), a Hugo shortcode, a Jekyll include, an MDX/React component
+// element (web/src/embed/host/sqrtdk-lab.js), a Hugo shortcode, a Jekyll include, an MDX/React component
 // the oEmbed link, a notebook output cell (Jupyter, Colab, VS Code, marimo) and a Quarto block. For each: the line(s) a blogger writes in a post (`usage`) and, where the
 // format needs one, the file dropped once into the site (`file`: its path in the blog and its
 // text). Pure, no DOM: the dialog shows them, the build writes the files into dist/integrations/
@@ -8,6 +8,7 @@
 // Hugo, Jekyll and MDX receive the view as four short parameters: exp, lang, show, and `state`,
 // the panel's other keys exactly as in its link ("dk=256&seed=1&…"); the custom element takes
 // every key as its own attribute (HTML lower-cases attribute names: ELEMENT_KEY_CASE restores them).
+import { MAX_EMBED_HEIGHT } from './height-cap.ts';
 
 export type EmbedFormat = 'html' | 'element' | 'hugo' | 'jekyll' | 'mdx' | 'oembed' | 'notebook' | 'quarto';
 export const EMBED_FORMATS: readonly EmbedFormat[] = ['html', 'element', 'hugo', 'jekyll', 'mdx', 'oembed', 'notebook', 'quarto'];
@@ -129,7 +130,7 @@ export default function SqrtdkLab({ exp, state = '', show = '${ALL_PARTS}', lang
     const onMessage = (ev) => {
       const d = ev.data;
       if (!frame.current || ev.source !== frame.current.contentWindow || ev.origin !== origin) return;
-      if (d && d.type === 'sqrtdk:height' && typeof d.height === 'number' && d.height > 0 && d.height <= 20000) setH(Math.ceil(d.height));
+      if (d && d.type === 'sqrtdk:height' && typeof d.height === 'number' && d.height > 0 && Number.isFinite(d.height)) setH(Math.min(${MAX_EMBED_HEIGHT}, Math.ceil(d.height)));
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);

@@ -1,5 +1,5 @@
 // Embed mode: tells the host page the height of the content, so the host's embed script
-// (public/embed.js) can size the iframe to fit — no inner scrollbar. The message carries only a
+// (embed.js, web/src/embed/host/) can size the iframe to fit — no inner scrollbar. The message carries only a
 // number; the host checks that it comes from the iframe it sized. In a frame WordPress made (its
 // secret in the address, wordpress.ts) it also speaks WordPress's height protocol.
 import { wordpressMessage, isWordPressReady, followLinksThroughHost, viewInFrame } from './wordpress.ts';

@@ -116,6 +116,7 @@ export const enBase = {
   'notice.restart.crash': 'crash',
   'notice.coreVersion': 'This link was made with core {made}; this is core {current}: numbers may differ.',
   'notice.update': 'An update of √dk Lab is available: reload to use it. Until then this page keeps working with its own version.',
+  'notice.update.others': 'An update of √dk Lab is available. {n} other page(s) of the lab open in this browser still use this version, so it is taken once they are closed; Reload takes it now (those pages keep working with their own version).',
   'notice.updated': 'A newer version of √dk Lab was installed in another tab. This page keeps working with its own version; reload to use the new one.',
   'notice.stale': 'Part of this page could not be loaded: no network, or a newer version of √dk Lab is on the site. It is tried again when the browser is back online; Reload gets the newest version.',
   'notice.noSimd': 'This link asks for the SIMD kernel, but this browser has no WebAssembly SIMD128: the scalar kernel is used. Its numbers are the same, bit for bit.',

@@ -110,6 +110,7 @@ export const zhBase: Record<BaseKey, string> = {
   'notice.restart.crash': '崩溃',
   'notice.coreVersion': '此链接由核心 {made} 生成；当前为核心 {current}：数字可能不同。',
   'notice.update': '√dk Lab 有新版本：重新加载即可使用。在此之前，本页面继续以当前版本运行。',
+  'notice.update.others': '√dk Lab 有新版本。本浏览器中还有 {n} 个实验室页面在使用当前版本，新版本会在它们关闭后生效；点“重新加载”可立即使用（那些页面继续以各自的版本运行）。',
   'notice.updated': '另一个标签页已安装 √dk Lab 的新版本。本页面继续以当前版本运行；重新加载即可使用新版本。',
   'notice.stale': '本页面的一部分未能加载：可能没有网络，或网站上已有 √dk Lab 的新版本。浏览器恢复联网后会自动重试；重新加载可获取最新版本。',
   'notice.noSimd': '这个链接要求使用 SIMD 内核，但本浏览器不支持 WebAssembly SIMD128：改用标量内核。两者算出的数字逐位相同。',

@@ -264,19 +264,83 @@ export function isProgressKey(k: string): boolean {
   const m = /^([a-z0-9]+):(0|[1-9]\d{0,9})$/.exec(k);
   return m !== null && (DRILL_QUESTIONS as readonly string[]).includes(m[1]) && Number(m[2]) <= 4294967295;
 }
+/**
+ * What the drill reads of its store at most: PROGRESS_KEY is writable by any page of a shared
+ * origin (user.github.io), and a 2 MiB store of 150,000 keys made each answer a 6.8 s task. A
+ * store longer than `chars` is not parsed at all, and only the first `answers` answers of one
+ * that is count; the rest is ignored (with a notice). The drill itself writes at most `answers`
+ * answers, about 25 characters each: its own store never comes near `chars`.
+ */
+export const PROGRESS_LIMITS = Object.freeze({ answers: 5000, chars: 256 * 1024 });
+
+/** The progress in a store's text, read in bounded time: `ignored` when part of it (or all of it) was past PROGRESS_LIMITS. */
+export function parseProgress(raw: string | null | undefined): { progress: Progress; ignored: boolean } {
+  const answered: Record<string, number> = {};
+  if (!raw) return { progress: { answered }, ignored: false };
+  if (raw.length > PROGRESS_LIMITS.chars) return { progress: { answered }, ignored: true };
+  let n = 0;
+  try {
+    const p = JSON.parse(raw) as Progress;
+    if (p && typeof p.answered === 'object' && p.answered !== null) {
+      // only `question:seed` keys of this drill count (a store filled by anything else reads as empty)
+      for (const [k, v] of Object.entries(p.answered)) {
+        if (!((v === 0 || v === 0.5 || v === 1) && isProgressKey(k))) continue;
+        if (n === PROGRESS_LIMITS.answers) return { progress: { answered }, ignored: true };
+        answered[k] = v;
+        n++;
+      }
+    }
+  } catch { /* a broken store reads as empty */ }
+  return { progress: { answered }, ignored: false };
+}
+
 export function readProgress(store: StorageLike | null): Progress {
   try {
-    const raw = store?.getItem(PROGRESS_KEY);
-    const p = raw ? (JSON.parse(raw) as Progress) : null;
-    if (p && typeof p.answered === 'object' && p.answered !== null) {
-      const answered: Record<string, number> = {};
-      // only `question:seed` keys of this drill count (a store filled by anything else reads as empty)
-      for (const [k, v] of Object.entries(p.answered)) if ((v === 0 || v === 0.5 || v === 1) && isProgressKey(k)) answered[k] = v;
-      return { answered };
-    }
-  } catch { /* a broken or blocked store reads as empty */ }
+    return parseProgress(store?.getItem(PROGRESS_KEY)).progress;
+  } catch { /* a blocked store reads as empty */ }
   return { answered: {} };
 }
+
+/**
+ * The drill's store for one page: its text parsed only when it changed since the last read or
+ * write (an answer reads the store several times; parsing it each time was the cost), and what
+ * is written kept to PROGRESS_LIMITS.answers answers.
+ */
+export class ProgressStore {
+  private raw: string | null | undefined = undefined;
+  private progress: Progress = { answered: {} };
+  /** the last read ignored part of the store (past PROGRESS_LIMITS) */
+  ignored = false;
+
+  constructor(private readonly store: () => StorageLike | null) {}
+
+  read(): Progress {
+    let raw: string | null = null;
+    try { raw = this.store()?.getItem(PROGRESS_KEY) ?? null; } catch { raw = null; }
+    if (raw !== this.raw) {
+      const r = parseProgress(raw);
+      this.raw = raw;
+      this.progress = r.progress;
+      this.ignored = r.ignored;
+    }
+    return this.progress;
+  }
+
+  /** Writes `p` (its first PROGRESS_LIMITS.answers answers); false when the store is missing, blocked or full. */
+  write(p: Progress): boolean {
+    const store = this.store();
+    if (!store) return false;
+    const keys = Object.keys(p.answered);
+    const kept: Progress = keys.length <= PROGRESS_LIMITS.answers ? p
+      : { answered: Object.fromEntries(keys.slice(0, PROGRESS_LIMITS.answers).map((k) => [k, p.answered[k]])) };
+    const raw = JSON.stringify(kept);
+    try { store.setItem(PROGRESS_KEY, raw); } catch { return false; }
+    this.raw = raw;
+    this.progress = kept;
+    return true;
+  }
+}
+
 /** Records the first answer of a question at a seed; a second answer of the same one does not count again. */
 export function recordAnswer(p: Progress, key: string, score: number): { progress: Progress; counted: boolean } {
   if (key in p.answered) return { progress: p, counted: false };

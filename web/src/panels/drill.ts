@@ -15,8 +15,8 @@ import { exp, ln } from '../portable-math.ts';
 import { CoreError } from '../compute.ts';
 import {
   QUESTION_IDS, QUESTIONS_BY_ID, questionState, scoreNumber, scoreChoice, closeness,
-  readProgress, writeProgress, clearProgress, recordAnswer, summarise,
-  mergeProgress, missesAnswers, storageWorks, PROGRESS_KEY,
+  clearProgress, recordAnswer, summarise,
+  mergeProgress, missesAnswers, storageWorks, PROGRESS_KEY, PROGRESS_LIMITS, ProgressStore,
 } from '../interview/questions.ts';
 import type { Question, QuestionId, Params, StorageLike } from '../interview/questions.ts';
 import './drill.css';
@@ -63,18 +63,26 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
   let kept = storageWorks(storage());
   const notKept = h('p', { class: 'note drill-not-kept', 'data-drill-storage': '', role: 'status', text: t('drill.notKept'), hidden: kept });
   const privacy = h('p', { class: 'note', text: t('drill.privacy'), hidden: !kept });
-  const current = () => mergeProgress(readProgress(storage()), session);
+  // the store, parsed only when its text changed, in bounded time whatever it holds
+  const stored = new ProgressStore(storage);
+  const ignored = h('p', { class: 'note', 'data-drill-ignored': '', role: 'status', hidden: true,
+    text: t('drill.ignored', { answers: PROGRESS_LIMITS.answers.toLocaleString('en-US'), kib: PROGRESS_LIMITS.chars / 1024 }) });
+  const current = () => {
+    const p = mergeProgress(stored.read(), session);
+    ignored.hidden = !stored.ignored;
+    return p;
+  };
   /** Writes the stored progress merged with this visit's answers; says so when it cannot be kept. */
   function save(): void {
     if (!kept) return;
-    if (!writeProgress(storage(), current())) { kept = false; notKept.hidden = false; privacy.hidden = true; }
+    if (!stored.write(current())) { kept = false; notKept.hidden = false; privacy.hidden = true; }
   }
   // Another tab wrote (or reset) the progress: show it; if its write lacks an answer of this visit
   // (it read before this tab wrote), write the merge again.
   const onStorage = (ev: StorageEvent) => {
     if (ev.key !== null && ev.key !== PROGRESS_KEY) return;
     if (ev.newValue === null) session = {};  // reset there: forgotten here too
-    else if (missesAnswers(readProgress(storage()), session)) save();
+    else if (missesAnswers(stored.read(), session)) save();
     showProgress();
   };
   window.addEventListener('storage', onStorage);
@@ -118,7 +126,7 @@ export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): 
     form, result,
     h('p', { class: 'drill-share' }, linkA, ' · ', h('span', { text: t('drill.linkNote') })),
     h('div', { class: 'drill-foot' }, progress, reset, confirmBox),
-    notKept, privacy);
+    ignored, notKept, privacy);
   host.append(el);
 
   let state = store.state;

@@ -21,7 +21,8 @@ import { CoreError } from '../compute.ts';
 import { mountDrill } from './drill.ts';
 import { mountClaimChecker } from './checker.ts';
 import { liveRequests, liveNumbers, linkState, shortHash, trainingRequest, LINKS, NUMBERS, READOUTS } from '../interview/live.ts';
-import { TrainingController } from '../training/controller.ts';
+import { TrainingController, TrainingWorkerError } from '../training/controller.ts';
+import { CoreBack } from './core-back.ts';
 import type { WorkerLike } from '../worker/protocol.ts';
 import type { LinkId, NumberId } from '../interview/live.ts';
 import type { SaturationSweepResult } from '../../../wasm/js/core.js';
@@ -124,17 +125,19 @@ export function plainText(t: T, key: MessageKey, n: Record<NumberId, number>): s
 
 /**
  * The view's training run, kept across re-renders (a language switch rebuilds the view): the
- * training lab's worker and controller, one small run per config key.
+ * training lab's worker and controller, one small run per config key. A run whose worker could not
+ * load its core (`loadFailed`) is not kept as the key's answer: the next ask runs it again.
  */
-interface InterviewTraining { controller: TrainingController | null; key: string; result: unknown; error: string; waiters: (() => void)[] }
-const newTraining = (): InterviewTraining => ({ controller: null, key: '', result: null, error: '', waiters: [] });
+interface InterviewTraining { controller: TrainingController | null; key: string; result: unknown; error: string; loadFailed: boolean; waiters: (() => void)[] }
+const newTraining = (): InterviewTraining => ({ controller: null, key: '', result: null, error: '', loadFailed: false, waiters: [] });
 function trainOnce(training: InterviewTraining, spawnWorker: PanelCtx['spawnWorker'], key: string, configs: Parameters<TrainingController['start']>[0]): Promise<void> {
-  if (training.key === key && (training.result || training.error)) return Promise.resolve();
+  if (training.key === key && (training.result || (training.error && !training.loadFailed))) return Promise.resolve();
   const p = new Promise<void>((resolve) => training.waiters.push(resolve));
-  if (training.key === key) return p;
+  if (training.key === key && !training.loadFailed) return p;
   training.key = key;
   training.result = null;
   training.error = '';
+  training.loadFailed = false;
   training.controller ??= new TrainingController({
     createWorker: () => spawnWorker(trainingWorkerUrl, 'sqrtdk-training') as unknown as WorkerLike,
     chunkMs: 200,
@@ -143,7 +146,12 @@ function trainOnce(training: InterviewTraining, spawnWorker: PanelCtx['spawnWork
   void training.controller.start(configs, {
     progress() {},
     done(runs) { if (training.key === key) { training.result = { analysis: runs[0].analysis, evaluation: runs[0].evaluation }; settle(); } },
-    error(message) { if (training.key === key) { training.error = message; settle(); } },
+    error(message, _runs, cause) {
+      if (training.key !== key) return;
+      training.error = message;
+      training.loadFailed = cause instanceof TrainingWorkerError && cause.kind === 'load';
+      settle();
+    },
   });
   return p;
 }
@@ -152,6 +160,8 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   const { t, store, compute, charts } = ctx;
   // the view's training run outlives its rebuilds (a language switch): kept by the app
   const training = ctx.keep('interview.training', newTraining);
+  // its worker could not load the core: the run is asked again when the core may be back
+  const trainBack: { again: () => void; back: CoreBack } = { again: () => {}, back: new CoreBack(ctx.engine, () => trainBack.again()) };
   let state = store.state;
   let nums = liveNumbers({});
   const results: Record<string, unknown> = {};
@@ -345,6 +355,31 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     });
   }
 
+  /** The view's training run (its number: the trained logits' variance); asked again when its core could not load and may be back (CoreBack). */
+  function askTraining(key: string, configs: Parameters<TrainingController['start']>[0], err: HTMLElement): void {
+    const trainKey = JSON.stringify(configs);
+    void trainOnce(training, ctx.spawnWorker, trainKey, configs).then(() => {
+      if (key !== reqKey || training.key !== trainKey) return;
+      if (training.error) {
+        const shown = t('iv.failed', { message: training.error });
+        setText(err, shown);
+        if (training.loadFailed) {
+          trainBack.again = () => {
+            if (key !== reqKey) return;
+            if (err.textContent === shown) setText(err, '');
+            askTraining(key, configs, err);
+          };
+          trainBack.back.failed();
+        }
+        return;
+      }
+      trainBack.back.ok();
+      results.train = training.result;
+      nums = liveNumbers(results);
+      renderNumbers();
+    });
+  }
+
   function ask(next: State): void {
     const reqs = liveRequests(next);
     const train = trainingRequest(next);
@@ -356,14 +391,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     renderNumbers();
     const err = el.querySelector<HTMLElement>('[data-err-for="panel"]')!;
     setText(err, '');
-    const trainKey = JSON.stringify(train.configs);
-    void trainOnce(training, ctx.spawnWorker, trainKey, train.configs).then(() => {
-      if (key !== reqKey || training.key !== trainKey) return;
-      if (training.error) { setText(err, t('iv.failed', { message: training.error })); return; }
-      results.train = training.result;
-      nums = liveNumbers(results);
-      renderNumbers();
-    });
+    askTraining(key, train.configs, err);
     for (const r of reqs) {
       compute.get(r.worker, r.kind, r.params as never, `interview:${r.id}`).then((res) => {  // a new seed supersedes it
         if (key !== reqKey) return;
@@ -394,6 +422,7 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
       for (const s of slots) s.update(next, changed);
     },
     destroy() {
+      trainBack.back.destroy();
       for (const s of slots) s.destroy();
       landing.destroy();
       window.removeEventListener('beforeprint', beforePrint);

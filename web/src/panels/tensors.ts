@@ -13,6 +13,7 @@ import { fmt, pct } from '../format.ts';
 import { h, setText } from '../dom.ts';
 import type { T } from '../i18n/messages.ts';
 import { readTensorFile, pairTensors, TensorFileError, TENSOR_LIMITS } from '../tensors/read.ts';
+import { readTensorOffThread } from '../tensors/off-thread.ts';
 import type { Tensor, TensorPair } from '../tensors/read.ts';
 import { EXAMPLE_PAIRS } from '../tensors/examples.js';
 import { pageContext, siteRoot } from '../share/url.ts';
@@ -38,7 +39,7 @@ function shapeText(x: Tensor): string {
   return x.rank === 2 ? `[${x.seqLen}, ${x.dk}]` : `[${x.heads}, ${x.seqLen}, ${x.dk}]`;
 }
 
-export function tensorsPanel({ t, store, compute, charts, keep }: PanelCtx): PanelView {
+export function tensorsPanel({ t, store, compute, charts, keep, spawnWorker }: PanelCtx): PanelView {
   const memory = keep<Loaded>('tensors', () => ({ files: {}, source: '' }));
   const s = shell('tensors', 9, t('tens.title'), t('tens.lede'), ['tensors'], t, charts);
   const message = h('p', { class: 'tensor-msg', role: 'alert', 'data-tensor-error': '' });
@@ -123,7 +124,8 @@ export function tensorsPanel({ t, store, compute, charts, keep }: PanelCtx): Pan
   async function onFile(slot: Slot, f: File): Promise<void> {
     try {
       if (f.size > L.fileBytes) throw new TensorFileError('tooBig', { name: f.name, mb: L.fileBytes / 2 ** 20 });
-      const tensor = readTensorFile(f.name, await f.arrayBuffer());
+      // read and parsed off this thread (a 5 MiB CSV parsed here blocked the page for 1.24 s)
+      const tensor = await readTensorOffThread(f, spawnWorker);
       if (source !== 'own') { delete files.q; delete files.k; delete files.v; }  // an example pair is replaced, not mixed
       files[slot] = tensor;
       source = memory.source = 'own';

@@ -15,12 +15,13 @@ import type { RunSeries } from '../training/series.ts';
 import { emptySeries } from '../training/series.ts';
 import { trainingConfigs, runKey, refusals, TRAIN_KEYS, RUN_KEYS } from '../training/config.ts';
 import { newSession, sessionController } from './training-session.ts';
+import { CoreBack } from './core-back.ts';
 import { trainingControls } from './training-controls.ts';
 import { TrainingResults } from './training-results.ts';
 import { configVars, planWords, runWords } from './training-text.ts';
 import type { TrainingWords } from './training-text.ts';
 
-export function trainingPanel({ t, store, charts: chartPage, spawnWorker, keep }: PanelCtx): PanelView {
+export function trainingPanel({ t, store, charts: chartPage, spawnWorker, keep, engine }: PanelCtx): PanelView {
   // the run outlives this view's rebuilds (a language switch): kept by the app
   const session = keep('training', newSession);
   const s = shell('training', 10, t('train.title'), t('train.lede'), ['training', 'trainingOpt'], t, chartPage);
@@ -105,9 +106,12 @@ export function trainingPanel({ t, store, charts: chartPage, spawnWorker, keep }
   /** where the core's last refusal is shown (cleared by the next check) */
   let coreErrKey: string | null = null;
   let first = true;
+  // the training worker could not load its core: the check is made again when it may be back
+  const coreBack = new CoreBack(engine, () => validate());
   function budgetCheck(seq: number, source?: StateKey): void {
     sessionController(session, spawnWorker).check(trainingConfigs(state).slice(0, 1).concat(trainingConfigs(state).filter((c) => c.attention === 'qk_layernorm'))).then((infos) => {
       if (seq !== checkSeq) return;
+      coreBack.ok();
       // every variant's step costs the same by the cost model (it counts the sizes, not the attention)
       estimate = (infos[0]?.stepSeconds ?? NaN) * state.trsteps * state.trvar.length;
       if (!Number.isFinite(estimate)) estimate = null;
@@ -120,9 +124,11 @@ export function trainingPanel({ t, store, charts: chartPage, spawnWorker, keep }
       if (seq !== checkSeq) return;
       const msg = e instanceof Error ? e.message : String(e);
       if (msg === 'cancelled' || msg === 'destroyed') { runBtn.dataset.refused = ''; syncButtons(); return; }
-      // the worker died or hung during the check: no verdict on the configuration — Run stays
-      // available (it starts a fresh worker) and the reader is told what happened
+      // the worker died or hung during the check, or could not load its core: no verdict on the
+      // configuration — Run stays available (it starts a fresh worker, or loads the core again),
+      // the reader is told what happened, and a core that did not load is asked for again
       if (e instanceof TrainingWorkerError) {
+        if (e.kind === 'load') coreBack.failed();
         runBtn.dataset.refused = '';
         syncButtons();
         coreErrKey = 'train-run';
@@ -269,6 +275,7 @@ export function trainingPanel({ t, store, charts: chartPage, spawnWorker, keep }
       if (drawTimer !== undefined) clearTimeout(drawTimer);
       if (checkTimer !== undefined) clearTimeout(checkTimer);
       visibility?.disconnect();
+      coreBack.destroy();
       results.destroy();
       session.listener = null;
     },

@@ -5,6 +5,7 @@
 // result: it stops there (the core stops it) and the others keep going.
 import type { TrainingConfig, TrainingStepResult, TrainingRunInfo } from '../../../wasm/js/core.js';
 import type { WorkerLike } from '../worker/protocol.ts';
+import { CORE_LOAD_ERROR } from '../worker/protocol.ts';
 import { isTrainResponse } from './protocol.ts';
 import type { TrainCalls, TrainKind } from './protocol.ts';
 import { emptySeries, appendStep } from './series.ts';
@@ -74,11 +75,12 @@ export function finishSeconds(config: TrainingConfig, info: Pick<TrainingRunInfo
 }
 
 /**
- * The training worker died (an error event) or stopped answering (a request over its timeout): not
- * a refusal of the configuration. The next request starts a fresh worker, so Run works again.
+ * The training worker died (an error event), stopped answering (a request over its timeout), or
+ * could not load its core ('load': the .wasm did not come, or was not this core): not a refusal of
+ * the configuration. The next request starts a fresh worker (or loads the core again), so Run works again.
  */
 export class TrainingWorkerError extends Error {
-  constructor(readonly kind: 'crash' | 'timeout', message: string) {
+  constructor(readonly kind: 'crash' | 'timeout' | 'load', message: string) {
     super(message);
     this.name = 'TrainingWorkerError';
   }
@@ -123,6 +125,7 @@ export class TrainingController {
       if (!p) return;
       this.pending.delete(m.id);
       if (m.ok) p.resolve({ result: m.result, ms: m.ms });
+      else if (m.error.name === CORE_LOAD_ERROR) p.reject(new TrainingWorkerError('load', m.error.message));
       else p.reject(Object.assign(new Error(m.error.message), { name: m.error.name }));
     };
     w.onerror = (ev) => { ev.preventDefault?.(); this.kill(new TrainingWorkerError('crash', 'the training worker crashed')); };

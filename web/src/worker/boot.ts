@@ -27,16 +27,36 @@ const wasmOf = (build: 'simd128' | 'baseline', part: 'first' | 'full') => (build
 /** Bytes of the core received so far, and the whole size when the server says it (else null). */
 export type OnProgress = (loaded: number, total: number | null) => void;
 
-/** Deletes `url` from every cache of this origin (the service worker's precache included); whether any held it. */
-export async function evictCached(url: string): Promise<boolean> {
-  if (typeof caches === 'undefined') return false;
-  let any = false;
+/** Where a cache held an entry: the cache's name and the entry's own request (its key there). */
+export interface CachedAt { cache: string; request: Request }
+
+/**
+ * Deletes `url` from every cache of this origin (the service worker's precache included); returns
+ * where it was, so that the bytes fetched afresh can be put back in its place (putBack): a repaired
+ * precache holds every file it held before (offline, the views of the full core kept working only
+ * until the next deployment when the repair left the core out of it).
+ */
+export async function evictCached(url: string): Promise<CachedAt[]> {
+  if (typeof caches === 'undefined') return [];
+  const at: CachedAt[] = [];
   try {
     for (const name of await caches.keys()) {
-      if (await (await caches.open(name)).delete(url, { ignoreSearch: true })) any = true;
+      const c = await caches.open(name);
+      for (const request of await c.keys(url, { ignoreSearch: true })) {
+        if (await c.delete(request)) at.push({ cache: name, request });
+      }
     }
   } catch { /* no cache access (an opaque origin): nothing to evict */ }
-  return any;
+  return at;
+}
+
+/** Puts `res` (fresh bytes that compiled) back where evictCached found the entry it replaces; a failure leaves the entry out (it is fetched from the network). */
+async function putBack(res: Response, at: readonly CachedAt[]): Promise<void> {
+  for (let i = 0; i < at.length; i++) {
+    try {
+      await (await caches.open(at[i].cache)).put(at[i].request, i === at.length - 1 ? res : res.clone());
+    } catch { /* quota, or the cache went away: the network serves it */ }
+  }
 }
 
 /** A response whose body reports its progress as it is read (the compile consumes it, streaming). */
@@ -52,17 +72,24 @@ function withProgress(res: Response, onProgress: OnProgress | undefined): Respon
   return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-/** One fetch and compile of `url`: the module, or a thrown Error (`http` set for an HTTP status). */
-async function fetchCompile(url: URL, fresh: boolean, onProgress?: OnProgress): Promise<WebAssembly.Module> {
+/**
+ * One fetch and compile of `url`: the module, or a thrown Error (`http` set for an HTTP status).
+ * `restore`: where evicted bytes were cached; the fresh bytes go back there once they compile.
+ */
+async function fetchCompile(url: URL, fresh: boolean, onProgress?: OnProgress, restore: readonly CachedAt[] = []): Promise<WebAssembly.Module> {
   // the build's async preload script (vite.config.ts preloadCore) skips its <link rel=preload> once
   // the page has asked for a core itself: a preload added after this fetch would download it again
   if (typeof document !== 'undefined') document.documentElement.setAttribute('data-core-asked', '');
   const res = await fetch(url, { credentials: 'same-origin', ...(fresh ? { cache: 'reload' as RequestCache } : {}) });
   if (!res.ok) throw Object.assign(new Error(`the core's .wasm answered HTTP ${res.status}`), { http: res.status });
   const streaming = (res.headers.get('content-type') ?? '').split(';')[0].trim() === 'application/wasm';
+  // a copy of the bytes for the caches they were evicted from (read as the compile reads the other)
+  const copy = restore.length > 0 ? res.clone() : null;
   const counted = withProgress(res, onProgress);
   // a server without the application/wasm type: compile the bytes
-  return streaming ? WebAssembly.compileStreaming(counted) : WebAssembly.compile(await counted.arrayBuffer());
+  const module = await (streaming ? WebAssembly.compileStreaming(counted) : WebAssembly.compile(await counted.arrayBuffer()));
+  if (copy) await putBack(copy, restore);
+  return module;
 }
 
 /**
@@ -70,7 +97,7 @@ async function fetchCompile(url: URL, fresh: boolean, onProgress?: OnProgress): 
  * and fetched again once (bypassing the HTTP cache); an HTTP error gives { fatal } (the workers do
  * not fetch it again); a network error gives null (each worker then tries the fetch itself).
  */
-export async function compileCore(onProgress?: OnProgress, fresh = false, wanted: 'first' | 'full' = 'full'): Promise<CoreInit | null> {
+export async function compileCore(onProgress?: OnProgress, fresh = false, wanted: 'first' | 'full' = 'full', restore: readonly CachedAt[] = []): Promise<CoreInit | null> {
   let url = SIMD_WASM;
   let build: 'simd128' | 'baseline' = 'simd128';
   try {
@@ -78,13 +105,13 @@ export async function compileCore(onProgress?: OnProgress, fresh = false, wanted
     // the baseline build (engines without SIMD128) has no first part: it loads whole
     const part = build === 'simd128' ? wanted : 'full';
     url = wasmOf(build, part);
-    return { module: await fetchCompile(url, fresh, onProgress), build, part };
+    return { module: await fetchCompile(url, fresh, onProgress, restore), build, part };
   } catch (e) {
     const http = (e as { http?: number }).http;
     if (http !== undefined) return { fatal: (e as Error).message };
     if (e instanceof WebAssembly.CompileError && !fresh) {
-      await evictCached(url.href);
-      return compileCore(onProgress, true, wanted);
+      const at = await evictCached(url.href);
+      return compileCore(onProgress, true, wanted, at);
     }
     if (e instanceof WebAssembly.CompileError) return { fatal: `the core's .wasm is not WebAssembly (${e.message})` };
     return null;
@@ -93,20 +120,28 @@ export async function compileCore(onProgress?: OnProgress, fresh = false, wanted
 
 /**
  * The compiled core, shared by the pool's workers: compiled once; compiled again when a new worker
- * starts after the last compile failed (the network is back), and — once per page — evicted from
- * the caches and compiled afresh when the workers rejected the module it gave (another version).
+ * starts after the last compile failed (the network is back), and — once per page, and again at
+ * each Retry — evicted from the caches and compiled afresh when the workers rejected the module it
+ * gave (another version or build): a Retry never hands the workers the module they refused.
  */
 export class CoreSource {
   private current: Promise<CoreInit | null> | null = null;
   private whole: Promise<CoreInit | null> | null = null;
   private readonly wantFull = new Set<() => void>();
   private evicted = false;
+  /** the module the workers rejected last (kept by failed() once evicted already; retry() fetches past it) */
+  private rejected: { module: WebAssembly.Module; build: 'simd128' | 'baseline'; part?: 'first' | 'full' } | null = null;
+  /** the next compile bypasses the HTTP cache (after the reader's Retry) */
+  private fresh = false;
   /** `first`: start with the core's first part (the first view is one of FIRST_PART_VIEWS). */
   constructor(private readonly onProgress?: OnProgress, private readonly first = false) {}
 
   /** The module the workers start with: the first part, or the full core. */
   get(): Promise<CoreInit | null> {
-    this.current ??= compileCore(this.onProgress, false, this.first ? 'first' : 'full');
+    if (!this.current) {
+      this.current = compileCore(this.onProgress, this.fresh, this.first ? 'first' : 'full');
+      this.fresh = false;
+    }
     return this.current;
   }
 
@@ -142,13 +177,32 @@ export class CoreSource {
     const init = await was.catch(() => null);
     if (this.current !== was) return;
     if (init && 'module' in init) {
-      if (this.evicted) return;  // evicted and compiled afresh once already: keep it (the pool gives up)
+      // evicted and compiled afresh once already: kept (the pool gives up), but retry() fetches past it
+      if (this.evicted) { this.rejected = init; return; }
       this.evicted = true;
-      await evictCached(wasmOf(init.build, init.part ?? 'full').href);
-      if (this.current === was) this.current = compileCore(this.onProgress, true, this.first ? 'first' : 'full');
+      this.current = this.afresh(init);
       return;
     }
     this.current = null;
+  }
+
+  /**
+   * The reader's Retry (or the browser back online) while the workers cannot start: the next start fetches
+   * the core again past the HTTP cache, and a module the workers rejected is evicted from the
+   * caches first (the server may serve the right one now), never handed to them again.
+   */
+  retry(): void {
+    this.fresh = true;
+    const rejected = this.rejected;
+    if (!rejected) return;  // a failed fetch left nothing to reuse: the next get() fetches
+    this.rejected = null;
+    this.current = this.afresh(rejected);
+  }
+
+  /** `init`'s bytes evicted from the caches, then the core fetched past the HTTP cache and compiled (put back in the caches once it compiles). */
+  private async afresh(init: { build: 'simd128' | 'baseline'; part?: 'first' | 'full' }): Promise<CoreInit | null> {
+    const at = await evictCached(wasmOf(init.build, init.part ?? 'full').href);
+    return compileCore(this.onProgress, true, this.first ? 'first' : 'full', at);
   }
 }
 

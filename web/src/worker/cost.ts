@@ -28,6 +28,15 @@ export function useCostCore(c: Core): void {
 const memo = new Map<string, number>();
 const MEMO_ENTRIES = 1024;
 
+/**
+ * The memo key's view of a parameter: a typed array (own tensors, a mask, slopes) by its type and
+ * length, which is all a cost depends on — stringified whole, the 512 × 1024 floats of a dropped
+ * CSV made each estimate a task of about a second on the page's thread.
+ */
+function sizeOnly(_key: string, v: unknown): unknown {
+  return ArrayBuffer.isView(v) ? `${Object.prototype.toString.call(v)}[${v.byteLength}]` : v;
+}
+
 /** Seconds of work the core estimates for core[name](params) (its cost model; throws on bad params). */
 export function estimateSeconds<N extends CostedCall>(name: N, params: CostedParams[N]): number {
   // Where the core could not be loaded on the page (the lab's code is unavailable: the workers
@@ -39,7 +48,7 @@ export function estimateSeconds<N extends CostedCall>(name: N, params: CostedPar
   // is sized here only if the full core could not load: not sized, as above.
   const c = core;
   if (c === null || (c.part === 'first' && !(FIRST_PART_CALLS as readonly string[]).includes(name))) return 0;
-  const key = `${name}:${JSON.stringify(params)}`;
+  const key = `${name}:${JSON.stringify(params, sizeOnly)}`;
   const hit = memo.get(key);
   if (hit !== undefined) return hit;
   const s = c.cost(name, params).seconds;

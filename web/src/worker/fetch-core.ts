@@ -9,10 +9,13 @@ import type { Core } from '../../../wasm/js/core.js';
 const SIMD_WASM = new URL('../../../wasm/dist/sqrtdk-simd.wasm', import.meta.url);
 const BASE_WASM = new URL('../../../wasm/dist/sqrtdk-base.wasm', import.meta.url);
 
-/** Loads the core in a worker; rejects with an Error naming the HTTP status when the fetch fails. */
-export async function fetchCore(): Promise<{ core: Core; simd: boolean }> {
+/**
+ * Loads the core in a worker; rejects with an Error naming the HTTP status when the fetch fails.
+ * `fresh`: past the HTTP cache (a try after a failure, which a cached answer would repeat).
+ */
+export async function fetchCore(fresh = false): Promise<{ core: Core; simd: boolean }> {
   const simd = await simdSupported();
-  const res = await fetch(simd ? SIMD_WASM : BASE_WASM);
+  const res = await fetch(simd ? SIMD_WASM : BASE_WASM, fresh ? { cache: 'reload' } : {});
   if (!res.ok) throw new Error(`could not load the core (${res.status})`);
   const wasmBinary = await res.arrayBuffer();
   return { core: await loadCore({ build: simd ? 'simd128' : 'baseline', kernel: 'auto', wasmBinary }), simd };

@@ -27,6 +27,7 @@ export const drillEn = {
   'drill.resetAsk': 'Forget all {n} answers?',
   'drill.resetYes': 'Yes, forget them',
   'drill.resetNo': 'Keep them',
+  'drill.ignored': 'The stored progress holds more than this page reads (over {answers} answers or {kib} KiB, as another page of this site may have written): the rest is ignored, and your next answer keeps only what was read.',
   'drill.notKept': 'Progress is not kept here: this browser does not let the page store it (blocked storage, e.g. in an embed or a private window, or storage full). The answers of this visit are counted until you leave.',
   'drill.seedIs': 'Question {num} of {total} · seed {seed}',
   'drill.predict': 'Your prediction',

@@ -27,6 +27,7 @@ export const drillZh: Record<DrillKey, string> = {
   'drill.resetAsk': '要清除全部 {n} 个答案吗？',
   'drill.resetYes': '是，清除',
   'drill.resetNo': '保留',
+  'drill.ignored': '已保存的进度超出了本页面读取的上限（超过 {answers} 个答案或 {kib} KiB，可能是本站的其他页面写入的）：其余部分被忽略，你的下一个答案只会保留已读取的部分。',
   'drill.notKept': '这里不会保存进度：浏览器不允许本页面存储（存储被阻止，例如在嵌入页面或隐私窗口中，或存储已满）。本次访问的答案会一直计入，直到你离开。',
   'drill.seedIs': '第 {num} 题，共 {total} 题 · 种子 {seed}',
   'drill.predict': '你的预测',

@@ -64,6 +64,7 @@ export const trainEn = {
   'train.err.core': 'Refused: {message}',
   'train.err.crash': 'The training worker crashed and was stopped; Run starts a fresh one.',
   'train.err.timeout': 'The training worker stopped answering and was stopped; Run starts a fresh one.',
+  'train.err.load': 'The training worker could not load the lab’s code; it tries again by itself, and Run tries at once.',
   'train.chart.loss': 'Training loss per step (log axis; × = first non-finite step)',
   'train.chart.gradNorm': 'Global gradient norm before clipping (log axis)',
   'train.chart.entropy': 'Mean attention entropy per layer (dashes: layers)',

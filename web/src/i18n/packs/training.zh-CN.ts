@@ -65,6 +65,7 @@ export const trainZh: Record<TrainMessageKey, string> = {
   'train.err.core': '已拒绝：{message}',
   'train.err.crash': '训练线程崩溃，已停止；点“开始训练”会启动一个新的训练线程。',
   'train.err.timeout': '训练线程失去响应，已停止；点“开始训练”会启动一个新的训练线程。',
+  'train.err.load': '训练线程未能加载实验室的代码；它会自动重试，点“开始训练”会立即重试。',
   'train.chart.loss': '每步的训练损失（对数坐标；× 标出第一个非有限值出现的步）',
   'train.chart.gradNorm': '裁剪前的全局梯度范数（对数坐标）',
   'train.chart.entropy': '各层注意力的平均熵（虚线样式区分层）',

@@ -3,7 +3,8 @@
  * index.html). Each element becomes a sized iframe of that view: every attribute but height, title
  * and site is a key of the view's link (README "URL keys"); height is the fixed height used until
  * the lab reports its content height, which sizes the frame from then on (only messages from the
- * element's own iframe window and the lab's origin count). site overrides where √dk Lab is served. */
+ * element's own iframe window and the lab's origin count; a height is capped at MAX_HEIGHT, as embed.js
+ * caps it). site overrides where √dk Lab is served. */
 (function () {
   'use strict';
   if (!window.customElements || window.customElements.get('sqrtdk-lab')) return;
@@ -12,6 +13,7 @@
   // HTML lower-cases attribute names; the link's keys with capitals (web/src/embed/formats.ts keeps this list)
   var KEY_CASE = { seqlen: 'seqLen', pseqlen: 'pseqLen' };
   var NOT_KEYS = { height: 1, title: 1, site: 1, style: 1, class: 1, id: 1, hidden: 1 };
+  var MAX_HEIGHT = __SQRTDK_MAX_EMBED_HEIGHT__;  // web/src/embed/height-cap.ts, written in by the build
 
   class SqrtdkLab extends HTMLElement {
     /** The iframe's address: the site, then v=1, the attributes as keys, embed=1. */
@@ -56,8 +58,8 @@
         this.onMessage = (ev) => {
           const d = ev.data;
           if (ev.source !== this.frame.contentWindow || ev.origin !== this.origin()) return;
-          if (!d || d.type !== 'sqrtdk:height' || typeof d.height !== 'number' || !(d.height > 0) || d.height > 20000) return;
-          const h = Math.ceil(d.height);
+          if (!d || d.type !== 'sqrtdk:height' || typeof d.height !== 'number' || !(d.height > 0) || !isFinite(d.height)) return;
+          const h = Math.min(MAX_HEIGHT, Math.ceil(d.height));
           this.frame.style.height = h + 'px';
           this.setAttribute('data-sized', String(h));
         };

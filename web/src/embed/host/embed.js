@@ -10,7 +10,7 @@
   'use strict';
   if (window.__sqrtdkEmbed) return;
   window.__sqrtdkEmbed = true;
-  var MAX_HEIGHT = 12000;
+  var MAX_HEIGHT = __SQRTDK_MAX_EMBED_HEIGHT__;  // web/src/embed/height-cap.ts, written in by the build
   // The lab's origin: where this script came from (a copy served by the host itself has no lab
   // origin to check against, and then trusts only frames of the host's own origin).
   var script = document.currentScript;
