@@ -527,6 +527,57 @@ test('Does attention have to sum to one?: the sources’ closed forms live, λ m
   await ctx.close();
 });
 
+test('Long context: two chunks of keys merged by their LSE give the full call, base 2 read as nats does not, an empty chunk is neutral; both languages', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  const ro = (id) => page.textContent(`[data-readout="${id}"]`);
+  await page.goto(`${srv.url}#v=1&exp=longctx`);
+  await settle(page, 'longctx');
+  await page.waitForFunction(() => document.querySelector('[data-readout="lm-diff"]')?.textContent !== '–');
+  const diff = Number(await ro('lm-diff'));
+  assert.ok(diff > 0 && diff < 2e-6, `merged vs full: ${diff}`);
+  const base2 = Number(await ro('lm-base2'));
+  assert.ok(base2 > 0.02 && base2 < 1, `base 2 read as nats: ${base2}`);
+  assert.equal(await ro('lm-empty'), '0');
+  assert.equal(await ro('lm-rows'), '0 / 512', '4 heads × the first 128 causal rows see no key of chunk B');
+  assert.match(await page.textContent('[data-lm-text]'), /first 128 keys/);
+  // chunk A empty (lmsplit 0): every row's A is (0, −∞), and the merge is the full call bit for bit
+  await moveSlider(page, 'longctx', 'lmsplit', 0);
+  await page.waitForFunction(() => /[&]lmsplit=0(&|$)/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('[data-readout="lm-rows"]')?.textContent === '1024 / 0');
+  assert.equal(await ro('lm-diff'), '0');
+  assert.equal(await ro('lm-base2'), '0');
+  await page.goto(`${srv.url}#v=1&exp=longctx&lang=zh-CN&lmlen=128`);
+  await settle(page, 'longctx');
+  await page.waitForFunction(() => document.querySelector('[data-readout="lm-rows"]')?.textContent === '0 / 256');
+  assert.match(await page.textContent('[data-lm] h3'), /log-sum-exp/);
+  assert.match(await page.textContent('[data-lm-text]'), /块 A 含前 64 个键/);
+  await ctx.close();
+});
+
+test('GQA/MQA: d_v ≠ d_k — the MLA preset (Kimi K2) scales by 1/√192, the weights unchanged, MLA\'s latent cache; both languages', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  const ro = (id) => page.textContent(`[data-readout="${id}"]`);
+  await page.goto(`${srv.url}#v=1&exp=gqa`);
+  await settle(page, 'gqa');
+  await page.click('[data-preset="mla-kimi-k2"]');
+  await page.waitForFunction(() => /[&]gdk=192&gdv=128&/.test(location.hash) && /[&]hq=64&hkv=64&/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('[data-readout="dv-scale"]')?.textContent === '0.0721688');
+  assert.equal(await ro('dv-wrongScale'), '0.0883883');
+  assert.equal(await ro('dv-weights'), '0');
+  assert.equal(await ro('dv-output'), '64 × 32 × 128');
+  assert.equal(await ro('dv-kvExpanded'), '2.38 MiB');
+  assert.equal(await ro('dv-kvLatent'), '68.6 KiB');
+  const [right, wrong] = (await ro('dv-entropy')).split(' / ').map(Number);
+  assert.ok(wrong < right, `1/√d_v sharpens the rows: ${right} → ${wrong}`);
+  await page.goto(`${srv.url}#v=1&exp=gqa&lang=zh-CN&gdk=192&gdv=128&hq=64&hkv=64&kvl=61`);
+  await settle(page, 'gqa');
+  await page.waitForFunction(() => document.querySelector('[data-readout="dv-scale"]')?.textContent === '0.0721688');
+  assert.match(await page.textContent('[data-dv-text]'), /MLA 每层只缓存/);
+  await ctx.close();
+});
+
 test('no console errors, no dialogs, no requests to other hosts', () => {
   assert.deepEqual(log.pageErrors, []);
   assert.deepEqual(log.consoleErrors, []);
