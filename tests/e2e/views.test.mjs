@@ -446,6 +446,11 @@ test('μP: ρ moves the charts and C3’s verdict; Scales in the wild: L moves t
   await settle(page, 'wild');
   const rows = await page.$$eval('[data-wild-row]', (trs) => trs.map((tr) => tr.dataset.wildRow));
   assert.ok(rows.length >= 12, `${rows.length} models`);
+  // the models of the saved configs the core's catalogue does not list, read by modelConfig (issue 27)
+  for (const m of ['DeepSeek-V3.2-Exp', 'Kimi K2', 'Qwen3-Next 80B-A3B']) assert.ok(rows.includes(m), `${m} in ${rows}`);
+  const kimi = rows.indexOf('Kimi K2');
+  assert.equal(await page.textContent(`[data-readout="wild-scale-${kimi}"]`), '0.130861');
+  assert.match(await page.textContent('[data-wild-status]'), /and 3 read from their config\.json/);
   const w0 = await page.textContent('[data-chart-box="wild-entropy"]');
   await moveSlider(page, 'wild', 'wlen', 1);
   await page.waitForFunction(() => /[&]wlen=512(&|$)/.test(location.hash));

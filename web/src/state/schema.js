@@ -34,7 +34,7 @@ export const CONTEXT_STEPS = Object.freeze([1024, 2048, 4096, 8192, 16384, 32768
 /** context lengths of the Scales-in-the-wild entropy columns. */
 export const WILD_LEN_STEPS = Object.freeze([256, 512, 1024, 2048, 4096]);
 /** The saved configs the "Your model" section offers (web/src/requests/your-model.ts holds their fields); none = a pasted one or nothing. */
-export const SAVED_MODELS = /** @type {const} */ (['none', 'deepseek-v3', 'kimi-k2', 'qwen3-next', 'gemma-3-27b', 'gpt-oss-120b', 'llama-4-scout', 'llama-3.1-8b']);
+export const SAVED_MODELS = /** @type {const} */ (['none', 'deepseek-v3', 'deepseek-v3.2', 'kimi-k2', 'qwen3-next', 'gemma-3-27b', 'gpt-oss-120b', 'llama-4-scout', 'llama-3.1-8b']);
 /** online-softmax block sizes of the precision lab. */
 export const BLOCK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
 /** bytes per element of each KV-cache data type. */
@@ -360,7 +360,7 @@ export const SCHEMA = Object.freeze({
   }),
   ym: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'none', values: SAVED_MODELS, panels: 'wild',
-    doc: 'Your model (in Scales in the wild): a saved config.json read by modelConfig (deepseek-v3, kimi-k2, qwen3-next, gemma-3-27b, gpt-oss-120b, llama-4-scout, llama-3.1-8b); none = the fields ymdh, ymsc, ymcap of a pasted one (the file itself never goes in the link).',
+    doc: 'Your model (in Scales in the wild): a saved config.json read by modelConfig (deepseek-v3, deepseek-v3.2, kimi-k2, qwen3-next, gemma-3-27b, gpt-oss-120b, llama-4-scout, llama-3.1-8b); none = the fields ymdh, ymsc, ymcap of a pasted one (the file itself never goes in the link).',
   }),
   ymdh: /** @type {IntSpec} */ ({
     type: 'int', default: 0, min: 0, max: 65536, panels: 'wild',
