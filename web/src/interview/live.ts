@@ -16,9 +16,7 @@ import { longParams, WORKER_OF, QUOTE_L } from '../requests/longctx.ts';
 import { gqaStatsParams } from '../requests/gqa.ts';
 import { trainingConfigs } from '../training/config.ts';
 import { mupSweepParams, mupVarianceParams } from '../requests/mup.ts';
-import { normalisersParams, qkClipParams } from '../requests/normalisers.ts';
-import { splitKvParams } from '../requests/longctx.ts';
-import { dvCheckParams } from '../requests/gqa.ts';
+import { normalisersParams } from '../requests/normalisers.ts';
 import type { TrainingConfig } from '../../../wasm/js/core.js';
 
 /** σ² of the “components with variance σ² ≠ 1” follow-up (σ = 2, so σ⁴ = 16). */
@@ -67,10 +65,6 @@ export const LINKS = {
   /** “Does attention have to sum to one?” at its defaults: 4 heads, L 128, d_k 64, 1/√d_k, sink 1, λ 0.8 */
   sumone: { exp: 'sumone' },
   interview: { exp: 'interview' },
-  /** long context's LSE merge at its defaults: 4 heads, L 256, d_k 64, causal, the keys cut in half */
-  lseMerge: { exp: 'longctx', ldk: 64, lmsplit: 0.5, lmlen: 256 },
-  /** the GQA view's MLA preset (Kimi K2): 64 heads, q/k 192, v 128, 61 layers */
-  gqaMla: { exp: 'gqa', hq: 64, hkv: 64, gdk: 192, gdv: 128, kvl: 61 },
 } as const satisfies Record<string, Partial<State>>;
 export type LinkId = keyof typeof LINKS;
 
@@ -127,9 +121,6 @@ export function liveRequests(base: State): LiveRequest[] {
     sat('satSink64'),
     { id: 'wildCat', link: 'wild', worker: 'live', kind: 'modelScales', params: {} },
     { id: 'sumone', link: 'sumone', worker: 'live', kind: 'normalisers', params: normalisersParams(s('sumone')) },
-    { id: 'qkclip', link: 'sumone', worker: 'live', kind: 'qkClip', params: qkClipParams(s('sumone')) },
-    { id: 'lse', link: 'lseMerge', worker: 'live', kind: 'splitKv', params: splitKvParams(s('lseMerge')) },
-    { id: 'mlaDv', link: 'gqaMla', worker: 'live', kind: 'dvCheck', params: dvCheckParams(s('gqaMla')) },
     sat('satNone512'), sat('satSqrt512'), sat('satInv512'), sat('satModel64'), sat('satSqrt64h8'), sat('satSqrt64'), sat('satCausal64'), sat('satCap512'),
     { id: 'gradNone512', link: 'gradNone512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradNone512')) },
     { id: 'gradSqrt512', link: 'gradSqrt512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradSqrt512')) },
@@ -251,19 +242,6 @@ export const NUMBERS = {
   sumDiff: ['sumone', 'rows.5.rowSum'],
   sumDiffNeg: ['sumone', 'rows.5.negativeShare'],
   maxwSqrt64: ['satSqrt64', 'summary.maxWeight.mean'],
-  // QK-Clip at the sum-to-one view's defaults (q × 30, τ 100, 8 heads in 2 K/V groups): group 0 and head 0
-  qcMax0: ['qkclip', 'groupMaxLogit.0'],
-  qcGamma0: ['qkclip', 'gamma.0'],
-  qcAfter0: ['qkclip', 'clippedMax.0'],
-  qcClipped: ['qkclip', 'clippedHeads'],
-  // the LSE merge of long context (worker/split-kv.ts)
-  lseDiff: ['lse', 'maxDiff'],
-  lseBase2: ['lse', 'base2MaxDiff'],
-  lseEmpty: ['lse', 'emptyMaxDiff'],
-  // d_v ≠ d_k at the MLA preset (worker/dv-check.ts)
-  mlaDvScale: ['mlaDv', 'scale'],
-  mlaDvEnt: ['mlaDv', 'entropy'],
-  mlaDvEntWrong: ['mlaDv', 'entropyDv'],
   // DeepSeek-V3, entry 7 of the core's catalogue (a unit test holds the index to the name)
   mlaScale: ['wildCat', `${MLA_ENTRY}.scale`],
   mlaInv: ['wildCat', `${MLA_ENTRY}.invSqrtDHead`],

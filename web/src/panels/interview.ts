@@ -33,7 +33,7 @@ import { sweepParams, logitRuleParams } from '../requests/attention.ts';
 /** Numbers shown as a share (per cent); the rest with fmt(). */
 const SHARES: ReadonlySet<string> = new Set(['precBad32None']);
 /** Numbers that need more digits than fmt's 4 to be told from 1 (p₁ of [10, 0] is 0.99995). */
-const DIGITS: Partial<Record<string, number>> = { p10: 6, mlaScale: 6, mlaInv: 6, mlaDvScale: 6, lseDiff: 3, lseBase2: 3 };
+const DIGITS: Partial<Record<string, number>> = { p10: 6, mlaScale: 6, mlaInv: 6 };
 export function formatLive(id: NumberId, x: number): string {
   return SHARES.has(id) ? pct(x) : fmt(x, DIGITS[id] ?? 4);
 }
@@ -86,9 +86,6 @@ export const FOLLOWUPS: Item[] = [
   { id: 'sink', q: 'iv.fu.sink.q', text: fixed('iv.fu.sink.a'), print: 'iv.fu.sink.p', link: 'satSink64' },
   { id: 'mla', q: 'iv.fu.mla.q', text: fixed('iv.fu.mla.a'), print: 'iv.fu.mla.p', link: 'wild' },
   { id: 'sumone', q: 'iv.fu.sumone.q', text: fixed('iv.fu.sumone.a'), print: 'iv.fu.sumone.p', link: 'sumone' },
-  // 2026 attention (issue 27): short on paper, so the printed cheat sheet stays at two pages
-  { id: 'qkclip', q: 'iv.fu.qkclip.q', text: fixed('iv.fu.qkclip.a'), print: 'iv.fu.qkclip.p', link: 'sumone' },
-  { id: 'lse', q: 'iv.fu.lse.q', text: fixed('iv.fu.lse.a'), print: 'iv.fu.lse.p', link: 'lseMerge' },
 ];
 export const WRONG: Item[] = [
   { id: 'overflow', q: 'iv.w.overflow.claim', text: fixed('iv.w.overflow.a'), link: 'precNone' },
@@ -100,8 +97,6 @@ export const WRONG: Item[] = [
   { id: 'mupalways', q: 'iv.w.mupalways.claim', text: fixed('iv.w.mupalways.a'), print: 'iv.w.mupalways.p', link: 'mupCbrt' },
   { id: 'heads', q: 'iv.w.heads.claim', text: fixed('iv.w.heads.a'), print: 'iv.w.heads.p', link: 'satModel64' },
   { id: 'sumone', q: 'iv.w.sumone.claim', text: fixed('iv.w.sumone.a'), print: 'iv.w.sumone.p', link: 'sumone' },
-  { id: 'lse2', q: 'iv.w.lse2.claim', text: fixed('iv.w.lse2.a'), print: 'iv.w.lse2.p', link: 'lseMerge' },
-  { id: 'mladv', q: 'iv.w.mladv.claim', text: fixed('iv.w.mladv.a'), print: 'iv.w.mladv.p', link: 'gqaMla' },
   { id: 'grad', q: 'iv.w.grad.claim', text: (n) => (n.gqMeanNone512 > n.gqMeanSqrt512 ? 'iv.w.grad.a.larger' : 'iv.w.grad.a.smaller'), link: 'gradqNone512' },
 ];
 

@@ -3,7 +3,7 @@ import type { att26En } from './attention2026.ts';
 
 export const att26Zh: Record<keyof typeof att26En, string> = {
   'lm.h': '按 log-sum-exp 合并两段部分注意力',
-  'lm.note': 'Split-KV 解码和环形注意力（ring attention）把键分块分别计算注意力，再把结果合并：每块返回输出 o 和 lse = ln Σ_j exp(s_j)（FlashAttention 的 softmax_lse）；令 m = max(l_a, l_b)，合并为 o = (exp(l_a−m) o_a + exp(l_b−m) o_b) / (exp(l_a−m) + exp(l_b−m))，lse = m + ln(exp(l_a−m) + exp(l_b−m))。这里把一次因果注意力（4 个头，d_v = d_k）的键用掩码切成两块，每块由核心的 attention 计算，再用核心的 mergeAttention 合并，与完整调用比较。输入是固定的整数图样（单位方差，不是随机抽样），在每个浏览器引擎里都相同。',
+  'lm.note': 'Split-KV 解码和环形注意力（ring attention）把键分块分别计算注意力，再把结果合并：每块返回输出 o 和 lse = ln Σ_j e^{s_j}（FlashAttention 的 softmax_lse）；令 m = max(l_a, l_b)，合并为 o = (e^{l_a−m} o_a + e^{l_b−m} o_b) / (e^{l_a−m} + e^{l_b−m})，lse = m + ln(e^{l_a−m} + e^{l_b−m})。这里把一次因果注意力（4 个头，d_v = d_k）的键用掩码切成两块，每块由核心的 attention 计算，再用核心的 mergeAttention 合并，与完整调用比较。输入是固定的整数图样（单位方差，不是随机抽样），在每个浏览器引擎里都相同。',
   'lm.split': '块 A 中键的比例',
   'lm.len': '切分调用的 L',
   'lm.ro.diff': '最大 |合并 − 完整|（输出）',
@@ -27,16 +27,4 @@ export const att26Zh: Record<keyof typeof att26En, string> = {
   'dv.ro.expanded': '每个 token 的 KV 缓存（K、V 展开）',
   'dv.ro.latent': '每个 token 的 KV 缓存（MLA 潜向量 512 + 64）',
   'dv.text': '在 d_k = {dk}、d_v = {dv}（{hq} 个查询头，{hkv} 个 K/V 头，L = 32）时：核心按 {scale} = 1/√d_k 缩放，权重与 v 为 d_k 的同一调用最多相差 {weights}；输出是 v 的 d_v 维加权混合（与双精度的 权重 · v 相差 {out}）。若改用 1/√d_v = {wrong}，平均熵会是 {entropyDv} nats 而不是 {entropy}（最大权重 {maxwDv} 而不是 {maxw}）。在 {layers} 层上，每个 token 展开的 K 和 V 占 {expanded}；MLA 每层只缓存一个 512 维潜向量和 64 维旋转键，共 {latent}：少 {ratio} 倍。',
-  'iv.fu.qkclip.q': 'Kimi K2 为什么要裁剪 q 和 k？',
-  'iv.fu.qkclip.a': '因为 1/√d_k 只有在 q、k 像随机向量时才能让 logit 保持单位方差：用 Muon 优化器训练时，一些头的最大 logit 持续增长（Kimi K2 报告中的中等规模实验超过 1000），直到训练不稳定。MuonClip 监测每个头的最大 logit S_max，一旦超过阈值 τ，就把 W_q 和 W_k 各乘以 √η，η = min(1, τ / S_max)：该头的 logit 缩小 η 倍，最大值落在 τ 上（MLA 下共享的旋转键不动；GQA 下每个键组一个 η）。实时数据，q × 30，8 个头分 2 个键组，d_k 64，τ = 100：第 0 组最大 logit {qcMax0}，η = {qcGamma0}，裁剪后 {qcAfter0}；8 个头中 {qcClipped} 个被裁剪。',
-  'iv.fu.lse.q': '内核返回的 LSE 有什么用？',
-  'iv.fu.lse.a': '用于合并。FlashAttention 在输出旁返回每行的 log-sum-exp，lse = ln Σ_j exp(s_j)，这样在不同键块上分别算出的注意力（split-KV 解码、环形注意力、分布在多个设备上的 KV 缓存）可以精确合并：m = max(l_a, l_b)，o = (exp(l_a−m) o_a + exp(l_b−m) o_b) / (exp(l_a−m) + exp(l_b−m))。实时数据，4 个头，L 256，d_k 64，因果，键切成两半：合并结果与完整调用最多相差 {lseDiff}；以 2 为底保存的 lse 若当作自然对数读取，最多偏差 {lseBase2}；看不到第二块任何键的行带着 (0, −∞)，合并后毫无变化（{lseEmpty}）。',
-  'iv.w.lse2.claim': '“log-sum-exp 就是 log-sum-exp：合并时内核给的 LSE 是什么底都可以直接用。”',
-  'iv.w.lse2.a': '基于 exp2 的内核保存的是 lse · log₂e。若当作自然对数读取，混合权重 exp(l−m) 会被锐化 log₂e ≈ 1.44 倍：把一次因果调用（d_k 64，L 256）的两半合并，最多偏差 {lseBase2}，而先换算再合并只差 {lseDiff}。',
-  'iv.w.mladv.claim': '“MLA 的值头是 128 维，所以它的 logit 按 1/√128 缩放。”',
-  'iv.w.mladv.a': '缩放属于 q·k，这个点积有 128 + 64 旋转维 = 192 项：1/√192 = {mlaDvScale}。v 从不进入权重。若按 1/√d_v 缩放，每一行都会变尖：在 Kimi K2 的形状（64 个头，L = 32）下，平均熵会从 {mlaDvEnt} 降到 {mlaDvEntWrong} nats。',
-  'iv.fu.qkclip.p': '防止 Muon 训练下某个头的 logit 失控：超过 τ 时 W_q、W_k × √η，η = min(1, τ / S_max)。q × 30，τ 100：S_max {qcMax0}，η {qcGamma0}，裁剪后 {qcAfter0}；8 个头中 {qcClipped} 个。',
-  'iv.fu.lse.p': '为了精确合并各键块（split-KV、环形注意力）。两半合并：偏差 {lseDiff}；以 2 为底的 lse 当作 nats：{lseBase2}；空块 (0, −∞)：{lseEmpty}。',
-  'iv.w.lse2.p': 'exp2 内核保存 lse · log₂e：当作 nats 读取，合并偏差 {lseBase2}（先换算：{lseDiff}）。',
-  'iv.w.mladv.p': 'q·k 有 192 项：1/√192 = {mlaDvScale}；1/√128 让行变尖，熵 {mlaDvEnt} → {mlaDvEntWrong}。',
 };
