@@ -446,6 +446,11 @@ test('μP: ρ moves the charts and C3’s verdict; Scales in the wild: L moves t
   await settle(page, 'wild');
   const rows = await page.$$eval('[data-wild-row]', (trs) => trs.map((tr) => tr.dataset.wildRow));
   assert.ok(rows.length >= 12, `${rows.length} models`);
+  // the models of the saved configs the core's catalogue does not list, read by modelConfig (issue 27)
+  for (const m of ['DeepSeek-V3.2-Exp', 'Kimi K2', 'Qwen3-Next 80B-A3B']) assert.ok(rows.includes(m), `${m} in ${rows}`);
+  const kimi = rows.indexOf('Kimi K2');
+  assert.equal(await page.textContent(`[data-readout="wild-scale-${kimi}"]`), '0.130861');
+  assert.match(await page.textContent('[data-wild-status]'), /and 3 read from their config\.json/);
   const w0 = await page.textContent('[data-chart-box="wild-entropy"]');
   await moveSlider(page, 'wild', 'wlen', 1);
   await page.waitForFunction(() => /[&]wlen=512(&|$)/.test(location.hash));
@@ -524,6 +529,57 @@ test('Does attention have to sum to one?: the sources’ closed forms live, λ m
   await settle(page, 'sumone');
   assert.equal(await page.textContent('[data-panel="sumone"] h2'), '注意力权重必须和为 1 吗？');
   assert.equal(await ro('sum-check-zero128-offByOne'), '0.992248');
+  await ctx.close();
+});
+
+test('Long context: two chunks of keys merged by their LSE give the full call, base 2 read as nats does not, an empty chunk is neutral; both languages', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  const ro = (id) => page.textContent(`[data-readout="${id}"]`);
+  await page.goto(`${srv.url}#v=1&exp=longctx`);
+  await settle(page, 'longctx');
+  await page.waitForFunction(() => document.querySelector('[data-readout="lm-diff"]')?.textContent !== '–');
+  const diff = Number(await ro('lm-diff'));
+  assert.ok(diff > 0 && diff < 2e-6, `merged vs full: ${diff}`);
+  const base2 = Number(await ro('lm-base2'));
+  assert.ok(base2 > 0.02 && base2 < 1, `base 2 read as nats: ${base2}`);
+  assert.equal(await ro('lm-empty'), '0');
+  assert.equal(await ro('lm-rows'), '0 / 512', '4 heads × the first 128 causal rows see no key of chunk B');
+  assert.match(await page.textContent('[data-lm-text]'), /first 128 keys/);
+  // chunk A empty (lmsplit 0): every row's A is (0, −∞), and the merge is the full call bit for bit
+  await moveSlider(page, 'longctx', 'lmsplit', 0);
+  await page.waitForFunction(() => /[&]lmsplit=0(&|$)/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('[data-readout="lm-rows"]')?.textContent === '1024 / 0');
+  assert.equal(await ro('lm-diff'), '0');
+  assert.equal(await ro('lm-base2'), '0');
+  await page.goto(`${srv.url}#v=1&exp=longctx&lang=zh-CN&lmlen=128`);
+  await settle(page, 'longctx');
+  await page.waitForFunction(() => document.querySelector('[data-readout="lm-rows"]')?.textContent === '0 / 256');
+  assert.match(await page.textContent('[data-lm] h3'), /log-sum-exp/);
+  assert.match(await page.textContent('[data-lm-text]'), /块 A 含前 64 个键/);
+  await ctx.close();
+});
+
+test('GQA/MQA: d_v ≠ d_k — the MLA preset (Kimi K2) scales by 1/√192, the weights unchanged, MLA\'s latent cache; both languages', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  const ro = (id) => page.textContent(`[data-readout="${id}"]`);
+  await page.goto(`${srv.url}#v=1&exp=gqa`);
+  await settle(page, 'gqa');
+  await page.click('[data-preset="mla-kimi-k2"]');
+  await page.waitForFunction(() => /[&]gdk=192&gdv=128&/.test(location.hash) && /[&]hq=64&hkv=64&/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('[data-readout="dv-scale"]')?.textContent === '0.0721688');
+  assert.equal(await ro('dv-wrongScale'), '0.0883883');
+  assert.equal(await ro('dv-weights'), '0');
+  assert.equal(await ro('dv-output'), '64 × 32 × 128');
+  assert.equal(await ro('dv-kvExpanded'), '2.38 MiB');
+  assert.equal(await ro('dv-kvLatent'), '68.6 KiB');
+  const [right, wrong] = (await ro('dv-entropy')).split(' / ').map(Number);
+  assert.ok(wrong < right, `1/√d_v sharpens the rows: ${right} → ${wrong}`);
+  await page.goto(`${srv.url}#v=1&exp=gqa&lang=zh-CN&gdk=192&gdv=128&hq=64&hkv=64&kvl=61`);
+  await settle(page, 'gqa');
+  await page.waitForFunction(() => document.querySelector('[data-readout="dv-scale"]')?.textContent === '0.0721688');
+  assert.match(await page.textContent('[data-dv-text]'), /MLA 每层只缓存/);
   await ctx.close();
 });
 

@@ -20,6 +20,11 @@ const CASES = [
     inScale: ['yarn_mscale'], field: 'rope_scaling.factor, rope_scaling.mscale_all_dim',
   },
   {
+    // DeepSeek-V3.2-Exp: V3's MLA and YaRN (the same 192^−½ · yarn_get_mscale(40, 1.0)²), and the indexer's top-k keys per query beside it
+    file: 'deepseek-v3.2-exp.json', dHead: 192, dV: 128, scale: 192 ** -0.5 * (0.1 * 1 * Math.log(40) + 1) ** 2,
+    inScale: ['yarn_mscale'], field: 'rope_scaling.factor, rope_scaling.mscale_all_dim', also: ['sparse_topk'],
+  },
+  {
     // Kimi K2 runs DeepseekV3ForCausalLM: 192^−½ · yarn_get_mscale(32, 1.0)²
     file: 'kimi-k2-instruct.json', dHead: 192, dV: 128, scale: 192 ** -0.5 * (0.1 * Math.log(32) + 1) ** 2,
     inScale: ['yarn_mscale'], field: 'rope_scaling.factor, rope_scaling.mscale_all_dim',

@@ -2,15 +2,16 @@
 // d_head, modifiers and their fields), the state a pasted config puts in the URL (its numbers, validated at the URL
 // boundary, never the file), and the links it opens.
 import { describe, it, expect } from 'vitest';
+import { loadCore } from '../../wasm/js/core.js';
 import { readFileSync } from 'node:fs';
 import { modelConfig } from '../../wasm/js/model-config.js';
 import type { ModelConfigResult } from '../../wasm/js/core.js';
-import { SAVED_CONFIGS, savedConfig, pastedPatch, modelOfState, yourModelLinks, yourModelParams, readConfig } from '../../web/src/requests/your-model.ts';
+import { CATALOGUE_CONFIGS, configCatalogue, SAVED_CONFIGS, savedConfig, pastedPatch, modelOfState, yourModelLinks, yourModelParams, readConfig } from '../../web/src/requests/your-model.ts';
 import { SAVED_MODELS } from '../../web/src/state/schema.js';
 import { defaultState, parseHash, toHash, withPatch } from '../../web/src/state/state.ts';
 
 const FILES: Record<string, string> = {
-  'deepseek-v3': 'deepseek-v3.json', 'kimi-k2': 'kimi-k2-instruct.json', 'qwen3-next': 'qwen3-next.json', 'gemma-3-27b': 'gemma-3-27b-it.json',
+  'deepseek-v3': 'deepseek-v3.json', 'deepseek-v3.2': 'deepseek-v3.2-exp.json', 'kimi-k2': 'kimi-k2-instruct.json', 'qwen3-next': 'qwen3-next.json', 'gemma-3-27b': 'gemma-3-27b-it.json',
   'gpt-oss-120b': 'gpt-oss-120b.json', 'llama-4-scout': 'llama-4-scout-17b-16e.json', 'llama-3.1-8b': 'llama-3.1-8b.json',
 };
 const whole = (id: string) => modelConfig(readFileSync(new URL(`../node/configs/${FILES[id]}`, import.meta.url), 'utf8')) as ModelConfigResult;
@@ -85,5 +86,31 @@ describe('Your model: the entropy request and the links', () => {
     // d_head 512 is beyond the long-context view's 256: no link there, said beside it
     const big = yourModelLinks({ from: 'link', dHead: 512, scale: 0.05, softcap: 0 });
     expect(big.map((l) => l.patch === null)).toEqual([false, true, false]);
+  });
+});
+
+describe('Scales in the wild: the catalogue gains the models of the saved configs it does not list', () => {
+  it('DeepSeek-V3.2, Kimi K2 and Qwen3-Next as modelConfig reads them; Gemma 3, gpt-oss and DeepSeek-V3 stay the core\'s rows', async () => {
+    const core = await loadCore({});
+    const names = core.modelScales().map((m) => m.model);
+    for (const name of ['Gemma 3 27B', 'DeepSeek-V3', 'gpt-oss-120b / 20b']) expect(names).toContain(name);
+    const rows = configCatalogue();
+    expect(rows.map((m) => m.model)).toEqual(['DeepSeek-V3.2-Exp', 'Kimi K2', 'Qwen3-Next 80B-A3B']);
+    expect(rows.map((m) => m.model).filter((n) => names.includes(n))).toEqual([]);
+    expect(CATALOGUE_CONFIGS.every((id) => savedConfig(id) !== undefined)).toBe(true);
+    const [ds, kimi, qwen] = rows;
+    // DeepSeek-V3.2-Exp keeps V3's MLA scale: 192^−½ · (0.1 ln 40 + 1)² = 0.1352338, its sparse top-k beside it
+    expect(ds.dHead).toBe(192);
+    expect(ds.scale).toBe(core.modelScales().find((m) => m.model === 'DeepSeek-V3')!.scale);
+    expect(ds.scale).toBeCloseTo(192 ** -0.5 * (0.1 * Math.log(40) + 1) ** 2, 15);
+    expect(ds.note).toMatch(/2048/);
+    expect(ds.params).toContainEqual({ name: 'rope_scaling.factor', value: 40 });
+    // Kimi K2: YaRN factor 32 → 192^−½ · (0.1 ln 32 + 1)² = 0.1308608
+    expect(kimi.scale).toBeCloseTo(192 ** -0.5 * (0.1 * Math.log(32) + 1) ** 2, 15);
+    expect(kimi.scale).toBeCloseTo(0.1308608, 7);
+    // Qwen3-Next: 1/√256 with QK-norm, the output gate and partial rotary reported beside the scale
+    expect([qwen.dHead, qwen.scale, qwen.qkNorm, qwen.invSqrtDHead]).toEqual([256, 0.0625, true, 0.0625]);
+    expect(qwen.note).toMatch(/gate/i);
+    for (const m of rows) expect(m.source).toMatch(/config\.json/);
   });
 });

@@ -64,7 +64,7 @@ export function intSlider(store: Store, panel: Panel, key: 'heads', label: strin
   });
 }
 
-export function numSlider(store: Store, panel: Panel, key: 'gap' | 'rho' | 'mpow' | 'nsink' | 'nlambda' | 'ngate' | 'qcgain' | 'qctau', label: string): Control {
+export function numSlider(store: Store, panel: Panel, key: 'gap' | 'rho' | 'mpow' | 'nsink' | 'nlambda' | 'ngate' | 'qcgain' | 'qctau' | 'lmsplit', label: string): Control {
   const spec = SCHEMA[key];
   const places = Math.max(0, String(spec.step).split('.')[1]?.length ?? 0);
   const input = h('input', { type: 'range', min: spec.min, max: spec.max, step: spec.step }) as HTMLInputElement;

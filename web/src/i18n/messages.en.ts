@@ -9,6 +9,7 @@ import { speedEn } from './packs/speed.ts';
 import { scalesEn } from './packs/scales.ts';
 import { sumEn } from './packs/normalisers.ts';
 import { shareEn } from './packs/share.ts';
+import { att26En } from './packs/attention2026.ts';
 
 export const enBase = {
   'app.title': '√dk Lab',
@@ -513,6 +514,7 @@ export const enBase = {
   ...speedEn,
   ...scalesEn,
   ...sumEn,
+  ...att26En,
   ...shareEn,
 } as const;
 

@@ -6,6 +6,7 @@ import { speedZh } from './packs/speed.zh-CN.ts';
 import { scalesZh } from './packs/scales.zh-CN.ts';
 import { sumZh } from './packs/normalisers.zh-CN.ts';
 import { shareZh } from './packs/share.zh-CN.ts';
+import { att26Zh } from './packs/attention2026.zh-CN.ts';
 
 export const zhBase: Record<BaseKey, string> = {
   'app.title': '√dk Lab',
@@ -505,5 +506,6 @@ export const zhBase: Record<BaseKey, string> = {
   ...speedZh,
   ...scalesZh,
   ...sumZh,
+  ...att26Zh,
   ...shareZh,
 };

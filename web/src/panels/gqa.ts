@@ -19,6 +19,7 @@ import { shell, claimBox, track, settle, scrollTable, showFigures } from './kit.
 import { gqaLayoutFigures, kvCacheOf } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
+import { dvSection } from './dv-section.ts';
 import { GQA_SEQ_LEN, GEMMA2_27B, GEMMA2_CAP_GAP, headsKvOf, gqaStatsParams } from '../requests/gqa.ts';
 import type { SoftmaxJacobianResult } from '../../../wasm/js/core.js';
 
@@ -27,7 +28,8 @@ function divisors(n: number): number[] {
 }
 const ctxLabel = (n: number) => (n >= 1024 * 1024 ? `${n / (1024 * 1024)}M` : n >= 1024 ? `${n / 1024}K` : String(n));
 
-export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+export function gqaPanel(ctx: PanelCtx): PanelView {
+  const { t, store, compute, charts } = ctx;
   const s = shell('gqa', 8, t('gqa.title'), t('gqa.lede'), ['gqa'], t, charts);
   const layoutLabel = (l: Layout, st: State) => t(`gqa.layout.${l}`, { kv: headsKvOf(l, st) });
   const kvl = h('input', { type: 'number', id: 'gqa-kvl', min: SCHEMA.kvl.min, max: SCHEMA.kvl.max, step: 1, class: 'seed', inputMode: 'numeric' }) as HTMLInputElement;
@@ -68,6 +70,9 @@ export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
     h('ul', {}, ...(['gemma', 'gemmaCap', 't5', 'mup'] as const).map((n) => h('li', { 'data-note': n }))));
   const c7 = claimBox(s.claims, 'C7', t('gqa.claim'), t);
   s.claims.after(notes);
+  // d_v ≠ d_k (MLA): below the table
+  const dv = dvSection(s.el, ctx);
+  s.charts.append(dv.el);
 
   const dims = [...HEAD_DIM_STEPS];
   const sweep: Record<Layout, (AttentionStatsResult | null)[]> = { mha: dims.map(() => null), gqa: dims.map(() => null), mqa: dims.map(() => null) };
@@ -142,6 +147,7 @@ export function gqaPanel({ t, store, compute, charts }: PanelCtx): PanelView {
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
+      dv.update(next, changed, source);
       if (changed === null) { drawNotes(); if (!capped) askCap(); }
       // the sweep against d_head (sweep worker), then the point at the chosen d_head (live worker, same cache entries)
       for (const l of LAYOUTS) {

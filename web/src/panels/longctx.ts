@@ -21,9 +21,11 @@ import { longContextFigures } from '../requests/key-figures.ts';
 import type { KeyFigure } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
+import { splitKvSection } from './split-kv.ts';
 import { PANEL_METHODS as METHODS, QUOTE_L, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker } from '../requests/longctx.ts';
 
-export function longctxPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+export function longctxPanel(ctx: PanelCtx): PanelView {
+  const { t, store, compute, charts } = ctx;
   const s = shell('longctx', 7, t('lc.title'), t('lc.lede'), ['longctx'], t, charts);
   const controls: Control[] = [
     stepSlider(store, 'longctx', 'ldk', t('common.dk'), LONG_DK_STEPS),
@@ -49,6 +51,9 @@ export function longctxPanel({ t, store, compute, charts }: PanelCtx): PanelView
     ...METHODS.map((m) => h('li', { 'data-method': m }, h('strong', { text: `${t(`lc.method.${m}`)}: ` }), t(`lc.about.${m}`))));
   s.text.before(methodsText);
   const c8 = claimBox(s.claims, 'C8', t('lc.claim'), t);
+  // merging partial attentions by their log-sum-exp (split-KV decoding, ring attention), below the charts
+  const merge = splitKvSection(s.el, ctx);
+  s.charts.append(merge.el);
 
   const results: Partial<Record<LongContextScheme, LongContextResult>> = {};
   /** the key (longKeys) of each method's final result on screen */
@@ -108,6 +113,7 @@ export function longctxPanel({ t, store, compute, charts }: PanelCtx): PanelView
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
+      merge.update(next, changed, source);
       const ask = longMethodsToAsk(next, shown);
       // a method not asked again whose curve is a first estimate of a request given up on (the
       // state went back to its final result before that request's own came): its final result again

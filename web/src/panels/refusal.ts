@@ -25,8 +25,8 @@ export const PARAM_CONTROLS: Partial<Record<Panel, Readonly<Record<string, State
     logits: 'plogits', rows: 'pseqLen', seqLen: 'pseqLen', dk: 'pdk', scale: 'pscale', seed: 'pseed',
     blockSize: 'pblock', accumulate: 'pacc', maskedRow: 'pmasked',
   },
-  longctx: { dk: 'ldk', queries: 'ldk', trainLen: 'ltrain' },
-  gqa: { heads: 'hq', headsKv: 'hkv', dk: 'gdk' },
+  longctx: { dk: 'ldk', queries: 'ldk', trainLen: 'ltrain', split: 'lmsplit', seqLen: 'lmlen' },
+  gqa: { heads: 'hq', headsKv: 'hkv', dk: 'gdk', dv: 'gdv' },
   sumone: { heads: 'heads', seqLen: 'seqLen', dk: 'dk', scale: 'scale', seed: 'seed', sink: 'nsink', lambda: 'nlambda', gateMean: 'ngate', qGain: 'qcgain', tau: 'qctau', headsKv: 'qchkv' },
   training: {
     task: 'trtask', vocab: 'trvocab', seqLen: 'trlen', layers: 'trlayers', dModel: 'trdm', heads: 'trheads', mlp: 'trmlp',

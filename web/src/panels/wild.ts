@@ -21,6 +21,7 @@ import { BUGS, bugParams, wildModelParams, wildReferenceParams, wildLinkPatch, b
 import { stepSlider } from '../controls.ts';
 import { WILD_LEN_STEPS } from '../state/schema.js';
 import { yourModelSection } from './your-model.ts';
+import { configCatalogue } from '../requests/your-model.ts';
 import './scales.css';
 
 /** A promise that settles when p does and never rejects (p's own handlers report its failure). */
@@ -188,8 +189,10 @@ export function wildPanel(ctx: PanelCtx): PanelView {
     busy(s.el, settled(cat));
     cat.then((r) => {
       if (my !== gen) return;
-      catalogue = r;
-      setText(status, t('wild.count', { n: r.length }));
+      // the core's catalogue, then the models of the saved configs it does not list, read by modelConfig
+      const read = configCatalogue();
+      catalogue = [...r, ...read];
+      setText(status, t('wild.count', { n: r.length, read: read.length }));
       const bugLinks = links.splice(0);
       fillModels(my);
       links.push(...bugLinks);

@@ -185,7 +185,7 @@ export function tensorFigures(shape: { heads: number; seqLen: number; dk: number
 
 /** The KV cache of a head layout at the state (bytes per token and at the context length). */
 export function kvCacheOf(l: Layout, s: State): { perToken: number; total: number } {
-  const r = kvCacheBytes({ layers: s.kvl, headsKv: headsKvOf(l, s), dHead: s.gdk, bytesPerElement: KV_DTYPE_BYTES[s.kvdt], tokens: s.kvctx });
+  const r = kvCacheBytes({ layers: s.kvl, headsKv: headsKvOf(l, s), dHead: s.gdk, bytesPerElement: KV_DTYPE_BYTES[s.kvdt], tokens: s.kvctx, ...(s.gdv > 0 ? { dV: s.gdv } : {}) });
   return { perToken: r.bytesPerToken, total: r.totalBytes };
 }
 

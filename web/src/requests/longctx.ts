@@ -3,6 +3,7 @@
 import type { LongContextMethod, LongContextScheme, LongContextParams, LongContextResult } from '../../../wasm/js/core.js';
 import type { State } from '../state/state.ts';
 import type { WorkerName } from '../compute.ts';
+import type { SplitKvParams } from '../worker/split-kv.ts';
 import { LONG_SEQ_STEPS } from '../state/schema.js';
 import { kernelParam } from './attention.ts';
 
@@ -76,4 +77,11 @@ export function longResultOf(r: LongContextResult, methods: readonly LongContext
   const i = PANEL_METHODS.filter((x) => methods.includes(x)).indexOf(m);
   if (i < 0 || r.points[i] === undefined) throw new RangeError(`longResultOf: method '${m}' is not in the request (${methods.join(', ')})`);
   return { points: [r.points[i]] };
+}
+
+/** Query heads of the split-KV merge (d_v = d_k = the view's ldk). */
+export const SPLIT_KV_HEADS = 4;
+/** The split-KV merge's request (worker/split-kv.ts): 4 heads, L = lmlen, d_k = ldk, chunk A = the first round(lmsplit · L) keys. */
+export function splitKvParams(s: State): SplitKvParams {
+  return { heads: SPLIT_KV_HEADS, seqLen: s.lmlen, dk: s.ldk, split: Math.round(s.lmsplit * s.lmlen), seed: 0 };
 }

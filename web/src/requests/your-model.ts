@@ -2,7 +2,7 @@
 // tests/node/configs), reading a pasted one with modelConfig, the state a result puts in the URL (its fields, never
 // the file), the entropy request at L = wlen, and the links opening saturation, long context and precision. No DOM.
 import { modelConfig } from '../../../wasm/js/model-config.js';
-import type { AttentionStatsParams, ModelConfigResult } from '../../../wasm/js/core.js';
+import type { AttentionStatsParams, ModelConfigResult, ModelScale } from '../../../wasm/js/core.js';
 import type { SavedModel, State } from '../state/state.ts';
 import { SCHEMA } from '../state/schema.js';
 import { wildStatsParams, explicitScaleValue } from './wild.ts';
@@ -23,6 +23,14 @@ export const SAVED_CONFIGS: readonly SavedConfig[] = [
     config: {
       model_type: 'deepseek_v3', hidden_size: 7168, num_attention_heads: 128, num_key_value_heads: 128, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128,
       rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' }, max_position_embeddings: 163840,
+    },
+  },
+  {
+    id: 'deepseek-v3.2', label: 'DeepSeek-V3.2-Exp', source: 'deepseek-ai/DeepSeek-V3.2-Exp config.json',
+    config: {
+      model_type: 'deepseek_v32', hidden_size: 7168, num_attention_heads: 128, num_key_value_heads: 128, qk_nope_head_dim: 128, qk_rope_head_dim: 64, v_head_dim: 128,
+      rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' }, max_position_embeddings: 163840,
+      index_head_dim: 128, index_n_heads: 64, index_topk: 2048,
     },
   },
   {
@@ -136,4 +144,33 @@ export function yourModelLinks(m: YourModel): ViewLink[] {
   const long = dHead <= SCHEMA.ldk.max ? { exp: 'longctx' as const, ldk: dHead } : null;
   const prec = dHead <= SCHEMA.pdk.max ? { exp: 'precision' as const, pmode: 'random' as const, pdk: dHead, pscale: 'inv_sqrt_dk' as const } : null;
   return [{ view: 'saturation', patch: sat }, { view: 'longctx', patch: long }, { view: 'precision', patch: prec }];
+}
+
+/**
+ * The saved configs whose model the core's catalogue (modelScales) does not list, in the order of the rows they add to
+ * the catalogue of Scales in the wild: their numbers are modelConfig's reading of the fields saved above, so each row
+ * holds what the fields the new readers understand (MLA with DeepSeek Sparse Attention, Kimi K2's YaRN, Qwen3-Next's
+ * output gate and partial rotary) give.
+ */
+export const CATALOGUE_CONFIGS: readonly Exclude<SavedModel, 'none'>[] = ['deepseek-v3.2', 'kimi-k2', 'qwen3-next'];
+
+/** A saved config as a catalogue row (ModelScale's fields), read by modelConfig; `params` are the fields it used with a number. */
+export function configScale(c: SavedConfig): ModelScale {
+  const r = modelConfig(c.config) as ModelConfigResult;
+  const flat = (o: Record<string, unknown>, prefix = ''): [string, unknown][] =>
+    Object.entries(o).flatMap(([k, v]) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? flat(v as Record<string, unknown>, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]));
+  const values = new Map(flat(c.config));
+  const params = r.used.flatMap((name) => { const v = values.get(name); return typeof v === 'number' ? [{ name, value: v }] : []; });
+  const beside = r.modifiers.filter((m) => !m.inScale).map((m) => m.note);
+  return {
+    model: c.label, dHead: r.dHead, formula: r.formula, scale: r.scale, invSqrtDHead: r.invSqrtDHead,
+    softcap: r.softcap > 0 ? r.softcap : null, sinks: r.sinks, qkNorm: r.qkNorm, params,
+    note: ['Read by modelConfig from the saved config.json (tests/node/configs).', ...beside].join(' '),
+    source: `${c.source}; ${[...new Set(r.modifiers.map((m) => m.source))].join('; ')}`,
+  };
+}
+
+/** The catalogue rows of CATALOGUE_CONFIGS. */
+export function configCatalogue(): ModelScale[] {
+  return CATALOGUE_CONFIGS.map((id) => configScale(savedConfig(id)!));
 }

@@ -24,6 +24,10 @@ export const LONG_SEQ_STEPS = Object.freeze([64, 128, 256, 512, 1024, 2048, 4096
 export const TRAIN_LEN_STEPS = Object.freeze([64, 128, 256, 512, 1024, 2048, 4096]);
 /** d_k values of the long-context slider (the sweep's cost grows with d_k). */
 export const LONG_DK_STEPS = Object.freeze([16, 32, 64, 128, 256]);
+/** Lengths of the long-context view's split-KV merge (lmlen). */
+/** d_v choices of the GQA view (gdv; 0 = d_head). */
+export const DV_STEPS = Object.freeze([0, 64, 96, 128, 192, 256]);
+export const MERGE_LEN_STEPS = Object.freeze([64, 128, 256, 512, 1024]);
 /** d_head values of the GQA panel. */
 export const HEAD_DIM_STEPS = Object.freeze([16, 32, 64, 128, 256]);
 /** query-head counts offered by the GQA panel. */
@@ -33,7 +37,7 @@ export const CONTEXT_STEPS = Object.freeze([1024, 2048, 4096, 8192, 16384, 32768
 /** context lengths of the Scales-in-the-wild entropy columns. */
 export const WILD_LEN_STEPS = Object.freeze([256, 512, 1024, 2048, 4096]);
 /** The saved configs the "Your model" section offers (web/src/requests/your-model.ts holds their fields); none = a pasted one or nothing. */
-export const SAVED_MODELS = /** @type {const} */ (['none', 'deepseek-v3', 'kimi-k2', 'qwen3-next', 'gemma-3-27b', 'gpt-oss-120b', 'llama-4-scout', 'llama-3.1-8b']);
+export const SAVED_MODELS = /** @type {const} */ (['none', 'deepseek-v3', 'deepseek-v3.2', 'kimi-k2', 'qwen3-next', 'gemma-3-27b', 'gpt-oss-120b', 'llama-4-scout', 'llama-3.1-8b']);
 /** online-softmax block sizes of the precision lab. */
 export const BLOCK_STEPS = Object.freeze([1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
 /** bytes per element of each KV-cache data type. */
@@ -204,6 +208,14 @@ export const SCHEMA = Object.freeze({
     type: 'int', default: 512, min: 2, max: 16384, panels: 'longctx',
     doc: 'Long context: the training length L_train of the length-dependent schemes.',
   }),
+  lmsplit: /** @type {NumSpec} */ ({
+    type: 'num', default: 0.5, min: 0, max: 1, step: 0.125, panels: 'longctx',
+    doc: 'Long context, merging by the LSE: the share of the keys in the first chunk (0 or 1: one chunk is empty, and merging it must change nothing).',
+  }),
+  lmlen: /** @type {IntSpec} */ ({
+    type: 'int', default: 256, min: 64, max: 1024, panels: 'longctx',
+    doc: 'Long context, merging by the LSE: the length L of the causal call split in two chunks of keys (4 heads, d_k = ldk).',
+  }),
   hq: /** @type {IntSpec} */ ({
     type: 'int', default: 32, min: 1, max: 64, panels: 'gqa',
     doc: 'GQA/MQA: query heads.',
@@ -215,6 +227,10 @@ export const SCHEMA = Object.freeze({
   gdk: /** @type {IntSpec} */ ({
     type: 'int', default: 128, min: 1, max: 256, panels: 'gqa',
     doc: 'GQA/MQA: head dimension d_head.',
+  }),
+  gdv: /** @type {IntSpec} */ ({
+    type: 'int', default: 0, min: 0, max: 512, panels: 'gqa',
+    doc: 'GQA/MQA: d_v, the head size of V and of the output (MLA: 128 beside q/k heads of 192); 0 = d_head. The scale stays 1/√d_head.',
   }),
   kvl: /** @type {IntSpec} */ ({
     type: 'int', default: 32, min: 1, max: 256, panels: 'gqa',
@@ -347,7 +363,7 @@ export const SCHEMA = Object.freeze({
   }),
   ym: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'none', values: SAVED_MODELS, panels: 'wild',
-    doc: 'Your model (in Scales in the wild): a saved config.json read by modelConfig (deepseek-v3, kimi-k2, qwen3-next, gemma-3-27b, gpt-oss-120b, llama-4-scout, llama-3.1-8b); none = the fields ymdh, ymsc, ymcap of a pasted one (the file itself never goes in the link).',
+    doc: 'Your model (in Scales in the wild): a saved config.json read by modelConfig (deepseek-v3, deepseek-v3.2, kimi-k2, qwen3-next, gemma-3-27b, gpt-oss-120b, llama-4-scout, llama-3.1-8b); none = the fields ymdh, ymsc, ymcap of a pasted one (the file itself never goes in the link).',
   }),
   ymdh: /** @type {IntSpec} */ ({
     type: 'int', default: 0, min: 0, max: 65536, panels: 'wild',

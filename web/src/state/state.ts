@@ -52,9 +52,12 @@ export interface State {
   pseed: number;
   ldk: number;
   ltrain: number;
+  lmsplit: number;
+  lmlen: number;
   hq: number;
   hkv: number;
   gdk: number;
+  gdv: number;
   kvl: number;
   kvctx: number;
   kvdt: 'fp32' | 'bf16' | 'fp8' | 'int4';

@@ -4,6 +4,8 @@ import { LIMITS } from '../../../wasm/js/core.js';
 import type { Core } from '../../../wasm/js/core.js';
 import { isRequest, PASS_THROUGH_KINDS } from './protocol.ts';
 import type { Response, JacobianCurveResult, GroupedLogitsParams, GroupedLogitsResult } from './protocol.ts';
+import { splitKv } from './split-kv.ts';
+import { dvCheck } from './dv-check.ts';
 
 /**
  * GQA logits: q [h, L, d], k [h_kv, L, d] iid N(0, 1), the core's draws of streams 1 and 2 of the seed (attentionStats'
@@ -55,6 +57,8 @@ export function run(core: Core, msg: unknown): Response {
         }
         case 'groupedLogits': result = groupedLogits(core, msg.params); break;
         case 'modelScales': result = core.modelScales(); break;
+        case 'splitKv': result = splitKv(core, msg.params); break;
+        case 'dvCheck': result = dvCheck(core, msg.params); break;
         default: throw new TypeError(`no handler for request kind '${msg.kind}'`);
       }
     }

@@ -4,6 +4,8 @@
 // The page's side of it, WorkerClient, is in client.ts.
 import type { Core, SoftmaxJacobianResult, CoreInfo, Moments, ModelScale } from '../../../wasm/js/core.js';
 import { EXPERIMENTS, EXPERIMENT_NAMES } from '../../../wasm/js/experiments.js';
+import type { SplitKvParams, SplitKvResult } from './split-kv.ts';
+import type { DvCheckParams, DvCheckResult } from './dv-check.ts';
 
 type Experiments = typeof EXPERIMENTS;
 /**
@@ -37,9 +39,13 @@ export interface Calls extends PassThroughCalls {
   jacobianCurve: { params: JacobianCurveParams; result: JacobianCurveResult };
   groupedLogits: { params: GroupedLogitsParams; result: GroupedLogitsResult };
   modelScales: { params: Record<string, never>; result: ModelScale[] };
+  /** split-KV attention merged by the log-sum-exp, held to the full call (split-kv.ts) */
+  splitKv: { params: SplitKvParams; result: SplitKvResult };
+  /** d_v ≠ d_k: the weights unchanged, the scale from d_k (dv-check.ts) */
+  dvCheck: { params: DvCheckParams; result: DvCheckResult };
 }
 export type Kind = keyof Calls;
-export const KINDS: readonly Kind[] = ['info', ...PASS_THROUGH_KINDS, 'softmaxJacobian', 'jacobianCurve', 'groupedLogits', 'modelScales'];
+export const KINDS: readonly Kind[] = ['info', ...PASS_THROUGH_KINDS, 'softmaxJacobian', 'jacobianCurve', 'groupedLogits', 'modelScales', 'splitKv', 'dvCheck'];
 
 export type Request = { [K in Kind]: { id: number; kind: K; params: Calls[K]['params'] } }[Kind];
 export interface ErrorInfo { name: string; message: string }

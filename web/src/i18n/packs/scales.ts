@@ -65,7 +65,7 @@ export const scalesEn = {
   'wild.open': 'Saturation with this scale',
   'wild.pending': 'computing…',
   'wild.loading': 'Asking the core for its catalogue…',
-  'wild.count': '{n} models. Each link opens the saturation panel with the model’s scale as an explicit factor, at its d_head.',
+  'wild.count': '{n} models from the core’s catalogue, and {read} read from their config.json by modelConfig (DeepSeek-V3.2, Kimi K2, Qwen3-Next). Each link opens the saturation panel with the model’s scale as an explicit factor, at its d_head.',
   'wild.failed': 'The catalogue could not be computed: {message}',
   'wild.h.bugs': 'Bug museum',
   'wild.bugsNote': 'Wrong-scale bugs from public reports, at the shapes of the models they hit (iid N(0, 1) inputs, seed 0): the entropy and max weight the wrong factor gives beside the right one. Nothing crashes in any of them.',

@@ -65,7 +65,7 @@ export const scalesZh: Record<keyof typeof scalesEn, string> = {
   'wild.open': '用此缩放看饱和',
   'wild.pending': '计算中…',
   'wild.loading': '正在向核心请求模型目录……',
-  'wild.count': '共 {n} 个模型。每个链接都以该模型的缩放作为显式因子、在其 d_head 上打开饱和面板。',
+  'wild.count': '核心目录中的 {n} 个模型，另有 {read} 个由 modelConfig 从其 config.json 读出（DeepSeek-V3.2、Kimi K2、Qwen3-Next）。每个链接都以该模型的缩放作为显式因子、在其 d_head 上打开饱和面板。',
   'wild.failed': '无法计算模型目录：{message}',
   'wild.h.bugs': '缩放错误博物馆',
   'wild.bugsNote': '来自公开报告的缩放错误，按受影响模型的形状复现（iid N(0, 1) 输入，种子 0）：错误因子给出的熵和最大权重，与正确因子对照。这些错误都不会让程序崩溃。',
