@@ -4,7 +4,7 @@
 import { describe, it, expect } from 'vitest';
 import {
   scoreNumber, scoreChoice, closeness, nearestInLog, rng, QUESTIONS, QUESTION_IDS, QUESTIONS_BY_ID, questionState,
-  readProgress, writeProgress, clearProgress, recordAnswer, summarise, PROGRESS_KEY,
+  readProgress, writeProgress, clearProgress, recordAnswer, summarise, PROGRESS_KEY, PROGRESS_LIMITS, parseProgress,
 } from '../../web/src/interview/questions.ts';
 import type { StorageLike } from '../../web/src/interview/questions.ts';
 import { CLAIMS, CLAIM_IDS, byParts, near, c9Verdict, c10Verdict } from '../../web/src/claims.ts';
@@ -124,13 +124,21 @@ describe('progress in localStorage', () => {
     st.setItem(PROGRESS_KEY, JSON.stringify({ answered: { 'std:1': 1, 'jac:2': 7, 'mqa:3': 0.5 } }));
     expect(summarise(readProgress(st))).toEqual({ answered: 2, score: 1.5 });
   });
-  it('only question:seed keys of this drill count (200,000 foreign keys read as none)', () => {
+  it('only question:seed keys of this drill count (10,000 foreign keys read as none); a store over 256 KiB is not parsed', () => {
     const st = new Mem();
-    const answered: Record<string, number> = { 'std:0': 1, 'yarn:4294967295': 0.5 };
-    for (let i = 0; i < 200000; i++) answered[`k${i}`] = 1;
-    Object.assign(answered, { 'std:4294967296': 1, 'std:01': 1, 'nope:1': 1, 'std:-1': 1, '__proto__:1': 1 });
-    st.setItem(PROGRESS_KEY, JSON.stringify({ answered }));
+    const store = (foreign: number) => {
+      const answered: Record<string, number> = { 'std:0': 1, 'yarn:4294967295': 0.5 };
+      for (let i = 0; i < foreign; i++) answered[`k${i}`] = 1;
+      Object.assign(answered, { 'std:4294967296': 1, 'std:01': 1, 'nope:1': 1, 'std:-1': 1, '__proto__:1': 1 });
+      return JSON.stringify({ answered });
+    };
+    st.setItem(PROGRESS_KEY, store(10000));
     expect(readProgress(st).answered).toEqual({ 'std:0': 1, 'yarn:4294967295': 0.5 });
+    expect(parseProgress(store(10000)).ignored).toBe(false);
+    // 200,000 foreign keys (any page of a shared origin can write them) are past PROGRESS_LIMITS.chars: unread, said
+    const big = store(200000);
+    expect(big.length).toBeGreaterThan(PROGRESS_LIMITS.chars);
+    expect(parseProgress(big)).toEqual({ progress: { answered: {} }, ignored: true });
   });
 });
 
