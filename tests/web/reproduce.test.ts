@@ -39,6 +39,8 @@ import type { CodeLang, CodeData } from '../../web/src/reproduce/code.ts';
 import type { ModelScale } from '../../wasm/js/core.js';
 import { wildModelParams, wildReferenceParams } from '../../web/src/requests/wild.ts';
 import { wildModelFigures } from '../../web/src/requests/key-figures.ts';
+import { modelOfState, numbersOf, yourModelParams } from '../../web/src/requests/your-model.ts';
+import { yourModelName } from '../../web/src/reproduce/code.ts';
 
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
@@ -125,8 +127,15 @@ function pageFigures(s: State): KeyFigure[] {
     case 'wild': {
       // the catalogue's table, row by row (panels/wild.ts keyFigures): each model's scale, its entropy and 1/√d_head's
       const cat = ask<ModelScale[]>('modelScales', {});
-      return cat.flatMap((m, i) => wildModelFigures(i, m, ask<AttentionStatsResult>('attentionStats', wildModelParams(s, m)).summary.entropy.mean,
+      const figs = cat.flatMap((m, i) => wildModelFigures(i, m, ask<AttentionStatsResult>('attentionStats', wildModelParams(s, m)).summary.entropy.mean,
         ask<AttentionStatsResult>('attentionStats', wildReferenceParams(s, m.dHead)).summary.entropy.mean, s.wlen, t));
+      // the Your-model section (panels/your-model.ts): its c to 6 digits, its entropy and 1/√d_head's at L = wlen
+      const yours = modelOfState(s);
+      if (!yours) return figs;
+      const n = numbersOf(yours), p = yourModelParams(s, yours);
+      const m = { model: yourModelName(t, yours), dHead: n.dHead, scale: n.scale } as ModelScale;
+      return [...figs, ...wildModelFigures(cat.length, m, ask<AttentionStatsResult>('attentionStats', p.own).summary.entropy.mean,
+        ask<AttentionStatsResult>('attentionStats', p.ref).summary.entropy.mean, s.wlen, t)];
     }
     case 'tensors': {
       // the example pair of the link, read as the page reads it (tensors/read.ts), then the panel's two requests
@@ -172,7 +181,8 @@ const LINKS = [
   '#v=1&exp=tensors&tex=iid&tscale=none',
   '#v=1&exp=tensors&tex=iid&tscale=inv_dk&lang=zh-CN',
   '#v=1&exp=wild&wlen=256',
-  '#v=1&exp=wild&wlen=512&kernel=scalar&lang=zh-CN',
+  '#v=1&exp=wild&wlen=512&kernel=scalar&ym=gemma-3-27b&lang=zh-CN',
+  '#v=1&exp=wild&wlen=256&ym=none&ymdh=128&ymsc=0.0625&ymcap=30',
   '#v=1&exp=sumone',
   '#v=1&exp=sumone&dk=32&seqLen=64&heads=3&seed=5&scale=none&nsink=-2&nlambda=1.5&ngate=2&qcgain=5&qctau=50&qchkv=4',
   '#v=1&exp=sumone&dk=512&seqLen=1024&heads=1&seed=9&scale=inv_dk&nsink=20&nlambda=0&ngate=-5&qcgain=100&qctau=1&qchkv=8&lang=zh-CN',

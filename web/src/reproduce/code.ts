@@ -36,6 +36,7 @@ import { CODE_LANGS, CODE_VIEWS, hasCode, AGREE_SIGMAS } from './views.ts';
 import type { CodeLang, CodeView, CodeData } from './views.ts';
 import type { ModelScale } from '../../../wasm/js/core.js';
 import { wildModelParams } from '../requests/wild.ts';
+import { modelOfState, numbersOf } from '../requests/your-model.ts';
 
 export { CODE_LANGS, CODE_VIEWS, hasCode, AGREE_SIGMAS };
 export type { CodeLang, CodeView, CodeData };
@@ -301,19 +302,33 @@ const WILD_PY = `def entropy_rows(q, k, c, softcap=0.0, block=256):
  * under 1/√d_head (key-figures.ts wildModelFigures; requests/wild.ts wildModelParams: one head, seed 0, Q stream 1, K 2).
  * The catalogue is the core's (modelScales), given by the page at the click; the script carries each row as data.
  */
+/** The name of the "Your model" row in Scales in the wild's script: "Your model: DeepSeek-V3", or the link's pasted config. */
+export function yourModelName(t: T, m: NonNullable<ReturnType<typeof modelOfState>>): string {
+  return `${t('ym.h')}: ${m.from === 'link' ? 'config.json' : m.label}`;
+}
+
 function wildCode(s: State, t: T, catalogue: readonly ModelScale[] | undefined): ViewCode {
   if (!catalogue || catalogue.length === 0) throw new RangeError('Scales in the wild: its script needs the core\'s catalogue (modelScales), not given');
   const L = pyInt(s.wlen, 'wlen', 2, 16384);
-  const models = catalogue.map((m) => {
+  const row = (name: string, dHead: number, scale: number, cap: number) =>
+    `        (${pyStr(name)}, ${pyInt(dHead, 'dHead', 1, 65536)}, ${pyNum(scale, 'scale')}, ${pyNum(cap, 'softcap')}),`;
+  const rowsOf = catalogue.map((m) => {
     const p = wildModelParams(s, m);
-    const cap = typeof p.softcap === 'number' ? p.softcap : 0;
-    return `        (${pyStr(m.model)}, ${pyInt(m.dHead, 'dHead', 1, 65536)}, ${pyNum(m.scale, 'scale')}, ${pyNum(cap, 'softcap')}),`;
-  }).join('\n');
+    return row(m.model, m.dHead, m.scale, typeof p.softcap === 'number' ? p.softcap : 0);
+  });
+  // the "Your model" section's model (a saved config read by modelConfig, or a pasted one's numbers from the link), last
+  const yours = modelOfState(s);
+  if (yours) {
+    const n = numbersOf(yours);
+    rowsOf.push(row(yourModelName(t, yours), n.dHead, n.scale, n.softcap));
+  }
+  const models = rowsOf.join('\n');
   const label = (key: MessageKey, vars?: Record<string, number>) => pyStr(` · ${t(key, vars)}`);
   return {
     helpers: [WILD_PY],
     numpy: `    L = ${L}  # one head of L iid N(0, 1) queries and keys per model (seed 0: Q stream 1, K stream 2)
-    # (model, d_head, its effective scale c on q·k, its soft-cap or 0): the core's catalogue (modelScales) for this link
+    # (model, d_head, its effective scale c on q·k, its soft-cap or 0): the core's catalogue (modelScales) for this link,
+    # then the link's own model of the "Your model" section if it names one
     models = [
 ${models}
     ]
