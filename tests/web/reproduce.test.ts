@@ -39,7 +39,7 @@ import type { CodeLang, CodeData } from '../../web/src/reproduce/code.ts';
 import type { ModelScale } from '../../wasm/js/core.js';
 import { wildModelParams, wildReferenceParams } from '../../web/src/requests/wild.ts';
 import { wildModelFigures } from '../../web/src/requests/key-figures.ts';
-import { modelOfState, numbersOf, yourModelParams } from '../../web/src/requests/your-model.ts';
+import { modelOfState, numbersOf, yourModelParams, wildCatalogue } from '../../web/src/requests/your-model.ts';
 import { yourModelName } from '../../web/src/reproduce/code.ts';
 
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
@@ -126,7 +126,7 @@ function pageFigures(s: State): KeyFigure[] {
       ];
     case 'wild': {
       // the catalogue's table, row by row (panels/wild.ts keyFigures): each model's scale, its entropy and 1/√d_head's
-      const cat = ask<ModelScale[]>('modelScales', {});
+      const cat = wildCatalogue(ask<ModelScale[]>('modelScales', {}));
       const figs = cat.flatMap((m, i) => wildModelFigures(i, m, ask<AttentionStatsResult>('attentionStats', wildModelParams(s, m)).summary.entropy.mean,
         ask<AttentionStatsResult>('attentionStats', wildReferenceParams(s, m.dHead)).summary.entropy.mean, s.wlen, t));
       // the Your-model section (panels/your-model.ts): its c to 6 digits, its entropy and 1/√d_head's at L = wlen
@@ -211,7 +211,7 @@ const stateOf = (hash: string) => {
   return p.state;
 };
 /** What the page gives the exporter beside the state (app/code-export.ts codeData): Scales in the wild's catalogue. */
-const dataOf = (s: State): CodeData => (s.exp === 'wild' ? { catalogue: ask<ModelScale[]>('modelScales', {}) } : {});
+const dataOf = (s: State): CodeData => (s.exp === 'wild' ? { catalogue: wildCatalogue(ask<ModelScale[]>('modelScales', {})) } : {});
 const scriptOf = (hash: string, lang: CodeLang) => {
   const s = stateOf(hash);
   const code = exportCode(s, lang, translator(s.lang as Lang), `https://example.org/p/${s.exp}/${hash}`, CORE_VERSION, dataOf(s));

@@ -6,12 +6,13 @@ import { hasCode, CODE_LANGS, AGREE_SIGMAS } from '../reproduce/views.ts';
 import type { CodeLang, CodeData } from '../reproduce/views.ts';
 import type { State } from '../state/state.ts';
 import type { AppState } from './state.ts';
+import { wildCatalogue } from '../requests/your-model.ts';
 import type { T } from '../i18n/messages.ts';
 import { CORE_VERSION } from './link-version.ts';
 
 /** What the script of `state`'s view needs of the core beyond the state (Scales in the wild: its catalogue). */
 export async function codeData(app: Pick<AppState, 'compute'>, state: State): Promise<CodeData> {
-  return state.exp === 'wild' ? { catalogue: await app.compute.get('live', 'modelScales', {}) } : {};
+  return state.exp === 'wild' ? { catalogue: wildCatalogue(await app.compute.get('live', 'modelScales', {})) } : {};
 }
 
 /** The script of `state`'s view for `link` in flavour `lang` (the generator loads on the first call). */

@@ -21,7 +21,7 @@ import { BUGS, bugParams, wildModelParams, wildReferenceParams, wildLinkPatch, b
 import { stepSlider } from '../controls.ts';
 import { WILD_LEN_STEPS } from '../state/schema.js';
 import { yourModelSection } from './your-model.ts';
-import { configCatalogue } from '../requests/your-model.ts';
+import { wildCatalogue } from '../requests/your-model.ts';
 import './scales.css';
 
 /** A promise that settles when p does and never rejects (p's own handlers report its failure). */
@@ -190,9 +190,8 @@ export function wildPanel(ctx: PanelCtx): PanelView {
     cat.then((r) => {
       if (my !== gen) return;
       // the core's catalogue, then the models of the saved configs it does not list, read by modelConfig
-      const read = configCatalogue();
-      catalogue = [...r, ...read];
-      setText(status, t('wild.count', { n: r.length, read: read.length }));
+      catalogue = wildCatalogue(r);
+      setText(status, t('wild.count', { n: r.length, read: catalogue.length - r.length }));
       const bugLinks = links.splice(0);
       fillModels(my);
       links.push(...bugLinks);

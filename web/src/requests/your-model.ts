@@ -174,3 +174,7 @@ export function configScale(c: SavedConfig): ModelScale {
 export function configCatalogue(): ModelScale[] {
   return CATALOGUE_CONFIGS.map((id) => configScale(savedConfig(id)!));
 }
+/** The rows of Scales in the wild's table: the core's catalogue (modelScales), then the saved configs it does not list. */
+export function wildCatalogue(core: readonly ModelScale[]): ModelScale[] {
+  return [...core, ...configCatalogue()];
+}
