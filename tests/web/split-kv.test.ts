@@ -5,7 +5,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { loadCore } from '../../wasm/js/core.js';
 import type { Core } from '../../wasm/js/core.js';
 import { splitKv } from '../../web/src/worker/split-kv.ts';
-import { fixedPattern } from '../../web/src/worker/pattern.ts';
+import { coreNormals } from '../../web/src/worker/draws.ts';
 import { run } from '../../web/src/worker/handler.ts';
 import { splitKvParams, SPLIT_KV_HEADS } from '../../web/src/requests/longctx.ts';
 import { defaultState, parseHash, toHash } from '../../web/src/state/state.ts';
@@ -14,16 +14,16 @@ let core: Core;
 beforeAll(async () => { core = await loadCore({}); });
 
 describe('split-KV merge by the LSE', () => {
-  it('the pattern: exact, unit variance, mean 0, streams differ', () => {
-    const a = fixedPattern(65536, 0, 0);
-    expect(fixedPattern(65536, 0, 0)).toEqual(a);
+  it('the inputs: the core\'s draws as float32 (attentionStats\' own Q and K of that shape), streams differ', () => {
+    const a = coreNormals(core, 65536, 0, 1);
+    expect(coreNormals(core, 65536, 0, 1)).toEqual(a);
     const mean = a.reduce((s, x) => s + x, 0) / a.length;
     const variance = a.reduce((s, x) => s + (x - mean) ** 2, 0) / a.length;
     expect(Math.abs(mean)).toBeLessThan(0.02);
     expect(variance).toBeGreaterThan(0.97);
     expect(variance).toBeLessThan(1.03);
-    expect(Math.max(...a.map(Math.abs))).toBeLessThan(Math.sqrt(3));
-    expect(fixedPattern(16, 0, 1)).not.toEqual(fixedPattern(16, 0, 0));
+    expect(coreNormals(core, 16, 0, 2)).not.toEqual(coreNormals(core, 16, 0, 1));
+    expect(() => coreNormals(core, 2 ** 30, 0, 1)).toThrow(/n/);
   });
 
   it('merging the two chunks gives the full call up to float32 rounding; base 2 read as nats does not', () => {

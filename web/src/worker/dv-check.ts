@@ -1,6 +1,6 @@
 // d_v ≠ d_k (DeepSeek's MLA, Kimi K2: q/k heads of 192, v heads of 128): one attention call with v [headsKv, L, d_v] against the same call with v of d_k, so the weights are shown unchanged, the scale taken from d_k, and the entropy a port scaling by 1/√d_v would give instead.
 import type { Core } from '../../../wasm/js/core.js';
-import { fixedPattern } from './pattern.ts';
+import { coreNormals } from './draws.ts';
 
 /** q [heads, L, dk], k [headsKv, L, dk], v [headsKv, L, dv] */
 export interface DvCheckParams { heads: number; headsKv: number; seqLen: number; dk: number; dv: number; seed: number }
@@ -17,8 +17,8 @@ export function dvCheck(core: Core, p: DvCheckParams): DvCheckResult {
   const { heads, headsKv, seqLen: L, dk, dv, seed } = p;
   if (!Number.isInteger(headsKv) || headsKv < 1 || heads % headsKv !== 0) throw new RangeError(`dvCheck: headsKv = ${headsKv} must divide heads = ${heads}`);
   if (!Number.isInteger(dv) || dv < 1) throw new RangeError(`dvCheck: dv = ${dv} must be a positive integer`);
-  const q = fixedPattern(heads * L * dk, seed, 0), k = fixedPattern(headsKv * L * dk, seed, 1);
-  const v = fixedPattern(headsKv * L * dv, seed, 2), vk = fixedPattern(headsKv * L * dk, seed, 2);
+  const q = coreNormals(core, heads * L * dk, seed, 1), k = coreNormals(core, headsKv * L * dk, seed, 2);
+  const v = coreNormals(core, headsKv * L * dv, seed, 3), vk = coreNormals(core, headsKv * L * dk, seed, 3);
   const base = { q, k, heads, headsKv, seqLen: L, dk } as const;
   const r = core.attention({ ...base, v, dv });
   const same = core.attention({ ...base, v: vk });

@@ -1,6 +1,6 @@
 // Split-KV attention merged by the log-sum-exp (FlashDecoding, ring attention): one causal call's keys cut in two chunks by masks, each chunk's (output, lse) from the core's attention(lse: true), merged with the core's mergeAttention and held to the full call; the same merge with the lse read in base 2 (the pitfall), and a merge with an empty chunk (0, −∞).
 import type { Core } from '../../../wasm/js/core.js';
-import { fixedPattern } from './pattern.ts';
+import { coreNormals } from './draws.ts';
 
 /** q, k, v [heads, seqLen, dk] (d_v = d_k), causal; chunk A holds keys 0..split−1, chunk B keys split..seqLen−1. */
 export interface SplitKvParams { heads: number; seqLen: number; dk: number; split: number; seed: number }
@@ -32,7 +32,7 @@ export function splitKv(core: Core, p: SplitKvParams): SplitKvResult {
   const { heads, seqLen: L, dk, split, seed } = p;
   if (!Number.isInteger(split) || split < 0 || split > L) throw new RangeError(`splitKv: split = ${split} must be an integer in 0..seqLen = ${L}`);
   const n = heads * L * dk;
-  const q = fixedPattern(n, seed, 0), k = fixedPattern(n, seed, 1), v = fixedPattern(n, seed, 2);
+  const q = coreNormals(core, n, seed, 1), k = coreNormals(core, n, seed, 2), v = coreNormals(core, n, seed, 3);
   const base = { q, k, v, heads, seqLen: L, dk, causal: true, weights: false, lse: true } as const;
   const full = core.attention(base);
   const a = core.attention({ ...base, mask: chunkMask(L, 0, split) });
