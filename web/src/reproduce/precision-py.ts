@@ -185,7 +185,7 @@ def cell_text(c):
 def sum_text(c):
     """The Σp column (requests/precision.ts rowSumText): the min and max row sum of the safe cell."""
     lo, hi = c["sum_range"]
-    if not math.isfinite(lo):
-        return "–"
+    if lo != lo:
+        return "NaN"  # every row's sum is NaN
     return fmt(lo, 5) if lo == hi else f"{fmt(lo, 5)} … {fmt(hi, 5)}"
 `;

@@ -82,9 +82,11 @@ export function cellText(c: PrecisionLabResult['cells'][number]): string {
   return parts.join(' · ');
 }
 
-/** The Σp column of a format: the min and max row sum of its safe cell ("–" without rowSums). */
+/** The Σp column of a format: the min and max row sum of its safe cell ("–" without rowSums, "NaN" when every row's sum is NaN). */
 export function rowSumText(c: PrecisionLabResult['cells'][number]): string {
   const r = c.rowSum;
-  if (!r || !Number.isFinite(r.min)) return '–';
+  if (!r) return '–';
+  // NaN: every row's sum is NaN (core.d.ts rowSum) — said as such, not '–', which the page keeps for "not computed yet"
+  if (Number.isNaN(r.min)) return 'NaN';
   return r.min === r.max ? fmt(r.min, 5) : `${fmt(r.min, 5)} … ${fmt(r.max, 5)}`;
 }
