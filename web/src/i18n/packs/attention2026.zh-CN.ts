@@ -3,7 +3,7 @@ import type { att26En } from './attention2026.ts';
 
 export const att26Zh: Record<keyof typeof att26En, string> = {
   'lm.h': '按 log-sum-exp 合并两段部分注意力',
-  'lm.note': 'Split-KV 解码和环形注意力（ring attention）把键分块分别计算注意力，再把结果合并：每块返回输出 o 和 lse = ln Σ_j e^{s_j}（FlashAttention 的 softmax_lse）；令 m = max(l_a, l_b)，合并为 o = (e^{l_a−m} o_a + e^{l_b−m} o_b) / (e^{l_a−m} + e^{l_b−m})，lse = m + ln(e^{l_a−m} + e^{l_b−m})。这里把一次因果注意力（4 个头，d_v = d_k）的键用掩码切成两块，每块由核心的 attention 计算，再用核心的 mergeAttention 合并，与完整调用比较。输入是固定的整数图样（单位方差，不是随机抽样），在每个浏览器引擎里都相同。',
+  'lm.note': 'Split-KV 解码和环形注意力（ring attention）把键分块分别计算注意力，再把结果合并：每块返回输出 o 和 lse = ln Σ_j e^{s_j}（FlashAttention 的 softmax_lse）；令 m = max(l_a, l_b)，合并为 o = (e^{l_a−m} o_a + e^{l_b−m} o_b) / (e^{l_a−m} + e^{l_b−m})，lse = m + ln(e^{l_a−m} + e^{l_b−m})。这里把一次因果注意力（4 个头，d_v = d_k）的键用掩码切成两块，每块由核心的 attention 计算，再用核心的 mergeAttention 合并，与完整调用比较。输入是核心自己的 N(0, 1) 抽样（normalDraws，种子 0），在每个浏览器引擎里逐位相同。',
   'lm.split': '块 A 中键的比例',
   'lm.len': '切分调用的 L',
   'lm.ro.diff': '最大 |合并 − 完整|（输出）',
@@ -15,7 +15,7 @@ export const att26Zh: Record<keyof typeof att26En, string> = {
   'lm.changed': '有变化',
   'lm.text': '块 A 含前 {split} 个键，块 B 含 L = {L} 中其余 {rest} 个（d_k = {dk}）。按自然对数的 lse 合并后，输出与完整调用最多相差 {diff}（float32 舍入），lse 最多相差 {lse}。若内核按以 2 为底保存 lse（lse · log₂e，为了用 exp2），合并时却当作自然对数，混合权重会被锐化 log₂e ≈ 1.4427 倍：输出最多偏差 {base2}。在这次因果调用中，{rows} 行里有 {emptyB} 行看不到块 B 的任何键（看不到块 A 的有 {emptyA} 行）：它们的 (0, −∞) 是中性的；把完整调用与一个空块合并，输出变化 {empty}，lse {lseEq}。',
   'dv.h': 'd_v ≠ d_k：另一种尺寸的值向量（MLA）',
-  'dv.note': '权重 softmax(c · q kᵀ) 与 v 无关，所以 v 可以有自己的头维度 d_v：DeepSeek-V3 和 Kimi K2（多头潜在注意力，MLA）的 q/k 头为 128 + 64 旋转维 = 192，v 头为 128，输出有 d_v 列。缩放属于点积，是 1/√d_k；移植时若用 d_v（或把 v 补零到 d_k 又忘了），每个权重都会变。这里用核心的一次 attention 调用（v 为 d_v）与 v 为 d_k 的同一调用比较，输入是固定的整数图样（单位方差，不是随机抽样），两种缩放下的统计量来自核心的 tensorStats。',
+  'dv.note': '权重 softmax(c · q kᵀ) 与 v 无关，所以 v 可以有自己的头维度 d_v：DeepSeek-V3 和 Kimi K2（多头潜在注意力，MLA）的 q/k 头为 128 + 64 旋转维 = 192，v 头为 128，输出有 d_v 列。缩放属于点积，是 1/√d_k；移植时若用 d_v（或把 v 补零到 d_k 又忘了），每个权重都会变。这里用核心的一次 attention 调用（v 为 d_v）与 v 为 d_k 的同一调用比较，输入是核心自己的 N(0, 1) 抽样（normalDraws），两种缩放下的统计量来自核心的 tensorStats。',
   'dv.label': 'd_v（v 的头维度）',
   'dv.same': '= d_head',
   'dv.preset': 'MLA：Kimi K2（192 / 128）',
