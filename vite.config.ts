@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 import { createHash } from 'node:crypto';
 import { FORMULAS, FORMULAS_ZH } from './web/src/formulas.js';
 import { pwaPlugins, buildId } from './scripts/pwa-config.ts';
@@ -284,5 +285,8 @@ export default defineConfig({
     include: ['tests/web/**/*.test.ts'],
     setupFiles: ['tests/web/setup-cost.ts'],
     environment: 'node',
+    // two files at a time even on two cores (vitest's default there is one): the Copy-as-code file
+    // spends most of its time in Python, which the other files then run beside
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -221,22 +221,25 @@ test('the drill and the checker in Chinese', async () => {
 test('axe-core finds no violation in the drill and the checker (both languages, both schemes), and the drill works by keyboard', async () => {
   const { createRequire } = await import('node:module');
   const axeSource = createRequire(import.meta.url)('axe-core').source;
-  for (const scheme of ['light', 'dark']) {
-    for (const lang of ['en', 'zh-CN']) {
-      const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme });
-      const page = await open(`#v=1&exp=interview&lang=${lang}&theme=${scheme}&dq=scale&dseed=2`, ctx);
-      await checkerRows(page);
-      // keyboard only: focus the first option, arrow to the second, Enter submits the form
-      await page.focus('[data-drill-option="0"]');
-      await page.keyboard.press('ArrowDown');
-      assert.equal(await page.$eval('[data-drill-option="1"]', (x) => x.checked), true);
-      await page.keyboard.press('Enter');
-      await page.waitForSelector('[data-drill-score]');
-      await page.evaluate(axeSource);
+  // one load per language; the page follows prefers-color-scheme live (theme.ts): both schemes are checked in place
+  for (const lang of ['en', 'zh-CN']) {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    const page = await open(`#v=1&exp=interview&lang=${lang}&dq=scale&dseed=2`, ctx);
+    await checkerRows(page);
+    // keyboard only: focus the first option, arrow to the second, Enter submits the form
+    await page.focus('[data-drill-option="0"]');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.$eval('[data-drill-option="1"]', (x) => x.checked), true);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-drill-score]');
+    await page.evaluate(axeSource);
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
       const r = await page.evaluate(() => window.axe.run({ include: [['[data-slot="drill"]'], ['[data-slot="claims"]']] }, { resultTypes: ['violations'] }));
       assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), [], `${scheme} ${lang}`);
-      await ctx.close();
     }
+    await ctx.close();
   }
 });
 

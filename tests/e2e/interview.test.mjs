@@ -261,16 +261,19 @@ test('a 360 px phone: no sideways scroll in either language; every link has a to
 
 test('axe-core finds no violation on the interview view, in both languages and colour schemes', async () => {
   const { browser } = suite;
-  for (const scheme of ['light', 'dark']) {
-    const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: scheme });
-    for (const lang of ['en', 'zh-CN']) {
-      const page = await openInterview(`#v=1&lang=${lang}`, ctx);
-      await page.evaluate(axeSource);
+  // one load per language; the page follows prefers-color-scheme live (theme.ts): the scheme is switched in place
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: 'light' });
+  for (const lang of ['en', 'zh-CN']) {
+    const page = await openInterview(`#v=1&lang=${lang}`, ctx);
+    await page.evaluate(axeSource);
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
       const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
       assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), [], `${scheme} ${lang}`);
-      await page.close();
     }
-    await ctx.close();
+    await page.close();
   }
+  await ctx.close();
   assert.deepEqual([...log.pageErrors, ...log.consoleErrors], []);
 });
