@@ -12,8 +12,20 @@ export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 export const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+/**
+ * Debian's Chromium. `serviceWorkers` is the default of its contexts and pages ('allow', as a
+ * reader's browser; a context may still pass its own): the test suites block them, since a fresh
+ * context that lets the site register its worker also downloads its precache (113 files), about
+ * 1–1.4 s of CPU per context on two cores; the files about the service worker (offline, faults,
+ * speed, and the share page's offline test) allow them.
+ */
+export async function launch({ serviceWorkers = 'allow' } = {}) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = (options = {}) => newContext({ serviceWorkers, ...options });
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = (options = {}) => newPage({ serviceWorkers, ...options });
+  return browser;
 }
 
 /** Records console errors, page errors, dialogs and requests to other hosts of every page of a context. */
@@ -77,13 +89,14 @@ export function moveSlider(page, panel, key, index) {
 }
 
 /**
- * The set-up of a browser suite: dist/ served under `prefix`, Chromium, one context with
+ * The set-up of a browser suite: dist/ served under `prefix`, Chromium (service workers blocked
+ * unless `serviceWorkers: 'allow'`), one context with
  * clipboard access, and the watcher of console errors and foreign requests.
  */
-export async function openSuite(dist, prefix) {
+export async function openSuite(dist, prefix, { serviceWorkers = 'block' } = {}) {
   const { serve } = await import('./server.mjs');
   const srv = await serve(dist, { prefix });
-  const browser = await launch();
+  const browser = await launch({ serviceWorkers });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.origin });
   const log = watch(context, srv.origin);
@@ -94,13 +107,14 @@ export async function openSuite(dist, prefix) {
  * The suite of one test file: node:test hooks that check the build (`needs`, a file of dist/),
  * open the suite under `prefix` (openSuite) before the file's tests and close it after them.
  * Returns the suite's handle (srv, browser, context, log, close: set once it is open); `onOpen`
- * receives it too, for a file that keeps them in variables of its own.
+ * receives it too, for a file that keeps them in variables of its own. Its contexts block service
+ * workers unless `serviceWorkers: 'allow'` (launch()).
  */
-export function useSuite(prefix, onOpen = () => {}, { needs = 'index.html', missing = 'dist/ is missing: run `npm run build` first' } = {}) {
+export function useSuite(prefix, onOpen = () => {}, { needs = 'index.html', missing = 'dist/ is missing: run `npm run build` first', serviceWorkers = 'block' } = {}) {
   const suite = {};
   before(async () => {
     assert.ok(existsSync(DIST + needs), missing);
-    Object.assign(suite, await openSuite(DIST, prefix));
+    Object.assign(suite, await openSuite(DIST, prefix, { serviceWorkers }));
     onOpen(suite);
   });
   after(async () => { await suite.close?.(); });

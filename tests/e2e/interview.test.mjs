@@ -41,6 +41,17 @@ async function openInterview(hash = '', ctx = context) {
   return page;
 }
 
+/**
+ * The view at seed 4 in one language, loaded once and shared by the tests that only read it (Copy
+ * answer, print, axe-core): each load computes every live number and a training run.
+ */
+const sharedPages = new Map();
+function sharedInterview(lang) {
+  if (!sharedPages.has(lang)) sharedPages.set(lang, openInterview(`#v=1&iseed=4&lang=${lang}`));
+  return sharedPages.get(lang);
+}
+after(async () => { for (const p of sharedPages.values()) await p.then((page) => page.close()).catch(() => {}); });
+
 /** The view's live numbers as shown: id → { value, text } (each id once; every copy must agree). */
 async function liveOf(page) {
   const spans = await page.$$eval('[data-live]', (els) => els.map((e) => ({ id: e.dataset.live, value: Number(e.dataset.value), text: e.textContent, pending: e.classList.contains('pending') })));
@@ -193,7 +204,7 @@ test('a follow-up and a wrong answer, followed as a reader does: click, the pane
 
 test('Copy answer: the 30-second answer with its live numbers and the share link, as Markdown, in both languages', async () => {
   for (const lang of ['en', 'zh-CN']) {
-    const page = await openInterview(`#v=1&iseed=4&lang=${lang}`);
+    const page = await sharedInterview(lang);
     const shown = await liveOf(page);
     await page.click('.iv-controls [data-action="copy-answer"]');
     const text = await page.evaluate(() => navigator.clipboard.readText());
@@ -209,14 +220,13 @@ test('Copy answer: the 30-second answer with its live numbers and the share link
     assert.match(text, new RegExp(`${srv.url.replace(/[.]/g, '\\.')}${dir}p/interview/#v=1&exp=interview&iseed=4&cv=\\d+\\.\\d+\\.\\d+(\\s|$)`), 'the share link');
     assert.match(text, new RegExp(`\\(\\[.+\\]\\(http://127\\.0\\.0\\.1:\\d+/lab/${dir}p/variance/#v=1&exp=variance&dk=512&seed=4&cv=\\d+\\.\\d+\\.\\d+\\)\\)`), 'a show-me link');
     console.log(`Copy answer (${lang}):\n${text}\n`);
-    await page.close();
   }
 });
 
 test('print: an A4 cheat sheet of at most two pages whose text holds the live numbers; nothing is cut across a page', async () => {
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   for (const lang of ['en', 'zh-CN']) {
-    const page = await openInterview(`#v=1&iseed=6&lang=${lang}`);
+    const page = await sharedInterview(lang);
     await page.waitForFunction(() => !document.querySelector('[data-panel="interview"] .formula[aria-busy]'));
     const shown = await liveOf(page);
     await page.emulateMedia({ media: 'print' });
@@ -224,7 +234,7 @@ test('print: an A4 cheat sheet of at most two pages whose text holds the live nu
     assert.ok(await page.$$eval('[data-panel="interview"] .katex', (k) => k.length) >= 2, 'KaTeX formulas');
     assert.equal(await page.isVisible('[data-bar]'), false);
     const after = await page.$eval('[data-item="30s-p1"] a[data-show]', (a) => getComputedStyle(a, '::after').content);
-    assert.match(after, /^" #exp=variance&dk=512&seed=6"$/, 'a link prints as its short URL (the base is printed once)');
+    assert.match(after, /^" #exp=variance&dk=512&seed=4"$/, 'a link prints as its short URL (the base is printed once)');
     assert.match(await page.textContent('.iv-print-base'), /127\.0\.0\.1:\d+\/lab\//);
     const breaks = await page.$$eval('[data-panel="interview"] canvas, [data-panel="interview"] [data-chart-box], [data-panel="interview"] .katex-block, [data-panel="interview"] .iv-item',
       (els) => els.map((e) => getComputedStyle(e).breakInside));
@@ -242,7 +252,7 @@ test('print: an A4 cheat sheet of at most two pages whose text holds the live nu
     const printed = new Set(await page.$$eval('[data-live]', (els) => els.filter((e) => !e.closest('.iv-screen-only')).map((e) => e.dataset.live)));
     assert.ok(printed.size >= 40, `${printed.size} numbers on the sheet`);
     for (const [id, { text: num }] of Object.entries(shown)) if (printed.has(id)) assert.ok(flat.includes(num.replace(/\s+/g, '')), `${lang}: ${id} = ${num} in the PDF text`);
-    await page.close();
+    await page.emulateMedia({ media: 'screen' });
   }
 });
 
@@ -260,11 +270,11 @@ test('a 360 px phone: no sideways scroll in either language; every link has a to
 });
 
 test('axe-core finds no violation on the interview view, in both languages and colour schemes', async () => {
-  const { browser } = suite;
-  // one load per language; the page follows prefers-color-scheme live (theme.ts): the scheme is switched in place
-  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 }, colorScheme: 'light' });
+  // the view each language's earlier tests loaded; the page follows prefers-color-scheme live
+  // (theme.ts): both schemes are checked in place
   for (const lang of ['en', 'zh-CN']) {
-    const page = await openInterview(`#v=1&lang=${lang}`, ctx);
+    const page = await sharedInterview(lang);
+    await page.setViewportSize({ width: 1366, height: 768 });
     await page.evaluate(axeSource);
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });
@@ -272,8 +282,6 @@ test('axe-core finds no violation on the interview view, in both languages and c
       const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
       assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`), [], `${scheme} ${lang}`);
     }
-    await page.close();
   }
-  await ctx.close();
   assert.deepEqual([...log.pageErrors, ...log.consoleErrors], []);
 });

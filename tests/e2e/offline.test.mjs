@@ -22,7 +22,7 @@ const results = path.join(repo, 'test-results');
 const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8'));
 const EMBED_HOST = 'http://localhost:9/host.html';
 
-const suite = useSuite('/deep/sub/path/');
+const suite = useSuite('/deep/sub/path/', undefined, { serviceWorkers: 'allow' });
 
 /** Waits until the page is controlled by the service worker (installed: the precache is complete). */
 async function controlled(page) {

@@ -18,7 +18,7 @@ let srv, browser;
 before(async () => {
   assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
   srv = await serve(dist, { prefix: '/refusals/' });
-  browser = await launch();
+  browser = await launch({ serviceWorkers: 'block' });
 });
 after(async () => {
   await browser?.close();

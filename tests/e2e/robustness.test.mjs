@@ -19,7 +19,7 @@ let srv, browser, core;
 before(async () => {
   assert.ok(existsSync(dist + 'index.html'), 'dist/ is missing: run `npm run build` first');
   srv = await serve(dist, { prefix: '/robust/' });
-  browser = await launch();
+  browser = await launch({ serviceWorkers: 'block' });
   core = await loadCore({ kernel: 'simd' });
 });
 after(async () => {

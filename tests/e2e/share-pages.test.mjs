@@ -254,7 +254,7 @@ test('the root page opened in Chinese does not lay its English first-paint pictu
 });
 
 test('after one visit of a share page, another share page opens offline (the service worker precaches them)', async () => {
-  const ctx = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const ctx = await suite.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'allow' });
   const page = await ctx.newPage();
   await page.goto(suite.srv.url + 'zh-CN/p/article/');
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));

@@ -13,7 +13,7 @@ import vm from 'node:vm';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const DK_STEPS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
-const suite = useSuite('/speed/');
+const suite = useSuite('/speed/', undefined, { serviceWorkers: 'allow' });
 
 async function open(query, hash, context = suite.context) {
   const page = await context.newPage();
