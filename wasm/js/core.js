@@ -18,15 +18,18 @@ export { modelConfig, MODEL_CONFIG_LIMITS, MODEL_CONFIG_TYPES } from './model-co
 // experiments.js; the loader re-exports the lists and derives its own from that declaration.
 export { SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING, ATTENTION_VARIANTS, TRAINING_TASKS };
 
+// The ranges core.js checks itself (by a parameter's name, in every call that has it), read from
+// the declaration (experiments.js); every other range is the core's check.
+const rangeOf = (name, key) => Object.freeze([...EXPERIMENTS[name].params[key].range]);
 export const LIMITS = Object.freeze({
-  dk: Object.freeze([1, 16384]),
-  seqLen: Object.freeze([1, 8192]),
-  heads: Object.freeze([1, 64]),
-  samples: Object.freeze([2, 1000000]),
-  seed: Object.freeze([0, 4294967295]),
-  bins: Object.freeze([4, 400]),
-  heatmapSize: Object.freeze([1, 512]),
-  logits: Object.freeze([1, 4096]),
+  dk: rangeOf('attentionStats', 'dk'),
+  seqLen: rangeOf('attentionStats', 'seqLen'),
+  heads: rangeOf('attentionStats', 'heads'),
+  samples: rangeOf('scoreVariance', 'samples'),
+  seed: rangeOf('scoreVariance', 'seed'),
+  bins: rangeOf('scoreVariance', 'bins'),
+  heatmapSize: rangeOf('attentionStats', 'heatmapSize'),
+  logits: rangeOf('softmaxJacobian', 'logits'),
   workBytes: 512 * 1024 * 1024,
   // The work budget of one call, in seconds estimated by the core's cost model for the machine it
   // was calibrated on (wasm/src/cost.hpp, scripts/calibrate-cost.mjs): products (with the call's
@@ -244,11 +247,12 @@ function num(what, name, v, fallback) {
   if (!Number.isFinite(v)) throw new RangeError(`${what}: ${name} = ${v} must be a finite number`);
   return v;
 }
-function seed(what, v) {
-  if (v === undefined) return 0;
+function seed(what, v, fallback) {
+  if (v === undefined) return fallback;
   if (typeof v !== 'number') throw new TypeError(`${what}: seed must be a number, got ${typeName(v)}`);
-  if (!Number.isInteger(v) || v < 0 || v > 4294967295) {
-    throw new RangeError(`${what}: seed = ${v} must be an integer in 0..4294967295`);
+  const [lo, hi] = LIMITS.seed;
+  if (!Number.isInteger(v) || v < lo || v > hi) {
+    throw new RangeError(`${what}: seed = ${v} must be an integer in ${lo}..${hi}`);
   }
   return v;
 }
@@ -313,16 +317,16 @@ function sinkLogit(what, v) {
   }
   return v;
 }
-// ρ, the correlation of each key with its matching query: absent = 0 (independent); a number in −1..1.
-function correlation(what, v) {
-  if (v === undefined) return 0;
+// ρ, the correlation of each key with its matching query: absent = its default (0, independent); a number in −1..1.
+function correlation(what, v, fallback) {
+  if (v === undefined) return fallback;
   if (typeof v !== 'number') throw new TypeError(`${what}: correlation must be a number, got ${typeName(v)}`);
   if (!(v >= -1 && v <= 1)) throw new RangeError(`${what}: correlation = ${v} must be a number in -1..1`);
   return v;
 }
-// Logit soft-capping: absent = off (0 for the core); otherwise a number in (0, 1e6].
-function softcap(what, v) {
-  if (v === undefined) return 0;
+// Logit soft-capping: absent = off (its default, 0 for the core); otherwise a number in (0, 1e6].
+function softcap(what, v, fallback = 0) {
+  if (v === undefined) return fallback;
   if (typeof v !== 'number') throw new TypeError(`${what}: softcap must be a number, got ${typeName(v)}`);
   if (!(v > 0) || !Number.isFinite(v) || v > 1e6) {
     throw new RangeError(`${what}: softcap = ${v} must be a positive number ≤ 1e6 (leave it out to turn soft-capping off)`);
@@ -504,6 +508,22 @@ export const COSTED_CALLS = Object.freeze(EXPERIMENT_NAMES.filter((name) => EXPE
 /** The parameters each call accepts, and the defaults it fills (experiments.js). */
 const PARAM_KEYS = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name, Object.freeze(Object.keys(EXPERIMENTS[name].params))])));
 const DEFAULTS = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name, defaultsOf(name)])));
+/**
+ * How a declared parameter of one value is checked, by its type, with its declared default (a
+ * parameter with none is required; a default null takes null too): reader(what, key, v, spec, kernelOf).
+ * A type not here (lists, tensors, sinks) is read by its method.
+ */
+const READ = Object.freeze({
+  int: (what, key, v, spec) => int(what, key, v, spec.default),
+  number: (what, key, v, spec) => (spec.default === null && (v === undefined || v === null) ? null : num(what, key, v, spec.default)),
+  bool: (what, key, v, spec) => bool(what, key, v, spec.default),
+  seed: (what, key, v, spec) => seed(what, v, spec.default),
+  kernel: (what, key, v, spec, kernelOf) => kernelOf(what, v),
+  scale: (what, key, v, spec) => scale(what, v, spec.default, key),
+  choice: (what, key, v, spec) => choice(what, key, v, spec.values, spec.default),
+  softcap: (what, key, v, spec) => softcap(what, v, spec.default),
+  correlation: (what, key, v, spec) => correlation(what, v, spec.default),
+});
 
 // The limits the module's C++ side enforces now (one module may serve cores with other limits).
 const moduleLimits = new WeakMap();  // embind module → limits last set
@@ -545,7 +565,32 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     }
     return v;
   };
-  const core = ownArgs({
+  // The declared parameters of call `name` that READ knows, in declaration order, but those in
+  // `own` (the method reads them itself): each checked once, by its declared type and default.
+  const declared = (name, params, own = []) => {
+    const out = {};
+    for (const [key, spec] of Object.entries(EXPERIMENTS[name].params)) {
+      if (!own.includes(key) && spec.type in READ) out[key] = READ[spec.type](name, key, params[key], spec, kernelOf);
+    }
+    return out;
+  };
+  // A 'params' experiment whose every parameter READ knows needs no method of its own below: its
+  // method checks the keys and each parameter's type and default, and the core the ranges (normalDraws).
+  const withDerived = (methods) => {
+    for (const name of EXPERIMENT_NAMES.filter((n) => !(n in methods))) {
+      const e = EXPERIMENTS[name];
+      const odd = Object.entries(e.params).filter(([, spec]) => !(spec.type in READ)).map(([key, spec]) => `${key} (${spec.type})`);
+      if (e.call !== 'params' || odd.length > 0) {
+        throw new Error(`core.js: ${name} needs a method of its own in makeCore (${e.call !== 'params' ? `call '${e.call}'` : `its parameters ${odd.join(', ')}`})`);
+      }
+      methods[name] = (params) => {
+        checkObject(name, params, PARAM_KEYS[name]);
+        return call(name, declared(name, params));
+      };
+    }
+    return methods;
+  };
+  const core = ownArgs(withDerived({
     /** This core's budgets per call (loadCore's limits). */
     limits,
     /** 'full', or 'first': only FIRST_PART_CALLS (loadCore's part). */
@@ -578,85 +623,37 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     scoreVariance(params) {
       const what = 'scoreVariance';
-      const D = DEFAULTS.scoreVariance;
       checkObject(what, params, PARAM_KEYS[what]);
       const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
-      return call('scoreVariance', {
-        dks,
-        samples: int(what, 'samples', params.samples, D.samples),
-        seed: seed(what, params.seed),
-        variance: num(what, 'variance', params.variance, D.variance),
-        histDk: int(what, 'histDk', params.histDk, dks.length > 0 ? dks[0] : 64),
-        bins: int(what, 'bins', params.bins, D.bins),
-        correlation: correlation(what, params.correlation),
-      });
+      return call(what, { ...declared(what, params, ['histDk']), dks, histDk: int(what, 'histDk', params.histDk, dks[0]) });
     },
     attentionStats(params) {
       const what = 'attentionStats';
-      const D = DEFAULTS.attentionStats;
       checkObject(what, params, PARAM_KEYS[what]);
-      const heads = int(what, 'heads', params.heads, D.heads);
-      return call('attentionStats', {
-        heads,
-        headsKv: int(what, 'headsKv', params.headsKv, D.headsKv),
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        dk: int(what, 'dk', params.dk),
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        variance: num(what, 'variance', params.variance, D.variance),
-        threshold: num(what, 'threshold', params.threshold, D.threshold),
-        kernel: kernelOf(what, params.kernel),
-        heatmapSize: int(what, 'heatmapSize', params.heatmapSize, D.heatmapSize),
-        perRow: bool(what, 'perRow', params.perRow, D.perRow),
-        gradients: bool(what, 'gradients', params.gradients, D.gradients),
-        causal: bool(what, 'causal', params.causal, D.causal),
-        spectral: bool(what, 'spectral', params.spectral, D.spectral),
-        softcap: softcap(what, params.softcap),
-        correlation: correlation(what, params.correlation),
-        sinks: sinks(what, params.sinks, heads),
-      });
+      const p = declared(what, params);
+      return call(what, { ...p, sinks: sinks(what, params.sinks, p.heads) });
     },
     saturationSweep(params) {
       const what = 'saturationSweep';
-      const D = DEFAULTS.saturationSweep;
       checkObject(what, params, PARAM_KEYS[what]);
-      let scales = [...D.scales];
-      if (params.scales !== undefined) {
-        scales = list(what, 'scales', params.scales, 8, (s, name) => {
-          if (s === undefined) throw new TypeError(`${what}: ${name} must be a string or a number, got undefined`);
-          return scale(what, s, undefined, name);
-        });
-      }
-      const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
-      const heads = int(what, 'heads', params.heads, D.heads);
-      return call('saturationSweep', {
-        dks,
-        scales,
-        heads,
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        seed: seed(what, params.seed),
-        variance: num(what, 'variance', params.variance, D.variance),
-        threshold: num(what, 'threshold', params.threshold, D.threshold),
-        kernel: kernelOf(what, params.kernel),
-        gradients: bool(what, 'gradients', params.gradients, D.gradients),
-        causal: bool(what, 'causal', params.causal, D.causal),
-        spectral: bool(what, 'spectral', params.spectral, D.spectral),
-        softcap: softcap(what, params.softcap),
-        correlation: correlation(what, params.correlation),
-        sinks: sinks(what, params.sinks, heads),
+      const scales = params.scales === undefined ? [...DEFAULTS[what].scales] : list(what, 'scales', params.scales, 8, (s, name) => {
+        if (s === undefined) throw new TypeError(`${what}: ${name} must be a string or a number, got undefined`);
+        return scale(what, s, undefined, name);
       });
+      const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
+      const p = declared(what, params);
+      return call(what, { ...p, dks, scales, sinks: sinks(what, params.sinks, p.heads) });
     },
     softmaxJacobian(logits, options = {}) {
       const what = 'softmaxJacobian';
       checkObject(what, options, PARAM_KEYS[what].filter((key) => key !== 'logits'));
       need(what);
-      const x = numberList(what, 'logits', logits, 1, 4096);
+      const x = numberList(what, 'logits', logits, ...LIMITS.logits);
       applyLimits();
-      return checked(mod.softmaxJacobian(x, softcap(what, options.softcap)));
+      return checked(mod.softmaxJacobian(x, softcap(what, options.softcap, DEFAULTS[what].softcap)));
     },
     attention(params) {
       const what = 'attention';
-      const D = DEFAULTS.attention;
       checkObject(what, params, PARAM_KEYS[what]);
       // The shape first, then every tensor's real length against it: nothing is copied into the
       // wasm heap before the bindings' shape and budget checks (check_attention_work) pass.
@@ -664,28 +661,18 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       const seqLen = int(what, 'seqLen', params.seqLen);
       const dk = int(what, 'dk', params.dk);
       const headsKv = headsKvOf(what, heads, params.headsKv);
-      const dv = int(what, 'dv', params.dv, D.dv);
+      const dv = int(what, 'dv', params.dv, DEFAULTS[what].dv);
       if (dv < 0 || dv > LIMITS.dk[1]) throw new RangeError(`${what}: dv = ${dv} is outside 0..${LIMITS.dk[1]} (0: dv = dk)`);
       const n = heads * seqLen * dk, nkv = headsKv * seqLen * dk, nkvV = headsKv * seqLen * (dv || dk);
-      return call('attention', {
-        q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
-        k: float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk'),
-        v: float32(what, 'v', params.v, nkvV, dv ? 'headsKv · seqLen · dv' : 'headsKv · seqLen · dk'),
-        heads,
-        headsKv: params.headsKv === undefined ? 0 : headsKv,
-        seqLen,
-        dk,
-        dv,
-        scale: scale(what, params.scale, D.scale),
-        kernel: kernelOf(what, params.kernel),
-        weights: bool(what, 'weights', params.weights, D.weights),
-        causal: bool(what, 'causal', params.causal, D.causal),
+      const q = float32(what, 'q', params.q, n, 'heads · seqLen · dk');
+      const k = float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk');
+      const v = float32(what, 'v', params.v, nkvV, dv ? 'headsKv · seqLen · dv' : 'headsKv · seqLen · dk');
+      return call(what, {
+        ...declared(what, params, ['heads', 'seqLen', 'dk', 'headsKv', 'dv']),
+        q, k, v, heads, headsKv: params.headsKv === undefined ? 0 : headsKv, seqLen, dk, dv,
         mask: maskOf(what, params.mask, heads, seqLen),
-        softcap: softcap(what, params.softcap),
-        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, D.maskedRow),
         sinks: sinks(what, params.sinks, heads),
         alibi: alibiOf(what, params.alibi, heads),
-        lse: bool(what, 'lse', params.lse, D.lse),
         queryScale: params.queryScale === undefined || params.queryScale === null ? null : float32(what, 'queryScale', params.queryScale, seqLen, 'seqLen'),
       });
     },
@@ -715,37 +702,25 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     simdPeak(params = {}) {
       const what = 'simdPeak';
-      const D = DEFAULTS.simdPeak;
       checkObject(what, params, PARAM_KEYS[what]);
       if (build !== 'simd128') throw new RangeError(`${what}: the baseline build has no WebAssembly SIMD128`);
-      return call('simdPeak', { iters: int(what, 'iters', params.iters, D.iters) });
+      return call(what, declared(what, params));
     },
     tensorStats(params) {
       const what = 'tensorStats';
-      const D = DEFAULTS.tensorStats;
       checkObject(what, params, PARAM_KEYS[what]);
       const heads = int(what, 'heads', params.heads);
       const seqLen = int(what, 'seqLen', params.seqLen);
       const dk = int(what, 'dk', params.dk);
       const n = heads * seqLen * dk;
       // A zero-length v is refused (it is not "no v": leave v out, or pass null, to draw V).
-      return call('tensorStats', {
-        q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
-        k: float32(what, 'k', params.k, n, 'heads · seqLen · dk'),
-        v: params.v === undefined || params.v === null ? null : float32(what, 'v', params.v, n, 'heads · seqLen · dk'),
-        heads,
-        seqLen,
-        dk,
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        threshold: num(what, 'threshold', params.threshold, D.threshold),
-        kernel: kernelOf(what, params.kernel),
-        causal: bool(what, 'causal', params.causal, D.causal),
-      });
+      const q = float32(what, 'q', params.q, n, 'heads · seqLen · dk');
+      const k = float32(what, 'k', params.k, n, 'heads · seqLen · dk');
+      const v = params.v === undefined || params.v === null ? null : float32(what, 'v', params.v, n, 'heads · seqLen · dk');
+      return call(what, { ...declared(what, params, ['heads', 'seqLen', 'dk']), q, k, v, heads, seqLen, dk });
     },
     precisionLab(params) {
       const what = 'precisionLab';
-      const D = DEFAULTS.precisionLab;
       checkObject(what, params, PARAM_KEYS[what]);
       let logits = null;
       let q = null, k = null;
@@ -777,55 +752,23 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         }
         logits = numberList(what, 'logits', params.logits, 1, 8192);
       }
-      return call('precisionLab', {
-        logits,
-        rows: int(what, 'rows', params.rows, D.rows),
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        dk: int(what, 'dk', params.dk, D.dk),
-        heads: int(what, 'heads', params.heads, D.heads),
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        blockSize: int(what, 'blockSize', params.blockSize, D.blockSize),
-        accumulate: choice(what, 'accumulate', params.accumulate, ACCUMULATE_MODES, D.accumulate),
-        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, D.maskedRow),
-        softcap: softcap(what, params.softcap),
-        q,
-        k,
-        scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, D.scaleAt),
-        scaleRounding: choice(what, 'scaleRounding', params.scaleRounding, SCALE_ROUNDING, D.scaleRounding),
-        rowSums: bool(what, 'rowSums', params.rowSums, D.rowSums),
-      });
+      return call(what, { ...declared(what, params), logits, q, k });
     },
     longContext(params) {
       const what = 'longContext';
-      const D = DEFAULTS.longContext;
       checkObject(what, params, PARAM_KEYS[what]);
-      let methods = [...D.methods];
-      if (params.methods !== undefined) {
-        methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
-      }
-      return call('longContext', {
-        dk: int(what, 'dk', params.dk, D.dk),
-        seqLens: intList(what, 'seqLens', params.seqLens, 16, [1, 16384]),
-        trainLen: int(what, 'trainLen', params.trainLen, D.trainLen),
-        queries: int(what, 'queries', params.queries, D.queries),
+      const methods = params.methods === undefined ? [...DEFAULTS[what].methods]
+        : list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
+      return call(what, {
+        ...declared(what, params),
+        seqLens: intList(what, 'seqLens', params.seqLens, 16, EXPERIMENTS[what].params.seqLens.range),
         methods,
-        seed: seed(what, params.seed),
-        kernel: kernelOf(what, params.kernel),
-        // Llama 4's temperature, Scalable-Softmax's s and YaRN's m-scales (the core checks their ranges)
-        floorScale: num(what, 'floorScale', params.floorScale, D.floorScale),
-        attnScale: num(what, 'attnScale', params.attnScale, D.attnScale),
-        s: num(what, 's', params.s, D.s),
-        mscale: num(what, 'mscale', params.mscale, D.mscale),
-        mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, D.mscaleAllDim),
         sink: params.sink === undefined || params.sink === null ? null : sinkLogit(what, params.sink),
       });
     },
     normalisers(params = {}) {
       const what = 'normalisers';
-      const D = DEFAULTS.normalisers;
       checkObject(what, params, PARAM_KEYS[what]);
-      const bias = params.sigmoidBias;
       let logits = null;
       if (params.logits !== undefined && params.logits !== null) {
         // one explicit row: the parameters of the drawn rows cannot go with it
@@ -835,55 +778,13 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         }
         logits = numberList(what, 'logits', params.logits, 1, 4096);
       }
-      return call('normalisers', {
-        heads: int(what, 'heads', params.heads, D.heads),
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        dk: int(what, 'dk', params.dk, D.dk),
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        kernel: kernelOf(what, params.kernel),
-        causal: bool(what, 'causal', params.causal, D.causal),
-        // the core checks the ranges of these
-        sink: num(what, 'sink', params.sink, D.sink),
-        sigmoidBias: bias === undefined || bias === null ? null : num(what, 'sigmoidBias', bias),
-        gateMean: num(what, 'gateMean', params.gateMean, D.gateMean),
-        lambda: num(what, 'lambda', params.lambda, D.lambda),
-        logits,
-      });
+      return call(what, { ...declared(what, params), logits });
     },
     qkClip(params = {}) {
       const what = 'qkClip';
-      const D = DEFAULTS.qkClip;
       checkObject(what, params, PARAM_KEYS[what]);
-      const heads = int(what, 'heads', params.heads, D.heads);
-      return call('qkClip', {
-        heads,
-        headsKv: params.headsKv === undefined || params.headsKv === 0 ? 0 : headsKvOf(what, heads, params.headsKv),
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        dk: int(what, 'dk', params.dk, D.dk),
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        kernel: kernelOf(what, params.kernel),
-        causal: bool(what, 'causal', params.causal, D.causal),
-        softcap: softcap(what, params.softcap),
-        // the core checks the ranges of these
-        qGain: num(what, 'qGain', params.qGain, D.qGain),
-        tau: num(what, 'tau', params.tau, D.tau),
-        alpha: num(what, 'alpha', params.alpha, D.alpha),
-        ropeDim: int(what, 'ropeDim', params.ropeDim, D.ropeDim),
-      });
-    },
-    normalDraws(params) {
-      const what = 'normalDraws';
-      const D = DEFAULTS.normalDraws;
-      checkObject(what, params, PARAM_KEYS[what]);
-      // types here; the core checks the ranges (n, stream, sigma) and the bytes of the result before drawing
-      return call('normalDraws', {
-        n: int(what, 'n', params.n),
-        seed: seed(what, params.seed),
-        stream: int(what, 'stream', params.stream, D.stream),
-        sigma: num(what, 'sigma', params.sigma, D.sigma),
-      });
+      const p = declared(what, params, ['headsKv']);
+      return call(what, { ...p, headsKv: params.headsKv === undefined || params.headsKv === 0 ? 0 : headsKvOf(what, p.heads, params.headsKv) });
     },
     modelScales(...args) {
       // the catalogue takes nothing: an argument (options that would be ignored) is refused
@@ -922,7 +823,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         beta2: num(what, 'beta2', config.beta2, d.beta2),
         adamEps: num(what, 'adamEps', config.adamEps, d.adamEps),
         evalSize: trainInt(what, 'evalSize', config.evalSize, d.evalSize),
-        seed: seed(what, config.seed),
+        seed: seed(what, config.seed, d.seed),
         kernel: kernelOf(what, config.kernel),
       });
       const live = liveOf(mod);
@@ -949,7 +850,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       // heapBytes: the wasm heap's current size (it grows with the largest call so far, never shrinks).
       return { version: b.version, kernel: defaultKernel, simd: b.simd, build, part, heapBytes: mod.HEAP8.length };
     },
-  });
+  }));
   return core;
 }
 
