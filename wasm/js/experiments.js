@@ -33,6 +33,7 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * ('press' or a Float32Array of one slope per head) or state ({ output, lse } of a partial attention).
  * `default`: what a call that leaves it out gets (absent: required, or derived as `doc` says).
  * `range`: the inclusive bounds the core enforces (of each element, for lists; of the length, for numberList).
+ * `count`: how many elements a list (intList, scaleList, choiceList) holds, inclusive.
  * `field`: the member of the C++ Params struct it goes into, if not the key in snake_case; null: the
  * binding reads it itself (a tensor copied into the heap after the call's budget check, a value of
  * its own form); every other parameter is read by the generated read_params (experiment_reads.hpp).
@@ -40,6 +41,7 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * @property {'int'|'number'|'bool'|'seed'|'kernel'|'scale'|'choice'|'softcap'|'correlation'|'intList'|'scaleList'|'choiceList'|'float32'|'numberList'|'sinks'|'sink'|'alibi'|'state'} type
  * @property {number|boolean|string|null|readonly (string|number)[]} [default]
  * @property {readonly [number, number]} [range]
+ * @property {readonly [number, number]} [count]
  * @property {readonly string[]} [values]
  * @property {string|null} [field]
  * @property {string} doc
@@ -86,7 +88,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     doc: 'Var(q·k) = d_k σ⁴ by Monte Carlo, with the theory rows and histograms of the raw and 1/√d_k scores (C1, C3)',
     cpp: 'score_variance', call: 'params', part: 'first', costed: true,
     params: {
-      dks: { type: 'intList', range: dk, doc: 'the head dimensions d_k, 1..64 of them' },
+      dks: { type: 'intList', range: dk, count: [1, 64], doc: 'the head dimensions d_k, 1..64 of them' },
       samples: { type: 'int', default: 20000, range: [2, 1000000], doc: 'pairs (q, k) per d_k' },
       seed,
       variance,
@@ -117,8 +119,8 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     doc: "attentionStats' summary against d_k for each scale, on the same Q, K, V per d_k (C2, C3, C6)",
     cpp: 'saturation_sweep', call: 'params', part: 'full', costed: true,
     params: {
-      dks: { type: 'intList', range: dk, doc: 'the head dimensions d_k, 1..64 of them' },
-      scales: { type: 'scaleList', default: ['none', 'inv_sqrt_dk', 'inv_dk'], doc: 'the scales, 1..8 of them (each as `scale`)' },
+      dks: { type: 'intList', range: dk, count: [1, 64], doc: 'the head dimensions d_k, 1..64 of them' },
+      scales: { type: 'scaleList', default: ['none', 'inv_sqrt_dk', 'inv_dk'], count: [1, 8], doc: 'the scales, 1..8 of them (each as `scale`)' },
       heads: { type: 'int', default: 4, range: heads, doc: 'heads' },
       seqLen: { type: 'int', default: 128, range: seqLen, doc: 'L, queries and keys per head' },
       seed, variance, threshold, kernel, gradients, causal, spectral, softcap, correlation, sinks,
@@ -227,10 +229,10 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     cpp: 'long_context', call: 'params', part: 'full', costed: true,
     params: {
       dk: { type: 'int', default: 64, range: dk, doc: 'd_k' },
-      seqLens: { type: 'intList', range: [1, 16384], doc: 'the lengths L, 1..16 of them' },
+      seqLens: { type: 'intList', range: [1, 16384], count: [1, 16], doc: 'the lengths L, 1..16 of them' },
       trainLen: { type: 'int', default: 512, range: [2, 16384], doc: 'L_train, the training length' },
       queries: { type: 'int', default: 64, range: [1, 1024], doc: 'queries per length (each the newest token)' },
-      methods: { type: 'choiceList', default: LONG_CONTEXT_METHODS, values: LONG_CONTEXT_METHODS, doc: 'the schemes, each at most once' },
+      methods: { type: 'choiceList', default: LONG_CONTEXT_METHODS, values: LONG_CONTEXT_METHODS, count: [1, 16], doc: 'the schemes, each at most once' },
       seed, kernel,
       floorScale: { type: 'number', field: 'options.floor_scale', default: 8192, range: [1, 1e9], doc: "Llama 4's temperature: floor_scale" },
       attnScale: { type: 'number', field: 'options.attn_scale', default: 0.1, range: [0, 10], doc: "Llama 4's temperature: attn_scale" },
