@@ -320,9 +320,10 @@ export function headsKvOf(what, heads, v) {
 }
 
 /**
- * How a declared parameter of one value is checked, by its type, with its declared default (a
- * parameter with none is required; a default null takes null too): reader(what, key, v, spec, kernelOf).
- * A type not here (lists, tensors, sinks) is read by its method.
+ * How a declared parameter is checked, by its type, with its declared default (a parameter with
+ * none is required; a default null takes null too): reader(what, key, v, spec, kernelOf, read), read
+ * the call's parameters read so far. A type not here (tensors, ALiBi, partial states) is read by
+ * the experiment's own method in core.js.
  */
 export const READ = Object.freeze({
   int: (what, key, v, spec) => int(what, key, v, spec.default),
@@ -335,6 +336,8 @@ export const READ = Object.freeze({
   softcap: (what, key, v, spec) => softcap(what, v, spec.default),
   correlation: (what, key, v, spec) => correlation(what, v, spec.default),
   sink: (what, key, v) => (v === undefined || v === null ? null : sinkLogit(what, v)),
+  // one sink logit per head: after `heads` (read is what the call has read so far)
+  sinks: (what, key, v, spec, kernelOf, read) => sinks(what, v, read.heads),
   // lists: left out, a copy of the default (absent: required); else at most count[1] elements
   intList: (what, key, v, spec) => (v === undefined && spec.default !== undefined ? [...spec.default] : intList(what, key, v, spec.count[1], spec.range)),
   scaleList: (what, key, v, spec) => (v === undefined && spec.default !== undefined ? [...spec.default] : list(what, key, v, spec.count[1], (s, name) => {

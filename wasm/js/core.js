@@ -142,12 +142,13 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
   const declared = (name, params, own = []) => {
     const out = {};
     for (const [key, spec] of Object.entries(EXPERIMENTS[name].params)) {
-      if (!own.includes(key) && spec.type in READ) out[key] = READ[spec.type](name, key, params[key], spec, kernelOf);
+      if (!own.includes(key) && spec.type in READ) out[key] = READ[spec.type](name, key, params[key], spec, kernelOf, out);
     }
     return out;
   };
   // A 'params' experiment whose every parameter READ knows needs no method of its own below: its
-  // method checks the keys and each parameter's type and default, and the core the ranges (normalDraws).
+  // method checks the keys and each parameter's type and default, and the core the ranges
+  // (attentionStats, saturationSweep, longContext, normalDraws).
   const withDerived = (methods) => {
     for (const name of EXPERIMENT_NAMES.filter((n) => !(n in methods))) {
       const e = EXPERIMENTS[name];
@@ -199,18 +200,6 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       const p = declared(what, params, ['histDk']);
       return call(what, { ...p, histDk: int(what, 'histDk', params.histDk, p.dks[0]) });
     },
-    attentionStats(params) {
-      const what = 'attentionStats';
-      checkObject(what, params, PARAM_KEYS[what]);
-      const p = declared(what, params);
-      return call(what, { ...p, sinks: sinks(what, params.sinks, p.heads) });
-    },
-    saturationSweep(params) {
-      const what = 'saturationSweep';
-      checkObject(what, params, PARAM_KEYS[what]);
-      const p = declared(what, params);
-      return call(what, { ...p, sinks: sinks(what, params.sinks, p.heads) });
-    },
     softmaxJacobian(logits, options = {}) {
       const what = 'softmaxJacobian';
       checkObject(what, options, PARAM_KEYS[what].filter((key) => key !== 'logits'));
@@ -235,7 +224,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       const k = float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk');
       const v = float32(what, 'v', params.v, nkvV, dv ? 'headsKv · seqLen · dv' : 'headsKv · seqLen · dk');
       return call(what, {
-        ...declared(what, params, ['heads', 'seqLen', 'dk', 'headsKv', 'dv']),
+        ...declared(what, params, ['heads', 'seqLen', 'dk', 'headsKv', 'dv', 'sinks']),
         q, k, v, heads, headsKv: params.headsKv === undefined ? 0 : headsKv, seqLen, dk, dv,
         mask: maskOf(what, params.mask, heads, seqLen),
         sinks: sinks(what, params.sinks, heads),
