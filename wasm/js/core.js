@@ -148,7 +148,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
   };
   // A 'params' experiment whose every parameter READ knows needs no method of its own below: its
   // method checks the keys and each parameter's type and default, and the core the ranges
-  // (attentionStats, saturationSweep, longContext, normalDraws).
+  // (four of the declared experiments today, normalDraws among them).
   const withDerived = (methods) => {
     for (const name of EXPERIMENT_NAMES.filter((n) => !(n in methods))) {
       const e = EXPERIMENTS[name];
