@@ -1,7 +1,9 @@
 // Writes the C++ side of the experiments' declaration (wasm/js/experiments.js) into a directory of
-// the build tree: experiment_defaults.hpp (the defaults the C++ Params structs start from) and
-// experiment_calls.hpp (the bindings' table of calls, by part and by whether core.cost estimates
-// them). Run by CMake before the core compiles: `node scripts/gen-experiments.mjs <dir>`.
+// the build tree: experiment_defaults.hpp (the defaults and ranges the C++ Params structs and checks
+// start from), experiment_calls.hpp (the bindings' table of calls, by part and by whether core.cost
+// estimates them) and experiment_reads.hpp (each experiment's read_params: its Params struct filled
+// from the JS object core.js built, one line per declared parameter). Run by CMake before the core
+// compiles: `node scripts/gen-experiments.mjs <dir>`.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -46,6 +48,62 @@ for (const name of EXPERIMENT_NAMES) {
 }
 defaults.push('', '}  // namespace sqrtdk::defaults', '');
 
+// The ranges: sqrtdk::ranges::<cpp>::<param> = { lo, hi } (inclusive; of each element, for lists).
+const cppNumber = (x) => (Number.isInteger(x) && Math.abs(x) < 2 ** 31 ? String(x) : `${Number(x).toExponential()}`);
+defaults.push("// The declared ranges, { lo, hi } inclusive (of each element, for lists): what the core's checks enforce.",
+  'namespace sqrtdk::ranges {', '', 'template <typename T>', 'struct Range {', '  T lo, hi;', '};');
+for (const name of EXPERIMENT_NAMES) {
+  const lines = Object.entries(EXPERIMENTS[name].params).filter(([, spec]) => spec.range).map(([k, spec]) => {
+    const t = ['int', 'intList', 'numberList'].includes(spec.type) ? 'int' : 'double';
+    const fix = (x) => (t === 'int' ? String(x) : /[.e]/.test(cppNumber(x)) ? cppNumber(x) : `${x}.0`);
+    return `inline constexpr Range<${t}> ${snake(k)}{${fix(spec.range[0])}, ${fix(spec.range[1])}};`;
+  });
+  if (lines.length === 0) continue;
+  defaults.push('', `namespace ${EXPERIMENTS[name].cpp} {  // ${name}`, ...lines, `}  // namespace ${EXPERIMENTS[name].cpp}`);
+}
+defaults.push('', '}  // namespace sqrtdk::ranges', '');
+
+/**
+ * The line of read_params that reads parameter `key` into the Params struct `p` (the conversions it
+ * calls are bindings.cpp's), or null where the binding reads it itself (`field: null`: a tensor
+ * copied into the heap after the call's budget check, a value with its own form).
+ */
+function reader(key, spec) {
+  if (spec.field === null) return null;
+  const f = `p.${spec.field ?? snake(key)}`;
+  const o = `o["${key}"]`;
+  const orNull = (line) => (spec.default === null ? `if (!${o}.isNull()) ${line}` : line);
+  switch (spec.type) {
+    case 'int': return orNull(`${f} = ${o}.as<int>();`);
+    case 'number': case 'softcap': case 'correlation': case 'sink': return orNull(`${f} = ${o}.as<double>();`);
+    case 'bool': return `${f} = ${o}.as<bool>();`;
+    case 'seed': return `${f} = static_cast<uint32_t>(${o}.as<double>());`;
+    case 'kernel': return `${f} = parse_kernel(${o}.as<std::string>());`;
+    case 'scale': return `${f} = to_scale(${o});`;
+    case 'choice': return `${f} = parse_${snake(key)}(${o}.as<std::string>());`;
+    case 'intList': return `${f} = emscripten::vecFromJSArray<int>(${o});`;
+    case 'choiceList': return `${f} = emscripten::vecFromJSArray<std::string>(${o});`;
+    case 'scaleList': return `for (unsigned i = 0, n = ${o}["length"].as<unsigned>(); i < n; ++i) ${f}.push_back(to_scale(${o}[i]));`;
+    case 'sinks': return `if (!${o}.isNull()) ${f} = copy_typed_array<double>(${o});`;
+    case 'numberList': return orNull(`${f} = copy_typed_array<double>(${o});`);
+    case 'float32': return orNull(`${f} = copy_typed_array<float>(${o});`);
+    default: throw new Error(`gen-experiments: no reader for the ${spec.type} parameter '${key}' (give it field: null and read it in bindings.cpp)`);
+  }
+}
+const reads = [`// Each experiment's read_params (${source})`,
+  "// read_params(o, p): the declared parameters of the JS object o (checked and completed with their defaults by",
+  "// core.js) into the experiment's Params struct p, each read once. Textually included by wasm/bindings/bindings.cpp",
+  '// inside its namespace, after the conversions it calls (to_scale, copy_typed_array, parse_kernel, parse_<choice>).',
+  '#pragma once'];
+for (const name of EXPERIMENT_NAMES) {
+  const e = EXPERIMENTS[name];
+  if (e.call !== 'params' || e.struct === null) continue;
+  const struct = e.struct ?? `${pascal(e.cpp)}Params`;
+  const lines = Object.entries(e.params).map(([k, spec]) => reader(k, spec)).filter((l) => l !== null);
+  reads.push('', `// ${name}`, `[[maybe_unused]] inline void read_params(const emscripten::val& o, ${struct}& p) {`, ...lines.map((l) => `  ${l}`), '}');
+}
+reads.push('');
+
 const list = (pred) => EXPERIMENT_NAMES.filter((n) => pred(EXPERIMENTS[n])).map((n) => ` X(${n}, ${EXPERIMENTS[n].cpp})`).join('') || ' /* none */';
 const calls = [`// The bindings' table of calls (${source})`,
   '// X(jsName, cppName): the method jsName of the core, bound to js_<cppName> in wasm/bindings/bindings.cpp.',
@@ -61,7 +119,7 @@ const dir = process.argv[2];
 if (!dir) throw new Error('usage: node scripts/gen-experiments.mjs <output directory>');
 mkdirSync(dir, { recursive: true });
 // written only when changed, so that an unchanged declaration recompiles nothing
-for (const [file, text] of [['experiment_defaults.hpp', defaults.join('\n')], ['experiment_calls.hpp', calls.join('\n')]]) {
+for (const [file, text] of [['experiment_defaults.hpp', defaults.join('\n')], ['experiment_calls.hpp', calls.join('\n')], ['experiment_reads.hpp', reads.join('\n')]]) {
   const path = join(dir, file);
   let old = null;
   try { old = readFileSync(path, 'utf8'); } catch { /* first run */ }

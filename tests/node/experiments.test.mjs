@@ -108,3 +108,37 @@ test('every declared range is the one the core enforces', () => {
   }
   assert.ok(checked > 60, `${checked} bounds checked`);
 });
+
+test('each declared parameter is read once in C++: by the generated read_params, or (field: null) by its binding', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, readFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const root = new URL('../../', import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), 'sqrtdk-gen-'));
+  execFileSync(process.execPath, [join(root, 'scripts/gen-experiments.mjs'), dir]);
+  const reads = readFileSync(join(dir, 'experiment_reads.hpp'), 'utf8');
+  const bindings = readFileSync(join(root, 'wasm/bindings/bindings.cpp'), 'utf8');
+  const keysIn = (text) => [...text.matchAll(/\bo\["(\w+)"\]/g)].map((m) => m[1]);
+  let checked = 0;
+  for (const name of EXPERIMENT_NAMES) {
+    const e = EXPERIMENTS[name];
+    if (e.call !== 'params') continue;
+    const start = bindings.indexOf(`val js_${e.cpp}(val o)`);
+    assert.ok(start >= 0, `bindings.cpp has js_${e.cpp}`);
+    const end = bindings.slice(start + 1).search(/\n(val |class |\/\/ ----)/);
+    const binding = bindings.slice(start, end < 0 ? undefined : start + 1 + end);
+    const block = e.struct === null ? '' : reads.slice(reads.indexOf(`// ${name}\n`)).split('\n}\n')[0];
+    if (e.struct !== null) assert.match(binding, /read_params\(o, p\)/, `js_${e.cpp} calls read_params`);
+    const generated = keysIn(block), own = keysIn(binding);
+    for (const [key, spec] of Object.entries(e.params)) {
+      const byGenerated = generated.filter((k) => k === key).length, byBinding = own.filter((k) => k === key).length;
+      const expected = e.struct === null || spec.field === null ? [0, 1] : [1, 0];
+      // a nullable value is tested for null and then read, on one line of one place
+      assert.deepEqual([Math.min(byGenerated, 1), Math.min(byBinding, 1)], expected, `${name}.${key}: read by read_params ${byGenerated}×, by js_${e.cpp} ${byBinding}×`);
+      checked += 1;
+    }
+    for (const key of own) assert.ok(key in e.params, `js_${e.cpp} reads '${key}', which ${name} does not declare`);
+  }
+  assert.ok(checked > 100, `${checked} parameters checked`);
+});

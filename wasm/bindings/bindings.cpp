@@ -1,5 +1,7 @@
 // embind bindings: type conversion only. Each function reads a plain JS object (already checked
-// and completed with defaults by wasm/js/core.js), calls the experiment of the same name, and
+// and completed with defaults by wasm/js/core.js) with its experiment's read_params (generated from
+// wasm/js/experiments.js: each declared parameter read once, in one place), calls the experiment of
+// the same name, and
 // copies the result into JS-owned objects and typed arrays (never views into the wasm heap, which
 // die when memory grows). A std::invalid_argument becomes a JS RangeError with its message;
 // any other C++ exception becomes an Error. No maths here. The one class, TrainingRun, holds a
@@ -54,10 +56,6 @@ Scale to_scale(const val& v) {
   return parse_scale(v.as<std::string>());
 }
 
-std::vector<int> get_int_list(const val& o, const char* key) {
-  return emscripten::vecFromJSArray<int>(o[key]);
-}
-
 template <typename T>
 std::vector<T> copy_typed_array(const val& arr) {
   std::vector<T> out(arr["length"].as<size_t>());
@@ -100,11 +98,6 @@ val hist(const Histogram& h) {
   o.set("below", h.below);
   o.set("above", h.above);
   return o;
-}
-
-// sinks [heads] as a Float64Array (checked by core.js), or null: none.
-std::vector<double> get_sinks(const val& o) {
-  return o["sinks"].isNull() ? std::vector<double>{} : copy_typed_array<double>(o["sinks"]);
 }
 
 val attention_summary(const AttentionSummary& s, bool sinks = false) {
@@ -152,16 +145,13 @@ val guarded(F&& f) {
 }
 
 // ---- the experiments ----
+// read_params(o, p) of each experiment's Params (generated: the declared parameters, each read once)
+#include "experiment_reads.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
+
 val js_score_variance(val o) {
   return guarded([&] {
     ScoreVarianceParams p;
-    p.dks = get_int_list(o, "dks");
-    p.samples = get_int(o, "samples");
-    p.seed = get_seed(o);
-    p.variance = get_num(o, "variance");
-    p.hist_dk = get_int(o, "histDk");
-    p.bins = get_int(o, "bins");
-    p.correlation = get_num(o, "correlation");
+    read_params(o, p);
     const ScoreVarianceResult r = score_variance(p);
     val rows = val::array();
     for (const auto& row : r.rows) {
@@ -187,33 +177,10 @@ val js_score_variance(val o) {
 }
 
 #ifndef SQRTDK_FIRST_VIEW  // the other experiments and labs: the full core only
-// The twelve options attentionStats and saturationSweep share (AttentionStatsParams and
-// SaturationSweepParams name them alike), read once for both.
-template <typename P>
-void read_analysis_options(const val& o, P& p) {
-  p.heads = get_int(o, "heads");
-  p.seq_len = get_int(o, "seqLen");
-  p.seed = get_seed(o);
-  p.variance = get_num(o, "variance");
-  p.threshold = get_num(o, "threshold");
-  p.kernel = get_kernel(o);
-  p.gradients = get_bool(o, "gradients");
-  p.causal = get_bool(o, "causal");
-  p.spectral = get_bool(o, "spectral");
-  p.softcap = get_num(o, "softcap");
-  p.correlation = get_num(o, "correlation");
-  p.sinks = get_sinks(o);
-}
-
 val js_attention_stats(val o) {
   return guarded([&] {
     AttentionStatsParams p;
-    read_analysis_options(o, p);
-    p.heads_kv = get_int(o, "headsKv");
-    p.dk = get_int(o, "dk");
-    p.scale = to_scale(o["scale"]);
-    p.heatmap_size = get_int(o, "heatmapSize");
-    p.per_row = get_bool(o, "perRow");
+    read_params(o, p);
     const AttentionStatsResult r = attention_stats(p);
     const bool sinks = !p.sinks.empty();
     val out = val::object();
@@ -238,10 +205,7 @@ val js_attention_stats(val o) {
 val js_saturation_sweep(val o) {
   return guarded([&] {
     SaturationSweepParams p;
-    p.dks = get_int_list(o, "dks");
-    const unsigned ns = o["scales"]["length"].as<unsigned>();
-    for (unsigned i = 0; i < ns; ++i) p.scales.push_back(to_scale(o["scales"][i]));
-    read_analysis_options(o, p);
+    read_params(o, p);
     const SaturationSweepResult r = saturation_sweep(p);
     val series = val::array();
     for (const auto& per_scale : r.points) {
@@ -305,19 +269,8 @@ Staging g_q, g_k, g_v, g_out, g_weights, g_sink_weights, g_lse;
 val js_attention(val o) {
   return guarded([&] {
     AttentionParams p;
-    p.heads = get_int(o, "heads");
-    p.heads_kv = get_int(o, "headsKv");
-    p.seq_len = get_int(o, "seqLen");
-    p.dk = get_int(o, "dk");
-    p.dv = get_int(o, "dv");
-    p.scale = to_scale(o["scale"]);
-    p.kernel = get_kernel(o);
-    p.want_weights = get_bool(o, "weights");
-    p.causal = get_bool(o, "causal");
-    p.softcap = get_num(o, "softcap");
-    p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
-    p.want_lse = get_bool(o, "lse");
-    const std::vector<double> sinks = get_sinks(o);
+    read_params(o, p);  // every parameter but the tensors, the sinks and ALiBi (field: null)
+    const std::vector<double> sinks = o["sinks"].isNull() ? std::vector<double>{} : copy_typed_array<double>(o["sinks"]);
     p.sinks = sinks;
     check_attention_work(p);  // shape and budgets before any tensor is copied into the heap
     p.q = g_q.fill(o["q"]);
@@ -362,9 +315,7 @@ val js_attention(val o) {
 val js_merge_attention(val o) {
   return guarded([&] {
     MergeAttentionParams p;
-    p.heads = get_int(o, "heads");
-    p.seq_len = get_int(o, "seqLen");
-    p.dv = get_int(o, "dv");
+    read_params(o, p);
     const std::vector<float> oa = copy_typed_array<float>(o["a"]["output"]), la = copy_typed_array<float>(o["a"]["lse"]),
                              ob = copy_typed_array<float>(o["b"]["output"]), lb = copy_typed_array<float>(o["b"]["lse"]);
     p.output_a = oa;
@@ -382,7 +333,7 @@ val js_merge_attention(val o) {
 val js_simd_peak(val o) {
   return guarded([&] {
 #ifdef SQRTDK_HAVE_WASM_SIMD
-    const int iters = get_int(o, "iters");
+    const int iters = o["iters"].as<int>();  // its one parameter (no Params struct)
     const float sum = f32x4_muladd_peak(iters);
     val out = val::object();
     out.set("flop", kPeakFlopPerIter * iters);
@@ -399,14 +350,7 @@ val js_simd_peak(val o) {
 val js_tensor_stats(val o) {
   return guarded([&] {
     TensorStatsParams p;
-    p.heads = get_int(o, "heads");
-    p.seq_len = get_int(o, "seqLen");
-    p.dk = get_int(o, "dk");
-    p.scale = to_scale(o["scale"]);
-    p.seed = get_seed(o);
-    p.threshold = get_num(o, "threshold");
-    p.kernel = get_kernel(o);
-    p.causal = get_bool(o, "causal");
+    read_params(o, p);  // every parameter but the tensors (field: null)
     check_tensor_stats_work(p);  // shape and budgets before any tensor is copied into the heap
     const std::vector<float> q = copy_typed_array<float>(o["q"]);
     const std::vector<float> k = copy_typed_array<float>(o["k"]);
@@ -433,22 +377,7 @@ val js_tensor_stats(val o) {
 val js_precision_lab(val o) {
   return guarded([&] {
     PrecisionLabParams p;
-    if (!o["logits"].isNull()) p.logits = copy_typed_array<double>(o["logits"]);
-    p.rows = get_int(o, "rows");
-    p.seq_len = get_int(o, "seqLen");
-    p.dk = get_int(o, "dk");
-    p.heads = get_int(o, "heads");
-    p.scale = to_scale(o["scale"]);
-    p.seed = get_seed(o);
-    p.block_size = get_int(o, "blockSize");
-    p.accumulate = parse_accumulate(o["accumulate"].as<std::string>());
-    p.masked_row = parse_masked_row(o["maskedRow"].as<std::string>());
-    p.softcap = get_num(o, "softcap");
-    p.scale_at = parse_scale_at(o["scaleAt"].as<std::string>());
-    p.scale_rounding = parse_scale_rounding(o["scaleRounding"].as<std::string>());
-    p.row_sums = get_bool(o, "rowSums");
-    if (!o["q"].isNull()) p.q = copy_typed_array<float>(o["q"]);
-    if (!o["k"].isNull()) p.k = copy_typed_array<float>(o["k"]);
+    read_params(o, p);
     const PrecisionLabResult r = precision_lab(p);
     const bool row_sums = p.row_sums || !p.q.empty();  // only then: results without them are unchanged
     val cells = val::array();
@@ -495,20 +424,8 @@ val js_precision_lab(val o) {
 val js_long_context(val o) {
   return guarded([&] {
     LongContextParams p;
-    p.dk = get_int(o, "dk");
-    p.seq_lens = get_int_list(o, "seqLens");
-    p.train_len = get_int(o, "trainLen");
-    p.queries = get_int(o, "queries");
-    p.methods = emscripten::vecFromJSArray<std::string>(o["methods"]);
-    p.seed = get_seed(o);
-    p.kernel = get_kernel(o);
-    p.options.floor_scale = get_num(o, "floorScale");
-    p.options.attn_scale = get_num(o, "attnScale");
-    p.options.ssmax_s = get_num(o, "s");
-    p.options.mscale = get_num(o, "mscale");
-    p.options.mscale_all_dim = get_num(o, "mscaleAllDim");
-    const bool sink = !o["sink"].isNull();
-    if (sink) p.sink = get_num(o, "sink");
+    read_params(o, p);
+    const bool sink = !std::isnan(p.sink);  // null (none) is NaN; −∞ is a sink of weight 0
     const LongContextResult r = long_context(p);
     val series = val::array();
     for (const auto& per_method : r.points) {
@@ -537,18 +454,7 @@ val number_or_null(double x) { return std::isnan(x) ? val::null() : val(x); }
 val js_normalisers(val o) {
   return guarded([&] {
     NormalisersParams p;
-    p.heads = get_int(o, "heads");
-    p.seq_len = get_int(o, "seqLen");
-    p.dk = get_int(o, "dk");
-    p.scale = to_scale(o["scale"]);
-    p.seed = get_seed(o);
-    p.kernel = get_kernel(o);
-    p.causal = get_bool(o, "causal");
-    p.sink = get_num(o, "sink");
-    if (!o["sigmoidBias"].isNull()) p.sigmoid_bias = get_num(o, "sigmoidBias");
-    p.gate_mean = get_num(o, "gateMean");
-    p.lambda = get_num(o, "lambda");
-    if (!o["logits"].isNull()) p.logits = copy_typed_array<double>(o["logits"]);
+    read_params(o, p);
     const NormalisersResult r = normalisers(p);
     val rows = val::array();
     for (const NormaliserRow& x : r.rows) {
@@ -578,19 +484,7 @@ val js_normalisers(val o) {
 val js_qk_clip(val o) {
   return guarded([&] {
     QkClipParams p;
-    p.heads = get_int(o, "heads");
-    p.heads_kv = get_int(o, "headsKv");
-    p.seq_len = get_int(o, "seqLen");
-    p.dk = get_int(o, "dk");
-    p.scale = to_scale(o["scale"]);
-    p.seed = get_seed(o);
-    p.kernel = get_kernel(o);
-    p.causal = get_bool(o, "causal");
-    p.softcap = get_num(o, "softcap");
-    p.q_gain = get_num(o, "qGain");
-    p.tau = get_num(o, "tau");
-    p.alpha = get_num(o, "alpha");
-    p.rope_dim = get_int(o, "ropeDim");
+    read_params(o, p);
     const QkClipResult r = qk_clip(p);
     val row = val::object();
     row.set("head", r.row_head);
@@ -615,10 +509,7 @@ val js_qk_clip(val o) {
 val js_normal_draws(val o) {
   return guarded([&] {
     NormalDrawsParams p;
-    p.n = get_int(o, "n");
-    p.seed = get_seed(o);
-    p.stream = get_int(o, "stream");
-    p.sigma = get_num(o, "sigma");
+    read_params(o, p);
     const NormalDrawsResult r = normal_draws(p);
     val out = val::object();
     out.set("values", f64(r.values));

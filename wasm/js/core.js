@@ -1,7 +1,8 @@
-// The public JS API of √dk Lab's core (types: core.d.ts). Works in Node 20 and in a module Web
-// Worker. It checks the types of every parameter (TypeError), fills defaults, and calls the
-// embind functions of the wasm module, which check ranges and throw RangeError naming the value.
-// Results are plain objects and typed arrays owned by JS (copied out of the wasm heap).
+// The public JS API of √dk Lab's core (types: core.d.ts): the loader and the core object. Works in
+// Node 20 and in a module Web Worker. Each method checks the types of its parameters (TypeError,
+// checks.js), fills defaults (experiments.js), and calls the embind function of the wasm module,
+// which checks ranges and throws RangeError naming the value. Results are plain objects and typed
+// arrays owned by JS (copied out of the wasm heap).
 import { simd as detectSimd, exceptions as detectExceptions } from 'wasm-feature-detect';
 
 import { CORE_VERSION } from './version.js';
@@ -9,6 +10,13 @@ import {
   EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf, SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING,
   ATTENTION_VARIANTS, TRAINING_TASKS,
 } from './experiments.js';
+import {
+  LIMITS, READ, alibiOf, checkNotDetached, checkObject, checked, describe, float32, float32Rows, freshView, headsKvOf, int,
+  isDetached, maskOf, numberList, own, sinks, softcap, typeName, typedArrayKind,
+} from './checks.js';
+import { TRAINING_LIMITS, TRAINING_DEFAULTS, createTrainingRun } from './training-run.js';
+
+export { LIMITS, TRAINING_LIMITS, TRAINING_DEFAULTS };
 
 export { CORE_VERSION };
 // Reading a Hugging Face config.json (no wasm): the scale a model applies, with its modifiers.
@@ -17,147 +25,6 @@ export { modelConfig, MODEL_CONFIG_LIMITS, MODEL_CONFIG_TYPES } from './model-co
 // The lists of names the calls accept, and the experiments themselves, are declared once in
 // experiments.js; the loader re-exports the lists and derives its own from that declaration.
 export { SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING, ATTENTION_VARIANTS, TRAINING_TASKS };
-
-export const LIMITS = Object.freeze({
-  dk: Object.freeze([1, 16384]),
-  seqLen: Object.freeze([1, 8192]),
-  heads: Object.freeze([1, 64]),
-  samples: Object.freeze([2, 1000000]),
-  seed: Object.freeze([0, 4294967295]),
-  bins: Object.freeze([4, 400]),
-  heatmapSize: Object.freeze([1, 512]),
-  logits: Object.freeze([1, 4096]),
-  workBytes: 512 * 1024 * 1024,
-  // The work budget of one call, in seconds estimated by the core's cost model for the machine it
-  // was calibrated on (wasm/src/cost.hpp, scripts/calibrate-cost.mjs): products (with the call's
-  // kernel), softmax, per-row statistics with their solvers, normal draws, emulated softmaxes and
-  // training steps. A call above it throws a RangeError naming the parameters driving its cost.
-  // workBytes and workSeconds are the defaults: loadCore({ limits }) sets others within
-  // WORK_LIMIT_BOUNDS, and core.cost(name, params) tells a call's estimate before making it.
-  workSeconds: 8,
-});
-
-// ---- the training lab (createTrainingRun) ----
-
-/** Ranges of the integer fields of a training config (the core checks them too) and the memory budget of a run. */
-export const TRAINING_LIMITS = Object.freeze({
-  vocab: Object.freeze([2, 256]),
-  seqLen: Object.freeze([8, 64]),
-  layers: Object.freeze([1, 6]),
-  dModel: Object.freeze([8, 512]),
-  heads: Object.freeze([1, 16]),
-  mlp: Object.freeze([4, 2048]),
-  batch: Object.freeze([1, 256]),
-  steps: Object.freeze([1, 20000]),
-  evalSize: Object.freeze([1, 4096]),
-  memoryBytes: 64 * 1024 * 1024,
-  // The memory all live (not yet disposed) runs of one wasm instance may hold together — per
-  // process and build, since loadCore() memoises the instance and every Core of it shares its heap: six runs of
-  // the largest size (the page's six variants), leaving room in the 1 GiB heap for a 512 MiB call.
-  liveBytes: 6 * 64 * 1024 * 1024,
-});
-
-/** The default training config (the core's TrainConfig defaults; kernel: the core's). */
-export const TRAINING_DEFAULTS = Object.freeze({
-  task: 'copy', vocab: 16, seqLen: 16, layers: 2, dModel: 64, heads: 4, mlp: 128, norm: 'pre',
-  attention: 'inv_sqrt_dk', softmax: 'safe', softcap: 0, initStd: 0.125, batch: 16, steps: 200, lr: 3e-3, warmup: 0,
-  clip: 1, weightDecay: 0.01, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, evalSize: 256, seed: 0,
-});
-
-function choice(what, name, v, options, fallback) {
-  if (v === undefined) return fallback;
-  if (typeof v !== 'string') throw new TypeError(`${what}: ${name} must be a string, got ${typeName(v)}`);
-  if (!options.includes(v)) throw new RangeError(`${what}: ${name} = '${v}' is not one of ${options.map((o) => `'${o}'`).join(', ')}`);
-  return v;
-}
-function trainInt(what, name, v, fallback) {
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number') throw new TypeError(`${what}: ${name} must be a number, got ${typeName(v)}`);
-  if (!Number.isInteger(v)) throw new RangeError(`${what}: ${name} = ${v} must be an integer`);
-  const lim = TRAINING_LIMITS[name];
-  if (lim && (v < lim[0] || v > lim[1])) throw new RangeError(`${what}: ${name} = ${v} is outside ${lim[0]}..${lim[1]}`);
-  if (Math.abs(v) > 2147483647) throw new RangeError(`${what}: ${name} = ${v} is too large`);
-  return v;
-}
-
-// The bindings return C++ exceptions as {__sqrtdkError: {name, message}} (throwing from wasm would
-// leak the call's C++ objects); this turns them into real errors.
-function checked(result, what) {
-  if (result !== null && typeof result === 'object' && Object.hasOwn(result, '__sqrtdkError')) {
-    const { name, message: m } = result.__sqrtdkError;
-    // The bindings' out-of-memory message cannot know the call; the others name their parameter.
-    const message = what !== undefined && m.startsWith('out of memory') ? `${what}: ${m}` : m;
-    throw name === 'RangeError' ? new RangeError(message) : new Error(message);
-  }
-  return result;
-}
-
-// Frees the wasm-side state of runs the caller forgot to dispose() once their wrapper is collected.
-const runRegistry = typeof FinalizationRegistry === 'function'
-  ? new FinalizationRegistry(({ handle, release }) => { release(); try { handle.delete(); } catch { /* already gone */ } })
-  : null;
-
-// The memory of the live runs of each loaded module (the budget TRAINING_LIMITS.liveBytes).
-const liveRuns = new WeakMap();  // embind module → { bytes, count }
-function liveOf(mod) {
-  if (!liveRuns.has(mod)) liveRuns.set(mod, { bytes: 0, count: 0 });
-  return liveRuns.get(mod);
-}
-const mib = (b) => (b / 1048576).toFixed(1);
-
-/** The error of a call on a disposed run (documented in core.d.ts: a TypeError, as for a revoked object). */
-function disposedError(method) {
-  return new TypeError(`trainingRun.${method}: this run was disposed (dispose() was called); create a new run`);
-}
-
-function wrapTrainingRun(handle, config, mod, bytes, applyLimits) {
-  let live = true;
-  const use = (method) => {
-    if (!live) throw disposedError(method);
-    return handle;
-  };
-  const budget = liveOf(mod);
-  budget.bytes += bytes;
-  budget.count += 1;
-  const release = () => { budget.bytes -= bytes; budget.count -= 1; };
-  const run = Object.freeze({
-    config,
-    step(n = 1) {
-      const what = 'trainingRun.step';
-      use('step');  // a disposed run says so before anything else
-      if (typeof n !== 'number') throw new TypeError(`${what}: n must be a number, got ${typeName(n)}`);
-      if (!Number.isInteger(n) || n < 1 || n > TRAINING_LIMITS.steps[1]) {
-        throw new RangeError(`${what}: n = ${n} is outside 1..${TRAINING_LIMITS.steps[1]}`);
-      }
-      applyLimits();  // its steps are capped by the work budget of the core that made it
-      return checked(use('step').step(n));
-    },
-    evaluate() { return checked(use('evaluate').evaluate()); },
-    analysis(bins = 64) {
-      const what = 'trainingRun.analysis';
-      use('analysis');
-      if (typeof bins !== 'number') throw new TypeError(`${what}: bins must be a number, got ${typeName(bins)}`);
-      if (!Number.isInteger(bins) || bins < 8 || bins > 200) throw new RangeError(`${what}: bins = ${bins} is outside 8..200`);
-      return checked(use('analysis').analysis(bins));
-    },
-    info() { return checked(use('info').info()); },
-    get disposed() { return !live; },
-    dispose() {
-      if (!live) return;
-      live = false;
-      runRegistry?.unregister(run);
-      release();
-      handle.delete();
-    },
-    // `using run = core.createTrainingRun(…)` disposes the run at the end of the block.
-    ...(typeof Symbol.dispose === 'symbol' ? { [Symbol.dispose]() { run.dispose(); } } : {}),
-  });
-  runRegistry?.register(run, { handle, release }, run);
-  return run;
-}
-
-const TRAINING_KEYS = ['task', 'vocab', 'seqLen', 'layers', 'dModel', 'heads', 'mlp', 'norm', 'attention', 'softmax', 'softcap',
-  'initStd', 'batch', 'steps', 'lr', 'warmup', 'clip', 'weightDecay', 'beta1', 'beta2', 'adamEps', 'evalSize', 'seed', 'kernel'];
 
 const ARTIFACTS = {
   simd128: {
@@ -198,280 +65,6 @@ export function simdSupported() {
   return simdPromise;
 }
 
-// ---- parameter checks (types here; ranges in C++) ----
-/**
- * A plain object's own enumerable properties in an object without a prototype: a parameter is read
- * only where the caller wrote it, never through Object.prototype (a polluted
- * Object.prototype.scale changes nothing). Anything else (arrays, typed arrays, null) is returned
- * as it is, for the checks to name.
- */
-function own(v) {
-  if (v === null || typeof v !== 'object' || Array.isArray(v) || ArrayBuffer.isView(v)) return v;
-  const out = Object.create(null);
-  for (const key of Object.keys(v)) out[key] = v[key];
-  return out;
-}
-function typeName(v) {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  return typeof v;
-}
-function checkObject(what, params, allowed) {
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-    throw new TypeError(`${what}: params must be an object, got ${typeName(params)}`);
-  }
-  for (const key of Object.keys(params)) {
-    if (!allowed.includes(key)) {
-      throw new TypeError(`${what}: unknown parameter '${key}' (expected one of ${allowed.join(', ')})`);
-    }
-  }
-}
-function int(what, name, v, fallback) {
-  if (v === undefined) {
-    if (fallback === undefined) throw new TypeError(`${what}: ${name} is required`);
-    return fallback;
-  }
-  if (typeof v !== 'number') throw new TypeError(`${what}: ${name} must be a number, got ${typeName(v)}`);
-  if (!Number.isInteger(v)) throw new RangeError(`${what}: ${name} = ${v} must be an integer`);
-  const lim = LIMITS[name];
-  if (lim && (v < lim[0] || v > lim[1])) throw new RangeError(`${what}: ${name} = ${v} is outside ${lim[0]}..${lim[1]}`);
-  if (Math.abs(v) > 2147483647) throw new RangeError(`${what}: ${name} = ${v} is too large`);
-  return v;
-}
-function num(what, name, v, fallback) {
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number') throw new TypeError(`${what}: ${name} must be a number, got ${typeName(v)}`);
-  if (!Number.isFinite(v)) throw new RangeError(`${what}: ${name} = ${v} must be a finite number`);
-  return v;
-}
-function seed(what, v) {
-  if (v === undefined) return 0;
-  if (typeof v !== 'number') throw new TypeError(`${what}: seed must be a number, got ${typeName(v)}`);
-  if (!Number.isInteger(v) || v < 0 || v > 4294967295) {
-    throw new RangeError(`${what}: seed = ${v} must be an integer in 0..4294967295`);
-  }
-  return v;
-}
-function bool(what, name, v, fallback) {
-  if (v === undefined) return fallback;
-  if (typeof v !== 'boolean') throw new TypeError(`${what}: ${name} must be a boolean, got ${typeName(v)}`);
-  return v;
-}
-function scale(what, v, fallback, name = 'scale') {
-  if (v === undefined) return fallback;
-  if (typeof v === 'number') {
-    if (!(v > 0) || !Number.isFinite(v) || v > 1e4) throw new RangeError(`${what}: ${name} = ${v} must be a positive number ≤ 10000`);
-    return v;
-  }
-  if (typeof v === 'string') {
-    if (!SCALE_NAMES.includes(v)) {
-      throw new RangeError(`${what}: ${name} = '${v}' is not one of ${SCALE_NAMES.map((s) => `'${s}'`).join(', ')} or a positive number`);
-    }
-    return v;
-  }
-  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    // { power: p }: c = d_k^−p, p in 0..2 (½ is 1/√d_k, 1 is 1/d_k)
-    const keys = Object.keys(v);
-    if (keys.length !== 1 || keys[0] !== 'power') {
-      throw new TypeError(`${what}: ${name} as an object must be { power: p }, got keys ${keys.length ? keys.join(', ') : '(none)'}`);
-    }
-    const p = v.power;
-    if (typeof p !== 'number') throw new TypeError(`${what}: ${name}.power must be a number, got ${typeName(p)}`);
-    if (!(p >= 0 && p <= 2)) throw new RangeError(`${what}: ${name}.power = ${p} must be a number in 0..2 (c = d_k^-power)`);
-    return { power: p };
-  }
-  throw new TypeError(`${what}: ${name} must be a string or a number, got ${typeName(v)} (or { power: p })`);
-}
-// Attention sinks: absent or null = none; else one logit per head (a plain array of numbers, a
-// Float32Array or a Float64Array of length heads; any other typed array is refused), each finite
-// with |S| ≤ 1e6 or −∞ (no sink for that head).
-// Returns a Float64Array copy, or null.
-function sinks(what, v, heads) {
-  if (v === undefined || v === null) return null;
-  const kind = typedArrayKind(v);
-  // logits are real numbers: an integer typed array (Int32Array, Uint8Array, …) is a caller's mistake
-  if (kind !== undefined && kind !== 'Float32Array' && kind !== 'Float64Array') {
-    throw new TypeError(`${what}: sinks must be a Float32Array, Float64Array or an array of numbers, got ${kind}`);
-  }
-  const count = kind !== undefined && kind in NUMBER_ARRAYS ? taByteLength.call(v) / NUMBER_ARRAYS[kind] : Array.isArray(v) ? v.length : -1;
-  if (count >= 0 && count !== heads) {
-    throw new RangeError(`${what}: sinks.length = ${count} does not match heads = ${heads} (one sink logit per head)`);
-  }
-  const out = numberList(what, 'sinks', v, heads, heads);
-  out.forEach((x, i) => {
-    if (x !== -Infinity && !(Number.isFinite(x) && Math.abs(x) <= 1e6)) {
-      throw new RangeError(`${what}: sinks[${i}] = ${x} must be a finite number of magnitude ≤ 1e6, or -Infinity (no sink)`);
-    }
-  });
-  return out;
-}
-// One sink logit (longContext): a number, finite with |S| ≤ 1e6, or −∞ (no sink).
-function sinkLogit(what, v) {
-  if (typeof v !== 'number') throw new TypeError(`${what}: sink must be a number, got ${typeName(v)}`);
-  if (v !== -Infinity && !(Number.isFinite(v) && Math.abs(v) <= 1e6)) {
-    throw new RangeError(`${what}: sink = ${v} must be a finite number of magnitude ≤ 1e6, or -Infinity (no sink)`);
-  }
-  return v;
-}
-// ρ, the correlation of each key with its matching query: absent = 0 (independent); a number in −1..1.
-function correlation(what, v) {
-  if (v === undefined) return 0;
-  if (typeof v !== 'number') throw new TypeError(`${what}: correlation must be a number, got ${typeName(v)}`);
-  if (!(v >= -1 && v <= 1)) throw new RangeError(`${what}: correlation = ${v} must be a number in -1..1`);
-  return v;
-}
-// Logit soft-capping: absent = off (0 for the core); otherwise a number in (0, 1e6].
-function softcap(what, v) {
-  if (v === undefined) return 0;
-  if (typeof v !== 'number') throw new TypeError(`${what}: softcap must be a number, got ${typeName(v)}`);
-  if (!(v > 0) || !Number.isFinite(v) || v > 1e6) {
-    throw new RangeError(`${what}: softcap = ${v} must be a positive number ≤ 1e6 (leave it out to turn soft-capping off)`);
-  }
-  return v;
-}
-/** A list of at most maxLength integers in lim (a plain array or a genuine typed array), each named `${name}[i]`. */
-function intList(what, name, v, maxLength, lim) {
-  const kind = typedArrayKind(v);
-  if (!Array.isArray(v) && !(kind in NUMBER_ARRAYS)) {
-    throw new TypeError(`${what}: ${name} must be an array of integers, got ${describe(v)}`);
-  }
-  if (kind !== undefined) checkNotDetached(what, name, v, kind);
-  const list = kind !== undefined ? freshView(v, kind) : v;
-  if (list.length === 0) throw new RangeError(`${what}: ${name} is empty; give at least one value`);
-  if (list.length > maxLength) throw new RangeError(`${what}: ${name}.length = ${list.length} is outside 1..${maxLength}`);
-  return Array.from(list, (x, i) => {
-    const n = int(what, `${name}[${i}]`, x);
-    if (n < lim[0] || n > lim[1]) throw new RangeError(`${what}: ${name}[${i}] = ${n} is outside ${lim[0]}..${lim[1]}`);
-    return n;
-  });
-}
-/** A plain array of at most maxLength elements, each read by f(element, `${name}[i]`). */
-function list(what, name, v, maxLength, f) {
-  if (!Array.isArray(v)) throw new TypeError(`${what}: ${name} must be an array, got ${describe(v)}`);
-  if (v.length === 0) throw new RangeError(`${what}: ${name} is empty; give at least one value`);
-  if (v.length > maxLength) throw new RangeError(`${what}: ${name}.length = ${v.length} is outside 1..${maxLength}`);
-  return Array.from(v, (x, i) => f(x, `${name}[${i}]`));
-}
-// Genuine typed arrays, read through the intrinsic getters of %TypedArray%.prototype, so that an
-// own or subclassed `length`, `byteLength` or Symbol.toStringTag cannot lie about the data.
-const TypedArrayProto = Object.getPrototypeOf(Uint8Array.prototype);
-const intrinsic = (key) => Object.getOwnPropertyDescriptor(TypedArrayProto, key).get;
-const taTag = intrinsic(Symbol.toStringTag);
-const taByteLength = intrinsic('byteLength');
-const taByteOffset = intrinsic('byteOffset');
-const taBuffer = intrinsic('buffer');
-const NUMBER_ARRAYS = { Float64Array: 8, Float32Array: 4, Int32Array: 4, Uint32Array: 4, Int16Array: 2, Uint16Array: 2, Int8Array: 1, Uint8Array: 1, Uint8ClampedArray: 1 };
-/** The kind of a genuine typed array ('Float32Array', …), or undefined for anything else. */
-function typedArrayKind(v) {
-  return v !== null && typeof v === 'object' ? taTag.call(v) : undefined;
-}
-/** A fresh view of a genuine typed array over the same bytes, with its real element count. */
-function freshView(v, kind) {
-  const Ctor = globalThis[kind];
-  return new Ctor(taBuffer.call(v), taByteOffset.call(v), taByteLength.call(v) / Ctor.BYTES_PER_ELEMENT);
-}
-function describe(v) {
-  return typedArrayKind(v) ?? typeName(v);
-}
-/**
- * A list of numbers: a genuine typed array of numbers or a plain array whose every element is a
- * number. Its real element count is checked against lo..hi before anything is converted; returns
- * a Float64Array copy.
- */
-function numberList(what, name, v, lo, hi) {
-  const kind = typedArrayKind(v);
-  let count;
-  if (kind !== undefined) {
-    if (!(kind in NUMBER_ARRAYS)) throw new TypeError(`${what}: ${name} must be an array of numbers, got ${kind}`);
-    checkNotDetached(what, name, v, kind);
-    count = taByteLength.call(v) / NUMBER_ARRAYS[kind];
-  } else if (Array.isArray(v)) {
-    count = v.length;
-  } else {
-    throw new TypeError(`${what}: ${name} must be an array of numbers or a typed array, got ${typeName(v)}`);
-  }
-  if (count < lo || count > hi) throw new RangeError(`${what}: ${name}.length = ${count} is outside ${lo}..${hi}`);
-  if (kind !== undefined) return Float64Array.from(freshView(v, kind));
-  const out = new Float64Array(count);
-  for (let i = 0; i < count; ++i) {
-    const x = v[i];
-    if (typeof x !== 'number') throw new TypeError(`${what}: ${name}[${i}] must be a number, got ${typeName(x)}`);
-    out[i] = x;
-  }
-  return out;
-}
-function checkNotDetached(what, name, v, kind) {
-  // A detached buffer (transferred to a worker) reads as length 0: say what happened.
-  if (taByteLength.call(v) === 0 && isDetached(taBuffer.call(v))) {
-    throw new TypeError(`${what}: ${name} is a ${kind} over a detached ArrayBuffer (it was transferred)`);
-  }
-}
-function isDetached(buffer) {
-  if (typeof buffer.detached === 'boolean') return buffer.detached;
-  try { new Uint8Array(buffer); return false; } catch { return true; }
-}
-/**
- * A genuine Float32Array whose real element count (byteLength / 4, never a `length` property) is
- * `expected` (shape: its formula, for the message); returns a fresh view of the same bytes, so the
- * bindings copy exactly the checked elements. Checked before anything is copied into the heap.
- */
-function float32(what, name, v, expected, shape) {
-  const kind = typedArrayKind(v);
-  if (kind !== 'Float32Array') throw new TypeError(`${what}: ${name} must be a Float32Array, got ${describe(v)}`);
-  checkNotDetached(what, name, v, kind);
-  const count = taByteLength.call(v) / 4;
-  if (count !== expected) {
-    throw new RangeError(`${what}: ${name}.length = ${count} does not match ${shape} = ${expected}`);
-  }
-  return freshView(v, kind);
-}
-/**
- * attention's additive mask: null (none), or a genuine Float32Array of seqLen · seqLen (every head) or
- * heads · seqLen · seqLen (one per head) elements; returns a fresh view of the same bytes.
- */
-function maskOf(what, v, heads, seqLen) {
-  if (v === undefined || v === null) return null;
-  const kind = typedArrayKind(v);
-  if (kind !== 'Float32Array') throw new TypeError(`${what}: mask must be a Float32Array [seqLen, seqLen] or [heads, seqLen, seqLen], got ${describe(v)}`);
-  checkNotDetached(what, 'mask', v, kind);
-  const count = taByteLength.call(v) / 4;
-  if (count !== seqLen * seqLen && count !== heads * seqLen * seqLen) {
-    throw new RangeError(`${what}: mask.length = ${count} matches neither seqLen · seqLen = ${seqLen * seqLen} (one mask for every head) nor heads · seqLen · seqLen = ${heads * seqLen * seqLen} (one per head)`);
-  }
-  return freshView(v, kind);
-}
-/** attention's ALiBi slopes: null (none), 'press' (the core computes Press et al.'s) or a Float32Array [heads]. */
-function alibiOf(what, v, heads) {
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'string') {
-    if (v !== 'press') throw new RangeError(`${what}: alibi = '${v}' is not 'press'; give 'press' (Press et al.'s slopes) or a Float32Array [heads] of slopes`);
-    return v;
-  }
-  if (typedArrayKind(v) !== 'Float32Array') throw new TypeError(`${what}: alibi must be 'press' or a Float32Array [heads] of slopes, got ${describe(v)}`);
-  return float32(what, 'alibi', v, heads, 'heads');
-}
-/**
- * A genuine Float32Array of rows × dk elements, rows in 1..maxRows (named `rowsName` in messages);
- * returns a fresh view of the same bytes. Checked before anything is copied into the heap.
- */
-function float32Rows(what, name, v, dk, maxRows, rowsName) {
-  const kind = typedArrayKind(v);
-  if (kind !== 'Float32Array') throw new TypeError(`${what}: ${name} must be a Float32Array [${rowsName}, dk], got ${describe(v)}`);
-  checkNotDetached(what, name, v, kind);
-  const count = taByteLength.call(v) / 4;
-  if (count === 0 || count % dk !== 0) throw new RangeError(`${what}: ${name}.length = ${count} is not ${rowsName} · dk for dk = ${dk}`);
-  if (count / dk > maxRows) throw new RangeError(`${what}: ${name} holds ${count / dk} ${rowsName}, more than ${maxRows}`);
-  return freshView(v, kind);
-}
-/** headsKv as the core reads it (0 = heads), checked here because k and v are sized by it. */
-function headsKvOf(what, heads, v) {
-  const hkv = int(what, 'headsKv', v, 0);
-  if (hkv === 0) return heads;
-  if (hkv < 1 || hkv > heads) throw new RangeError(`${what}: headsKv = ${hkv} is outside 1..${heads}`);
-  if (heads % hkv !== 0) throw new RangeError(`${what}: headsKv = ${hkv} does not divide heads = ${heads}`);
-  return hkv;
-}
-
 // ---- the work budget of a loaded core (loadCore's limits) ----
 /** The bounds of loadCore's `limits` (inclusive): seconds of estimated work, bytes of memory per call. */
 export const WORK_LIMIT_BOUNDS = Object.freeze({
@@ -504,7 +97,6 @@ export const COSTED_CALLS = Object.freeze(EXPERIMENT_NAMES.filter((name) => EXPE
 /** The parameters each call accepts, and the defaults it fills (experiments.js). */
 const PARAM_KEYS = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name, Object.freeze(Object.keys(EXPERIMENTS[name].params))])));
 const DEFAULTS = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name, defaultsOf(name)])));
-
 // The limits the module's C++ side enforces now (one module may serve cores with other limits).
 const moduleLimits = new WeakMap();  // embind module → limits last set
 
@@ -545,7 +137,33 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     }
     return v;
   };
-  const core = ownArgs({
+  // The declared parameters of call `name` that READ knows, in declaration order, but those in
+  // `own` (the method reads them itself): each checked once, by its declared type and default.
+  const declared = (name, params, own = []) => {
+    const out = {};
+    for (const [key, spec] of Object.entries(EXPERIMENTS[name].params)) {
+      if (!own.includes(key) && spec.type in READ) out[key] = READ[spec.type](name, key, params[key], spec, kernelOf, out);
+    }
+    return out;
+  };
+  // A 'params' experiment whose every parameter READ knows needs no method of its own below: its
+  // method checks the keys and each parameter's type and default, and the core the ranges
+  // (four of the declared experiments today, normalDraws among them).
+  const withDerived = (methods) => {
+    for (const name of EXPERIMENT_NAMES.filter((n) => !(n in methods))) {
+      const e = EXPERIMENTS[name];
+      const odd = Object.entries(e.params).filter(([, spec]) => !(spec.type in READ)).map(([key, spec]) => `${key} (${spec.type})`);
+      if (e.call !== 'params' || odd.length > 0) {
+        throw new Error(`core.js: ${name} needs a method of its own in makeCore (${e.call !== 'params' ? `call '${e.call}'` : `its parameters ${odd.join(', ')}`})`);
+      }
+      methods[name] = (params) => {
+        checkObject(name, params, PARAM_KEYS[name]);
+        return call(name, declared(name, params));
+      };
+    }
+    return methods;
+  };
+  const core = ownArgs(withDerived({
     /** This core's budgets per call (loadCore's limits). */
     limits,
     /** 'full', or 'first': only FIRST_PART_CALLS (loadCore's part). */
@@ -578,85 +196,20 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     scoreVariance(params) {
       const what = 'scoreVariance';
-      const D = DEFAULTS.scoreVariance;
       checkObject(what, params, PARAM_KEYS[what]);
-      const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
-      return call('scoreVariance', {
-        dks,
-        samples: int(what, 'samples', params.samples, D.samples),
-        seed: seed(what, params.seed),
-        variance: num(what, 'variance', params.variance, D.variance),
-        histDk: int(what, 'histDk', params.histDk, dks.length > 0 ? dks[0] : 64),
-        bins: int(what, 'bins', params.bins, D.bins),
-        correlation: correlation(what, params.correlation),
-      });
-    },
-    attentionStats(params) {
-      const what = 'attentionStats';
-      const D = DEFAULTS.attentionStats;
-      checkObject(what, params, PARAM_KEYS[what]);
-      const heads = int(what, 'heads', params.heads, D.heads);
-      return call('attentionStats', {
-        heads,
-        headsKv: int(what, 'headsKv', params.headsKv, D.headsKv),
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        dk: int(what, 'dk', params.dk),
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        variance: num(what, 'variance', params.variance, D.variance),
-        threshold: num(what, 'threshold', params.threshold, D.threshold),
-        kernel: kernelOf(what, params.kernel),
-        heatmapSize: int(what, 'heatmapSize', params.heatmapSize, D.heatmapSize),
-        perRow: bool(what, 'perRow', params.perRow, D.perRow),
-        gradients: bool(what, 'gradients', params.gradients, D.gradients),
-        causal: bool(what, 'causal', params.causal, D.causal),
-        spectral: bool(what, 'spectral', params.spectral, D.spectral),
-        softcap: softcap(what, params.softcap),
-        correlation: correlation(what, params.correlation),
-        sinks: sinks(what, params.sinks, heads),
-      });
-    },
-    saturationSweep(params) {
-      const what = 'saturationSweep';
-      const D = DEFAULTS.saturationSweep;
-      checkObject(what, params, PARAM_KEYS[what]);
-      let scales = [...D.scales];
-      if (params.scales !== undefined) {
-        scales = list(what, 'scales', params.scales, 8, (s, name) => {
-          if (s === undefined) throw new TypeError(`${what}: ${name} must be a string or a number, got undefined`);
-          return scale(what, s, undefined, name);
-        });
-      }
-      const dks = intList(what, 'dks', params.dks, 64, LIMITS.dk);
-      const heads = int(what, 'heads', params.heads, D.heads);
-      return call('saturationSweep', {
-        dks,
-        scales,
-        heads,
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        seed: seed(what, params.seed),
-        variance: num(what, 'variance', params.variance, D.variance),
-        threshold: num(what, 'threshold', params.threshold, D.threshold),
-        kernel: kernelOf(what, params.kernel),
-        gradients: bool(what, 'gradients', params.gradients, D.gradients),
-        causal: bool(what, 'causal', params.causal, D.causal),
-        spectral: bool(what, 'spectral', params.spectral, D.spectral),
-        softcap: softcap(what, params.softcap),
-        correlation: correlation(what, params.correlation),
-        sinks: sinks(what, params.sinks, heads),
-      });
+      const p = declared(what, params, ['histDk']);
+      return call(what, { ...p, histDk: int(what, 'histDk', params.histDk, p.dks[0]) });
     },
     softmaxJacobian(logits, options = {}) {
       const what = 'softmaxJacobian';
       checkObject(what, options, PARAM_KEYS[what].filter((key) => key !== 'logits'));
       need(what);
-      const x = numberList(what, 'logits', logits, 1, 4096);
+      const x = numberList(what, 'logits', logits, ...LIMITS.logits);
       applyLimits();
-      return checked(mod.softmaxJacobian(x, softcap(what, options.softcap)));
+      return checked(mod.softmaxJacobian(x, softcap(what, options.softcap, DEFAULTS[what].softcap)));
     },
     attention(params) {
       const what = 'attention';
-      const D = DEFAULTS.attention;
       checkObject(what, params, PARAM_KEYS[what]);
       // The shape first, then every tensor's real length against it: nothing is copied into the
       // wasm heap before the bindings' shape and budget checks (check_attention_work) pass.
@@ -664,28 +217,18 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       const seqLen = int(what, 'seqLen', params.seqLen);
       const dk = int(what, 'dk', params.dk);
       const headsKv = headsKvOf(what, heads, params.headsKv);
-      const dv = int(what, 'dv', params.dv, D.dv);
+      const dv = int(what, 'dv', params.dv, DEFAULTS[what].dv);
       if (dv < 0 || dv > LIMITS.dk[1]) throw new RangeError(`${what}: dv = ${dv} is outside 0..${LIMITS.dk[1]} (0: dv = dk)`);
       const n = heads * seqLen * dk, nkv = headsKv * seqLen * dk, nkvV = headsKv * seqLen * (dv || dk);
-      return call('attention', {
-        q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
-        k: float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk'),
-        v: float32(what, 'v', params.v, nkvV, dv ? 'headsKv · seqLen · dv' : 'headsKv · seqLen · dk'),
-        heads,
-        headsKv: params.headsKv === undefined ? 0 : headsKv,
-        seqLen,
-        dk,
-        dv,
-        scale: scale(what, params.scale, D.scale),
-        kernel: kernelOf(what, params.kernel),
-        weights: bool(what, 'weights', params.weights, D.weights),
-        causal: bool(what, 'causal', params.causal, D.causal),
+      const q = float32(what, 'q', params.q, n, 'heads · seqLen · dk');
+      const k = float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk');
+      const v = float32(what, 'v', params.v, nkvV, dv ? 'headsKv · seqLen · dv' : 'headsKv · seqLen · dk');
+      return call(what, {
+        ...declared(what, params, ['heads', 'seqLen', 'dk', 'headsKv', 'dv', 'sinks']),
+        q, k, v, heads, headsKv: params.headsKv === undefined ? 0 : headsKv, seqLen, dk, dv,
         mask: maskOf(what, params.mask, heads, seqLen),
-        softcap: softcap(what, params.softcap),
-        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, D.maskedRow),
         sinks: sinks(what, params.sinks, heads),
         alibi: alibiOf(what, params.alibi, heads),
-        lse: bool(what, 'lse', params.lse, D.lse),
         queryScale: params.queryScale === undefined || params.queryScale === null ? null : float32(what, 'queryScale', params.queryScale, seqLen, 'seqLen'),
       });
     },
@@ -715,37 +258,25 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     },
     simdPeak(params = {}) {
       const what = 'simdPeak';
-      const D = DEFAULTS.simdPeak;
       checkObject(what, params, PARAM_KEYS[what]);
       if (build !== 'simd128') throw new RangeError(`${what}: the baseline build has no WebAssembly SIMD128`);
-      return call('simdPeak', { iters: int(what, 'iters', params.iters, D.iters) });
+      return call(what, declared(what, params));
     },
     tensorStats(params) {
       const what = 'tensorStats';
-      const D = DEFAULTS.tensorStats;
       checkObject(what, params, PARAM_KEYS[what]);
       const heads = int(what, 'heads', params.heads);
       const seqLen = int(what, 'seqLen', params.seqLen);
       const dk = int(what, 'dk', params.dk);
       const n = heads * seqLen * dk;
       // A zero-length v is refused (it is not "no v": leave v out, or pass null, to draw V).
-      return call('tensorStats', {
-        q: float32(what, 'q', params.q, n, 'heads · seqLen · dk'),
-        k: float32(what, 'k', params.k, n, 'heads · seqLen · dk'),
-        v: params.v === undefined || params.v === null ? null : float32(what, 'v', params.v, n, 'heads · seqLen · dk'),
-        heads,
-        seqLen,
-        dk,
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        threshold: num(what, 'threshold', params.threshold, D.threshold),
-        kernel: kernelOf(what, params.kernel),
-        causal: bool(what, 'causal', params.causal, D.causal),
-      });
+      const q = float32(what, 'q', params.q, n, 'heads · seqLen · dk');
+      const k = float32(what, 'k', params.k, n, 'heads · seqLen · dk');
+      const v = params.v === undefined || params.v === null ? null : float32(what, 'v', params.v, n, 'heads · seqLen · dk');
+      return call(what, { ...declared(what, params, ['heads', 'seqLen', 'dk']), q, k, v, heads, seqLen, dk });
     },
     precisionLab(params) {
       const what = 'precisionLab';
-      const D = DEFAULTS.precisionLab;
       checkObject(what, params, PARAM_KEYS[what]);
       let logits = null;
       let q = null, k = null;
@@ -777,55 +308,11 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         }
         logits = numberList(what, 'logits', params.logits, 1, 8192);
       }
-      return call('precisionLab', {
-        logits,
-        rows: int(what, 'rows', params.rows, D.rows),
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        dk: int(what, 'dk', params.dk, D.dk),
-        heads: int(what, 'heads', params.heads, D.heads),
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        blockSize: int(what, 'blockSize', params.blockSize, D.blockSize),
-        accumulate: choice(what, 'accumulate', params.accumulate, ACCUMULATE_MODES, D.accumulate),
-        maskedRow: choice(what, 'maskedRow', params.maskedRow, MASKED_ROW_RULES, D.maskedRow),
-        softcap: softcap(what, params.softcap),
-        q,
-        k,
-        scaleAt: choice(what, 'scaleAt', params.scaleAt, SCALE_AT, D.scaleAt),
-        scaleRounding: choice(what, 'scaleRounding', params.scaleRounding, SCALE_ROUNDING, D.scaleRounding),
-        rowSums: bool(what, 'rowSums', params.rowSums, D.rowSums),
-      });
-    },
-    longContext(params) {
-      const what = 'longContext';
-      const D = DEFAULTS.longContext;
-      checkObject(what, params, PARAM_KEYS[what]);
-      let methods = [...D.methods];
-      if (params.methods !== undefined) {
-        methods = list(what, 'methods', params.methods, 16, (m, name) => choice(what, name, m ?? null, LONG_CONTEXT_METHODS));
-      }
-      return call('longContext', {
-        dk: int(what, 'dk', params.dk, D.dk),
-        seqLens: intList(what, 'seqLens', params.seqLens, 16, [1, 16384]),
-        trainLen: int(what, 'trainLen', params.trainLen, D.trainLen),
-        queries: int(what, 'queries', params.queries, D.queries),
-        methods,
-        seed: seed(what, params.seed),
-        kernel: kernelOf(what, params.kernel),
-        // Llama 4's temperature, Scalable-Softmax's s and YaRN's m-scales (the core checks their ranges)
-        floorScale: num(what, 'floorScale', params.floorScale, D.floorScale),
-        attnScale: num(what, 'attnScale', params.attnScale, D.attnScale),
-        s: num(what, 's', params.s, D.s),
-        mscale: num(what, 'mscale', params.mscale, D.mscale),
-        mscaleAllDim: num(what, 'mscaleAllDim', params.mscaleAllDim, D.mscaleAllDim),
-        sink: params.sink === undefined || params.sink === null ? null : sinkLogit(what, params.sink),
-      });
+      return call(what, { ...declared(what, params), logits, q, k });
     },
     normalisers(params = {}) {
       const what = 'normalisers';
-      const D = DEFAULTS.normalisers;
       checkObject(what, params, PARAM_KEYS[what]);
-      const bias = params.sigmoidBias;
       let logits = null;
       if (params.logits !== undefined && params.logits !== null) {
         // one explicit row: the parameters of the drawn rows cannot go with it
@@ -835,55 +322,13 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
         }
         logits = numberList(what, 'logits', params.logits, 1, 4096);
       }
-      return call('normalisers', {
-        heads: int(what, 'heads', params.heads, D.heads),
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        dk: int(what, 'dk', params.dk, D.dk),
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        kernel: kernelOf(what, params.kernel),
-        causal: bool(what, 'causal', params.causal, D.causal),
-        // the core checks the ranges of these
-        sink: num(what, 'sink', params.sink, D.sink),
-        sigmoidBias: bias === undefined || bias === null ? null : num(what, 'sigmoidBias', bias),
-        gateMean: num(what, 'gateMean', params.gateMean, D.gateMean),
-        lambda: num(what, 'lambda', params.lambda, D.lambda),
-        logits,
-      });
+      return call(what, { ...declared(what, params), logits });
     },
     qkClip(params = {}) {
       const what = 'qkClip';
-      const D = DEFAULTS.qkClip;
       checkObject(what, params, PARAM_KEYS[what]);
-      const heads = int(what, 'heads', params.heads, D.heads);
-      return call('qkClip', {
-        heads,
-        headsKv: params.headsKv === undefined || params.headsKv === 0 ? 0 : headsKvOf(what, heads, params.headsKv),
-        seqLen: int(what, 'seqLen', params.seqLen, D.seqLen),
-        dk: int(what, 'dk', params.dk, D.dk),
-        scale: scale(what, params.scale, D.scale),
-        seed: seed(what, params.seed),
-        kernel: kernelOf(what, params.kernel),
-        causal: bool(what, 'causal', params.causal, D.causal),
-        softcap: softcap(what, params.softcap),
-        // the core checks the ranges of these
-        qGain: num(what, 'qGain', params.qGain, D.qGain),
-        tau: num(what, 'tau', params.tau, D.tau),
-        alpha: num(what, 'alpha', params.alpha, D.alpha),
-        ropeDim: int(what, 'ropeDim', params.ropeDim, D.ropeDim),
-      });
-    },
-    normalDraws(params) {
-      const what = 'normalDraws';
-      const D = DEFAULTS.normalDraws;
-      checkObject(what, params, PARAM_KEYS[what]);
-      // types here; the core checks the ranges (n, stream, sigma) and the bytes of the result before drawing
-      return call('normalDraws', {
-        n: int(what, 'n', params.n),
-        seed: seed(what, params.seed),
-        stream: int(what, 'stream', params.stream, D.stream),
-        sigma: num(what, 'sigma', params.sigma, D.sigma),
-      });
+      const p = declared(what, params, ['headsKv']);
+      return call(what, { ...p, headsKv: params.headsKv === undefined || params.headsKv === 0 ? 0 : headsKvOf(what, p.heads, params.headsKv) });
     },
     modelScales(...args) {
       // the catalogue takes nothing: an argument (options that would be ignored) is refused
@@ -894,62 +339,15 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       return checked(mod.modelScales());
     },
     createTrainingRun(config = {}) {
-      const what = 'createTrainingRun';
-      need(what);
-      checkObject(what, config, TRAINING_KEYS);
-      const d = TRAINING_DEFAULTS;
-      const steps = trainInt(what, 'steps', config.steps, d.steps);
-      const cfg = Object.freeze({
-        task: choice(what, 'task', config.task, TRAINING_TASKS, d.task),
-        vocab: trainInt(what, 'vocab', config.vocab, d.vocab),
-        seqLen: trainInt(what, 'seqLen', config.seqLen, d.seqLen),
-        layers: trainInt(what, 'layers', config.layers, d.layers),
-        dModel: trainInt(what, 'dModel', config.dModel, d.dModel),
-        heads: trainInt(what, 'heads', config.heads, d.heads),
-        mlp: trainInt(what, 'mlp', config.mlp, d.mlp),
-        norm: choice(what, 'norm', config.norm, ['pre', 'post'], d.norm),
-        attention: choice(what, 'attention', config.attention, ATTENTION_VARIANTS, d.attention),
-        softmax: choice(what, 'softmax', config.softmax, ['safe', 'naive'], d.softmax),
-        softcap: num(what, 'softcap', config.softcap, d.softcap),  // 0 = off; the core checks 0 or (0, 1e6]
-        initStd: num(what, 'initStd', config.initStd, d.initStd),
-        batch: trainInt(what, 'batch', config.batch, d.batch),
-        steps,
-        lr: num(what, 'lr', config.lr, d.lr),
-        warmup: trainInt(what, 'warmup', config.warmup, d.warmup),
-        clip: num(what, 'clip', config.clip, d.clip),
-        weightDecay: num(what, 'weightDecay', config.weightDecay, d.weightDecay),
-        beta1: num(what, 'beta1', config.beta1, d.beta1),
-        beta2: num(what, 'beta2', config.beta2, d.beta2),
-        adamEps: num(what, 'adamEps', config.adamEps, d.adamEps),
-        evalSize: trainInt(what, 'evalSize', config.evalSize, d.evalSize),
-        seed: seed(what, config.seed),
-        kernel: kernelOf(what, config.kernel),
-      });
-      const live = liveOf(mod);
-      const limit = TRAINING_LIMITS.liveBytes;
-      const overBudget = (need) => new RangeError(`${what}: the ${live.count} live training runs hold ${mib(live.bytes)} MiB; ` +
-        `${need === null ? 'no more fit' : `this one needs ${mib(need)} MiB more`} in the ${mib(limit)} MiB budget of live runs ` +
-        '(TRAINING_LIMITS.liveBytes): call dispose() on the runs you no longer need (or create them with `using`)');
-      if (live.bytes >= limit) throw overBudget(null);
-      const handle = new mod.TrainingRun();
-      let bytes;
-      try {
-        applyLimits();
-        checked(handle.init(cfg));  // range checks (RangeError naming the value), weights, held-out set
-        bytes = handle.info().memoryBytes;
-        if (live.bytes + bytes > limit) throw overBudget(bytes);
-      } catch (e) {
-        handle.delete();
-        throw e;
-      }
-      return wrapTrainingRun(handle, cfg, mod, bytes, applyLimits);
+      need('createTrainingRun');
+      return createTrainingRun(mod, config, kernelOf, applyLimits);
     },
     info() {
       const b = mod.buildInfo();
       // heapBytes: the wasm heap's current size (it grows with the largest call so far, never shrinks).
       return { version: b.version, kernel: defaultKernel, simd: b.simd, build, part, heapBytes: mod.HEAP8.length };
     },
-  });
+  }));
   return core;
 }
 

@@ -32,12 +32,18 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * Float32Array of the shape in `doc`), numberList, sinks (one logit per head), sink (one logit), alibi
  * ('press' or a Float32Array of one slope per head) or state ({ output, lse } of a partial attention).
  * `default`: what a call that leaves it out gets (absent: required, or derived as `doc` says).
- * `range`: the inclusive bounds the core enforces (of each element, for lists).
+ * `range`: the inclusive bounds the core enforces (of each element, for lists; of the length, for numberList).
+ * `count`: how many elements a list (intList, scaleList, choiceList) holds, inclusive.
+ * `field`: the member of the C++ Params struct it goes into, if not the key in snake_case; null: the
+ * binding reads it itself (a tensor copied into the heap after the call's budget check, a value of
+ * its own form); every other parameter is read by the generated read_params (experiment_reads.hpp).
  * @typedef {object} ParamSpec
  * @property {'int'|'number'|'bool'|'seed'|'kernel'|'scale'|'choice'|'softcap'|'correlation'|'intList'|'scaleList'|'choiceList'|'float32'|'numberList'|'sinks'|'sink'|'alibi'|'state'} type
  * @property {number|boolean|string|null|readonly (string|number)[]} [default]
  * @property {readonly [number, number]} [range]
+ * @property {readonly [number, number]} [count]
  * @property {readonly string[]} [values]
+ * @property {string|null} [field]
  * @property {string} doc
  */
 /**
@@ -47,7 +53,8 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * `part`: 'first' (also in the first part of the SIMD128 build, sqrtdk-simd-first) or 'full'.
  * `costed`: core.cost(name, params) estimates it (the call's parameter checks, then the cost
  * model's terms instead of the work). `result`: the top-level fields of its result, a field that
- * only some calls carry marked '?'. `example`: a small call, for the tests.
+ * only some calls carry marked '?'. `example`: a small call, for the tests. `struct`: the C++ Params
+ * struct of a 'params' call, if not <Cpp>Params; null: it has none (the binding reads its arguments).
  * @typedef {object} ExperimentSpec
  * @property {string} doc
  * @property {string} cpp
@@ -57,6 +64,7 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * @property {Record<string, ParamSpec>} params
  * @property {readonly string[]} result
  * @property {readonly unknown[]} example  the arguments of a small call
+ * @property {string|null} [struct]
  */
 
 const dk = /** @type {const} */ ([1, 16384]);
@@ -80,7 +88,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     doc: 'Var(q·k) = d_k σ⁴ by Monte Carlo, with the theory rows and histograms of the raw and 1/√d_k scores (C1, C3)',
     cpp: 'score_variance', call: 'params', part: 'first', costed: true,
     params: {
-      dks: { type: 'intList', range: dk, doc: 'the head dimensions d_k, 1..64 of them' },
+      dks: { type: 'intList', range: dk, count: [1, 64], doc: 'the head dimensions d_k, 1..64 of them' },
       samples: { type: 'int', default: 20000, range: [2, 1000000], doc: 'pairs (q, k) per d_k' },
       seed,
       variance,
@@ -111,8 +119,8 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     doc: "attentionStats' summary against d_k for each scale, on the same Q, K, V per d_k (C2, C3, C6)",
     cpp: 'saturation_sweep', call: 'params', part: 'full', costed: true,
     params: {
-      dks: { type: 'intList', range: dk, doc: 'the head dimensions d_k, 1..64 of them' },
-      scales: { type: 'scaleList', default: ['none', 'inv_sqrt_dk', 'inv_dk'], doc: 'the scales, 1..8 of them (each as `scale`)' },
+      dks: { type: 'intList', range: dk, count: [1, 64], doc: 'the head dimensions d_k, 1..64 of them' },
+      scales: { type: 'scaleList', default: ['none', 'inv_sqrt_dk', 'inv_dk'], count: [1, 8], doc: 'the scales, 1..8 of them (each as `scale`)' },
       heads: { type: 'int', default: 4, range: heads, doc: 'heads' },
       seqLen: { type: 'int', default: 128, range: seqLen, doc: 'L, queries and keys per head' },
       seed, variance, threshold, kernel, gradients, causal, spectral, softcap, correlation, sinks,
@@ -134,24 +142,24 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     doc: 'the forward pass softmax(c · Q Kᵀ + mask) V on given q, k, v, with grouped K/V heads, masks (one per head or for all), ALiBi, soft-capping and sinks',
     cpp: 'attention', call: 'params', part: 'full', costed: true,
     params: {
-      q: { type: 'float32', doc: 'Q [heads, seqLen, dk]' },
-      k: { type: 'float32', doc: 'K [headsKv, seqLen, dk]' },
-      v: { type: 'float32', doc: 'V [headsKv, seqLen, dv]' },
+      q: { type: 'float32', field: null, doc: 'Q [heads, seqLen, dk]' },
+      k: { type: 'float32', field: null, doc: 'K [headsKv, seqLen, dk]' },
+      v: { type: 'float32', field: null, doc: 'V [headsKv, seqLen, dv]' },
       heads: { type: 'int', range: heads, doc: 'query heads (required)' },
       headsKv: { type: 'int', default: 0, range: [0, 64], doc: 'K/V heads; 0: heads (MHA); 1: MQA; else GQA' },
       seqLen: { type: 'int', range: seqLen, doc: 'L (required)' },
       dk: { type: 'int', range: dk, doc: 'd_k (required)' },
       dv: { type: 'int', default: 0, range: [0, 16384], doc: "d_v, the head size of v and of the output [heads, seqLen, dv] (DeepSeek's MLA: dk 192, dv 128); 0: dk" },
       scale, kernel,
-      weights: { type: 'bool', default: true, doc: 'also return the weights [heads, seqLen, seqLen]' },
+      weights: { type: 'bool', default: true, field: 'want_weights', doc: 'also return the weights [heads, seqLen, seqLen]' },
       causal,
-      mask: { type: 'float32', default: null, doc: 'an additive mask [seqLen, seqLen] for every head or [heads, seqLen, seqLen], one per head (0, −∞ or finite), or null' },
+      mask: { type: 'float32', default: null, field: null, doc: 'an additive mask [seqLen, seqLen] for every head or [heads, seqLen, seqLen], one per head (0, −∞ or finite), or null' },
       softcap,
       maskedRow: { type: 'choice', default: 'zero', values: MASKED_ROW_RULES, doc: 'a fully masked row: zeros (FlashAttention, SDPA) or NaN' },
-      sinks,
-      alibi: { type: 'alibi', default: null, doc: "ALiBi (Press et al. 2022): 'press' (the paper's slopes for heads) or a Float32Array [heads] of slopes m_h; −m_h · (i − j) is added where the mask is; null: none" },
-      queryScale: { type: 'float32', default: null, doc: "a multiplier t_i per query row [seqLen] of the scaled logits, before the soft-cap (Scalable-Softmax's s · ln(i + 1) in a causal call, Llama 4's temperature per position), or null" },
-      lse: { type: 'bool', default: false, doc: "also return lse [heads, seqLen], each row's log-sum-exp in nats (−∞ for a fully masked row), for mergeAttention" },
+      sinks: { ...sinks, field: null },
+      alibi: { type: 'alibi', default: null, field: null, doc: "ALiBi (Press et al. 2022): 'press' (the paper's slopes for heads) or a Float32Array [heads] of slopes m_h; −m_h · (i − j) is added where the mask is; null: none" },
+      queryScale: { type: 'float32', default: null, field: null, doc: "a multiplier t_i per query row [seqLen] of the scaled logits, before the soft-cap (Scalable-Softmax's s · ln(i + 1) in a causal call, Llama 4's temperature per position), or null" },
+      lse: { type: 'bool', default: false, field: 'want_lse', doc: "also return lse [heads, seqLen], each row's log-sum-exp in nats (−∞ for a fully masked row), for mergeAttention" },
     },
     result: ['scale', 'output', 'weights', 'sinkWeights?', 'sinkMass?', 'alibiSlopes?', 'lse?'],
     example: [{ q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), heads: 1, seqLen: 2, dk: 4 }],
@@ -160,8 +168,8 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     doc: 'merges two partial attentions over disjoint keys by their log-sum-exp (split-KV decoding, ring attention); (0, −∞) is neutral',
     cpp: 'merge_attention', call: 'params', part: 'full', costed: false,
     params: {
-      a: { type: 'state', doc: '{ output [heads, seqLen, dv], lse [heads, seqLen] in nats } of one chunk of keys (attention with lse: true)' },
-      b: { type: 'state', doc: '{ output, lse } of the other chunk' },
+      a: { type: 'state', field: null, doc: '{ output [heads, seqLen, dv], lse [heads, seqLen] in nats } of one chunk of keys (attention with lse: true)' },
+      b: { type: 'state', field: null, doc: '{ output, lse } of the other chunk' },
       heads: { type: 'int', range: heads, doc: 'query heads (required)' },
       seqLen: { type: 'int', range: seqLen, doc: 'queries per head (required)' },
       dv: { type: 'int', range: dk, doc: 'the head size of the outputs (required)' },
@@ -171,7 +179,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
   },
   simdPeak: {
     doc: "the single-core SIMD128 mul+add peak of this device (the SIMD128 build's only)",
-    cpp: 'simd_peak', call: 'params', part: 'full', costed: false,
+    cpp: 'simd_peak', call: 'params', part: 'full', costed: false, struct: null,
     params: {
       iters: { type: 'int', default: 10000, range: [1, 1000000], doc: 'steps of 4 × 8 × 256 mul+add' },
     },
@@ -182,9 +190,9 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     doc: "attentionStats' diagnostics and Var(q·k) on the caller's q and k (and optionally v)",
     cpp: 'tensor_stats', call: 'params', part: 'full', costed: true,
     params: {
-      q: { type: 'float32', doc: 'Q [heads, seqLen, dk]' },
-      k: { type: 'float32', doc: 'K [heads, seqLen, dk]' },
-      v: { type: 'float32', default: null, doc: 'V [heads, seqLen, dk], or null: drawn from the seed' },
+      q: { type: 'float32', field: null, doc: 'Q [heads, seqLen, dk]' },
+      k: { type: 'float32', field: null, doc: 'K [heads, seqLen, dk]' },
+      v: { type: 'float32', default: null, field: null, doc: 'V [heads, seqLen, dk], or null: drawn from the seed' },
       heads: { type: 'int', range: heads, doc: 'heads (required)' },
       seqLen: { type: 'int', range: seqLen, doc: 'L (required)' },
       dk: { type: 'int', range: dk, doc: 'd_k (required)' },
@@ -221,16 +229,16 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     cpp: 'long_context', call: 'params', part: 'full', costed: true,
     params: {
       dk: { type: 'int', default: 64, range: dk, doc: 'd_k' },
-      seqLens: { type: 'intList', range: [1, 16384], doc: 'the lengths L, 1..16 of them' },
+      seqLens: { type: 'intList', range: [1, 16384], count: [1, 16], doc: 'the lengths L, 1..16 of them' },
       trainLen: { type: 'int', default: 512, range: [2, 16384], doc: 'L_train, the training length' },
       queries: { type: 'int', default: 64, range: [1, 1024], doc: 'queries per length (each the newest token)' },
-      methods: { type: 'choiceList', default: LONG_CONTEXT_METHODS, values: LONG_CONTEXT_METHODS, doc: 'the schemes, each at most once' },
+      methods: { type: 'choiceList', default: LONG_CONTEXT_METHODS, values: LONG_CONTEXT_METHODS, count: [1, 16], doc: 'the schemes, each at most once' },
       seed, kernel,
-      floorScale: { type: 'number', default: 8192, range: [1, 1e9], doc: "Llama 4's temperature: floor_scale" },
-      attnScale: { type: 'number', default: 0.1, range: [0, 10], doc: "Llama 4's temperature: attn_scale" },
-      s: { type: 'number', default: 0.43, range: [0, 10], doc: "Scalable-Softmax's s (positive)" },
-      mscale: { type: 'number', default: 1, range: [0, 100], doc: "YaRN's m-scale (positive)" },
-      mscaleAllDim: { type: 'number', default: 0, range: [0, 100], doc: "DeepSeek's mscale_all_dim (0: absent)" },
+      floorScale: { type: 'number', field: 'options.floor_scale', default: 8192, range: [1, 1e9], doc: "Llama 4's temperature: floor_scale" },
+      attnScale: { type: 'number', field: 'options.attn_scale', default: 0.1, range: [0, 10], doc: "Llama 4's temperature: attn_scale" },
+      s: { type: 'number', field: 'options.ssmax_s', default: 0.43, range: [0, 10], doc: "Scalable-Softmax's s (positive)" },
+      mscale: { type: 'number', field: 'options.mscale', default: 1, range: [0, 100], doc: "YaRN's m-scale (positive)" },
+      mscaleAllDim: { type: 'number', field: 'options.mscale_all_dim', default: 0, range: [0, 100], doc: "DeepSeek's mscale_all_dim (0: absent)" },
       sink: { type: 'sink', default: null, doc: 'one sink logit appended to every row, or null: none' },
     },
     result: ['points'],

@@ -12,9 +12,9 @@
 namespace sqrtdk {
 
 // The most draws of one call: 2^24 (128 MiB of doubles, about 0.4 s on the calibration machine).
-inline constexpr int kMaxNormalDraws = 1 << 24;
+inline constexpr int kMaxNormalDraws = ranges::normal_draws::n.hi;  // 2^24 (experiments.js)
 // The largest σ: σ² ≤ 1e6, the variance bound of every other experiment.
-inline constexpr double kMaxNormalSigma = 1e3;
+inline constexpr double kMaxNormalSigma = ranges::normal_draws::sigma.hi;  // 1e3 (experiments.js)
 
 struct NormalDrawsParams {
   int n = 1;                                          // draws, 1..kMaxNormalDraws

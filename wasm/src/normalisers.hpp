@@ -47,10 +47,10 @@ inline constexpr int kNormaliserCount = 6;
 const char* normaliser_name(int index);  // "softmax", "offByOne", "sink", "sigmoid", "gated", "differential"
 
 // Limits of the call (it is not costed: these bound its work to heads · L² · dk ≤ 16 · 512² · 256 mul-adds).
-inline constexpr int kNormalisersMaxHeads = 16;
-inline constexpr int kNormalisersMaxSeqLen = 512;
-inline constexpr int kNormalisersMaxDk = 256;
-inline constexpr int kNormalisersMaxLogits = 4096;
+inline constexpr int kNormalisersMaxHeads = ranges::normalisers::heads.hi;  // 16 (experiments.js)
+inline constexpr int kNormalisersMaxSeqLen = ranges::normalisers::seq_len.hi;  // 512
+inline constexpr int kNormalisersMaxDk = ranges::normalisers::dk.hi;  // 256
+inline constexpr int kNormalisersMaxLogits = ranges::normalisers::logits.hi;  // 4096
 
 struct NormalisersParams {
   int heads = defaults::normalisers::heads;      // 1..16

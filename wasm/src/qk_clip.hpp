@@ -33,9 +33,9 @@ namespace sqrtdk {
 // dk] (stream 2), as attentionStats draws them. MLA (ropeDim > 0, headsKv = heads): the last ropeDim
 // components of each q row are its rotary part, and the rotary part of every head's key is head 0's
 // (the shared k_rope).
-inline constexpr int kQkClipMaxHeads = 64;
-inline constexpr int kQkClipMaxSeqLen = 512;
-inline constexpr int kQkClipMaxDk = 512;
+inline constexpr int kQkClipMaxHeads = ranges::qk_clip::heads.hi;  // 64 (experiments.js)
+inline constexpr int kQkClipMaxSeqLen = ranges::qk_clip::seq_len.hi;  // 512
+inline constexpr int kQkClipMaxDk = ranges::qk_clip::dk.hi;  // 512
 
 struct QkClipParams {
   int heads = defaults::qk_clip::heads;          // 1..64
@@ -48,7 +48,7 @@ struct QkClipParams {
   double q_gain = defaults::qk_clip::q_gain;     // the multiplier of q, in (0, 1000]
   double tau = defaults::qk_clip::tau;           // τ, in (0, 1e6]
   double alpha = defaults::qk_clip::alpha;       // α, in [0, 1]
-  double softcap = 0.0;                          // 0: off
+  double softcap = defaults::qk_clip::softcap;   // 0: off
   bool causal = defaults::qk_clip::causal;
   int rope_dim = defaults::qk_clip::rope_dim;    // MLA's rotary dimensions, 0 (no MLA) .. dk − 1
 };
