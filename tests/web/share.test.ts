@@ -8,7 +8,8 @@ import { defaultState, parseHash, toHash } from '../../web/src/state/state.ts';
 import type { Panel } from '../../web/src/state/state.ts';
 import { SCHEMA } from '../../web/src/state/schema.js';
 import { translator } from '../../web/src/i18n/messages.ts';
-import { embedSnippet, fallbackHeight } from '../../web/src/embed/snippet.ts';
+import { embedSnippet, fallbackHeight, fitCss, heightAt } from '../../web/src/embed/snippet.ts';
+import { EMBED_FIT } from '../../web/src/embed/heights.ts';
 import { sharePath, rootFrom, pageContext, siteRoot, withPageView, hashHasKey, shareUrl } from '../../web/src/share/url.ts';
 import { headTags, oembedJson, urlFor, CARD } from '../../web/src/share/meta.ts';
 import { htmlWithSiteTags, oembedWithSite } from '../../scripts/site-tags.mjs';
@@ -153,6 +154,26 @@ describe('oEmbed', () => {
     expect(rel.provider_url).toBe('../../../');
     const site = 'http://127.0.0.1:5173/blog/';
     expect(JSON.parse(oembedWithSite(JSON.stringify(rel), `${site}zh-CN/p/saturation/oembed.json`))).toEqual(oembedJson(meta({ site }), zh('sat.title')));
+  });
+
+  it('each language\'s answer carries the heights measured in that language (Chinese text wraps otherwise)', () => {
+    const enMeta = meta({ lang: 'en', path: 'p/saturation/', title: `${en('sat.title')} — √dk Lab`, alternates: [{ lang: 'zh-CN', path: 'zh-CN/p/saturation/' }] });
+    for (const exp of EXPS) {
+      const zhAnswer = oembedJson(meta({ exp, path: `zh-CN/p/${exp}/` }), 't');
+      const enAnswer = oembedJson({ ...enMeta, exp, path: `p/${exp}/` }, 't');
+      const at720 = (lang: 'en' | 'zh-CN') => Math.ceil(heightAt(EMBED_FIT[lang][exp].all, 720));
+      expect(zhAnswer.height, exp).toBe(at720('zh-CN'));
+      expect(enAnswer.height, exp).toBe(at720('en'));
+      // the frame in the answer's html: the same height attribute, and the CSS of that language's points
+      expect(zhAnswer.html, exp).toContain(`height="${at720('zh-CN')}"`);
+      expect(zhAnswer.html, exp).toContain(fitCss(EMBED_FIT['zh-CN'][exp].all).replace(/&/g, '&amp;'));
+      expect(enAnswer.html, exp).toContain(fitCss(EMBED_FIT.en[exp].all).replace(/&/g, '&amp;'));
+    }
+    // measured, not copied: the Chinese article and interview embeds have their own heights at 720 px
+    for (const exp of ['article', 'interview'] as const) expect(heightAt(EMBED_FIT['zh-CN'][exp].all, 720), exp).not.toBe(heightAt(EMBED_FIT.en[exp].all, 720));
+    // the dialog's snippet of a zh-CN state takes the same choice
+    expect(fallbackHeight({ ...defaultState('zh-CN'), exp: 'article', embed: true })).toBe(Math.ceil(heightAt(EMBED_FIT['zh-CN'].article.all, 720)));
+    expect(fallbackHeight({ ...defaultState('en'), exp: 'article', embed: true })).toBe(Math.ceil(heightAt(EMBED_FIT.en.article.all, 720)));
   });
 });
 

@@ -48,10 +48,10 @@ describe('embed links', () => {
   it('the snippet: an iframe in an inline-size container, its fallback height a function of its width, and the site’s embed script', () => {
     const s = { ...defaultState('en'), exp: 'variance' as const, show: ['charts' as const] };
     const code = embedSnippet(s, 'https://example.org/lab/index.html', '√dk Lab — Variance law');
-    const h720 = Math.ceil(heightAt(EMBED_FIT.variance.charts, 720));
-    expect(code).toBe(`<div style="container-type:inline-size"><iframe src="https://example.org/lab/index.html#v=1&amp;exp=variance&amp;lang=en&amp;dk=64&amp;samples=2000&amp;seed=1&amp;cv=${CORE_VERSION}&amp;embed=1&amp;show=charts" title="√dk Lab — Variance law" width="100%" height="${h720}" style="border:0;width:100%;height:${fitCss(EMBED_FIT.variance.charts)}" loading="lazy" data-sqrtdk-embed></iframe></div>\n`
+    const h720 = Math.ceil(heightAt(EMBED_FIT.en.variance.charts, 720));
+    expect(code).toBe(`<div style="container-type:inline-size"><iframe src="https://example.org/lab/index.html#v=1&amp;exp=variance&amp;lang=en&amp;dk=64&amp;samples=2000&amp;seed=1&amp;cv=${CORE_VERSION}&amp;embed=1&amp;show=charts" title="√dk Lab — Variance law" width="100%" height="${h720}" style="border:0;width:100%;height:${fitCss(EMBED_FIT.en.variance.charts)}" loading="lazy" data-sqrtdk-embed></iframe></div>\n`
       + '<script src="https://example.org/lab/embed.js" async></script>');
-    expect(fallbackHeight({ ...s, show: ['charts', 'text'] })).toBe(Math.ceil(heightAt(EMBED_FIT.variance.all, 720)));
+    expect(fallbackHeight({ ...s, show: ['charts', 'text'] })).toBe(Math.ceil(heightAt(EMBED_FIT.en.variance.all, 720)));
     expect(embedSnippet({ ...s, exp: 'gqa' }, 'http://x/"><script>', 'a"b')).not.toMatch(/"><script>/);
   });
 

@@ -36,10 +36,16 @@ export function markOwnAddress(): void {
   });
 }
 
-/** Whether the hash in the address bar is the one this tab's page left there (markOwnAddress), not a link. */
+/**
+ * Whether the hash in the address bar is the one this tab's page left there, not a link: the
+ * history entry the page wrote names its address (web/src/state/url.ts writes `address` into each
+ * entry as it writes the address bar), or the page marked it as it left (markOwnAddress). The entry
+ * is what a reload keeps in Chromium: a mark written at pagehide comes after the reload took the
+ * entry's state (seen in the faults test: the reader's own address was flagged).
+ */
 export function isOwnAddress(): boolean {
   const state = history.state as Record<string, unknown> | null;
-  return state !== null && typeof state === 'object' && state[OWN_ADDRESS] === location.hash;
+  return state !== null && typeof state === 'object' && (state[OWN_ADDRESS] === location.hash || (state.sqrtdk === 1 && state.address === location.hash));
 }
 
 /**

@@ -45,6 +45,45 @@ function openPages(sw: ServiceWorker): Promise<number | null> {
   });
 }
 
+/** ms the page waits for the waiting version to start activating after SKIP_WAITING, before each nudge (nudgeActivation). */
+const ACTIVATE_NUDGE_MS: readonly number[] = [250, 1000, 2000];
+
+/** Resolves true once `sw` leaves the state 'installed' (it activates), false after `ms` if it has not. */
+function leavesWaiting(sw: ServiceWorker, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (sw.state !== 'installed') { resolve(true); return; }
+    const done = (v: boolean) => { clearTimeout(timer); sw.removeEventListener('statechange', changed); resolve(v); };
+    const changed = () => { if (sw.state !== 'installed') done(true); };
+    const timer = setTimeout(() => done(sw.state !== 'installed'), ms);
+    sw.addEventListener('statechange', changed);
+  });
+}
+
+/**
+ * Makes sure a waiting worker that was told to skip waiting takes over. Chromium activates it only
+ * once the old worker is idle, and asks the old worker to stop when idle only if it is running when
+ * skipWaiting is called (and again on each navigation in the scope). A reload leaves the old worker
+ * without pages for a moment, so it is stopped and started again just as the reloaded page posts
+ * SKIP_WAITING: the call came while it was not running, and the new version stayed waiting (still
+ * after 44 s in the faults test; it would have waited for the browser's 5-minute limit). A hidden
+ * frame of one of the site's files (sw-keep.js, precached, shown as text) is a navigation in the
+ * scope: the browser checks again, and the new version takes over once the old worker is idle.
+ */
+async function nudgeActivation(sw: ServiceWorker, root: string): Promise<void> {
+  let nudges = 0;
+  for (const ms of ACTIVATE_NUDGE_MS) {
+    if (await leavesWaiting(sw, ms)) return;
+    const frame = document.createElement('iframe');
+    frame.hidden = true;
+    frame.tabIndex = -1;
+    frame.setAttribute('aria-hidden', 'true');
+    frame.src = new URL('sw-keep.js', root).href;
+    frame.addEventListener('load', () => frame.remove());
+    document.body.append(frame);
+    document.documentElement.dataset.updateNudges = String(++nudges);
+  }
+}
+
 declare const __SQRTDK_BUILD__: string;
 
 /** The build label of this page (SQRTDK_BUILD_ID at build time, else the package version). */
@@ -85,7 +124,8 @@ export function startPwa(tr: () => T, after: Promise<unknown> = Promise.resolve(
   // OPEN_PAGES_AGAIN_MS before the notice says other pages hold the old version (<html
   // data-update-counts> keeps the counts, for tests).
   let others = 0;
-  void navigator.serviceWorker.getRegistration(siteRoot(location.href, pageContext(document.documentElement))).then(async (reg) => {
+  const root = siteRoot(location.href, pageContext(document.documentElement));
+  void navigator.serviceWorker.getRegistration(root).then(async (reg) => {
     const waiting = reg?.waiting;
     if (!waiting || !navigator.serviceWorker.controller) return;
     const counts: (number | null)[] = [];
@@ -103,6 +143,7 @@ export function startPwa(tr: () => T, after: Promise<unknown> = Promise.resolve(
           if (waiting.state === 'activated' && !reloading) { reloading = true; location.reload(); }
         });
         waiting.postMessage({ type: 'SKIP_WAITING' });
+        await nudgeActivation(waiting, root);
         return;
       }
       others = n - 1;

@@ -12,9 +12,13 @@ import type { FitPoints } from './heights.ts';
 /** The column width whose content height the `height` attribute carries (browsers without container queries use it). */
 export const ATTR_WIDTH = 720;
 
-/** The measured points of the parts shown: the charts alone, or every part (any other choice of parts is at most that). */
-export function fitPoints(state: State): FitPoints {
-  const f = EMBED_FIT[state.exp];
+/**
+ * The measured points of the parts shown, in the frame's language (an embed shows the language it
+ * was made in; Chinese text wraps to other heights): the charts alone, or every part (any other
+ * choice of parts is at most that).
+ */
+export function fitPoints(state: Pick<State, 'exp' | 'lang' | 'show'>): FitPoints {
+  const f = EMBED_FIT[state.lang][state.exp];
   return state.show.length === 1 && state.show[0] === 'charts' ? f.charts : f.all;
 }
 
