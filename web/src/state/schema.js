@@ -216,6 +216,10 @@ export const SCHEMA = Object.freeze({
     type: 'int', default: 256, min: 64, max: 1024, panels: 'longctx',
     doc: 'Long context, merging by the LSE: the length L of the causal call split in two chunks of keys (4 heads, d_k = ldk).',
   }),
+  lalibi: /** @type {BoolSpec} */ ({
+    type: 'bool', default: false, panels: 'longctx',
+    doc: 'Long context: 1 shows ALiBi (Press et al. 2022: a bias −m_h·(i − j) per head, slopes 2^(−8h/H), 8 heads) against 1/√d_k alone, each head’s entropy against L from the core; 0 (default) leaves the view as it was.',
+  }),
   hq: /** @type {IntSpec} */ ({
     type: 'int', default: 32, min: 1, max: 64, panels: 'gqa',
     doc: 'GQA/MQA: query heads.',
