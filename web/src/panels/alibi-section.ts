@@ -28,26 +28,43 @@ function alibiToggle(store: Store, t: T): Control {
 
 export function alibiSection(root: HTMLElement, { t, store, compute, charts }: PanelCtx): Section {
   const toggle = alibiToggle(store, t);
-  const chart = new ChartBox(charts, 'longctx-alibi', t('al.chart'), t, { height: 300 });
-  const ro = h('dl', { class: 'readouts' });
-  const r = {
-    plain: readout(ro, 'al-plain', t('al.ro.plain')),
-    steep: readout(ro, 'al-steep', t('al.ro.steep')),
-    gentle: readout(ro, 'al-gentle', t('al.ro.gentle')),
-    lnL: readout(ro, 'al-lnL', t('al.ro.lnL')),
-  };
-  const text = h('p', { class: 'explain', 'data-al-text': '' });
-  const body = h('div', { class: 'alibi-body', hidden: true }, chart.el, ro, text);
   const el = h('section', { class: 'alibi', 'data-al': '' },
     h('h3', { text: t('al.h') }), h('p', { class: 'note', text: t('al.note') }),
-    h('div', { class: 'controls' }, toggle.el), body);
+    h('div', { class: 'controls' }, toggle.el));
   const req = new KeyedRequest<AlibiResult>(root, 'lc:alibi', t);
   let state = store.state;
   let last: AlibiResult | null = null;
+  /**
+   * The chart, readouts and text exist only while lalibi is on: off, the view holds no empty chart box or readout
+   * (the page's "every chart drawn, every readout filled" waits, and the tests', see none of them).
+   */
+  let body: { el: HTMLElement; chart: ChartBox; r: Record<'plain' | 'steep' | 'gentle' | 'lnL', HTMLElement>; text: HTMLElement } | null = null;
+  const open = () => {
+    if (body) return body;
+    const chart = new ChartBox(charts, 'longctx-alibi', t('al.chart'), t, { height: 300 });
+    const ro = h('dl', { class: 'readouts' });
+    const r = {
+      plain: readout(ro, 'al-plain', t('al.ro.plain')),
+      steep: readout(ro, 'al-steep', t('al.ro.steep')),
+      gentle: readout(ro, 'al-gentle', t('al.ro.gentle')),
+      lnL: readout(ro, 'al-lnL', t('al.ro.lnL')),
+    };
+    const text = h('p', { class: 'explain', 'data-al-text': '' });
+    body = { el: h('div', { class: 'alibi-body' }, chart.el, ro, text), chart, r, text };
+    el.append(body.el);
+    return body;
+  };
+  const close = () => {
+    if (!body) return;
+    body.chart.destroy();
+    body.el.remove();
+    body = null;
+  };
 
   const draw = () => {
     const res = last;
     if (!res || !state.lalibi) return;
+    const { chart, r, text } = open();
     chart.set(buildAlibi(res, t));
     const n = res.seqLens.length - 1, L = res.seqLens[n], H = res.slopes.length;
     const plain = res.plainMean[n], steep = res.alibi[0][n], gentle = res.alibi[H - 1][n];
@@ -68,12 +85,11 @@ export function alibiSection(root: HTMLElement, { t, store, compute, charts }: P
     update(next, changed, source) {
       state = next;
       toggle.sync(next);
-      body.hidden = !next.lalibi;
       const p = alibiParams(next);
-      if (!p) return;  // off: nothing asked
+      if (!p) { close(); return; }  // off: nothing asked, nothing shown
       const asked = req.ask(JSON.stringify(p), (step) => compute.get('sweep', 'alibiEntropy', p, 'lc:alibi', undefined, step), source, (x) => { last = x; draw(); });
       if (!asked && (changed === null || changed.has('lang') || changed.has('lalibi'))) draw();
     },
-    destroy() { chart.destroy(); },
+    destroy() { close(); },
   };
 }
