@@ -39,4 +39,7 @@ export const att26Zh: Record<keyof typeof att26En, string> = {
   'al.ro.gentle': 'ALiBi 第 8 头（m = 1/256），L = 1024',
   'al.ro.lnL': 'ln 1024（均匀）',
   'al.text': '在 L = {L}（d_k = {dk}，缩放 {scale}，{H} 个头各取最后 {tail} 行）时，只用 1/√d_k 的熵为 {plain} nats，低于均匀分布的 {lnL}，并仍像 ln L 一样增长（L = 64 时为 {plain64}）：在独立同分布的输入上，缩放让 logit 保持 1 的量级，所以一行会一直摊到它看得见的每个键上。ALiBi 按头给它封顶：第 1 头（m = {m1}）只看几个键的窗口，L = 64 时 {steep64} nats，L = {L} 时 {steep}；第 {H} 头（m = {mH}）仍摊在约 {keys} 个键上（e^H，{gentle} nats）。所以 ALiBi 并不取代 1/√d_k：它加在缩放后的 logit 之上，逐头决定一行往回看多远。',
+  'iv.fu.qkclip.q': 'Kimi K2 为什么要裁剪 q 和 k？',
+  'iv.fu.qkclip.a': '因为 1/√d_k 只有在 q、k 像随机向量时才能让 logit 保持单位方差：用 Muon 优化器训练时，一些头的最大 logit 持续增长（Kimi K2 报告（2025）中的中等规模实验超过 1000），直到训练不稳定。MuonClip 监测每个头的最大 logit S_max，一旦超过阈值 τ，就把 W_q 和 W_k 各乘以 √η，η = min(1, τ / S_max)：该头的每个 logit 都缩小 η 倍，最大值落在 τ 上（GQA 下每个键组一个 η；MLA 下共享的旋转键不动）。实时数据，q × 30，8 个头分 2 个键组，d_k 64，τ = 100：第 0 头最大 logit {qcMax0}，η = {qcGamma0}（其键组的），裁剪后 {qcAfter0}。',
+  'iv.fu.qkclip.p': 'Muon 下某些头的 S_max 会失控；超过 τ 时 W_q、W_k × √η，η = min(1, τ/S_max)。q × 30，τ 100：{qcMax0}，η {qcGamma0} → {qcAfter0}。',
 };
