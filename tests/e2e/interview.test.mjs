@@ -75,6 +75,7 @@ function call(kind, params) {
     case 'longContext': return core.longContext(params);
     case 'modelScales': return core.modelScales();
     case 'normalisers': return core.normalisers(params);
+    case 'qkClip': return core.qkClip(params);
     default: throw new Error(`no Node call for ${kind}`);
   }
 }

@@ -560,11 +560,17 @@ test('Long context: two chunks of keys merged by their LSE give the full call, b
   await page.waitForFunction(() => document.querySelector('[data-readout="lm-rows"]')?.textContent === '1024 / 0');
   assert.equal(await ro('lm-diff'), '0');
   assert.equal(await ro('lm-base2'), '0');
-  await page.goto(`${srv.url}#v=1&exp=longctx&lang=zh-CN&lmlen=128`);
+  // ALiBi off by default: no chart of it on the view
+  assert.equal(await page.locator('[data-chart-box="longctx-alibi"]').count(), 0, 'lalibi off: no ALiBi chart');
+  // ALiBi on (lalibi=1), in Chinese: 8 heads × 7 lengths + 1/√d_k alone + ln L drawn, the m = 1/2 head far below 1/√d_k alone
+  await page.goto(`${srv.url}#v=1&exp=longctx&lang=zh-CN&lmlen=128&lalibi=1`);
   await settle(page, 'longctx');
   await page.waitForFunction(() => document.querySelector('[data-readout="lm-rows"]')?.textContent === '0 / 256');
   assert.match(await page.textContent('[data-lm] h3'), /log-sum-exp/);
   assert.match(await page.textContent('[data-lm-text]'), /块 A 含前 64 个键/);
+  assert.equal(await page.getAttribute('[data-chart-box="longctx-alibi"]', 'data-points'), '70');
+  assert.ok(Number(await ro('al-steep')) < Number(await ro('al-plain')) - 3, 'm = 1/2 far below 1/√d_k alone at L 1024');
+  assert.match(await page.textContent('[data-al-text]'), /第 1 头/);
   await ctx.close();
 });
 

@@ -71,7 +71,7 @@ describe('the interview catalogue', () => {
   it('the printed sheet holds every follow-up and wrong answer; a shorter printed text keeps the live numbers of its item', () => {
     for (const item of [...FOLLOWUPS, ...WRONG]) expect(item.screenOnly, item.id).toBeFalsy();
     const withPrint = [...FOLLOWUPS, ...WRONG].filter((f) => f.print);
-    expect(withPrint.map((f) => f.id)).toEqual(['cbrt', 'wqwk', 'mup', 't5', 'sink', 'mla', 'sumone', 'mupalways', 'heads', 'sumone']);
+    expect(withPrint.map((f) => f.id)).toEqual(['cbrt', 'wqwk', 'mup', 't5', 'sink', 'mla', 'sumone', 'qkclip', 'mupalways', 'heads', 'sumone']);
     const big = Object.fromEntries(Object.keys(liveNumbers({})).map((k) => [k, 1])) as Record<NumberId, number>;
     for (const f of withPrint) {
       for (const dict of [en, zhCN]) {
@@ -157,6 +157,10 @@ describe('the interview sentences hold for any seed', () => {
       expect(n.gqMeanNone512).toBeGreaterThan(n.gqMedNone512);
       expect(n.gqP90None512).toBeGreaterThan(n.gqMedNone512);
       expect(n.jacP10None512).toBeLessThan(n.jacMedNone512);
+      // QK-Clip (q × 30, τ 100): head 0 is clipped, every logit × η, so its largest lands at S_max·η ≤ τ
+      expect(n.qcGamma0).toBeLessThan(1);
+      expect(Math.abs(n.qcAfter0 / (n.qcMax0 * n.qcGamma0) - 1)).toBeLessThan(1e-4);
+      expect(n.qcAfter0).toBeLessThanOrEqual(100 * (1 + 1e-5));
       expect(n.jacMedNone512).toBeLessThan(n.jacP90None512);
       // wrong answers: no overflow in the safe softmax; float64 saturates like float32; scaled logits are not cosines
       expect(n.precBad32None).toBe(0);

@@ -16,7 +16,7 @@ import { longParams, WORKER_OF, QUOTE_L } from '../requests/longctx.ts';
 import { gqaStatsParams } from '../requests/gqa.ts';
 import { trainingConfigs } from '../training/config.ts';
 import { mupSweepParams, mupVarianceParams } from '../requests/mup.ts';
-import { normalisersParams } from '../requests/normalisers.ts';
+import { normalisersParams, qkClipParams } from '../requests/normalisers.ts';
 import type { TrainingConfig } from '../../../wasm/js/core.js';
 
 /** σ² of the “components with variance σ² ≠ 1” follow-up (σ = 2, so σ⁴ = 16). */
@@ -121,6 +121,7 @@ export function liveRequests(base: State): LiveRequest[] {
     sat('satSink64'),
     { id: 'wildCat', link: 'wild', worker: 'live', kind: 'modelScales', params: {} },
     { id: 'sumone', link: 'sumone', worker: 'live', kind: 'normalisers', params: normalisersParams(s('sumone')) },
+    { id: 'qkclip', link: 'sumone', worker: 'live', kind: 'qkClip', params: qkClipParams(s('sumone')) },
     sat('satNone512'), sat('satSqrt512'), sat('satInv512'), sat('satModel64'), sat('satSqrt64h8'), sat('satSqrt64'), sat('satCausal64'), sat('satCap512'),
     { id: 'gradNone512', link: 'gradNone512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradNone512')) },
     { id: 'gradSqrt512', link: 'gradSqrt512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradSqrt512')) },
@@ -242,6 +243,10 @@ export const NUMBERS = {
   sumDiff: ['sumone', 'rows.5.rowSum'],
   sumDiffNeg: ['sumone', 'rows.5.negativeShare'],
   maxwSqrt64: ['satSqrt64', 'summary.maxWeight.mean'],
+  // QK-Clip at the sum-to-one view's defaults (q × 30, τ 100, 8 heads in 2 K/V groups): head 0, its η its group's
+  qcMax0: ['qkclip', 'maxLogit.0'],
+  qcGamma0: ['qkclip', 'gamma.0'],
+  qcAfter0: ['qkclip', 'clippedMax.0'],
   // DeepSeek-V3, entry 7 of the core's catalogue (a unit test holds the index to the name)
   mlaScale: ['wildCat', `${MLA_ENTRY}.scale`],
   mlaInv: ['wildCat', `${MLA_ENTRY}.invSqrtDHead`],

@@ -8,13 +8,18 @@ import type {
   ScoreVarianceResult, AttentionStatsResult, SaturationSweepResult, SoftmaxJacobianResult, PrecisionLabResult, LongContextResult,
 } from '../../../wasm/js/core.js';
 import type { GroupedLogitsResult } from '../worker/protocol.ts';
+import type { NormalisersResult, QkClipResult } from '../../../wasm/js/core.js';
+import type { SplitKvResult } from '../worker/split-kv.ts';
+import type { DvCheckResult } from '../worker/dv-check.ts';
+import type { AlibiResult } from '../worker/alibi.ts';
 import type { State } from '../state/state.ts';
 import { withPatch } from '../state/state.ts';
 import { DRILL_QUESTIONS } from '../state/schema.js';
 import { variancePointParams, varianceSweepParams, pointParams, sweepParams, logitRuleParams, saturationPointParams } from '../requests/attention.ts';
 import { precisionParams } from '../requests/precision.ts';
-import { longParams } from '../requests/longctx.ts';
-import { GQA_SEQ_LEN } from '../requests/gqa.ts';
+import { longParams, splitKvParams, alibiParams } from '../requests/longctx.ts';
+import { GQA_SEQ_LEN, dvCheckParams } from '../requests/gqa.ts';
+import { normalisersRowParams, qkClipParams } from '../requests/normalisers.ts';
 import { ln } from '../portable-math.ts';
 import { sweepAt, ALL_SCALES } from '../requests/results.ts';
 import { cellOf } from '../requests/results.ts';
@@ -206,6 +211,53 @@ const QUESTIONS: Question[] = [
     correct: (r, p) => { const f = mupFlat(r, p); return f.sqrtFlat && f.invFlat ? 2 : f.invFlat ? 1 : 0; },
     facts: (r, p) => { const f = mupFlat(r, p); return { rho: p.rho, sqrtDrift: f.sqrt, invDrift: f.inv }; },
   },
+  // ---- attention as 2026 models compute it (issue 27): each answered by the section or view that shows it ----
+  {
+    // a base-2 LSE read as nats by a split-KV merge (the long-context view's LSE merge, worker/split-kv.ts)
+    id: 'lse2', kind: 'choice', options: 3,
+    params: (seed) => { const r = rng(seed); return { L: pick(r, [128, 256, 512]), dk: pick(r, [32, 64, 128]) }; },
+    patch: (p) => ({ exp: 'longctx', ldk: p.dk, lmlen: p.L, lmsplit: 0.5 }),
+    request: (s) => req('live', 'splitKv', splitKvParams(s)),
+    correct: (r) => { const e = (r as SplitKvResult).base2MaxDiff; return e === 0 ? 0 : e < 1e-4 ? 1 : 2; },
+    facts: (r, p) => ({ L: p.L, dk: p.dk, base2: (r as SplitKvResult).base2MaxDiff, nats: (r as SplitKvResult).maxDiff }),
+  },
+  {
+    // MLA: q/k heads of d_k, v heads of d_v; the scale the core applies (the GQA view's d_v section, worker/dv-check.ts)
+    id: 'dvscale', kind: 'number', rule: { full: 1.05, half: 1.15 }, range: [0.001, 1],
+    params: (seed) => { const r = rng(seed); const [dk, dv] = pick(r, [[192, 128], [128, 64], [256, 128], [96, 64]] as const); return { dk, dv }; },
+    patch: (p) => ({ exp: 'gqa', hq: 8, hkv: 8, gdk: p.dk, gdv: p.dv }),
+    request: (s) => req('live', 'dvCheck', dvCheckParams(s)),
+    answer: (r) => (r as DvCheckResult).scale,
+    facts: (r, p) => ({ dk: p.dk, dv: p.dv, wrong: 1 / Math.sqrt(p.dv), ent: (r as DvCheckResult).entropy, entWrong: (r as DvCheckResult).entropyDv }),
+  },
+  {
+    // QK-Clip (Kimi K2's MuonClip): where the largest logit of the head that holds it lands (the sum-to-one view's QK-Clip section)
+    id: 'qkclip', kind: 'choice', options: 3,
+    params: (seed) => { const r = rng(seed); return { gain: pick(r, [5, 30, 50]), tau: pick(r, [50, 100]) }; },
+    patch: (p, seed) => ({ exp: 'sumone', qcgain: p.gain, qctau: p.tau, qchkv: 2, seed: coreSeed(seed) }),
+    request: (s) => req('live', 'qkClip', qkClipParams(s)),
+    // η = 1: not clipped, the logit is where it was; else the nearer of τ and S_max·√η to the largest logit after the clip
+    correct: (r, p) => { const f = clipTop(r); return f.eta === 1 ? 2 : nearestIndex(f.after, [p.tau, f.before * Math.sqrt(f.eta)]); },
+    facts: (r, p) => { const f = clipTop(r); return { gain: p.gain, tau: p.tau, before: f.before, eta: f.eta, after: f.after, clipped: (r as QkClipResult).clippedHeads }; },
+  },
+  {
+    // sigmoid attention with bias −ln n on all-zero logits (Apple 2024): the row sum (the sum-to-one view's checks)
+    id: 'sigsum', kind: 'choice', options: 3,
+    params: (seed) => { const r = rng(seed); return { n: pick(r, [4, 8, 32, 128]) }; },
+    patch: () => ({ exp: 'sumone' }),
+    request: (s, p) => req('live', 'normalisers', normalisersRowParams(s, Array.from({ length: p.n }, () => 0))),
+    correct: (r, p) => nearestIndex(sigmoidSum(r), [1, p.n / (p.n + 1), p.n / 2]),
+    facts: (r, p) => ({ n: p.n, sum: sigmoidSum(r), ratio: p.n / (p.n + 1) }),
+  },
+  {
+    // ALiBi on top of 1/√d_k: does head h's entropy keep growing with L (the long-context view's ALiBi section, worker/alibi.ts)
+    id: 'alibi', kind: 'choice', options: 2,
+    params: (seed) => { const r = rng(seed); return { head: pick(r, [1, 2, 8]), dk: pick(r, [32, 64, 128]) }; },
+    patch: (p) => ({ exp: 'longctx', ldk: p.dk, lalibi: true }),
+    request: (s) => req('sweep', 'alibiEntropy', alibiParams(s)!),
+    correct: (r, p) => (alibiGrowth(r, p).share > ALIBI_FLAT ? 0 : 1),
+    facts: (r, p) => { const g = alibiGrowth(r, p); return { head: p.head, dk: p.dk, m: g.m, e64: g.e64, e1024: g.e1024, plain64: g.plain64, plain1024: g.plain1024, share: g.share }; },
+  },
 ];
 
 /** Whether ÷√d_k and ÷d_k keep the entropy within 5 % of ln L from d_k 64 to 1024 at ρ (c3AtRho's rule). */
@@ -215,6 +267,38 @@ function mupFlat(r: unknown, p: Params) {
   return { sqrt, inv, sqrtFlat: c3AtRho(sqrt) === 'agree', invFlat: c3AtRho(inv) === 'agree' };
 }
 
+/** The index of the value nearest to x (absolute difference). */
+function nearestIndex(x: number, targets: readonly number[]): number {
+  let best = 0;
+  targets.forEach((v, i) => { if (Math.abs(x - v) < Math.abs(x - targets[best])) best = i; });
+  return best;
+}
+/** QK-Clip's head with the largest logit of all: S_max before, its η and its largest logit after. */
+function clipTop(r: unknown) {
+  const c = r as QkClipResult;
+  let h = 0;
+  for (let i = 1; i < c.maxLogit.length; i++) if (c.maxLogit[i] > c.maxLogit[h]) h = i;
+  return { before: c.maxLogit[h], eta: c.gamma[h], after: c.clippedMax[h] };
+}
+/** The row sum of sigmoid attention (bias −ln n) on the explicit row. */
+function sigmoidSum(r: unknown): number {
+  const row = (r as NormalisersResult).rows.find((x) => x.name === 'sigmoid');
+  if (!row || row.rowSum === null) throw new RangeError('no sigmoid row in the normalisers result');
+  return row.rowSum;
+}
+/** ALiBi's head is "still growing" when its entropy gains more than this share of ln 1024 − ln 64 from L = 64 to 1024. */
+export const ALIBI_FLAT = 0.25;
+/** Head `head` (1-based) with ALiBi from L = 64 to 1024: its entropies, 1/√d_k alone's, and the gain as a share of ln 16. */
+function alibiGrowth(r: unknown, p: Params) {
+  const a = r as AlibiResult;
+  const i64 = a.seqLens.indexOf(64), i1024 = a.seqLens.indexOf(1024);
+  if (i64 < 0 || i1024 < 0) throw new RangeError('the ALiBi result lacks L = 64 or 1024');
+  const e = a.alibi[p.head - 1];
+  return {
+    m: a.slopes[p.head - 1], e64: e[i64], e1024: e[i1024], plain64: a.plainMean[i64], plain1024: a.plainMean[i1024],
+    share: (e[i1024] - e[i64]) / ln(16),
+  };
+}
 function rowOf(r: unknown, dk: number) {
   const row = (r as ScoreVarianceResult).rows.find((x) => x.dk === dk);
   if (!row) throw new RangeError(`no d_k = ${dk} in the variance sweep`);

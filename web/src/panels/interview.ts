@@ -87,6 +87,8 @@ export const FOLLOWUPS: Item[] = [
   { id: 'sink', q: 'iv.fu.sink.q', text: fixed('iv.fu.sink.a'), print: 'iv.fu.sink.p', link: 'satSink64' },
   { id: 'mla', q: 'iv.fu.mla.q', text: fixed('iv.fu.mla.a'), print: 'iv.fu.mla.p', link: 'wild' },
   { id: 'sumone', q: 'iv.fu.sumone.q', text: fixed('iv.fu.sumone.a'), print: 'iv.fu.sumone.p', link: 'sumone' },
+  // 2026 attention (issue 27): one follow-up only: with four items the English sheet took 3 A4 pages
+  { id: 'qkclip', q: 'iv.fu.qkclip.q', text: fixed('iv.fu.qkclip.a'), print: 'iv.fu.qkclip.p', link: 'sumone' },
 ];
 export const WRONG: Item[] = [
   { id: 'overflow', q: 'iv.w.overflow.claim', text: fixed('iv.w.overflow.a'), link: 'precNone' },

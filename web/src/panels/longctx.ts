@@ -22,6 +22,7 @@ import type { KeyFigure } from '../requests/key-figures.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { CLAIMS } from '../claims.ts';
 import { splitKvSection } from './split-kv.ts';
+import { alibiSection } from './alibi-section.ts';
 import { PANEL_METHODS as METHODS, QUOTE_L, longQueries, longKeys, longMethodsToAsk, longRequest, longResultOf, longWorker } from '../requests/longctx.ts';
 
 export function longctxPanel(ctx: PanelCtx): PanelView {
@@ -54,6 +55,9 @@ export function longctxPanel(ctx: PanelCtx): PanelView {
   // merging partial attentions by their log-sum-exp (split-KV decoding, ring attention), below the charts
   const merge = splitKvSection(s.el, ctx);
   s.charts.append(merge.el);
+  // ALiBi's bias per head against 1/√d_k alone (key lalibi; off: nothing asked)
+  const alibi = alibiSection(s.el, ctx);
+  s.charts.append(alibi.el);
 
   const results: Partial<Record<LongContextScheme, LongContextResult>> = {};
   /** the key (longKeys) of each method's final result on screen */
@@ -114,6 +118,7 @@ export function longctxPanel(ctx: PanelCtx): PanelView {
       state = next;
       for (const c of controls) c.sync(next);
       merge.update(next, changed, source);
+      alibi.update(next, changed, source);
       const ask = longMethodsToAsk(next, shown);
       // a method not asked again whose curve is a first estimate of a request given up on (the
       // state went back to its final result before that request's own came): its final result again
@@ -146,6 +151,6 @@ export function longctxPanel(ctx: PanelCtx): PanelView {
       };
       track(s.el, 'lc', compute.get(longWorker(ask), 'longContext', p, 'lc', undefined, got(false)), source, t, got(true));
     },
-    destroy() { ent.destroy(); ratio.destroy(); maxw.destroy(); },
+    destroy() { ent.destroy(); ratio.destroy(); maxw.destroy(); alibi.destroy(); },
   };
 }

@@ -4,6 +4,7 @@ import type { LongContextMethod, LongContextScheme, LongContextParams, LongConte
 import type { State } from '../state/state.ts';
 import type { WorkerName } from '../compute.ts';
 import type { SplitKvParams } from '../worker/split-kv.ts';
+import type { AlibiParams } from '../worker/alibi.ts';
 import { LONG_SEQ_STEPS } from '../state/schema.js';
 import { kernelParam } from './attention.ts';
 
@@ -84,4 +85,14 @@ export const SPLIT_KV_HEADS = 4;
 /** The split-KV merge's request (worker/split-kv.ts): 4 heads, L = lmlen, d_k = ldk, chunk A = the first round(lmsplit · L) keys. */
 export function splitKvParams(s: State): SplitKvParams {
   return { heads: SPLIT_KV_HEADS, seqLen: s.lmlen, dk: s.ldk, split: Math.round(s.lmsplit * s.lmlen), seed: 0 };
+}
+
+/** Heads of the ALiBi section: 8, so Press's slopes are 1/2, 1/4, …, 1/256 (2^(−8h/8)). */
+export const ALIBI_HEADS = 8;
+/** Its lengths (one causal call of each, with and without ALiBi) and the last rows whose entropy is read. */
+export const ALIBI_LENS: readonly number[] = [16, 32, 64, 128, 256, 512, 1024];
+export const ALIBI_TAIL = 16;
+/** The ALiBi section's request (worker/alibi.ts): 8 heads, d_k = ldk, seed 0; null when lalibi is off (nothing asked). */
+export function alibiParams(s: State): AlibiParams | null {
+  return s.lalibi ? { heads: ALIBI_HEADS, dk: s.ldk, seqLens: [...ALIBI_LENS], tail: ALIBI_TAIL, seed: 0 } : null;
 }

@@ -48,7 +48,7 @@ export const SECTIONS = /** @type {const} */ (['controls', 'charts', 'formula', 
 /** The named scales (the core's SCALE_NAMES). */
 export const SCALES = SCALE_NAMES;
 /** The interview drill's questions, in order (web/src/interview/questions.ts). */
-export const DRILL_QUESTIONS = /** @type {const} */ (['std', 'sigma', 'invdk', 'entropy', 'jac', 'double', 'yarn', 'gradmean', 'scale', 'uniform', 'fp64', 'mqa', 'corr', 'mupflat']);
+export const DRILL_QUESTIONS = /** @type {const} */ (['std', 'sigma', 'invdk', 'entropy', 'jac', 'double', 'yarn', 'gradmean', 'scale', 'uniform', 'fp64', 'mqa', 'corr', 'mupflat', 'lse2', 'dvscale', 'qkclip', 'sigsum', 'alibi']);
 /** The training lab's attention variants, in display order (the core's ATTENTION_VARIANTS). */
 export const TRAIN_VARIANTS = ATTENTION_VARIANTS;
 
@@ -138,7 +138,7 @@ export const SCHEMA = Object.freeze({
   }),
   dq: /** @type {EnumSpec} */ ({
     type: 'enum', default: 'std', values: DRILL_QUESTIONS, panels: 'interview',
-    doc: 'Interview drill: the question shown (std, sigma, invdk, entropy, jac, double, yarn, gradmean, scale, uniform, fp64, mqa, corr, mupflat).',
+    doc: 'Interview drill: the question shown (std, sigma, invdk, entropy, jac, double, yarn, gradmean, scale, uniform, fp64, mqa, corr, mupflat, lse2, dvscale, qkclip, sigsum, alibi).',
   }),
   dseed: /** @type {IntSpec} */ ({
     type: 'int', default: 1, min: 0, max: 4294967295, panels: 'interview',
@@ -215,6 +215,10 @@ export const SCHEMA = Object.freeze({
   lmlen: /** @type {IntSpec} */ ({
     type: 'int', default: 256, min: 64, max: 1024, panels: 'longctx',
     doc: 'Long context, merging by the LSE: the length L of the causal call split in two chunks of keys (4 heads, d_k = ldk).',
+  }),
+  lalibi: /** @type {BoolSpec} */ ({
+    type: 'bool', default: false, panels: 'longctx',
+    doc: 'Long context: 1 shows ALiBi (Press et al. 2022: a bias −m_h·(i − j) per head, slopes 2^(−8h/H), 8 heads) against 1/√d_k alone, each head’s entropy against L from the core; 0 (default) leaves the view as it was.',
   }),
   hq: /** @type {IntSpec} */ ({
     type: 'int', default: 32, min: 1, max: 64, panels: 'gqa',

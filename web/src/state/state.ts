@@ -54,6 +54,7 @@ export interface State {
   ltrain: number;
   lmsplit: number;
   lmlen: number;
+  lalibi: boolean;
   hq: number;
   hkv: number;
   gdk: number;

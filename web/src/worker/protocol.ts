@@ -6,6 +6,7 @@ import type { Core, SoftmaxJacobianResult, CoreInfo, Moments, ModelScale } from 
 import { EXPERIMENTS, EXPERIMENT_NAMES } from '../../../wasm/js/experiments.js';
 import type { SplitKvParams, SplitKvResult } from './split-kv.ts';
 import type { DvCheckParams, DvCheckResult } from './dv-check.ts';
+import type { AlibiParams, AlibiResult } from './alibi.ts';
 
 type Experiments = typeof EXPERIMENTS;
 /**
@@ -43,9 +44,11 @@ export interface Calls extends PassThroughCalls {
   splitKv: { params: SplitKvParams; result: SplitKvResult };
   /** d_v ≠ d_k: the weights unchanged, the scale from d_k (dv-check.ts) */
   dvCheck: { params: DvCheckParams; result: DvCheckResult };
+  /** ALiBi against 1/√d_k alone: each head's entropy against L (alibi.ts) */
+  alibiEntropy: { params: AlibiParams; result: AlibiResult };
 }
 export type Kind = keyof Calls;
-export const KINDS: readonly Kind[] = ['info', ...PASS_THROUGH_KINDS, 'softmaxJacobian', 'jacobianCurve', 'groupedLogits', 'modelScales', 'splitKv', 'dvCheck'];
+export const KINDS: readonly Kind[] = ['info', ...PASS_THROUGH_KINDS, 'softmaxJacobian', 'jacobianCurve', 'groupedLogits', 'modelScales', 'splitKv', 'dvCheck', 'alibiEntropy'];
 
 export type Request = { [K in Kind]: { id: number; kind: K; params: Calls[K]['params'] } }[Kind];
 export interface ErrorInfo { name: string; message: string }
