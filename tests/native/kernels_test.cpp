@@ -90,6 +90,101 @@ TEST(Kernels, SimdProductsAreBitIdenticalToScalar) {
       }
 }
 
+TEST(Kernels, SimdExpIsWithinItsDocumentedBound) {
+  // kSimdExpRelError was measured on every float32 in [−87.3, 0]; here a dense grid and the
+  // edges, against exp in double (the reference beside it).
+  std::vector<float> x;
+  for (int i = 0; i <= 400000; ++i) x.push_back(-87.3f * static_cast<float>(i) / 400000.0f);
+  for (float v : {0.0f, -0.0f, -1e-30f, -0.34657359f, -0.34657362f, -87.29f}) x.push_back(v);
+  std::vector<float> y(x.size());
+  f32_exp_nonpositive__wasmsimd(x.data(), y.data(), static_cast<int>(x.size()));
+  double worst = 0.0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double ref = std::exp(static_cast<double>(x[i]));
+    worst = std::max(worst, std::fabs(y[i] - ref) / ref);
+    ASSERT_LE(std::fabs(y[i] - ref), kSimdExpRelError * ref) << "x=" << x[i];
+  }
+  EXPECT_GT(worst, 0.5 * kSimdExpRelError) << "the bound is not loose by more than 2×";
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> edge{0.0f, -87.31f, -88.0f, -1e30f, -inf}, out(edge.size(), -1.0f);
+  f32_exp_nonpositive__wasmsimd(edge.data(), out.data(), static_cast<int>(edge.size()));
+  EXPECT_EQ(out, (std::vector<float>{1.0f, 0.0f, 0.0f, 0.0f, 0.0f}));
+}
+
+// The SIMD128 softmax's stated tolerance (kernels_wasmsimd.cpp, beside softmax_row_simd): weight
+// j of a float32 row x (with a sink logit, −∞: none) against the double softmax p of the same row,
+// u = 2^-24, d_i = |x_i − max|:
+//   |w_j − p_j| ≤ (2·kSimdExpRelError + 18u + d_j·u + Σ_i p_i·d_i·u) · p_j + 1e-37.
+// spread_of gives max and Σ_i p_i·d_i·u of a row (and its sink) once; tolerance() the bound of one
+// entry (or of the sink's weight, xj = sink, pj = its weight).
+struct SimdSoftmaxBound {
+  double mx = -std::numeric_limits<double>::infinity(), spread = 0.0;
+  SimdSoftmaxBound(const std::vector<double>& x, const std::vector<double>& p, double sink, double ps) {
+    const double u = 0x1p-24;
+    mx = sink;
+    for (double v : x) mx = std::max(mx, v);
+    if (ps > 0.0) spread += ps * std::fabs(sink - mx) * u;
+    for (size_t i = 0; i < x.size(); ++i) spread += p[i] * std::fabs(x[i] - mx) * u;
+  }
+  double tolerance(double xj, double pj) const {
+    if (pj == 0.0) return 1e-37;  // −∞ (masked, or no sink): exactly 0 expected, flushes within 1e-37
+    const double u = 0x1p-24;
+    return (2.0 * kSimdExpRelError + 18.0 * u + std::fabs(xj - mx) * u + spread) * pj + 1e-37;
+  }
+};
+
+TEST(Kernels, SimdSoftmaxIsWithinTheStatedBoundOfTheDoubleReference) {
+  // Sizes around the 16-wide step and the 256-entry float32 block sum, up to L = 8192 (the
+  // bound's 18u does not grow with the row), logits from nearly equal to spread past the flush,
+  // with and without a sink.
+  const KernelTable& v = kernel_table(Kernel::Simd);
+  for (int cols : {1, 2, 3, 4, 5, 15, 16, 17, 31, 33, 255, 256, 257, 271, 1000, 1024, 8192})
+    for (double sigma : {0.01, 1.0, 10.0, 40.0})
+      for (double sink : {-std::numeric_limits<double>::infinity(), 0.5}) {
+        const int rows = cols > 1000 ? 2 : 4;
+        const auto x = randn(size_t(rows) * cols, 31, sigma);
+        std::vector<float> y = x, sw(rows);
+        v.softmax_rows_sink(y.data(), rows, cols, static_cast<float>(sink), sw.data());
+        std::vector<double> xd(cols), pd(cols);
+        for (int r = 0; r < rows; ++r) {
+          for (int j = 0; j < cols; ++j) xd[j] = x[size_t(r) * cols + j];
+          const double ps = f64_softmax_sink__reference(xd.data(), sink, pd.data(), cols);
+          const SimdSoftmaxBound bound(xd, pd, sink, ps);
+          for (int j = 0; j < cols; ++j)
+            ASSERT_NEAR(y[size_t(r) * cols + j], pd[j], bound.tolerance(xd[j], pd[j]))
+                << "cols=" << cols << " sigma=" << sigma << " sink=" << sink << " j=" << j;
+          EXPECT_NEAR(sw[r], ps, bound.tolerance(sink, ps))
+              << "cols=" << cols << " sigma=" << sigma;
+        }
+      }
+}
+
+TEST(Kernels, SimdSoftmaxAgreesWithTheScalarFamilyWithinTheBound) {
+  // No longer bit for bit (its own exp, float32 block sums): the two families differ by at most
+  // the sum of their distances to the reference; the scalar family (2-ulp exp, sum in double)
+  // meets the SIMD128 bound too, so twice that bound.
+  const KernelTable& s = kernel_table(Kernel::Scalar);
+  const KernelTable& v = kernel_table(Kernel::Simd);
+  for (int cols : {7, 64, 130, 1024}) {
+    const auto x = randn(size_t(3) * cols, 41, 2.0);
+    std::vector<float> a = x, b = x;
+    s.softmax_rows(a.data(), 3, cols);
+    v.softmax_rows(b.data(), 3, cols);
+    std::vector<double> xd(cols), pd(cols);
+    for (int r = 0; r < 3; ++r) {
+      for (int j = 0; j < cols; ++j) xd[j] = x[size_t(r) * cols + j];
+      f64_softmax__reference(xd.data(), pd.data(), cols);
+      const SimdSoftmaxBound bound(xd, pd, -std::numeric_limits<double>::infinity(), 0.0);
+      for (int j = 0; j < cols; ++j) {
+        const size_t i = size_t(r) * cols + j;
+        const double tol = bound.tolerance(xd[j], pd[j]);
+        ASSERT_NEAR(a[i], pd[j], tol) << "scalar cols=" << cols;
+        ASSERT_NEAR(b[i], a[i], 2.0 * tol) << "cols=" << cols;
+      }
+    }
+  }
+}
+
 TEST(Kernels, SimdFusedAttentionHeadIsBitIdenticalToTheThreeSteps) {
   // The row-blocked head (scores of a block, their softmax, the block's output) against the
   // unfused SIMD sequence, at lengths below, at and past a row block (64 rows up to L = 256, 16

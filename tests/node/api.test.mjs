@@ -11,13 +11,13 @@ const core = await loadCore();
 test('loadCore memoises the module and reports the build and kernel', async () => {
   assert.equal(await simdSupported(), true);  // Node 20's V8 validates SIMD128
   const { heapBytes, ...info } = core.info();
-  assert.deepEqual(info, { version: '0.5.0', kernel: 'simd', simd: true, build: 'simd128', part: 'full' });
+  assert.deepEqual(info, { version: '0.6.0', kernel: 'simd', simd: true, build: 'simd128', part: 'full' });
   assert.ok(heapBytes >= 16 * 1024 * 1024 && heapBytes <= 1024 ** 3);
   const scalar = await loadCore({ kernel: 'scalar' });
   const withoutHeap = ({ heapBytes, ...rest }) => (assert.equal(typeof heapBytes, 'number'), rest);
-  assert.deepEqual(withoutHeap(scalar.info()), { version: '0.5.0', kernel: 'scalar', simd: true, build: 'simd128', part: 'full' });
+  assert.deepEqual(withoutHeap(scalar.info()), { version: '0.6.0', kernel: 'scalar', simd: true, build: 'simd128', part: 'full' });
   const base = await loadCore({ build: 'baseline' });
-  assert.deepEqual(withoutHeap(base.info()), { version: '0.5.0', kernel: 'scalar', simd: false, build: 'baseline', part: 'full' });
+  assert.deepEqual(withoutHeap(base.info()), { version: '0.6.0', kernel: 'scalar', simd: false, build: 'baseline', part: 'full' });
   await assert.rejects(loadCore({ build: 'baseline', kernel: 'simd' }), RangeError);
   await assert.rejects(loadCore({ kernel: 'gpu' }), /kernel = 'gpu'/);
   assert.throws(() => base.attentionStats({ dk: 8, kernel: 'simd' }), /not in the baseline build/);

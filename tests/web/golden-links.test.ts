@@ -8,6 +8,9 @@
 // - An intended one: bump the core version (wasm/js/version.js, wasm/src/experiments.hpp kVersion,
 //   package.json), then record: UPDATE_GOLDEN=1 npx vitest run --config vite.config.ts tests/web/golden-links.test.ts
 //   Recording refuses to overwrite different numbers under an unchanged version.
+// - What moved, number by number: GOLDEN_DUMP=file.json writes every number of every result (12
+//   significant digits, in the fingerprint's order); run it on the old and the new core and compare
+//   with node scripts/golden-diff.mjs old.json new.json (scripts/records/golden-changes-*.txt).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,6 +31,8 @@ import { BUGS, bugParams } from '../../web/src/requests/wild.ts';
 
 const GOLDEN_PATH = new URL('./golden-links.json', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const DUMP = process.env.GOLDEN_DUMP;
+const dumped: Record<string, Record<string, { paths: string[]; values: string[] }>> = {};
 
 /** A request, and the results held under their own labels (`parts`: the long-context panel's one request for several methods). */
 type Call = { label: string; kind: Request['kind']; params: unknown; parts?: (result: unknown) => [string, unknown][] };
@@ -89,13 +94,21 @@ const LINKS = [
   '#v=1&exp=training&trsteps=25&trlen=8&trdm=32&trheads=2&trmlp=32&trlayers=1&trseed=2&trvar=none,inv_sqrt_dk,qk_layernorm',
 ] as const;
 
-/** Every number of a result, depth first in key order (typed arrays element by element). */
-function numbers(value: unknown, out: number[] = []): number[] {
-  if (typeof value === 'number') out.push(value);
-  else if (ArrayBuffer.isView(value)) out.push(...Array.from(value as unknown as ArrayLike<number>));
-  else if (Array.isArray(value)) for (const v of value) numbers(v, out);
-  else if (value !== null && typeof value === 'object') for (const k of Object.keys(value).sort()) numbers((value as Record<string, unknown>)[k], out);
+/** Every number of a result, depth first in key order (typed arrays element by element); `paths` gets each one's path. */
+function numbers(value: unknown, out: number[] = [], paths?: string[], at = ''): number[] {
+  if (typeof value === 'number') { out.push(value); paths?.push(at); }
+  else if (ArrayBuffer.isView(value)) Array.from(value as unknown as ArrayLike<number>).forEach((x, i) => { out.push(x); paths?.push(`${at}[${i}]`); });
+  else if (Array.isArray(value)) value.forEach((v, i) => numbers(v, out, paths, `${at}[${i}]`));
+  else if (value !== null && typeof value === 'object') for (const k of Object.keys(value).sort()) numbers((value as Record<string, unknown>)[k], out, paths, at ? `${at}.${k}` : k);
   return out;
+}
+const digits12 = (x: number) => (Number.isFinite(x) ? x.toPrecision(12) : String(x));
+/** With GOLDEN_DUMP: keep every number of a result under its link and label. */
+function dump(hash: string, label: string, value: unknown): void {
+  if (!DUMP) return;
+  const paths: string[] = [];
+  const values = numbers(value, [], paths).map(digits12);
+  (dumped[hash] ??= {})[label] = { paths, values };
 }
 /** A fingerprint of a result: how many numbers, a digest of all of them (12 significant digits) and the first few. */
 function fingerprint(value: unknown): { n: number; digest: string; head: string[] } {
@@ -120,7 +133,9 @@ function resultsOf(hash: string): Record<string, ReturnType<typeof fingerprint>>
       const runHandle = core.createTrainingRun(config);
       try {
         const steps = runHandle.step(config.steps!);
-        out[`train-${config.attention}`] = fingerprint({ loss: steps.loss, gradNorm: steps.gradNorm, eval: runHandle.evaluate() });
+        const result = { loss: steps.loss, gradNorm: steps.gradNorm, eval: runHandle.evaluate() };
+        out[`train-${config.attention}`] = fingerprint(result);
+        dump(hash, `train-${config.attention}`, result);
       } finally { runHandle.dispose(); }
     }
     return out;
@@ -128,7 +143,10 @@ function resultsOf(hash: string): Record<string, ReturnType<typeof fingerprint>>
   requestsOf(s).forEach((c, i) => {
     const r = run(core, { id: i, kind: c.kind, params: c.params } as Request);
     if (!r.ok) throw new Error(`${hash} ${c.label}: ${r.error.name}: ${r.error.message}`);
-    for (const [label, part] of c.parts ? c.parts(r.result) : [[c.label, r.result] as [string, unknown]]) out[label] = fingerprint(part);
+    for (const [label, part] of c.parts ? c.parts(r.result) : [[c.label, r.result] as [string, unknown]]) {
+      out[label] = fingerprint(part);
+      dump(hash, label, part);
+    }
   });
   return out;
 }
@@ -155,6 +173,7 @@ describe('golden results of fixed links', () => {
   });
 
   afterAll(() => {
+    if (DUMP) writeFileSync(DUMP, JSON.stringify({ coreVersion: CORE_VERSION, links: dumped }) + '\n');
     if (!UPDATE) return;
     if (golden.coreVersion === CORE_VERSION) {
       const changed = Object.keys(recorded.links).filter((k) => golden.links[k] && JSON.stringify(golden.links[k]) !== JSON.stringify(recorded.links[k]));

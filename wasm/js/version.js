@@ -4,4 +4,4 @@
 // golden results (tests/web/golden-links.test.ts). It equals info().version (the C++ kVersion,
 // wasm/src/experiments.hpp) and package.json's version; tests/node/api.test.mjs holds all three
 // equal.
-export const CORE_VERSION = '0.5.0';
+export const CORE_VERSION = '0.6.0';

@@ -17,6 +17,6 @@
 
 namespace sqrtdk {
 
-inline constexpr const char* kVersion = "0.5.0";
+inline constexpr const char* kVersion = "0.6.0";
 
 }  // namespace sqrtdk

@@ -10,8 +10,10 @@
 //
 // Rounding: neither float32 family fuses multiply and add (wasm SIMD128 has no FMA, and the
 // kernels are built with -ffp-contract=off), and both sum a dot product in the same order
-// (p = 0, 1, …), so the two products are bit-identical between families; only the softmax
-// sums (4 lanes, then across lanes) and nothing else differ by rounding.
+// (p = 0, 1, …), so the two products are bit-identical between families. The softmax is not:
+// the SIMD128 family has its own, cheaper exponential (kSimdExpRelError) and sums in float32
+// blocks, so its weights agree with the scalar family's only within the bound written beside
+// softmax_row_simd (kernels_wasmsimd.cpp); both are held to the f64 reference.
 #pragma once
 
 #include <string>
@@ -66,7 +68,14 @@ void f32_matmul_ab__wasmsimd_4x8(const float* a, const float* b, float* c, int M
 void f32_softmax_rows__wasmsimd(float* x, int rows, int cols);
 void f32_softmax_rows_sink__wasmsimd(float* x, int rows, int cols, float sink, float* sink_weight);
 void f32_attention_head__wasmsimd(const float* q, const float* k, const float* v, float* out, int L, int dk, float scale);
+// y[i] = the SIMD128 family's exp(x[i]) for x[i] ≤ 0 (XNNPACK's rr2_p5: Cody–Waite reduction by
+// ln2, a degree-4 polynomial in r·p(r) form, 2^n by integer shift), the one its softmax uses;
+// relative error at most kSimdExpRelError against exp in double; +0 below −87.3 and at −∞.
+void f32_exp_nonpositive__wasmsimd(const float* x, float* y, int n);
 #endif
+// The SIMD128 exponential's documented maximum relative error on [−87.3, 0]: 1.85e-7 measured on
+// every float32 of that range against exp in double (3.1·2^-24), rounded up.
+inline constexpr double kSimdExpRelError = 1.9e-7;
 
 // ---- f64 reference ----
 // out[heads, seq_len, dk] and weights[heads, seq_len, seq_len] (either may be null) from

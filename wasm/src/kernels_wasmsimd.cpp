@@ -11,8 +11,11 @@
 // kernel does; each c[m, n] sums its products in p order, so the results are bit-identical to
 // f32_matmul_*__scalar.
 //
-// Softmax: max (four pmax chains), exp (four f32x4 in flight, lane-wise the scalar exp), the sum
-// in f64x2, the scale: four passes over a row that stays in L1.
+// Softmax: max (four pmax chains), then exp and sum in one pass (four f32x4 exps in flight, the
+// family's own exponential — XNNPACK's rr2_p5, not the scalar exp's operations — and the sum in
+// float32 block sums added in double), then the scale: three passes over a row that stays in L1.
+// The weights differ from the scalar family's by rounding and the exp's error: within the bound
+// written beside softmax_row_simd (tests/native/kernels_test.cpp holds both to the double reference).
 #include <wasm_simd128.h>
 
 #include <cstring>
@@ -195,51 +198,62 @@ void matmul_packed(const float* a, const float* packed, float* c, int M, int N, 
   }
 }
 
-// Lane-wise copy of f32_exp_nonpositive: the same operations in the same order, so every lane
-// rounds exactly as the scalar function does. Only 2^n is built differently (and exactly): n is an
-// integer in [−126, 0] on every lane that is kept, so n + (1.5·2^23 + 127) is exact and its low
-// mantissa bits hold n + 127; shifting them into the exponent field gives the bits of 2^n without
-// the multi-instruction saturating float→int conversion.
+// exp(x) on four lanes for x ≤ 0 (the SIMD128 family's own exponential; the scalar family's
+// f32_exp_nonpositive stays the readable reference). XNNPACK's rr2_p5 scheme
+// (google/XNNPACK, f32-raddstoreexpminusmax/wasmsimd-rr2-p5): n = round(x / ln2) by adding a magic
+// bias 1.5·2^23 + 127, whose low mantissa bits then hold n + 127, so 2^n is that value shifted left
+// by 23 (no float→int conversion, no floor); r = x − n·ln2 with ln2 in two parts (Cody–Waite: the
+// high part has 9 trailing zero bits, so n·ln2_hi is exact for |n| ≤ 126), |r| ≤ ln2/2; then
+// e^r ≈ 1 + r·p(r), p of degree 4 (a minimax fit of (e^r − 1)/r), and e^x = s + (r·s)·p(r), s = 2^n.
+// 21 operations where the Cephes form of the scalar exp takes 26, all on f32x4; the four-vector
+// form below runs four such chains side by side.
+// Error: at most 1.85e-7 relative (3.1·2^-24) on [−87.3, 0], measured on every float32 there
+// against exp in double; kSimdExpRelError = 1.9e-7 is the bound the tests hold it and the softmax
+// to (tests/native/kernels_test.cpp). The scalar exp's is about 2 ulp as well. Below −87.3 (and at −∞) the result is +0, as the scalar exp's.
+// The reference in double beside it: std::exp(static_cast<double>(x)).
+constexpr float kExpMagic = 12583039.0f;  // 1.5·2^23 + 127
 inline v128_t exp_nonpositive_f32x4(v128_t x) {
   const v128_t under = wasm_f32x4_lt(x, wasm_f32x4_splat(-87.3f));
-  const v128_t n = wasm_f32x4_floor(
-      wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)), wasm_f32x4_splat(0.5f)));
-  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
-  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
-  const v128_t r2 = wasm_f32x4_mul(r, r);
-  v128_t y = wasm_f32x4_splat(1.9875691500e-4f);
-  y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(1.3981999507e-3f));
-  y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(8.3334519073e-3f));
-  y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(4.1665795894e-2f));
-  y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(1.6666665459e-1f));
-  y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(5.0000001201e-1f));
-  y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(y, r2), r), wasm_f32x4_splat(1.0f));
-  const v128_t pow2n = wasm_i32x4_shl(wasm_f32x4_add(n, wasm_f32x4_splat(12583039.0f)), 23);
+  v128_t n = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)), wasm_f32x4_splat(kExpMagic));
+  const v128_t s = wasm_i32x4_shl(n, 23);  // 2^n
+  n = wasm_f32x4_sub(n, wasm_f32x4_splat(kExpMagic));
+  v128_t r = wasm_f32x4_add(wasm_f32x4_mul(n, wasm_f32x4_splat(-0x1.62E400p-1f)), x);  // − n·ln2_hi, exact
+  r = wasm_f32x4_add(wasm_f32x4_mul(n, wasm_f32x4_splat(-0x1.7F7D1Cp-20f)), r);        // − n·ln2_lo
+  v128_t p = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(0x1.0F9F9Cp-7f), r), wasm_f32x4_splat(0x1.573A1Ap-5f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0x1.555A80p-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0x1.FFFDC6p-2f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(0x1.FFFFF6p-1f));
+  r = wasm_f32x4_mul(r, s);
   // Lanes under the threshold (and −∞, whose reduction is NaN) become +0.
-  return wasm_v128_andnot(wasm_f32x4_mul(y, pow2n), under);
+  return wasm_v128_andnot(wasm_f32x4_add(wasm_f32x4_mul(r, p), s), under);
 }
 
-// exp_nonpositive_f32x4 on U vectors at once, step by step: each exp is a chain of ~20 dependent
-// operations, and interleaving independent chains lets the core overlap their latencies.
+// exp_nonpositive_f32x4 on U vectors at once, step by step (the same operations per lane): each
+// exp is a chain of ~18 dependent operations, and independent chains side by side let the core
+// overlap their latencies.
 template <int U>
 inline void exp_nonpositive_f32x4_xU(v128_t (&v)[U]) {
-  v128_t under[U], n[U], r[U], r2[U], y[U];
+  v128_t under[U], n[U], s[U], r[U], p[U];
 #define SQRTDK_EACH for (int u = 0; u < U; ++u)
   SQRTDK_EACH under[u] = wasm_f32x4_lt(v[u], wasm_f32x4_splat(-87.3f));
-  SQRTDK_EACH n[u] = wasm_f32x4_floor(
-      wasm_f32x4_add(wasm_f32x4_mul(v[u], wasm_f32x4_splat(1.44269504088896341f)), wasm_f32x4_splat(0.5f)));
-  SQRTDK_EACH r[u] = wasm_f32x4_sub(v[u], wasm_f32x4_mul(n[u], wasm_f32x4_splat(0.693359375f)));
-  SQRTDK_EACH r[u] = wasm_f32x4_sub(r[u], wasm_f32x4_mul(n[u], wasm_f32x4_splat(-2.12194440e-4f)));
-  SQRTDK_EACH r2[u] = wasm_f32x4_mul(r[u], r[u]);
-  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(1.9875691500e-4f), r[u]), wasm_f32x4_splat(1.3981999507e-3f));
-  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(y[u], r[u]), wasm_f32x4_splat(8.3334519073e-3f));
-  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(y[u], r[u]), wasm_f32x4_splat(4.1665795894e-2f));
-  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(y[u], r[u]), wasm_f32x4_splat(1.6666665459e-1f));
-  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_mul(y[u], r[u]), wasm_f32x4_splat(5.0000001201e-1f));
-  SQRTDK_EACH y[u] = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(y[u], r2[u]), r[u]), wasm_f32x4_splat(1.0f));
-  SQRTDK_EACH n[u] = wasm_i32x4_shl(wasm_f32x4_add(n[u], wasm_f32x4_splat(12583039.0f)), 23);
-  SQRTDK_EACH v[u] = wasm_v128_andnot(wasm_f32x4_mul(y[u], n[u]), under[u]);
+  SQRTDK_EACH n[u] = wasm_f32x4_add(wasm_f32x4_mul(v[u], wasm_f32x4_splat(1.44269504088896341f)), wasm_f32x4_splat(kExpMagic));
+  SQRTDK_EACH s[u] = wasm_i32x4_shl(n[u], 23);
+  SQRTDK_EACH n[u] = wasm_f32x4_sub(n[u], wasm_f32x4_splat(kExpMagic));
+  SQRTDK_EACH r[u] = wasm_f32x4_add(wasm_f32x4_mul(n[u], wasm_f32x4_splat(-0x1.62E400p-1f)), v[u]);
+  SQRTDK_EACH r[u] = wasm_f32x4_add(wasm_f32x4_mul(n[u], wasm_f32x4_splat(-0x1.7F7D1Cp-20f)), r[u]);
+  SQRTDK_EACH p[u] = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(0x1.0F9F9Cp-7f), r[u]), wasm_f32x4_splat(0x1.573A1Ap-5f));
+  SQRTDK_EACH p[u] = wasm_f32x4_add(wasm_f32x4_mul(p[u], r[u]), wasm_f32x4_splat(0x1.555A80p-3f));
+  SQRTDK_EACH p[u] = wasm_f32x4_add(wasm_f32x4_mul(p[u], r[u]), wasm_f32x4_splat(0x1.FFFDC6p-2f));
+  SQRTDK_EACH p[u] = wasm_f32x4_add(wasm_f32x4_mul(p[u], r[u]), wasm_f32x4_splat(0x1.FFFFF6p-1f));
+  SQRTDK_EACH r[u] = wasm_f32x4_mul(r[u], s[u]);
+  SQRTDK_EACH v[u] = wasm_v128_andnot(wasm_f32x4_add(wasm_f32x4_mul(r[u], p[u]), s[u]), under[u]);
 #undef SQRTDK_EACH
+}
+
+// The four lanes of an f32x4 sum, added in double: (l0 + l2) + (l1 + l3).
+inline double lane_sum(v128_t a) {
+  return (static_cast<double>(wasm_f32x4_extract_lane(a, 0)) + wasm_f32x4_extract_lane(a, 2)) +
+         (static_cast<double>(wasm_f32x4_extract_lane(a, 1)) + wasm_f32x4_extract_lane(a, 3));
 }
 
 }  // namespace
@@ -277,6 +291,13 @@ void f32_attention_head__wasmsimd(const float* q, const float* k, const float* v
 namespace {
 // One row of the softmax with a sink logit (−∞: none), as softmax_row_scalar; returns the sink's
 // weight. With sink = −∞ the operations are those of the plain row softmax, bit for bit.
+// Error bound (u = 2^-24; E = kSimdExpRelError = 1.9e-7, the exponential's): weight w_j against
+// the double softmax p_j of the same float32 row, with d_i = |x_i − max| (the float subtraction
+// rounds by at most d_i·u, which the exp turns into a relative error d_i·u):
+//   |w_j − p_j| ≤ (2E + 18u + d_j·u + Σ_i p_i·d_i·u) · p_j
+// (E for e_j, E + 17u for the sum, u/2 for 1/sum to float32 and u/2 for the product), plus
+// 1e-37 absolute where the exp flushes below −87.3. The scalar family meets the same form with its
+// own exp (2 ulp) and a sum in double.
 float softmax_row_simd(float* row, int cols, float sink) {
   constexpr float kInf = std::numeric_limits<float>::infinity();
   const int cols4 = cols & ~3;
@@ -302,36 +323,49 @@ float softmax_row_simd(float* row, int cols, float sink) {
   if (mx == -kInf || mx == kInf)  // all masked, or +∞ present: the scalar rules (rare)
     return f32_softmax_row_sink__scalar(row, cols, sink);
   mx = sink > mx ? sink : mx;
-  // exp(x − max) in f32x4, then the row sum in two f64x2 accumulators (L up to 8192 terms), in
-  // two loops: the exp loop needs about 20 vector registers and V8 has 15, and a sum carried
-  // through a spilled stack slot would put a store-to-load delay on every step.
+  // One pass: e = exp(x − max) stored in place and summed. The sum runs in float32 (two f32x4
+  // accumulators, each lane adding pairs e0 + e1 and e2 + e3) over blocks of kSumBlock entries,
+  // and each block's eight lanes are then added in double: a lane adds at most 16 pair sums of a
+  // block, so its relative rounding error is at most 17·2^-24 (≈ 1.0e-6; all terms are positive)
+  // however long the row, where one float32 accumulator over L = 8192 terms would allow 5e-4.
   const v128_t vm = wasm_f32x4_splat(mx);
-  constexpr int kU = 4;  // exps in flight per step
+  constexpr int kU = 4;            // exps in flight per step
+  constexpr int kSumBlock = 256;   // entries per float32 block sum
+  double sum = 0.0;
   j = 0;
+  while (j < cols16) {
+    const int end = cols16 - j < kSumBlock ? cols16 : j + kSumBlock;
+    v128_t a0 = wasm_f32x4_splat(0.0f), a1 = a0;
 #pragma clang loop unroll(disable)
-  for (; j + 4 * kU <= cols; j += 4 * kU) {
-    v128_t v[kU];
-    for (int u = 0; u < kU; ++u) v[u] = wasm_f32x4_sub(wasm_v128_load(row + j + 4 * u), vm);
-    exp_nonpositive_f32x4_xU(v);
-    for (int u = 0; u < kU; ++u) wasm_v128_store(row + j + 4 * u, v[u]);
+    for (; j < end; j += 4 * kU) {
+      v128_t v[kU];
+      for (int u = 0; u < kU; ++u) v[u] = wasm_f32x4_sub(wasm_v128_load(row + j + 4 * u), vm);
+      exp_nonpositive_f32x4_xU(v);
+      for (int u = 0; u < kU; ++u) wasm_v128_store(row + j + 4 * u, v[u]);
+      a0 = wasm_f32x4_add(a0, wasm_f32x4_add(v[0], v[1]));
+      a1 = wasm_f32x4_add(a1, wasm_f32x4_add(v[2], v[3]));
+    }
+    sum += lane_sum(a0) + lane_sum(a1);
   }
-#pragma clang loop unroll(disable)
-  for (; j < cols4; j += 4)
-    wasm_v128_store(row + j, exp_nonpositive_f32x4(wasm_f32x4_sub(wasm_v128_load(row + j), vm)));
-  v128_t s0 = wasm_f64x2_splat(0.0), s1 = s0;
-  for (j = 0; j < cols4; j += 4) {
-    const v128_t e = wasm_v128_load(row + j);
-    s0 = wasm_f64x2_add(s0, wasm_f64x2_promote_low_f32x4(e));
-    s1 = wasm_f64x2_add(s1, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 0, 1)));
+  // The rest (< 16 entries): whole vectors, then the last 1–3 entries in a vector padded with −∞
+  // (exp gives +0 there), so every entry goes through the same exponential.
+  v128_t a = wasm_f32x4_splat(0.0f);
+  for (; j < cols4; j += 4) {
+    const v128_t e = exp_nonpositive_f32x4(wasm_f32x4_sub(wasm_v128_load(row + j), vm));
+    wasm_v128_store(row + j, e);
+    a = wasm_f32x4_add(a, e);
   }
-  const v128_t s = wasm_f64x2_add(s0, s1);
-  double sum = wasm_f64x2_extract_lane(s, 0) + wasm_f64x2_extract_lane(s, 1);
-  for (; j < cols; ++j) {
-    const float e = f32_exp_nonpositive(row[j] - mx);
-    row[j] = e;
-    sum += e;
+  if (j < cols) {
+    alignas(16) float t[4] = {-kInf, -kInf, -kInf, -kInf};
+    std::memcpy(t, row + j, sizeof(float) * static_cast<size_t>(cols - j));
+    const v128_t e = exp_nonpositive_f32x4(wasm_f32x4_sub(wasm_v128_load(t), vm));
+    wasm_v128_store(t, e);
+    std::memcpy(row + j, t, sizeof(float) * static_cast<size_t>(cols - j));
+    a = wasm_f32x4_add(a, e);
   }
-  const float es = f32_exp_nonpositive(sink - mx);  // 0 without a sink: the sum keeps its bits
+  sum += lane_sum(a);
+  // The sink's term (−∞: +0, and the sum keeps its bits).
+  const float es = wasm_f32x4_extract_lane(exp_nonpositive_f32x4(wasm_f32x4_splat(sink - mx)), 0);
   sum += es;
   const float invs = static_cast<float>(1.0 / sum);
   const v128_t inv = wasm_f32x4_splat(invs);
@@ -501,6 +535,12 @@ void f32_row_secular__wasmsimd(const float* p, int n, int skip, double y, double
   }
   *psi = f32_combine_lanes(a);
   *dpsi = f32_combine_lanes(b);
+}
+
+void f32_exp_nonpositive__wasmsimd(const float* x, float* y, int n) {
+  int j = 0;
+  for (; j + 4 <= n; j += 4) wasm_v128_store(y + j, exp_nonpositive_f32x4(wasm_v128_load(x + j)));
+  for (; j < n; ++j) y[j] = wasm_f32x4_extract_lane(exp_nonpositive_f32x4(wasm_f32x4_splat(x[j])), 0);
 }
 
 void f32_softmax_rows__wasmsimd(float* x, int rows, int cols) {
