@@ -186,6 +186,8 @@ const LINKS = [
   '#v=1&exp=sumone',
   '#v=1&exp=sumone&dk=32&seqLen=64&heads=3&seed=5&scale=none&nsink=-2&nlambda=1.5&ngate=2&qcgain=5&qctau=50&qchkv=4',
   '#v=1&exp=sumone&dk=512&seqLen=1024&heads=1&seed=9&scale=inv_dk&nsink=20&nlambda=0&ngate=-5&qcgain=100&qctau=1&qchkv=8&lang=zh-CN',
+  // the scalar family's softmax (its exp, the sum in double) beside the SIMD128 family's of the links above
+  '#v=1&exp=sumone&dk=32&seqLen=64&heads=3&seed=5&nsink=-2&kernel=scalar',
 ] as const;
 
 /**

@@ -599,9 +599,10 @@ function sumoneCode(s: State, t: T): ViewCode {
     numpy: `    heads, L, dk, seed = ${heads}, ${L}, ${dk}, ${seed}  # d_k and L read up to the core's limits (256, 512)
     c = ${scaleExpr(s.scale, 'dk', 'heads')}  # scale ${pyChoice(s.scale, SCALES, 'scale')}
     sink, lam, gate_mean = ${sink}, ${lam}, ${gate}
-    r = normalisers(seed, heads, L, dk, c, sink, lam, gate_mean)
+    kernel = ${pyStr(s.kernel === 'scalar' ? 'scalar' : 'simd')}  # the kernel family whose softmax the page ran: SIMD128 wherever the browser validates WebAssembly SIMD (kernel=scalar in the link: the scalar family)
+    r = normalisers(seed, heads, L, dk, c, sink, lam, gate_mean, kernel)
     # the sources' closed-form rows: all-zero logits over 4 and 128 keys, and [2, 1, 0] (V of d_k 4)
-    checks = {${CHECK_ROWS.map((row) => `${pyStr(row.id)}: normalisers(seed, 1, 0, 4, 1.0, sink, lam, gate_mean, logits=[${row.logits.map((x, j) => pyNum(x, `logits[${j}]`)).join(', ')}])`).join(',\n              ')}}
+    checks = {${CHECK_ROWS.map((row) => `${pyStr(row.id)}: normalisers(seed, 1, 0, 4, 1.0, sink, lam, gate_mean, kernel, logits=[${row.logits.map((x, j) => pyNum(x, `logits[${j}]`)).join(', ')}])`).join(',\n              ')}}
     # QK-Clip: ${QKCLIP_SHAPE.heads} query heads of d_k ${QKCLIP_SHAPE.dk} over L = ${QKCLIP_SHAPE.seqLen}, 1/√d_k, q × gain, τ, α = ½, one η per K/V group
     before, eta, after = qk_clip(seed, ${pyInt(qc.heads, 'heads', 1, 64)}, ${pyInt(qc.headsKv, 'qchkv', 1, 64)}, ${pyInt(qc.seqLen, 'seqLen', 1, 512)}, ${pyInt(qc.dk, 'dk', 1, 512)}, ${pyNum(qc.qGain, 'qcgain')}, ${pyNum(qc.tau, 'qctau')})
     lab.update(r=r, seed=seed, heads=heads, L=L, dk=dk, c=c, sink=sink, tau=${pyNum(qc.tau, 'qctau')}, gain=${pyNum(qc.qGain, 'qcgain')}, heads_kv=${pyInt(qc.headsKv, 'qchkv', 1, 64)})

@@ -26,15 +26,70 @@ def exp32(x):
         return np.where(x < F32(-87.3), F32(0), y * pow2n).astype(F32)
 
 
-def softmax_sink(s, sink):
-    """Rows of float32 logits s [R, N] -> e^{s_j} / (e^S + Σ e^{s_i}) with a sink logit S (none at -inf), in float32
-    as kernels_scalar.cpp softmax_row_scalar: m the max of the row and S (subtracted only for numerical stability),
-    e = exp32(s − m), their sum in double, w = e · float32(1 / sum)."""
+def exp32_simd(x):
+    """kernels_wasmsimd.cpp exp_nonpositive_f32x4 (XNNPACK's rr2_p5), every step in float32: n = x·log2(e) plus the
+    magic bias 1.5·2^23 + 127, which rounds n to an integer and leaves n + 127 in the low mantissa bits, so 2^n is
+    those bits shifted left by 23; r = x − n·ln 2 (ln 2 in two parts); e^x = s + (r·s)·p(r), p of degree 4; 0 below
+    −87.3. Within 1.9e-7 relative of exp (the bound the core's tests hold it to)."""
+    x = np.asarray(x, dtype=F32)
+    h = float.fromhex
+    magic = F32(12583039.0)
+    with np.errstate(all="ignore"):
+        n = x * F32(1.44269504088896341) + magic
+        s = ((n.view(np.uint32) << np.uint32(23)) & np.uint32(0xFFFFFFFF)).astype(np.uint32).view(F32)
+        n = n - magic
+        r = n * F32(h("-0x1.62E400p-1")) + x
+        r = n * F32(h("-0x1.7F7D1Cp-20")) + r
+        p = F32(h("0x1.0F9F9Cp-7")) * r + F32(h("0x1.573A1Ap-5"))
+        for coef in ("0x1.555A80p-3", "0x1.FFFDC6p-2", "0x1.FFFFF6p-1"):
+            p = p * r + F32(h(coef))
+        r = r * s
+        return np.where(x < F32(-87.3), F32(0), r * p + s).astype(F32)
+
+
+def lane_sum(a):
+    """The four float32 lanes of a [R, 4] block added in double as kernels_wasmsimd.cpp lane_sum: (l0 + l2) + (l1 + l3)."""
+    a = a.astype(np.float64)
+    return ((a[:, 0] + a[:, 2]) + (a[:, 1] + a[:, 3]))[:, None]
+
+
+def softmax_sink(s, sink, kernel):
+    """Rows of float32 logits s [R, N] -> e^{s_j} / (e^S + Σ e^{s_i}) with a sink logit S (none at -inf), in float32 as
+    the page's kernel family computes it: m the max of the row and S (subtracted only for numerical stability),
+    e = exp(s − m), w = e · float32(1 / sum).
+    kernel "scalar" (kernels_scalar.cpp softmax_row_scalar): exp32, the sum in double.
+    kernel "simd" (kernels_wasmsimd.cpp softmax_row_simd, what the page runs where WebAssembly SIMD validates):
+    exp32_simd; the first N − N mod 16 entries summed in float32 blocks of 256 (per 16 entries, lanes add e0 + e1 into
+    one accumulator and e2 + e3 into another, four entries to a lane), each block's lanes added in double; then the
+    rest four at a time in one float32 accumulator; then the sink's term. A row whose max is ±inf takes the scalar rules."""
     S = F32(sink)
     m = np.maximum(s.max(axis=1, keepdims=True), S)
-    e = exp32(s - m)
-    total = e.astype(np.float64).sum(axis=1, keepdims=True) + exp32(S - m).astype(np.float64)
-    return e * (1.0 / total).astype(F32)
+    if kernel == "scalar":
+        e = exp32(s - m)
+        total = e.astype(np.float64).sum(axis=1, keepdims=True) + exp32(S - m).astype(np.float64)
+        return e * (1.0 / total).astype(F32)
+    R, N = s.shape
+    e = exp32_simd(s - m)
+    c16, c4 = N & ~15, N & ~3
+    total = np.zeros((R, 1))
+    for b in range(0, c16, 256):
+        a0, a1 = np.zeros((R, 4), F32), np.zeros((R, 4), F32)
+        for j in range(b, min(b + 256, c16), 16):
+            a0 = a0 + (e[:, j:j + 4] + e[:, j + 4:j + 8])
+            a1 = a1 + (e[:, j + 8:j + 12] + e[:, j + 12:j + 16])
+        total = total + (lane_sum(a0) + lane_sum(a1))
+    a = np.zeros((R, 4), F32)
+    for j in range(c16, c4, 4):
+        a = a + e[:, j:j + 4]
+    if c4 < N:
+        tail = np.zeros((R, 4), F32)
+        tail[:, :N - c4] = e[:, c4:]
+        a = a + tail
+    total = total + lane_sum(a)
+    total = total + exp32_simd(S - m).astype(np.float64)
+    w = e * (1.0 / total).astype(F32)
+    special = np.isinf(s.max(axis=1))  # every key masked, or +inf present
+    return np.where(special[:, None], softmax_sink(s, sink, "scalar"), w) if special.any() else w
 
 
 def sigmoid32(x):
@@ -93,11 +148,12 @@ def norm(o):
     return float(np.sqrt((o.astype(np.float64) ** 2).sum()))
 
 
-def normalisers(seed, heads, L, dk, c, sink, lam, gate_mean, logits=None):
+def normalisers(seed, heads, L, dk, c, sink, lam, gate_mean, kernel, logits=None):
     """normalisers.cpp run<float>: softmax, off-by-one (a sink logit of 0), a sink S, sigmoid σ(s + b) with b = −ln n,
     softmax times an output gate σ(g) and differential attention p₁ − λ p₂ (heads paired: 0 with 1, 2 with 3, …) on
     the same draws: Q stream 1, K stream 2, V stream 3, the gate's g stream 5 (+ gate_mean). With \`logits\`: that one
-    row (masked keys -inf) instead of the draws, V of d_k columns, the differential pairing the row with itself."""
+    row (masked keys -inf) instead of the draws, V of d_k columns, the differential pairing the row with itself.
+    \`kernel\`: the page's kernel family ("simd" or "scalar"), whose softmax softmax_sink follows."""
     explicit = logits is not None
     H, R, N = (1, 1, len(logits)) if explicit else (heads, L, L)
     if not explicit:
@@ -112,7 +168,7 @@ def normalisers(seed, heads, L, dk, c, sink, lam, gate_mean, logits=None):
     for h in range(H):
         s = np.array([logits], dtype=F32) if explicit else (F32(c) * (q[h] @ k[h].T)).astype(F32)
         for name, S in (("softmax", float("-inf")), ("offByOne", 0.0), ("sink", sink)):
-            w = softmax_sink(s, S)
+            w = softmax_sink(s, S, kernel)
             out = w @ v[h]
             for i in range(R):
                 acc[name].add_row(w[i], 1.0, norm(out[i]))
