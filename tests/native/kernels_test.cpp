@@ -197,12 +197,20 @@ TEST(Kernels, SimdFusedAttentionHeadIsBitIdenticalToTheThreeSteps) {
       for (int dk : {1, 5, 8, 64}) {
         const auto q = randn(size_t(L) * dk, 7 + rep), k = randn(size_t(L) * dk, 8), w = randn(size_t(L) * dk, 9);
         const float scale = 1.0f / std::sqrt(static_cast<float>(dk));
-        std::vector<float> P(size_t(L) * L), want(size_t(L) * dk), got(size_t(L) * dk, -1.0f);
+        // and a second query head of the same K/V group, which the packed K and V of the first serve
+        const auto q2 = randn(size_t(L) * dk, 17 + rep);
+        std::vector<float> P(size_t(L) * L), want(size_t(L) * dk), want2(size_t(L) * dk), got(size_t(L) * dk, -1.0f);
+        v.matmul_abt(q2.data(), k.data(), P.data(), L, L, dk, scale);
+        v.softmax_rows(P.data(), L, L);
+        v.matmul_ab(P.data(), w.data(), want2.data(), L, dk, L, 1.0f);
         v.matmul_abt(q.data(), k.data(), P.data(), L, L, dk, scale);
         v.softmax_rows(P.data(), L, L);
         v.matmul_ab(P.data(), w.data(), want.data(), L, dk, L, 1.0f);
-        v.attention_head(q.data(), k.data(), w.data(), got.data(), L, dk, scale);
+        v.attention_head(q.data(), k.data(), w.data(), got.data(), L, dk, scale, /*same_kv=*/false);
         ASSERT_EQ(want, got) << "L=" << L << " dk=" << dk;
+        std::fill(got.begin(), got.end(), -1.0f);
+        v.attention_head(q2.data(), k.data(), w.data(), got.data(), L, dk, scale, /*same_kv=*/true);  // nothing between
+        ASSERT_EQ(want2, got) << "same_kv L=" << L << " dk=" << dk;
       }
 }
 #endif

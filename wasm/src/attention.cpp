@@ -152,8 +152,10 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
     const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
     const size_t kv_v = static_cast<size_t>(h / group) * head_v;
     if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty() && dv == p.dk && !p.want_lse) {  // the same numbers, scores kept in cache
+      // the query heads of one K/V group follow each other: K and V are packed for the first only
+      const bool same_kv = h % group != 0;
       kt.attention_head(p.q.data() + h * head, p.k.data() + kv, p.v.data() + kv, output + h * head, p.seq_len, p.dk,
-                        static_cast<float>(scale));
+                        static_cast<float>(scale), same_kv);
       continue;
     }
     float* P = p.want_weights ? weights + static_cast<size_t>(h) * LL : scratch.data();

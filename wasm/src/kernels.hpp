@@ -42,7 +42,10 @@ struct KernelTable {
   // Optional (null when the family has none): one head of out = softmax(scale · q kᵀ) v with no
   // mask or cap and no weights kept, q, k, v, out [L, dk]; bit-identical to matmul_abt, then
   // softmax_rows, then matmul_ab, but fused by row blocks so the scores stay in cache.
-  void (*attention_head)(const float* q, const float* k, const float* v, float* out, int L, int dk, float scale);
+  // `same_kv`: k and v are the very tensors (same pointers, same contents, same L and dk) of the
+  // previous attention_head call, with no other kernel call between: their packed copies are reused
+  // (the query heads of one K/V group under GQA/MQA). The result is the same bits either way.
+  void (*attention_head)(const float* q, const float* k, const float* v, float* out, int L, int dk, float scale, bool same_kv);
   // In place, each row of x [rows, cols] with one more logit, the sink (gpt-oss, openai/gpt-oss
   // gpt_oss/torch/model.py `sdpa`: a learned logit per head appended to each row and dropped after
   // the softmax; StreamingLLM, Xiao et al. 2023): x_j ← e^{x_j − m} / (e^{sink − m} + Σ_i e^{x_i − m}),
@@ -67,7 +70,8 @@ void f32_matmul_abt__wasmsimd_4x8(const float* a, const float* b, float* c, int 
 void f32_matmul_ab__wasmsimd_4x8(const float* a, const float* b, float* c, int M, int N, int K, float alpha);
 void f32_softmax_rows__wasmsimd(float* x, int rows, int cols);
 void f32_softmax_rows_sink__wasmsimd(float* x, int rows, int cols, float sink, float* sink_weight);
-void f32_attention_head__wasmsimd(const float* q, const float* k, const float* v, float* out, int L, int dk, float scale);
+void f32_attention_head__wasmsimd(const float* q, const float* k, const float* v, float* out, int L, int dk, float scale,
+                                  bool same_kv);
 // y[i] = the SIMD128 family's exp(x[i]) for x[i] ≤ 0 (XNNPACK's rr2_p5: Cody–Waite reduction by
 // ln2, a degree-4 polynomial in r·p(r) form, 2^n by integer shift), the one its softmax uses;
 // relative error at most kSimdExpRelError against exp in double; +0 below −87.3 and at −∞.

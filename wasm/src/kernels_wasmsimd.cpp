@@ -272,13 +272,16 @@ void f32_matmul_ab__wasmsimd_4x8(const float* a, const float* b, float* c, int M
 // score matrix is 4 MiB and would otherwise be written, read and re-read from memory). Every
 // element is computed by the same operations in the same order as the unfused product – softmax –
 // product sequence (rows are independent in all three), so the results are bit-identical to it.
+// With `same_kv` the panels packed by the previous call (the same k and v: the caller says so) are
+// used as they are: under GQA/MQA the query heads of a group share them, and packing K and V
+// (2·L·dk floats moved) is a per-head cost that small shapes feel.
 void f32_attention_head__wasmsimd(const float* q, const float* k, const float* v, float* out, int L, int dk,
-                                  float scale) {
+                                  float scale, bool same_kv) {
   // rows per block: a multiple of 4 with the block's scores within 64 KiB (4 ≤ rows ≤ 64)
   int block = (16384 / L) & ~(kMr - 1);
   block = block < kMr ? kMr : block > 64 ? 64 : block;
-  const float* kp = pack_panels(k, L, dk, /*b_is_nk=*/true, g_packed_b);
-  const float* vp = pack_panels(v, dk, L, /*b_is_nk=*/false, g_packed_v);
+  const float* kp = same_kv ? g_packed_b.get(0) : pack_panels(k, L, dk, /*b_is_nk=*/true, g_packed_b);
+  const float* vp = same_kv ? g_packed_v.get(0) : pack_panels(v, dk, L, /*b_is_nk=*/false, g_packed_v);
   float* S = g_scores.get(static_cast<size_t>(block) * L);
   for (int m0 = 0; m0 < L; m0 += block) {
     const int rows = L - m0 < block ? L - m0 : block;
