@@ -574,6 +574,31 @@ test('Long context: two chunks of keys merged by their LSE give the full call, b
   await ctx.close();
 });
 
+test('Saturation: does ALiBi need the 1/√d_k? — off by default; on, each head under ÷√d_k, no scale and ÷d_k from the core; both languages', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  const ro = async (id) => Number(await page.textContent(`[data-readout="${id}"]`));
+  await page.goto(`${srv.url}#v=1&exp=saturation`);
+  await settle(page, 'saturation');
+  assert.equal(await page.locator('[data-chart-box="saturation-alibi"]').count(), 0, 'salibi off: no ALiBi chart');
+  await page.check('[data-panel="saturation"] [data-key="salibi"] input');
+  await page.waitForFunction(() => /[&]salibi=1(&|$)/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('[data-readout="sal-inv_dk-gentle"]')?.textContent.trim().match(/^\d/));
+  assert.equal(await page.getAttribute('[data-chart-box="saturation-alibi"]', 'data-points'), '48', '3 scales × (ALiBi + no bias) × 8 heads');
+  const f = {};
+  for (const sc of ['inv_sqrt_dk', 'none', 'inv_dk']) for (const w of ['steep', 'gentle']) f[`${sc}-${w}`] = await ro(`sal-${sc}-${w}`);
+  console.log('saturation ALiBi at d_k 64, L 128, seed 1:', JSON.stringify(f));
+  const spread = (sc) => f[`${sc}-gentle`] - f[`${sc}-steep`];
+  assert.ok(spread('inv_sqrt_dk') > 1.5, `÷√d_k: the heads follow their slopes (${spread('inv_sqrt_dk')})`);
+  assert.ok(spread('none') < 0.5 * spread('inv_sqrt_dk'), `no scale: q·k swamps the slopes (${spread('none')})`);
+  assert.match(await page.textContent('[data-sal-text]'), /d_k = 64, L = 128/);
+  await page.goto(`${srv.url}#v=1&exp=saturation&lang=zh-CN&salibi=1&dk=128&seqLen=64`);
+  await page.waitForFunction(() => /d_k = 128、L = 64/.test(document.querySelector('[data-sal-text]')?.textContent ?? ''));
+  assert.match(await page.textContent('[data-sal] h3'), /ALiBi 还需要/);
+  assert.match(await page.textContent('[data-sal-text]'), /第 1 头/);
+  await ctx.close();
+});
+
 test('GQA/MQA: d_v ≠ d_k — the MLA preset (Kimi K2) scales by 1/√192, the weights unchanged, MLA\'s latent cache; both languages', async () => {
   const ctx = await browser.newContext(DESKTOP);
   const page = await ctx.newPage();

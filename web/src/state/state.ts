@@ -55,6 +55,7 @@ export interface State {
   lmsplit: number;
   lmlen: number;
   lalibi: boolean;
+  salibi: boolean;
   hq: number;
   hkv: number;
   gdk: number;
