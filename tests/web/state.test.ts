@@ -97,6 +97,10 @@ describe('malformed hashes', () => {
     { hash: '#v=1&lang=fr', expect: { lang: 'en' }, issues: [['lang', 'invalid']] },
     { hash: '#v=1&kernel=gpu', expect: { kernel: 'auto' }, issues: [['kernel', 'invalid']] },
     { hash: '#v=1&embed=yes', expect: { embed: false }, issues: [['embed', 'invalid']] },
+    // booleans and enums follow one rule: a word in any case is read and reported as corrected; other values fall back
+    { hash: '#v=1&lalibi=TRUE&causal=False&salibi=true', expect: { lalibi: true, causal: false, salibi: true }, issues: [['lalibi', 'rounded'], ['causal', 'rounded'], ['salibi', 'rounded']] },
+    { hash: '#v=1&dq=ALIBI&scale=INV_DK', expect: { dq: 'alibi', scale: 'inv_dk' }, issues: [['dq', 'rounded'], ['scale', 'rounded']] },
+    { hash: '#v=1&lalibi=2&salibi=yes&causal=-1', expect: { lalibi: false, salibi: false, causal: false }, issues: [['lalibi', 'invalid'], ['salibi', 'invalid'], ['causal', 'invalid']] },
     { hash: '#v=1&embed=1&show=charts,nope', expect: { embed: true, show: ['charts'] }, issues: [['show', 'rounded']] },
     // another order of the same parts is read as it is, with no "corrected" notice (issue 18)
     { hash: '#v=1&embed=1&show=charts,controls', expect: { embed: true, show: ['controls', 'charts'] }, issues: [] },

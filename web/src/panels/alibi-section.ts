@@ -54,14 +54,15 @@ function optionalSection<R>(root: HTMLElement, { t, store, compute, charts }: Pa
   let last: R | null = null;
   /**
    * The chart, readouts and text exist only while the key is on: off, the view holds no empty chart box or readout
-   * (the page's "every chart drawn, every readout filled" waits, and the tests', see none of them).
+   * (the page's "every chart drawn, every readout filled" waits, and the tests', see none of them). On, the chart box
+   * is there from the moment the request is asked, pending until its result is drawn, and the readouts come with that
+   * drawing: the page is not settled before the section is.
    */
   let body: { el: HTMLElement; chart: ChartBox; ro: HTMLElement; text: HTMLElement } | null = null;
-  const open = (figs: readonly KeyFigure[]) => {
+  const open = () => {
     if (body) return body;
     const chart = new ChartBox(charts, spec.chartId, t(`${spec.prefix}.chart` as MessageKey), t, { height: spec.height });
     const ro = h('dl', { class: 'readouts' });
-    for (const f of figs) readout(ro, f.id, f.label);
     const text = h('p', { class: 'explain', [`data-${spec.prefix}-text`]: '' });
     body = { el: h('div', { class: 'alibi-body' }, chart.el, ro, text), chart, ro, text };
     el.append(body.el);
@@ -77,9 +78,10 @@ function optionalSection<R>(root: HTMLElement, { t, store, compute, charts }: Pa
     const res = last;
     if (!res || !state[spec.key]) return;
     const figs = spec.figures(res, t);
-    const { chart, ro, text } = open(figs);
-    chart.set(spec.build(res, t));
+    const { chart, ro, text } = open();
+    if (ro.childElementCount === 0) for (const f of figs) readout(ro, f.id, f.label);
     showFigures(ro, figs);
+    chart.set(spec.build(res, t));
     setText(text, spec.text(res, state, t));
   };
 
@@ -91,9 +93,12 @@ function optionalSection<R>(root: HTMLElement, { t, store, compute, charts }: Pa
       const r = spec.request(next, compute);
       setText(refusal, r && 'refused' in r ? r.refused : '');
       if (!r || 'refused' in r) { close(); req.forget(); last = null; return; }  // off or too big: nothing asked, nothing shown
-      // a language switch rebuilds the labels of the readouts
+      // a language switch rebuilds the labels of the readouts; the chart box stands (pending) while the request runs
       if (changed === null || changed.has('lang')) close();
+      open();
       const asked = req.ask(r.key, r.call, source, (x) => { last = x; draw(); });
+      // a chart of an earlier state is marked as not final until this state's result is drawn
+      if (asked && body?.chart.el.dataset.points) body.chart.el.classList.add('refining');
       if (!asked && (changed === null || changed.has('lang') || changed.has(spec.key))) draw();
     },
     destroy() { close(); },
