@@ -8,7 +8,7 @@ const fmt = (spec) => {
     case 'int': return [`integer`, String(spec.default), `${spec.min}..${spec.max}`];
     case 'num': return [`number (step ${spec.step})`, String(spec.default), `${spec.min}..${spec.max}`];
     case 'enum': return ['enum', spec.default, spec.values.join(' \\| ')];
-    case 'bool': return ['0 \\| 1', spec.default ? '1' : '0', '0, 1'];
+    case 'bool': return ['0 \\| 1', spec.default ? '1' : '0', '0, 1 (or true, false)'];
     case 'list': return ['comma list', spec.default.join(','), spec.values.join(', ')];
     case 'version': return ['major.minor.patch', spec.default, 'any version'];
     case 'nums': return ['number list', spec.default.join(','), `1..${spec.maxLength} numbers in ${spec.min}..${spec.max}${spec.negInf ? " or -inf" : ""}`];
@@ -16,6 +16,9 @@ const fmt = (spec) => {
   }
 };
 const rows = [
+  'Enum and boolean values are read in any case (`dq=ALIBI`, `lalibi=TRUE`, `lang=ZH-cn`): the value is used, the notice says it',
+  'was corrected, and the link is written back in the case of the table. Any other value falls back to the default.',
+  '',
   '| Key | Type | Default | Range / values | Panels | Meaning |',
   '|---|---|---|---|---|---|',
   `| \`v\` | integer | ${VERSION} | ${VERSION} | all | Version of the hash format. |`,

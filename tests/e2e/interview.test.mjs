@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { useSuite } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 import { loadCore } from '../../wasm/js/core.js';
+import ln from '@stdlib/math-base-special-ln';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const axeSource = createRequire(import.meta.url)('axe-core').source;
@@ -76,8 +77,54 @@ function call(kind, params) {
     case 'modelScales': return core.modelScales();
     case 'normalisers': return core.normalisers(params);
     case 'qkClip': return core.qkClip(params);
+    case 'alibiEntropy': return alibiEntropy(params);
+    case 'splitKv': return splitKv(params);
     default: throw new Error(`no Node call for ${kind}`);
   }
+}
+/**
+ * web/src/worker/alibi.ts written again for the replay: the core's draws (streams 1–3 as float32), its causal attention
+ * with alibi 'press' and without, each head's mean entropy of its last `tail` rows with @stdlib's ln (the page's).
+ */
+function alibiEntropy({ heads, dk, seqLens, tail, seed }) {
+  const draws = (n, stream) => Float32Array.from(core.normalDraws({ n, seed, stream }).values);
+  const ent = (w, L) => Array.from({ length: heads }, (_, h) => {
+    let sum = 0;
+    for (let i = L - tail; i < L; i++) {
+      let e = 0;
+      for (let j = 0; j <= i; j++) { const p = w[(h * L + i) * L + j]; if (p > 0) e -= p * ln(p); }
+      sum += e;
+    }
+    return sum / tail;
+  });
+  const out = { alibi: Array.from({ length: heads }, () => []), plainMean: [] };
+  for (const L of seqLens) {
+    const n = heads * L * dk;
+    const base = { q: draws(n, 1), k: draws(n, 2), v: draws(n, 3), heads, seqLen: L, dk, causal: true };
+    ent(core.attention({ ...base, alibi: 'press' }).weights, L).forEach((e, h) => out.alibi[h].push(e));
+    out.plainMean.push(ent(core.attention(base).weights, L).reduce((a, x) => a + x, 0) / heads);
+  }
+  return out;
+}
+/**
+ * web/src/worker/split-kv.ts written again for the replay: one causal call's keys cut at `split` by masks, each chunk's
+ * (output, lse) merged by the core's mergeAttention and held to the full call; the lse read in base 2; an empty chunk.
+ */
+function splitKv({ heads, seqLen: L, dk, split, seed }) {
+  const n = heads * L * dk;
+  const draws = (stream) => Float32Array.from(core.normalDraws({ n, seed, stream }).values);
+  const base = { q: draws(1), k: draws(2), v: draws(3), heads, seqLen: L, dk, causal: true, weights: false, lse: true };
+  const chunk = (lo, hi) => { const m = new Float32Array(L * L).fill(-Infinity); for (let i = 0; i < L; i++) m.fill(0, i * L + lo, i * L + hi); return m; };
+  const full = core.attention(base), a = core.attention({ ...base, mask: chunk(0, split) }), b = core.attention({ ...base, mask: chunk(split, L) });
+  const dims = { heads, seqLen: L, dv: dk };
+  const maxDiff = (x, y) => x.reduce((m, v, i) => Math.max(m, Math.abs(v - y[i])), 0);
+  const merged = core.mergeAttention({ a: { output: a.output, lse: a.lse }, b: { output: b.output, lse: b.lse }, ...dims });
+  const b2 = (x) => Float32Array.from(x, (l) => l * Math.LOG2E);
+  const misread = core.mergeAttention({ a: { output: a.output, lse: b2(a.lse) }, b: { output: b.output, lse: b2(b.lse) }, ...dims });
+  const empty = core.mergeAttention({ a: { output: full.output, lse: full.lse }, b: { output: new Float32Array(n), lse: new Float32Array(heads * L).fill(-Infinity) }, ...dims });
+  let lseMaxDiff = 0;
+  full.lse.forEach((l, i) => { if (Number.isFinite(l)) lseMaxDiff = Math.max(lseMaxDiff, Math.abs(merged.lse[i] - l)); });
+  return { maxDiff: maxDiff(merged.output, full.output), lseMaxDiff, base2MaxDiff: maxDiff(misread.output, full.output), emptyMaxDiff: maxDiff(empty.output, full.output) };
 }
 const readPath = (obj, path) => path.split('.').reduce((v, k) => v?.[k], obj);
 

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { useSuite, watch, moveSlider, openPanel, hostPage } from './browser.mjs';
+import { useSuite, watch, moveSlider, openPanel, hostPage, settled } from './browser.mjs';
 import { panelSettled } from './panel.mjs';
 
 const axeSource = createRequire(import.meta.url)('axe-core').source;
@@ -571,6 +571,40 @@ test('Long context: two chunks of keys merged by their LSE give the full call, b
   assert.equal(await page.getAttribute('[data-chart-box="longctx-alibi"]', 'data-points'), '70');
   assert.ok(Number(await ro('al-steep')) < Number(await ro('al-plain')) - 3, 'm = 1/2 far below 1/√d_k alone at L 1024');
   assert.match(await page.textContent('[data-al-text]'), /第 1 头/);
+  await ctx.close();
+});
+
+test('Saturation: does ALiBi need the 1/√d_k? — off by default; on, each head under ÷√d_k, no scale and ÷d_k from the core; both languages', async () => {
+  const ctx = await browser.newContext(DESKTOP);
+  const page = await ctx.newPage();
+  const ro = async (id) => Number(await page.textContent(`[data-readout="${id}"]`));
+  // a bad value is named beside its checkbox as well as in the notice, until the reader uses the box
+  await page.goto(`${srv.url}#v=1&exp=saturation&salibi=yes`);
+  await settle(page, 'saturation');
+  assert.equal(await page.locator('[data-chart-box="saturation-alibi"]').count(), 0, 'salibi off: no ALiBi chart');
+  assert.match(await page.textContent('[data-key="salibi"] [data-link-issue="salibi"]'), /“salibi=yes” is not a valid value; using 0/);
+  await page.check('[data-panel="saturation"] [data-key="salibi"] input');
+  assert.equal(await page.locator('[data-link-issue]').count(), 0, 'gone once the box is used');
+  await page.waitForFunction(() => /[&]salibi=1(&|$)/.test(location.hash));
+  await page.waitForFunction(() => document.querySelector('[data-readout="sal-inv_dk-gentle"]')?.textContent.trim().match(/^\d/));
+  assert.equal(await page.getAttribute('[data-chart-box="saturation-alibi"]', 'data-points'), '48', '3 scales × (ALiBi + no bias) × 8 heads');
+  const f = {};
+  for (const sc of ['inv_sqrt_dk', 'none', 'inv_dk']) for (const w of ['steep', 'gentle']) f[`${sc}-${w}`] = await ro(`sal-${sc}-${w}`);
+  console.log('saturation ALiBi at d_k 64, L 128, seed 1:', JSON.stringify(f));
+  const spread = (sc) => f[`${sc}-gentle`] - f[`${sc}-steep`];
+  assert.ok(spread('inv_sqrt_dk') > 1.5, `÷√d_k: the heads follow their slopes (${spread('inv_sqrt_dk')})`);
+  assert.ok(spread('none') < 0.5 * spread('inv_sqrt_dk'), `no scale: q·k swamps the slopes (${spread('none')})`);
+  assert.match(await page.textContent('[data-sal-text]'), /d_k = 64, L = 128/);
+  // the page is not settled before the section is: its chart and readouts are there once it is (TRUE read as 1)
+  const zh = await ctx.newPage();
+  await zh.goto(`${srv.url}#v=1&exp=saturation&lang=zh-CN&salibi=TRUE&dk=128&seqLen=64`);
+  await settled(zh);
+  assert.equal(await zh.getAttribute('[data-chart-box="saturation-alibi"]', 'data-points'), '48');
+  assert.match(await zh.textContent('[data-readout="sal-none-gentle"]'), /^\d/);
+  assert.match(await zh.textContent('[data-sal-text]'), /d_k = 128、L = 64/);
+  assert.match(await zh.textContent('[data-sal] h3'), /ALiBi 还需要/);
+  assert.match(await zh.textContent('[data-sal-text]'), /第 1 头/);
+  assert.match(await zh.textContent('[data-issue-key="salibi"]'), /salibi=TRUE/, 'TRUE is read, and the notice says it was corrected');
   await ctx.close();
 });
 

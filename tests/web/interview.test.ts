@@ -71,7 +71,7 @@ describe('the interview catalogue', () => {
   it('the printed sheet holds every follow-up and wrong answer; a shorter printed text keeps the live numbers of its item', () => {
     for (const item of [...FOLLOWUPS, ...WRONG]) expect(item.screenOnly, item.id).toBeFalsy();
     const withPrint = [...FOLLOWUPS, ...WRONG].filter((f) => f.print);
-    expect(withPrint.map((f) => f.id)).toEqual(['cbrt', 'wqwk', 'mup', 't5', 'sink', 'mla', 'sumone', 'qkclip', 'mupalways', 'heads', 'sumone']);
+    expect(withPrint.map((f) => f.id)).toEqual(['sigma', 'causal', 'long', 'alt', 'softcap', 'init', 'tail', 'cbrt', 'wqwk', 'mup', 't5', 'sink', 'mla', 'sumone', 'qkclip', 'lse', 'alibi', 'overflow', 'trained', 'lnL', 'mupalways', 'heads', 'sumone', 'qkcap', 'alibiscale']);
     const big = Object.fromEntries(Object.keys(liveNumbers({})).map((k) => [k, 1])) as Record<NumberId, number>;
     for (const f of withPrint) {
       for (const dict of [en, zhCN]) {
@@ -161,6 +161,16 @@ describe('the interview sentences hold for any seed', () => {
       expect(n.qcGamma0).toBeLessThan(1);
       expect(Math.abs(n.qcAfter0 / (n.qcMax0 * n.qcGamma0) - 1)).toBeLessThan(1e-4);
       expect(n.qcAfter0).toBeLessThanOrEqual(100 * (1 + 1e-5));
+      // the split-KV merge: equal to the full call up to float32 rounding; a base-2 lse read as nats visibly off; an empty chunk neutral
+      expect(n.lmDiff).toBeLessThan(1e-5);
+      expect(n.lmLse).toBeLessThan(1e-5);
+      expect(n.lmBase2).toBeGreaterThan(1e3 * n.lmDiff);
+      expect(n.lmEmpty).toBe(0);
+      // ALiBi: 1/√d_k alone grows with L (most of ln 16), the m = ½ head stays flat, the m = 1/256 head stays below 1/√d_k alone
+      expect(n.alPlain1024 - n.alPlain64).toBeGreaterThan(0.8 * Math.log(16));
+      expect(Math.abs(n.alSteep1024 - n.alSteep64)).toBeLessThan(0.1 * Math.log(16));
+      expect(n.alGentle1024).toBeLessThan(n.alPlain1024);
+      expect(n.alGentle1024).toBeGreaterThan(n.alSteep1024 + 2);
       expect(n.jacMedNone512).toBeLessThan(n.jacP90None512);
       // wrong answers: no overflow in the safe softmax; float64 saturates like float32; scaled logits are not cosines
       expect(n.precBad32None).toBe(0);

@@ -10,7 +10,7 @@ describe('state round trip', () => {
   it('default state → hash → state is the identity', () => {
     const s = defaultState('en');
     const h = toHash(s);
-    expect(h).toBe('#v=1&exp=interview&lang=en&kernel=auto&dk=64&samples=2000&seed=1&heads=4&seqLen=128&scale=inv_sqrt_dk&causal=0&softcap=0&sscale=0&sink=-inf&gq=jac&gap=2&aseed=0&iseed=1&dq=std&dseed=1&cseed=1'
+    expect(h).toBe('#v=1&exp=interview&lang=en&kernel=auto&dk=64&samples=2000&seed=1&heads=4&seqLen=128&scale=inv_sqrt_dk&causal=0&salibi=0&softcap=0&sscale=0&sink=-inf&gq=jac&gap=2&aseed=0&iseed=1&dq=std&dseed=1&cseed=1'
       + '&plogits=100,90,80&pmode=logits&pdk=512&pseqLen=128&pscale=none&pq=24&pk=24,12,0&pkrep=1&pscaleat=scores&pblock=32&pacc=same&pmasked=nan&pseed=0&ldk=64&ltrain=512&lmsplit=0.5&lmlen=256&lalibi=0'
       + '&hq=32&hkv=8&gdk=128&gdv=0&kvl=32&kvctx=8192&kvdt=bf16&tex=structured&tscale=inv_sqrt_dk'
       + '&trtask=copy&trvocab=16&trlen=16&trlayers=2&trdm=64&trheads=4&trmlp=128&trnorm=pre&trinit=0.125&trlr=0.003&trwarm=0&trclip=1'
@@ -24,7 +24,7 @@ describe('state round trip', () => {
   it('every non-default value survives the round trip', () => {
     const s: State = {
       exp: 'gradient', lang: 'zh-CN', theme: 'dark', kernel: 'scalar', dk: 1000, samples: 777, seed: 4294967295, heads: 16, seqLen: 2,
-      scale: 'inv_sqrt_d_model', causal: true, softcap: 50.5, sscale: 0.135234, sink: [1.5], gq: 'grad', gap: -12.3, aseed: 42, iseed: 4294967295, dq: 'mqa', dseed: 7, cseed: 4294967295,
+      scale: 'inv_sqrt_d_model', causal: true, salibi: true, softcap: 50.5, sscale: 0.135234, sink: [1.5], gq: 'grad', gap: -12.3, aseed: 42, iseed: 4294967295, dq: 'mqa', dseed: 7, cseed: 4294967295,
       plogits: [-1e6, 0.5, -Infinity, 1e-3, 1e6], pmode: 'qk', pdk: 7, pseqLen: 1024, pscale: 'inv_dk', pq: -3.5, pk: [1, -2, 0.5], pkrep: 16, pscaleat: 'query', pblock: 3, pacc: 'float32', pmasked: 'zero', pseed: 99,
       ldk: 256, ltrain: 16384, lmsplit: 0.125, lmlen: 1024, lalibi: true, hq: 40, hkv: 20, gdk: 1, gdv: 512, kvl: 256, kvctx: 4194304, kvdt: 'int4', tex: 'own', tscale: 'none',
       trtask: 'assoc_recall', trvocab: 256, trlen: 64, trlayers: 6, trdm: 96, trheads: 3, trmlp: 2048, trnorm: 'post', trinit: 0.02,
@@ -97,6 +97,10 @@ describe('malformed hashes', () => {
     { hash: '#v=1&lang=fr', expect: { lang: 'en' }, issues: [['lang', 'invalid']] },
     { hash: '#v=1&kernel=gpu', expect: { kernel: 'auto' }, issues: [['kernel', 'invalid']] },
     { hash: '#v=1&embed=yes', expect: { embed: false }, issues: [['embed', 'invalid']] },
+    // booleans and enums follow one rule: a word in any case is read and reported as corrected; other values fall back
+    { hash: '#v=1&lalibi=TRUE&causal=False&salibi=true', expect: { lalibi: true, causal: false, salibi: true }, issues: [['lalibi', 'rounded'], ['causal', 'rounded'], ['salibi', 'rounded']] },
+    { hash: '#v=1&dq=ALIBI&scale=INV_DK', expect: { dq: 'alibi', scale: 'inv_dk' }, issues: [['dq', 'rounded'], ['scale', 'rounded']] },
+    { hash: '#v=1&lalibi=2&salibi=yes&causal=-1', expect: { lalibi: false, salibi: false, causal: false }, issues: [['lalibi', 'invalid'], ['salibi', 'invalid'], ['causal', 'invalid']] },
     { hash: '#v=1&embed=1&show=charts,nope', expect: { embed: true, show: ['charts'] }, issues: [['show', 'rounded']] },
     // another order of the same parts is read as it is, with no "corrected" notice (issue 18)
     { hash: '#v=1&embed=1&show=charts,controls', expect: { embed: true, show: ['controls', 'charts'] }, issues: [] },

@@ -33,7 +33,7 @@ describe('embed links', () => {
   it('carries only the keys its panel reads, and reproduces the panel’s state', () => {
     const s = withPatch(defaultState('en'), { exp: 'saturation', dk: 256, seed: 9, heads: 6, hq: 12, trsteps: 40, aseed: 5 });
     const hash = embedHash(s);
-    expect(hash).toBe(`#v=1&exp=saturation&lang=en&dk=256&seed=9&heads=6&seqLen=128&scale=inv_sqrt_dk&causal=0&softcap=0&sscale=0&sink=-inf&cv=${CORE_VERSION}&embed=1`);
+    expect(hash).toBe(`#v=1&exp=saturation&lang=en&dk=256&seed=9&heads=6&seqLen=128&scale=inv_sqrt_dk&causal=0&salibi=0&softcap=0&sscale=0&sink=-inf&cv=${CORE_VERSION}&embed=1`);
     const back = parseHash(hash, 'en');
     expect(back.issues).toEqual([]);
     for (const k of panelKeys('saturation')) expect(back.state[k], k).toEqual(s[k]);

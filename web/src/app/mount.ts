@@ -12,7 +12,7 @@ import type { AppState } from './state.ts';
 import { viewReady } from './views.ts';
 import { costCore, loadFullWhenIdle, requestInfo } from './core.ts';
 import { pageChrome, markNav, pager, setMeta } from './chrome.ts';
-import { noticeBox, showPendingRestart, showKernelNotice, showStartNotice } from './notices.ts';
+import { noticeBox, issuesBeside, showPendingRestart, showKernelNotice, showStartNotice } from './notices.ts';
 import { showStatus } from './status.ts';
 import { codeBar } from './code-export.ts';
 import { shareLink } from './sharebar.ts';
@@ -57,6 +57,7 @@ function viewInPage(app: AppState, v: PanelView, now: State): void {
   showPendingRestart(app);
   showKernelNotice(app);
   showStartNotice(app);
+  issuesBeside(app, v.el);
   startView(app, v);
   app.firstPaint.place(v.el, now);
   setMeta(app, now);

@@ -14,8 +14,33 @@ export function noticeBox(app: AppState, issues: ParseIssue[]): HTMLElement | nu
     issues.length > shown.length ? h('li', { 'data-issue-more': String(issues.length - shown.length), text: t('notice.more', { n: issues.length - shown.length }) }) : null);
   const box = h('div', { class: 'notice', role: 'status', 'data-notice': 'parse' },
     h('p', { text: t('notice.title') }), list,
-    h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => { box.remove(); app.pendingIssues = []; } }));
+    h('button', { type: 'button', class: 'mini', text: t('notice.dismiss'), onclick: () => {
+      box.remove();
+      app.pendingIssues = [];
+      for (const el of document.querySelectorAll('[data-link-issue]')) el.remove();
+    } }));
   return box;
+}
+
+/** The kinds of link issue that are about a value a control of the view shows. */
+const VALUE_ISSUES: ReadonlySet<ParseIssue['kind']> = new Set(['invalid', 'range', 'rounded']);
+/**
+ * Names a bad value of the link beside the control of its key too (every key alike: a checkbox as a slider), in the
+ * notice's words; gone once the reader changes that control or dismisses the notice. Not an error slot
+ * (data-err-for): those hold the refusals of requests.
+ */
+export function issuesBeside(app: AppState, view: HTMLElement): void {
+  for (const i of app.pendingIssues) {
+    if (!VALUE_ISSUES.has(i.kind)) continue;
+    const control = view.querySelector<HTMLElement>(`.control[data-key="${CSS.escape(i.key)}"]`);
+    if (!control || control.querySelector('[data-link-issue]')) continue;
+    const cut = (s: string) => (s.length > 60 ? s.slice(0, 60) + '…' : s);
+    const note = h('span', { class: 'err', 'data-link-issue': i.key, text: app.t(`notice.${i.kind}`, { key: i.key, raw: cut(i.raw), used: cut(i.used) }) });
+    control.append(note);
+    const drop = () => note.remove();
+    control.addEventListener('input', drop, { once: true });
+    control.addEventListener('change', drop, { once: true });
+  }
 }
 
 export function showRestart(app: AppState, reason: 'timeout' | 'crash'): void {

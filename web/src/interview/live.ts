@@ -12,7 +12,7 @@ import type { WorkerName } from '../compute.ts';
 import { LONG_SEQ_STEPS, DK_STEPS } from '../state/schema.js';
 import { pointParams, logitRuleParams, saturationPointParams, variancePointParams, articleParams } from '../requests/attention.ts';
 import { precisionParams } from '../requests/precision.ts';
-import { longParams, WORKER_OF, QUOTE_L } from '../requests/longctx.ts';
+import { longParams, WORKER_OF, QUOTE_L, alibiParams, ALIBI_LENS, splitKvParams } from '../requests/longctx.ts';
 import { gqaStatsParams } from '../requests/gqa.ts';
 import { trainingConfigs } from '../training/config.ts';
 import { mupSweepParams, mupVarianceParams } from '../requests/mup.ts';
@@ -65,6 +65,8 @@ export const LINKS = {
   /** “Does attention have to sum to one?” at its defaults: 4 heads, L 128, d_k 64, 1/√d_k, sink 1, λ 0.8 */
   sumone: { exp: 'sumone' },
   interview: { exp: 'interview' },
+  /** long context's ALiBi section at d_k 64: 8 heads, Press's slopes, L 16 … 1024 */
+  longAlibi: { exp: 'longctx', ldk: 64, lalibi: true },
 } as const satisfies Record<string, Partial<State>>;
 export type LinkId = keyof typeof LINKS;
 
@@ -122,6 +124,8 @@ export function liveRequests(base: State): LiveRequest[] {
     { id: 'wildCat', link: 'wild', worker: 'live', kind: 'modelScales', params: {} },
     { id: 'sumone', link: 'sumone', worker: 'live', kind: 'normalisers', params: normalisersParams(s('sumone')) },
     { id: 'qkclip', link: 'sumone', worker: 'live', kind: 'qkClip', params: qkClipParams(s('sumone')) },
+    { id: 'splitkv', link: 'longctx', worker: 'live', kind: 'splitKv', params: splitKvParams(s('longctx')) },
+    { id: 'alibi', link: 'longAlibi', worker: 'sweep', kind: 'alibiEntropy', params: alibiParams(s('longAlibi'))! },
     sat('satNone512'), sat('satSqrt512'), sat('satInv512'), sat('satModel64'), sat('satSqrt64h8'), sat('satSqrt64'), sat('satCausal64'), sat('satCap512'),
     { id: 'gradNone512', link: 'gradNone512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradNone512')) },
     { id: 'gradSqrt512', link: 'gradSqrt512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradSqrt512')) },
@@ -142,6 +146,8 @@ export function liveRequests(base: State): LiveRequest[] {
 }
 
 const L_AT = LONG_SEQ_STEPS.indexOf(QUOTE_L);
+/** L = 64 and 1024 in the ALiBi section's lengths */
+const A64 = ALIBI_LENS.indexOf(64), A1024 = ALIBI_LENS.indexOf(1024);
 /** DeepSeek-V3's place in modelScales() */
 export const MLA_ENTRY = 7;
 /**
@@ -247,6 +253,17 @@ export const NUMBERS = {
   qcMax0: ['qkclip', 'maxLogit.0'],
   qcGamma0: ['qkclip', 'gamma.0'],
   qcAfter0: ['qkclip', 'clippedMax.0'],
+  // the split-KV merge on long context (worker/split-kv.ts) at its defaults: 4 heads, L 256, d_k 64, keys cut in half
+  lmDiff: ['splitkv', 'maxDiff'],
+  lmLse: ['splitkv', 'lseMaxDiff'],
+  lmBase2: ['splitkv', 'base2MaxDiff'],
+  lmEmpty: ['splitkv', 'emptyMaxDiff'],
+  // ALiBi on long context (worker/alibi.ts): 1/√d_k alone, the steepest and the gentlest head, at L 64 and 1024
+  alPlain64: ['alibi', `plainMean.${A64}`],
+  alPlain1024: ['alibi', `plainMean.${A1024}`],
+  alSteep64: ['alibi', `alibi.0.${A64}`],
+  alSteep1024: ['alibi', `alibi.0.${A1024}`],
+  alGentle1024: ['alibi', `alibi.7.${A1024}`],
   // DeepSeek-V3, entry 7 of the core's catalogue (a unit test holds the index to the name)
   mlaScale: ['wildCat', `${MLA_ENTRY}.scale`],
   mlaInv: ['wildCat', `${MLA_ENTRY}.invSqrtDHead`],

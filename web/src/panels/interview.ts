@@ -33,8 +33,8 @@ import { sweepParams, logitRuleParams } from '../requests/attention.ts';
 
 /** Numbers shown as a share (per cent); the rest with fmt(). */
 const SHARES: ReadonlySet<string> = new Set(['precBad32None']);
-/** Numbers that need more digits than fmt's 4 to be told from 1 (p₁ of [10, 0] is 0.99995). */
-const DIGITS: Partial<Record<string, number>> = { p10: 6, mlaScale: 6, mlaInv: 6 };
+/** Numbers that need more digits than fmt's 4 to be told from 1 (p₁ of [10, 0] is 0.99995), or the 3 of the split-KV panel's readouts. */
+const DIGITS: Partial<Record<string, number>> = { p10: 6, mlaScale: 6, mlaInv: 6, lmDiff: 3, lmLse: 3, lmBase2: 3, lmEmpty: 3 };
 export function formatLive(id: NumberId, x: number): string {
   return SHARES.has(id) ? pct(x) : fmt(x, DIGITS[id] ?? 4);
 }
@@ -72,13 +72,13 @@ export const FOLLOWUPS: Item[] = [
   { id: 'dmodel', q: 'iv.fu.dmodel.q', text: fixed('iv.fu.dmodel.a'), link: 'satModel64' },
   { id: 'gqa', q: 'iv.fu.gqa.q', text: fixed('iv.fu.gqa.a'), link: 'gqa' },
   { id: 'overflow', q: 'iv.fu.overflow.q', text: fixed('iv.fu.overflow.a'), link: 'precNone' },
-  { id: 'sigma', q: 'iv.fu.sigma.q', text: fixed('iv.fu.sigma.a'), link: 'var64' },
-  { id: 'causal', q: 'iv.fu.causal.q', text: fixed('iv.fu.causal.a'), link: 'satCausal64' },
-  { id: 'long', q: 'iv.fu.long.q', text: fixed('iv.fu.long.a'), link: 'longctx' },
-  { id: 'alt', q: 'iv.fu.alt.q', text: fixed('iv.fu.alt.a'), link: 'training' },
-  { id: 'softcap', q: 'iv.fu.softcap.q', text: fixed('iv.fu.softcap.a'), link: 'satCap512' },
-  { id: 'init', q: 'iv.fu.init.q', text: fixed('iv.fu.init.a'), link: 'trainSmall' },
-  { id: 'tail', q: 'iv.fu.tail.q', text: fixed('iv.fu.tail.a'), link: 'gradqNone512' },
+  { id: 'sigma', q: 'iv.fu.sigma.q', text: fixed('iv.fu.sigma.a'), print: 'iv.fu.sigma.p', link: 'var64' },
+  { id: 'causal', q: 'iv.fu.causal.q', text: fixed('iv.fu.causal.a'), print: 'iv.fu.causal.p', link: 'satCausal64' },
+  { id: 'long', q: 'iv.fu.long.q', text: fixed('iv.fu.long.a'), print: 'iv.fu.long.p', link: 'longctx' },
+  { id: 'alt', q: 'iv.fu.alt.q', text: fixed('iv.fu.alt.a'), print: 'iv.fu.alt.p', link: 'training' },
+  { id: 'softcap', q: 'iv.fu.softcap.q', text: fixed('iv.fu.softcap.a'), print: 'iv.fu.softcap.p', link: 'satCap512' },
+  { id: 'init', q: 'iv.fu.init.q', text: fixed('iv.fu.init.a'), print: 'iv.fu.init.p', link: 'trainSmall' },
+  { id: 'tail', q: 'iv.fu.tail.q', text: fixed('iv.fu.tail.a'), print: 'iv.fu.tail.p', link: 'gradqNone512' },
   { id: 'when', q: 'iv.fu.when.q', text: fixed('iv.fu.when.a'), link: 'jac10' },
   { id: 'cbrt', q: 'iv.fu.cbrt.q', text: fixed('iv.fu.cbrt.a'), print: 'iv.fu.cbrt.p', link: 'mupCbrt' },
   { id: 'wqwk', q: 'iv.fu.wqwk.q', text: fixed('iv.fu.wqwk.a'), print: 'iv.fu.wqwk.p', link: 'mupSelf' },
@@ -87,19 +87,23 @@ export const FOLLOWUPS: Item[] = [
   { id: 'sink', q: 'iv.fu.sink.q', text: fixed('iv.fu.sink.a'), print: 'iv.fu.sink.p', link: 'satSink64' },
   { id: 'mla', q: 'iv.fu.mla.q', text: fixed('iv.fu.mla.a'), print: 'iv.fu.mla.p', link: 'wild' },
   { id: 'sumone', q: 'iv.fu.sumone.q', text: fixed('iv.fu.sumone.a'), print: 'iv.fu.sumone.p', link: 'sumone' },
-  // 2026 attention (issue 27): one follow-up only: with four items the English sheet took 3 A4 pages
+  // 2026 attention (issue 27): short on paper, like the answers above with a printed version, so the sheet stays at two A4 pages
   { id: 'qkclip', q: 'iv.fu.qkclip.q', text: fixed('iv.fu.qkclip.a'), print: 'iv.fu.qkclip.p', link: 'sumone' },
+  { id: 'lse', q: 'iv.fu.lse.q', text: fixed('iv.fu.lse.a'), print: 'iv.fu.lse.p', link: 'longctx' },
+  { id: 'alibi', q: 'iv.fu.alibi.q', text: fixed('iv.fu.alibi.a'), print: 'iv.fu.alibi.p', link: 'longAlibi' },
 ];
 export const WRONG: Item[] = [
-  { id: 'overflow', q: 'iv.w.overflow.claim', text: fixed('iv.w.overflow.a'), link: 'precNone' },
+  { id: 'overflow', q: 'iv.w.overflow.claim', text: fixed('iv.w.overflow.a'), print: 'iv.w.overflow.p', link: 'precNone' },
   { id: 'invdk', q: 'iv.w.invdk.claim', text: fixed('iv.w.invdk.a'), link: 'satInv512' },
   { id: 'unit', q: 'iv.w.unit.claim', text: fixed('iv.w.unit.a'), link: 'satSqrt512' },
   { id: 'dmodel', q: 'iv.w.dmodel.claim', text: fixed('iv.w.dmodel.a'), link: 'satModel64' },
-  { id: 'trained', q: 'iv.w.trained.claim', text: fixed('iv.w.trained.a'), link: 'trainSmall' },
-  { id: 'lnL', q: 'iv.w.lnL.claim', text: fixed('iv.w.lnL.a'), link: 'article' },
+  { id: 'trained', q: 'iv.w.trained.claim', text: fixed('iv.w.trained.a'), print: 'iv.w.trained.p', link: 'trainSmall' },
+  { id: 'lnL', q: 'iv.w.lnL.claim', text: fixed('iv.w.lnL.a'), print: 'iv.w.lnL.p', link: 'article' },
   { id: 'mupalways', q: 'iv.w.mupalways.claim', text: fixed('iv.w.mupalways.a'), print: 'iv.w.mupalways.p', link: 'mupCbrt' },
   { id: 'heads', q: 'iv.w.heads.claim', text: fixed('iv.w.heads.a'), print: 'iv.w.heads.p', link: 'satModel64' },
   { id: 'sumone', q: 'iv.w.sumone.claim', text: fixed('iv.w.sumone.a'), print: 'iv.w.sumone.p', link: 'sumone' },
+  { id: 'qkcap', q: 'iv.w.qkcap.claim', text: fixed('iv.w.qkcap.a'), print: 'iv.w.qkcap.p', link: 'sumone' },
+  { id: 'alibiscale', q: 'iv.w.alibiscale.claim', text: fixed('iv.w.alibiscale.a'), print: 'iv.w.alibiscale.p', link: 'longAlibi' },
   { id: 'grad', q: 'iv.w.grad.claim', text: (n) => (n.gqMeanNone512 > n.gqMeanSqrt512 ? 'iv.w.grad.a.larger' : 'iv.w.grad.a.smaller'), link: 'gradqNone512' },
 ];
 

@@ -18,6 +18,7 @@ import { CLAIMS } from '../claims.ts';
 import type { PanelCtx, PanelView } from './kit.ts';
 import { sweepParams, pointTooBig, logitRuleParams, saturationPointParams, explicitSweepParams, sinkParams, POINT_LIMIT_SECONDS, HEATMAP_N } from '../requests/attention.ts';
 import type { T } from '../i18n/messages.ts';
+import { alibiScaleSection } from './alibi-section.ts';
 
 // The causal-mask toggle (a checkbox) and the soft-cap field of this panel, with the markup of the
 // shared controls (data-key, an error slot beside the input).
@@ -53,7 +54,8 @@ function numberInput(store: Store, t: T, key: 'softcap' | 'sscale'): Control {
   return { el, sync(st) { const v = String(st[key]); if (document.activeElement !== input && input.value !== v) input.value = v; } };
 }
 
-export function saturationPanel({ t, store, compute, charts }: PanelCtx): PanelView {
+export function saturationPanel(ctx: PanelCtx): PanelView {
+  const { t, store, compute, charts } = ctx;
   const s = shell('saturation', 2, t('sat.title'), t('sat.lede'), ['saturation'], t, charts);
   const controls: Control[] = [
     stepSlider(store, 'saturation', 'dk', t('common.dk'), DK_STEPS),
@@ -77,6 +79,9 @@ export function saturationPanel({ t, store, compute, charts }: PanelCtx): PanelV
     ['sat-share', 'sat.ro.share'], ['sat-c', 'sat.ro.c'], ['sat-maxlogit', 'sat.ro.maxLogit'], ['sat-sink', 'sat.ro.sink']] as const) readout(s.readouts, id, t(key));
   const compare = h('p', { class: 'explain' });
   s.text.after(compare);
+  // does ALiBi need the 1/√d_k? (key salibi; off: nothing asked)
+  const alibi = alibiScaleSection(s.el, ctx);
+  s.charts.append(alibi.el);
   const c2 = claimBox(s.claims, 'C2', t('sat.claim2'), t);
   const c3 = claimBox(s.claims, 'C3', t('sat.claim3'), t);
 
@@ -144,6 +149,7 @@ export function saturationPanel({ t, store, compute, charts }: PanelCtx): PanelV
     update(next: State, changed: Set<StateKey> | null, source?: StateKey) {
       state = next;
       for (const c of controls) c.sync(next);
+      alibi.update(next, changed, source);
       const sp = { ...sweepParams(next), ...explicitSweepParams(next), ...logitRuleParams(next), ...sinkParams(next) };
       sweepReq.ask(JSON.stringify(sp), (step) => compute.get('sweep', 'saturationSweep', sp, 'sat:sweep', undefined, step), source, (r, final) => {
         sweep = r;
@@ -171,6 +177,6 @@ export function saturationPanel({ t, store, compute, charts }: PanelCtx): PanelV
         drawPoint();
       }
     },
-    destroy() { ent.destroy(); maxw.destroy(); heat.destroy(); },
+    destroy() { ent.destroy(); maxw.destroy(); heat.destroy(); alibi.destroy(); },
   };
 }

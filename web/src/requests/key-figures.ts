@@ -14,6 +14,7 @@ import { headsKvOf } from './gqa.ts';
 import { MUP_SCALE } from './mup.ts';
 import type { Layout } from './results.ts';
 import type { GroupedLogitsResult } from '../worker/protocol.ts';
+import type { AlibiScalesResult } from '../worker/alibi.ts';
 import { kvCacheBytes, formatBytes } from '../kvcache.ts';
 import type { RunSeries } from '../training/series.ts';
 import { finalLoss } from '../training/series.ts';
@@ -297,4 +298,13 @@ export function qkClipFigures(r: QkClipResult, t: T): KeyFigure[] {
     );
   }
   return out;
+}
+
+/** The saturation view's ALiBi section: per scale, the steepest head's (m = 1/2) and the gentlest head's mean entropy. */
+export function alibiScaleFigures(r: AlibiScalesResult, t: T): KeyFigure[] {
+  const H = r.slopes.length;
+  return r.rows.flatMap((row) => [
+    { id: `sal-${row.scale}-steep`, label: t('sal.ro.head', { scale: t(`scale.${row.scale}`), h: 1, m: fmt(r.slopes[0], 3) }), value: fmt(row.alibi[0]) },
+    { id: `sal-${row.scale}-gentle`, label: t('sal.ro.head', { scale: t(`scale.${row.scale}`), h: H, m: fmt(r.slopes[H - 1], 3) }), value: fmt(row.alibi[H - 1]) },
+  ]);
 }

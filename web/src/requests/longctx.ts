@@ -4,7 +4,7 @@ import type { LongContextMethod, LongContextScheme, LongContextParams, LongConte
 import type { State } from '../state/state.ts';
 import type { WorkerName } from '../compute.ts';
 import type { SplitKvParams } from '../worker/split-kv.ts';
-import type { AlibiParams } from '../worker/alibi.ts';
+import type { AlibiParams, AlibiScalesParams } from '../worker/alibi.ts';
 import { LONG_SEQ_STEPS } from '../state/schema.js';
 import { kernelParam } from './attention.ts';
 
@@ -95,4 +95,20 @@ export const ALIBI_TAIL = 16;
 /** The ALiBi section's request (worker/alibi.ts): 8 heads, d_k = ldk, seed 0; null when lalibi is off (nothing asked). */
 export function alibiParams(s: State): AlibiParams | null {
   return s.lalibi ? { heads: ALIBI_HEADS, dk: s.ldk, seqLens: [...ALIBI_LENS], tail: ALIBI_TAIL, seed: 0 } : null;
+}
+
+/** The scales of the saturation view's ALiBi section, in its chart's order. */
+export const ALIBI_SCALES = ['inv_sqrt_dk', 'none', 'inv_dk'] as const;
+/** Its largest call, heads · L² · d_k multiply-adds (each of 3 scales runs two): L 1024 at d_k 16, L 128 at d_k 1024. */
+export const ALIBI_SAT_MAX_MACS = 2 ** 27;
+/**
+ * The saturation view's ALiBi section (key salibi): 8 causal heads with Press's slopes at the view's d_k, L and seed,
+ * the last min(16, L) rows, under ÷√d_k, no scale and ÷d_k; null when salibi is off (nothing asked).
+ */
+export function alibiScalesParams(s: State): AlibiScalesParams | null {
+  return s.salibi ? { heads: ALIBI_HEADS, dk: s.dk, seqLen: s.seqLen, tail: Math.min(ALIBI_TAIL, s.seqLen), seed: s.seed, scales: [...ALIBI_SCALES] } : null;
+}
+/** Whether that request is over ALIBI_SAT_MAX_MACS (then the section says so and asks nothing). */
+export function alibiScalesTooBig(p: AlibiScalesParams): boolean {
+  return p.heads * p.seqLen * p.seqLen * p.dk > ALIBI_SAT_MAX_MACS;
 }

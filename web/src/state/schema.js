@@ -108,6 +108,10 @@ export const SCHEMA = Object.freeze({
     type: 'bool', default: false, panels: 'saturation',
     doc: 'Causal mask (row i sees keys 0..i); entropy is then read against each row’s own ceiling ln(i + 1).',
   }),
+  salibi: /** @type {BoolSpec} */ ({
+    type: 'bool', default: false, panels: 'saturation',
+    doc: 'Saturation: 1 shows “does ALiBi need the 1/√d_k?”: 8 causal heads with Press’s slopes 2^(−8h/H) at the view’s d_k and L, each head’s entropy of the last 16 rows with ÷√d_k, with no scale and with ÷d_k, from the core; 0 (default) leaves the view as it was.',
+  }),
   softcap: /** @type {NumSpec} */ ({
     type: 'num', default: 0, min: 0, max: 1000, step: 0.5, panels: 'saturation',
     doc: 'Logit soft-cap: s ↦ cap · tanh(s / cap) before the mask (Gemma 2 uses 50); 0 = off.',

@@ -55,6 +55,7 @@ export interface State {
   lmsplit: number;
   lmlen: number;
   lalibi: boolean;
+  salibi: boolean;
   hq: number;
   hkv: number;
   gdk: number;
@@ -206,10 +207,13 @@ export function coerce(spec: KeySpec, raw: string): Coerced {
       const hit = spec.values.find((v) => v.toLowerCase() === raw.toLowerCase());
       return hit ? { ok: true, value: hit, rounded: true } : { ok: false, kind: 'invalid' };
     }
-    case 'bool':
-      if (raw === '1' || raw === 'true') return { ok: true, value: true, rounded: raw !== '1' };
-      if (raw === '0' || raw === 'false') return { ok: true, value: false, rounded: raw !== '0' };
+    case 'bool': {
+      // the rule of the enums: a word in another case (TRUE, False) is read and reported as corrected
+      const w = raw.toLowerCase();
+      if (w === '1' || w === 'true') return { ok: true, value: true, rounded: raw !== '1' };
+      if (w === '0' || w === 'false') return { ok: true, value: false, rounded: raw !== '0' };
       return { ok: false, kind: 'invalid' };
+    }
     case 'nums': {
       const xs = parseNums(raw, spec.negInf === true);
       if (xs === null || xs.length === 0 || xs.length > spec.maxLength) return { ok: false, kind: 'invalid' };

@@ -6,7 +6,7 @@ import { isRequest, PASS_THROUGH_KINDS } from './protocol.ts';
 import type { Response, JacobianCurveResult, GroupedLogitsParams, GroupedLogitsResult } from './protocol.ts';
 import { splitKv } from './split-kv.ts';
 import { dvCheck } from './dv-check.ts';
-import { alibiEntropy } from './alibi.ts';
+import { alibiEntropy, alibiScales } from './alibi.ts';
 
 /**
  * GQA logits: q [h, L, d], k [h_kv, L, d] iid N(0, 1), the core's draws of streams 1 and 2 of the seed (attentionStats'
@@ -61,6 +61,7 @@ export function run(core: Core, msg: unknown): Response {
         case 'splitKv': result = splitKv(core, msg.params); break;
         case 'dvCheck': result = dvCheck(core, msg.params); break;
         case 'alibiEntropy': result = alibiEntropy(core, msg.params); break;
+        case 'alibiScales': result = alibiScales(core, msg.params); break;
         default: throw new TypeError(`no handler for request kind '${msg.kind}'`);
       }
     }

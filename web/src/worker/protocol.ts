@@ -6,7 +6,7 @@ import type { Core, SoftmaxJacobianResult, CoreInfo, Moments, ModelScale } from 
 import { EXPERIMENTS, EXPERIMENT_NAMES } from '../../../wasm/js/experiments.js';
 import type { SplitKvParams, SplitKvResult } from './split-kv.ts';
 import type { DvCheckParams, DvCheckResult } from './dv-check.ts';
-import type { AlibiParams, AlibiResult } from './alibi.ts';
+import type { AlibiParams, AlibiResult, AlibiScalesParams, AlibiScalesResult } from './alibi.ts';
 
 type Experiments = typeof EXPERIMENTS;
 /**
@@ -46,9 +46,11 @@ export interface Calls extends PassThroughCalls {
   dvCheck: { params: DvCheckParams; result: DvCheckResult };
   /** ALiBi against 1/√d_k alone: each head's entropy against L (alibi.ts) */
   alibiEntropy: { params: AlibiParams; result: AlibiResult };
+  /** ALiBi at one length under several scales (alibi.ts) */
+  alibiScales: { params: AlibiScalesParams; result: AlibiScalesResult };
 }
 export type Kind = keyof Calls;
-export const KINDS: readonly Kind[] = ['info', ...PASS_THROUGH_KINDS, 'softmaxJacobian', 'jacobianCurve', 'groupedLogits', 'modelScales', 'splitKv', 'dvCheck', 'alibiEntropy'];
+export const KINDS: readonly Kind[] = ['info', ...PASS_THROUGH_KINDS, 'softmaxJacobian', 'jacobianCurve', 'groupedLogits', 'modelScales', 'splitKv', 'dvCheck', 'alibiEntropy', 'alibiScales'];
 
 export type Request = { [K in Kind]: { id: number; kind: K; params: Calls[K]['params'] } }[Kind];
 export interface ErrorInfo { name: string; message: string }
