@@ -15,7 +15,7 @@
 // parser's limit (the app refuses it with its message).
 //
 // Emitted as assets/old-link-<hash>.js (precached with the other assets) and put only into the root
-// index.html, after its CSP; measured against swapping the picture in place (README, "Old links").
+// index.html, after its CSP and referrer policy; measured against swapping the picture in place (README, "Old links").
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'vite';
 import { SCHEMA } from '../web/src/state/schema.js';
@@ -94,9 +94,12 @@ export function oldLink(): Plugin {
         const file = `assets/old-link-${createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`;
         this.emitFile({ type: 'asset', fileName: file, source: code });
         const html = String(index.source);
+        // after the CSP, which must govern it, and after the referrer policy, so that neither the
+        // script's request nor the new address names the page
         const csp = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(html);
-        if (!csp || html.includes('data-page-exp')) throw new Error('old link: the root page has no CSP to follow, or is a share page');
-        const at = csp.index + csp[0].length;
+        const ref = /<meta name="referrer" content="no-referrer">/.exec(html);
+        if (!csp || !ref || ref.index < csp.index || html.includes('data-page-exp')) throw new Error('old link: the root page has no CSP and referrer policy to follow, or is a share page');
+        const at = ref.index + ref[0].length;
         index.source = `${html.slice(0, at)}\n  <script src="./${file}"></script>${html.slice(at)}`;
       },
     },
