@@ -21,6 +21,7 @@ import { withHeightCap } from './web/src/embed/height-cap.ts';
 import { sharePages } from './scripts/share-pages.ts';
 import { bootFallback } from './scripts/boot-fallback.ts';
 import { oldLink } from './scripts/old-link.ts';
+import { SITE_PLACEHOLDER } from './web/src/share/meta.ts';
 import { FIRST_PART_VIEWS } from './web/src/worker/cost.ts';
 import { htmlWithCors, htmlWithOrigin, siteOrigin } from './scripts/csp.mjs';
 import { htmlWithSiteTags, oembedWithSite } from './scripts/site-tags.mjs';
@@ -163,7 +164,7 @@ function integrations(): Plugin {
     name: 'sqrtdk-integrations',
     apply: 'build',
     generateBundle() {
-      const site = process.env.SITE_URL ? process.env.SITE_URL.replace(/\/?$/, '/') : 'https://YOUR-SITE.example/sqrtdk/';
+      const site = process.env.SITE_URL ? process.env.SITE_URL.replace(/\/?$/, '/') : SITE_PLACEHOLDER;
       for (const f of integrationFiles(site)) this.emitFile({ type: 'asset', fileName: `integrations/${f.path}`, source: f.text });
     },
   };
