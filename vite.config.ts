@@ -20,6 +20,8 @@ import { integrationFiles } from './web/src/embed/formats.ts';
 import { withHeightCap } from './web/src/embed/height-cap.ts';
 import { sharePages } from './scripts/share-pages.ts';
 import { bootFallback } from './scripts/boot-fallback.ts';
+import { oldLink } from './scripts/old-link.ts';
+import { SITE_PLACEHOLDER } from './web/src/share/meta.ts';
 import { FIRST_PART_VIEWS } from './web/src/worker/cost.ts';
 import { htmlWithCors, htmlWithOrigin, siteOrigin } from './scripts/csp.mjs';
 import { htmlWithSiteTags, oembedWithSite } from './scripts/site-tags.mjs';
@@ -162,7 +164,7 @@ function integrations(): Plugin {
     name: 'sqrtdk-integrations',
     apply: 'build',
     generateBundle() {
-      const site = process.env.SITE_URL ? process.env.SITE_URL.replace(/\/?$/, '/') : 'https://YOUR-SITE.example/sqrtdk/';
+      const site = process.env.SITE_URL ? process.env.SITE_URL.replace(/\/?$/, '/') : SITE_PLACEHOLDER;
       for (const f of integrationFiles(site)) this.emitFile({ type: 'asset', fileName: `integrations/${f.path}`, source: f.text });
     },
   };
@@ -261,7 +263,7 @@ export default defineConfig({
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), bootFallback(), integrations(), hostScripts(), sharePages(), previewNearMiss(), cspOrigin(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), bootFallback(), integrations(), hostScripts(), sharePages(), oldLink(), previewNearMiss(), cspOrigin(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },

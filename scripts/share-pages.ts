@@ -11,8 +11,9 @@
 // SVG, computed here from the real core (wasm/js/core.js under Node) by the requests the page sends.
 // Absolute URLs come from SITE_URL (e.g. SITE_URL=https://you.github.io/sqrtdk/ npm run build);
 // without it the tags that need them (card, og:url, oEmbed discovery) are held back in a comment
-// that `npm start` writes out with its own origin (scripts/site-tags.mjs), and the build says once
-// what publishing needs. The files are
+// that `npm start` writes out with its own origin (scripts/site-tags.mjs), the oEmbed answers name
+// SITE_PLACEHOLDER for the site (npm start puts its origin there), and the build says once what
+// publishing needs. The files are
 // emitted into the bundle, so the service worker's precache (scripts/pwa-config.ts) sees them.
 import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,7 +29,7 @@ import { panelNum } from '../web/src/i18n/titles.ts';
 import { figureData, renderFigure, viewWords } from '../web/src/share/figures.ts';
 import { useCostCore } from '../web/src/worker/cost.ts';
 import type { Figure } from '../web/src/share/figures.ts';
-import { headTags, oembedJson, assetsOf, CARD } from '../web/src/share/meta.ts';
+import { headTags, oembedJson, assetsOf, CARD, SITE_PLACEHOLDER } from '../web/src/share/meta.ts';
 import type { PageMeta } from '../web/src/share/meta.ts';
 import { sharePath, rootFrom } from '../web/src/share/url.ts';
 import { cardSvg, firstPaintHtml, CARD_FONT } from '../web/src/share/card.ts';
@@ -87,7 +88,7 @@ export function sharePages(): Plugin {
       const site = siteUrl(process.env.SITE_URL);
       if (!site && !warned) {
         warned = true;
-        this.warn('publishing needs SITE_URL: without it the share pages carry no link card, og:url or oEmbed discovery (a relative address breaks wherever a card or a frame is shown; npm start writes them with its own origin). Set SITE_URL=https://you.github.io/sqrtdk/ npm run build to publish them');
+        this.warn(`publishing needs SITE_URL: without it the share pages carry no link card, og:url or oEmbed discovery, and the oEmbed answers and blog integrations name ${SITE_PLACEHOLDER} for the site (a relative address breaks wherever a card or a frame is shown; npm start writes its own origin). Set SITE_URL=https://you.github.io/sqrtdk/ npm run build to publish them`);
       }
       const index = bundle['index.html'];
       if (!index || index.type !== 'asset') throw new Error('share pages: no index.html in the bundle');

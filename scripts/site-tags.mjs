@@ -1,8 +1,8 @@
 // A build without SITE_URL served by a server that knows its own origin (`npm start`'s vite
 // preview, the browser tests' server): its pages' card, og:url and oEmbed discovery tags, which the
 // build holds back in a comment (web/src/share/meta.ts SITE_TAGS_OPEN), written out with absolute
-// addresses, and its oEmbed answers' relative addresses made absolute, so cards and pasted links
-// work on that origin. A build with SITE_URL has neither the comment nor relative answers: unchanged.
+// addresses, and its oEmbed answers' placeholder of the site's address replaced, so cards and pasted links
+// work on that origin. A build with SITE_URL has neither the comment nor the placeholder: unchanged.
 
 const OPEN = '<!--sqrtdk:site-tags';
 const CLOSE = 'sqrtdk:site-tags-->';
@@ -36,20 +36,26 @@ export function htmlWithSiteTags(html, pageUrl) {
   return html.slice(0, at) + tags.split(/\n\s*/).join('\n  ') + html.slice(end + CLOSE.length);
 }
 
+/** The site's address in the oEmbed answers of a build without SITE_URL (web/src/share/meta.ts SITE_PLACEHOLDER). */
+export const SITE_PLACEHOLDER = 'https://YOUR-SITE.example/sqrtdk/';
+
 /**
- * An oEmbed answer (the text of an oembed.json served at `answerUrl`) with its relative addresses
- * (provider_url, thumbnail_url, and the src and href of its html) made absolute.
+ * An oEmbed answer (the text of an oembed.json served at `answerUrl`) of a build without SITE_URL
+ * with the placeholder of the site's address (provider_url, thumbnail_url, and the src and href of
+ * its html) replaced by the site's root under which it is served; an answer built with SITE_URL is
+ * returned as is.
  * @param {string} text
  * @param {string} answerUrl
  * @returns {string}
  */
 export function oembedWithSite(text, answerUrl) {
   const o = JSON.parse(text);
-  const abs = (/** @type {unknown} */ v) => (typeof v === 'string' && /^\.\.?\//.test(v) ? new URL(v, answerUrl).href : v);
-  o.provider_url = abs(o.provider_url);
-  o.thumbnail_url = abs(o.thumbnail_url);
-  if (typeof o.html === 'string') {
-    o.html = absolute(o.html, answerUrl);
-  }
-  return JSON.stringify(o, null, 2) + '\n';
+  if (typeof o.thumbnail_url !== 'string' || !o.thumbnail_url.startsWith(SITE_PLACEHOLDER)) return text;
+  // the answer's place under the site's root, from its card's (card.png beside oembed.json)
+  const rel = o.thumbnail_url.slice(SITE_PLACEHOLDER.length).replace(/[^/]*$/, '') + 'oembed.json';
+  const at = new URL(answerUrl);
+  at.search = ''; at.hash = '';
+  if (!at.href.endsWith('/' + rel)) throw new Error(`oEmbed: ${answerUrl} is not the address of ${rel}`);
+  const root = at.href.slice(0, at.href.length - rel.length);
+  return JSON.stringify(JSON.parse(text.split(SITE_PLACEHOLDER).join(root)), null, 2) + '\n';
 }

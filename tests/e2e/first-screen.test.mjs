@@ -273,6 +273,52 @@ test('Copy link gives a short link (no other view’s keys, no lang unless chose
   await page.close();
 });
 
+test('an old-style link (./#v=1&exp=precision&lang=zh-CN) on a throttled 3G phone: its first paint is the precision view in Chinese, never the landing’s picture; the root without exp stays', async () => {
+  const ctx = await browser.newContext({ ...PHONE, locale: 'en-US' });
+  const page = await ctx.newPage();
+  // what each document of the tab shows at its first contentful paint (the app mounts seconds later on this phone)
+  const paints = [];
+  await page.exposeBinding('__sqrtdkPaint', (_s, v) => paints.push(v));
+  await page.addInitScript(() => {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.name !== 'first-contentful-paint') continue;
+        const fp = document.querySelector('[data-first-paint]');
+        window.__sqrtdkPaint({ path: location.pathname, hash: location.hash, lang: document.documentElement.lang, exp: fp?.dataset.firstPaint ?? null,
+          heading: fp?.querySelector('h1, h2')?.textContent ?? null, shown: fp ? fp.getBoundingClientRect().height > 0 : false, at: Math.round(e.startTime) });
+      }
+    }).observe({ type: 'paint', buffered: true });
+  });
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Network.enable');
+  // DevTools' "Fast 3G" and a 4× slower CPU
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 562.5, downloadThroughput: 180000, uploadThroughput: 84375 });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const link = '#v=1&exp=precision&lang=zh-CN&dk=256';
+  await page.goto(`${srv.url}${link}`, { waitUntil: 'commit' });
+  for (let t = Date.now(); paints.length === 0 && Date.now() - t < 15000;) await new Promise((r) => setTimeout(r, 50));
+  const first = paints[0];
+  assert.ok(first, 'a first paint within 15 s');
+  // the root page never painted: the first paint of the tab is the share page's, in Chinese, the link's hash kept
+  assert.deepEqual({ path: first.path, hash: first.hash, lang: first.lang, exp: first.exp, shown: first.shown },
+    { path: '/lab/zh-CN/p/precision/', hash: link, lang: 'zh-CN', exp: 'precision', shown: true }, JSON.stringify(paints));
+  assert.match(first.heading, /[\u4e00-\u9fff]/, first.heading);
+  // no history entry added (the new tab's about:blank, then the link, replaced): Back leaves the link as before
+  assert.equal(await page.evaluate(() => history.length), 2);
+  // then the live view, in Chinese
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await page.waitForSelector('[data-panel="precision"] h2');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  // the root page without exp (or with the landing in English) stays the root
+  for (const h of ['#v=1&lang=zh-CN&dk=256', '#v=1&exp=interview']) {
+    await page.goto(`${srv.url}${h}`);
+    await page.waitForSelector('[data-panel="interview"]');
+    assert.equal(await page.evaluate(() => location.pathname), '/lab/', h);
+  }
+  await ctx.close();
+});
+
 test('printing a lab view: every chart within the page width', async () => {
   const page = await context.newPage();
   await page.goto(`${srv.url}#v=1&exp=longctx`);

@@ -442,7 +442,7 @@ test('your own tensors: examples load, a broken file names its problem and the p
   // the link of an example pair reproduces the readouts
   await linkReproduces(page, 'tensors', ['tex=iid', 'tscale=none']);
   // a truncated .npy and a CSV with a NaN: a message naming the file and the problem; the charts stay
-  const good = await page.evaluate(async () => new Uint8Array(await (await fetch('examples/iid-q.npy')).arrayBuffer()).slice(0, 1000));
+  const good = await page.evaluate(async () => new Uint8Array(await (await fetch(document.documentElement.dataset.root + 'examples/iid-q.npy')).arrayBuffer()).slice(0, 1000));
   await page.setInputFiles('[data-panel="tensors"] input[data-slot="q"]', { name: 'cut.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(good) });
   await page.waitForFunction(() => /cut\.npy is truncated/.test(document.querySelector('[data-tensor-error]')?.textContent ?? ''));
   await page.setInputFiles('[data-panel="tensors"] input[data-slot="k"]', { name: 'k.csv', mimeType: 'text/csv', buffer: Buffer.from('1,2\n3,nan\n') });

@@ -11,6 +11,7 @@ import { PNG } from 'pngjs';
 import jsQR from 'jsqr';
 import { useSuite, watch, hostPage } from './browser.mjs';
 import { panelSettled, panelReadouts } from './panel.mjs';
+import { oembedWithSite } from '../../scripts/site-tags.mjs';
 
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const docs = fileURLToPath(new URL('../../web/docs/', import.meta.url));
@@ -205,7 +206,8 @@ test("WordPress's paste-a-link path: the oEmbed answer, treated as WordPress tre
   // taller than that (saturation in a 720 px column), which keeps the frame's own height
   for (const [path, exp, width] of [['zh-CN/p/article/', 'article', 960], ['p/saturation/', 'saturation', 720]]) {
     const answerUrl = `${srv.url}${path}oembed.json`;
-    const answer = await (await fetch(answerUrl)).json();
+    // as `npm start` serves a build without SITE_URL: the site's root in place of the placeholder
+    const answer = JSON.parse(oembedWithSite(await (await fetch(answerUrl)).text(), answerUrl));
     const wp = wordpressTreatment(answer.html, answerUrl);
     assert.ok(wp.hostScript, `${exp}: the answer has a blockquote, so WordPress puts its host script on the page`);
     assert.doesNotMatch(wp.html, /embed\.js|container-type|style="border/, `${exp}: the script and the fitted height are gone`);

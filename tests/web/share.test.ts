@@ -11,8 +11,8 @@ import { translator } from '../../web/src/i18n/messages.ts';
 import { embedSnippet, fallbackHeight, fitCss, heightAt } from '../../web/src/embed/snippet.ts';
 import { EMBED_FIT } from '../../web/src/embed/heights.ts';
 import { sharePath, rootFrom, pageContext, siteRoot, withPageView, hashHasKey, shareUrl } from '../../web/src/share/url.ts';
-import { headTags, oembedJson, urlFor, CARD } from '../../web/src/share/meta.ts';
-import { htmlWithSiteTags, oembedWithSite } from '../../scripts/site-tags.mjs';
+import { headTags, oembedJson, urlFor, CARD, SITE_PLACEHOLDER } from '../../web/src/share/meta.ts';
+import { htmlWithSiteTags, oembedWithSite, SITE_PLACEHOLDER as PLACEHOLDER_MJS } from '../../scripts/site-tags.mjs';
 import type { PageMeta } from '../../web/src/share/meta.ts';
 import { chartSvg, niceTicks, svgText, textWidth } from '../../web/src/share/svgchart.ts';
 import { fitSentence, cardSvg, firstPaintHtml } from '../../web/src/share/card.ts';
@@ -148,12 +148,34 @@ describe('oEmbed', () => {
     });
     expect(o.html).toContain('https://you.github.io/sqrtdk/#v=1&amp;exp=saturation&amp;lang=zh-CN');
     expect(o.html).toContain('<script src="https://you.github.io/sqrtdk/embed.js" async></script>');
-    // without SITE_URL: relative to the oembed.json's directory, and absolute as a server of a known origin serves it
-    const rel = oembedJson(meta({ site: null }), zh('sat.title'));
-    expect(rel.thumbnail_url).toBe('../../../zh-CN/p/saturation/card.png');
-    expect(rel.provider_url).toBe('../../../');
+    // without SITE_URL: the placeholder of the site's address, and the served site's root where a server of a known origin serves it
+    const held = oembedJson(meta({ site: null }), zh('sat.title'));
+    expect(held.thumbnail_url).toBe('https://YOUR-SITE.example/sqrtdk/zh-CN/p/saturation/card.png');
+    expect(held.provider_url).toBe('https://YOUR-SITE.example/sqrtdk/');
     const site = 'http://127.0.0.1:5173/blog/';
-    expect(JSON.parse(oembedWithSite(JSON.stringify(rel), `${site}zh-CN/p/saturation/oembed.json`))).toEqual(oembedJson(meta({ site }), zh('sat.title')));
+    expect(JSON.parse(oembedWithSite(JSON.stringify(held), `${site}zh-CN/p/saturation/oembed.json`))).toEqual(oembedJson(meta({ site }), zh('sat.title')));
+    // an answer built with SITE_URL is served as it is; an answer served elsewhere than its own place is refused
+    const built = JSON.stringify(o);
+    expect(oembedWithSite(built, `${site}zh-CN/p/saturation/oembed.json`)).toBe(built);
+    expect(() => oembedWithSite(JSON.stringify(held), `${site}p/saturation/oembed.json`)).toThrow(/is not the address of zh-CN\/p\/saturation\/oembed.json/);
+  });
+
+  it('a build without SITE_URL: no answer holds a relative address, each names the placeholder the build says once, and the served site replaces it everywhere', () => {
+    expect(SITE_PLACEHOLDER).toBe(PLACEHOLDER_MJS);
+    const site = 'http://127.0.0.1:5173/lab/';
+    for (const exp of EXPS) {
+      for (const [lang, path] of [['en', `p/${exp}/`], ['zh-CN', `zh-CN/p/${exp}/`]] as const) {
+        const held = oembedJson(meta({ exp, lang, path, site: null }), 't');
+        for (const k of ['provider_url', 'thumbnail_url'] as const) expect(held[k], `${path} ${k}`).toMatch(/^https:\/\/YOUR-SITE\.example\/sqrtdk\//);
+        // every address of the snippet (the frame, embed.js, the share page's link) absolute
+        const addrs = [...held.html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
+        expect(addrs.length, path).toBeGreaterThanOrEqual(3);
+        for (const a of addrs) expect(a, `${path}: ${a}`).toMatch(/^https:\/\/YOUR-SITE\.example\/sqrtdk\//);
+        const served = oembedWithSite(JSON.stringify(held), `${site}${path}oembed.json`);
+        expect(served, path).not.toContain('YOUR-SITE');
+        expect(JSON.parse(served), path).toEqual(oembedJson(meta({ exp, lang, path, site }), 't'));
+      }
+    }
   });
 
   it('each language\'s answer carries the heights measured in that language (Chinese text wraps otherwise)', () => {

@@ -99,7 +99,14 @@ export function headTags(m: PageMeta): string {
   return [...lines.filter((l) => !needsSite.has(l)), SITE_TAGS_OPEN, ...held, SITE_TAGS_CLOSE].join('\n  ');
 }
 
-/** The oEmbed answer of a share page (oembed.com §2.3.4, type "rich"); URLs as headTags writes them, from the oembed.json's own directory. */
+/**
+ * The site's address in what a build without SITE_URL writes for use elsewhere (its oEmbed answers,
+ * the blog integrations' files): a reserved .example host that says what to replace, never a relative
+ * address that only looks like a link (scripts/site-tags.mjs holds the same string).
+ */
+export const SITE_PLACEHOLDER = 'https://YOUR-SITE.example/sqrtdk/';
+
+/** The oEmbed answer of a share page (oembed.com §2.3.4, type "rich"); URLs absolute (SITE_URL or SITE_PLACEHOLDER). */
 export interface OEmbed {
   version: '1.0';
   type: 'rich';
@@ -125,7 +132,9 @@ export interface OEmbed {
 export function oembedJson(m: PageMeta, viewTitle: string): OEmbed {
   const { card, oembed } = assetsOf(m);
   const from = oembed.replace(/[^/]*$/, '');
-  const url = (target: string) => urlFor(m.site, from, target);
+  // an answer is read by a consumer elsewhere, so its addresses are absolute: the site's, else the
+  // placeholder a build without SITE_URL names (replaced by a server that knows its origin)
+  const url = (target: string) => urlFor(m.site ?? SITE_PLACEHOLDER, from, target);
   const state = { ...defaultState(m.lang), exp: m.exp };
   const root = url('');
   return {
