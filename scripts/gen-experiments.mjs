@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { EXPERIMENTS, EXPERIMENT_NAMES, RECORDS } from '../wasm/js/experiments.js';
+import { EXPERIMENTS, EXPERIMENT_NAMES, RECORDS, TRAINING_DEFAULTS } from '../wasm/js/experiments.js';
 
 const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const pascal = (value) => value.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
@@ -341,9 +341,26 @@ dts.push('}', '', '/** The calls whose work the core budgets, and so the names c
   '/** The parameters of each costed call (core.cost takes the same object the call would). */', 'export interface CostedParams {',
   ...EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].costed).map((n) => `  ${n}: ${typeName(n)}Params;`), '}', '');
 
+// ---- the training lab's defaults (training_defaults.hpp): TrainConfig starts from them ----
+/** The C++ enum of each training field whose default is a name. */
+const TRAINING_ENUMS = { task: 'Task', norm: 'NormPlacement', attention: 'AttentionVariant', softmax: 'SoftmaxKind' };
+const training = [`// The defaults of the training lab's config (${source})`,
+  "// Included by train/config.hpp after its enums; each constant the field's name in snake_case. An integer is an int",
+  '// and converts exactly to the member it initialises (a double or uint32_t one included).', '#pragma once', '',
+  'namespace sqrtdk::train::defaults {'];
+for (const [key, v] of Object.entries(TRAINING_DEFAULTS)) {
+  const name = snake(key);
+  if (typeof v === 'string') {
+    if (!(key in TRAINING_ENUMS)) throw new Error(`gen-experiments: no C++ enum for the training field '${key}'`);
+    training.push(`inline constexpr ${TRAINING_ENUMS[key]} ${name} = ${TRAINING_ENUMS[key]}::${pascal(v)};`);
+  } else if (Number.isInteger(v)) training.push(`inline constexpr int ${name} = ${v};`);
+  else training.push(`inline constexpr double ${name} = ${String(v)};`);
+}
+training.push('}  // namespace sqrtdk::train::defaults', '');
+
 /** Each generated file's path (the C++ ones relative to the build directory) and text. */
 export const GENERATED_CPP = Object.freeze({ 'experiment_defaults.hpp': defaults.join('\n'), 'experiment_calls.hpp': calls.join('\n'),
-  'experiment_reads.hpp': reads.join('\n'), 'experiment_results.hpp': results.join('\n') });
+  'experiment_reads.hpp': reads.join('\n'), 'experiment_results.hpp': results.join('\n'), 'training_defaults.hpp': training.join('\n') });
 /** The generated declaration file, in the source tree. */
 export const TYPES_DTS = Object.freeze({ path: fileURLToPath(new URL('../wasm/js/experiment-types.d.ts', import.meta.url)), text: dts.join('\n') });
 

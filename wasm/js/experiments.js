@@ -26,6 +26,17 @@ export const ATTENTION_VARIANTS = Object.freeze(/** @type {const} */ (['none', '
 export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reverse', 'sort', 'assoc_recall']));
 
 /**
+ * The training lab's default config (core.createTrainingRun; kernel: the core's). The C++
+ * TrainConfig starts from it: scripts/gen-experiments.mjs writes training_defaults.hpp
+ * (sqrtdk::train::defaults::<field in snake_case>).
+ */
+export const TRAINING_DEFAULTS = Object.freeze({
+  task: 'copy', vocab: 16, seqLen: 16, layers: 2, dModel: 64, heads: 4, mlp: 128, norm: 'pre',
+  attention: 'inv_sqrt_dk', softmax: 'safe', softcap: 0, initStd: 0.125, batch: 16, steps: 200, lr: 3e-3, warmup: 0,
+  clip: 1, weightDecay: 0.01, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, evalSize: 256, seed: 0,
+});
+
+/**
  * One parameter. `type` says how core.js reads it: int, number, bool, seed (0..2³²−1), kernel
  * ('scalar' | 'simd', default: the build's), scale (a name, a number or { power: p }), choice (one
  * of `values`), softcap (0 = off), correlation (−1..1), intList, scaleList, choiceList, float32 (a
