@@ -357,6 +357,17 @@ for (const [key, v] of Object.entries(TRAINING_DEFAULTS)) {
   else training.push(`inline constexpr double ${name} = ${String(v)};`);
 }
 training.push('}  // namespace sqrtdk::train::defaults', '');
+// ...and the reading of a config core.js checked and completed into TrainConfig, one line per field (experiment_reads.hpp)
+const TRAINING_PARSERS = { task: 'parse_task', norm: 'parse_norm', attention: 'parse_attention_variant', softmax: 'parse_softmax' };
+reads.push('// the training lab\'s config (TRAINING_DEFAULTS\' fields, and the kernel)',
+  '[[maybe_unused]] inline void read_training_config(const emscripten::val& o, train::TrainConfig& c) {',
+  ...Object.keys(TRAINING_DEFAULTS).map((key) => {
+    const f = `c.${snake(key)}`, v = `o["${key}"]`;
+    if (key in TRAINING_PARSERS) return `  ${f} = train::${TRAINING_PARSERS[key]}(${v}.as<std::string>());`;
+    if (key === 'seed') return `  ${f} = static_cast<uint32_t>(${v}.as<double>());`;
+    return `  ${f} = ${v}.as<decltype(${f})>();`;
+  }),
+  '  c.kernel = parse_kernel(o["kernel"].as<std::string>());', '}', '');
 
 /** Each generated file's path (the C++ ones relative to the build directory) and text. */
 export const GENERATED_CPP = Object.freeze({ 'experiment_defaults.hpp': defaults.join('\n'), 'experiment_calls.hpp': calls.join('\n'),

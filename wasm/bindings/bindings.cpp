@@ -44,11 +44,6 @@ using namespace sqrtdk;
 namespace {
 
 // ---- JS → C++ ----
-int get_int(const val& o, const char* key) { return o[key].as<int>(); }
-double get_num(const val& o, const char* key) { return o[key].as<double>(); }
-uint32_t get_seed(const val& o) { return static_cast<uint32_t>(o["seed"].as<double>()); }
-Kernel get_kernel(const val& o) { return parse_kernel(o["kernel"].as<std::string>()); }
-
 Scale to_scale(const val& v) {
   const std::string type = v.typeOf().as<std::string>();
   if (type == "number") return scale_value(v.as<double>());
@@ -253,30 +248,7 @@ class JsTrainingRun {
   val init(val o) {
     return guarded([&] {
       train::TrainConfig c;
-      c.task = train::parse_task(o["task"].as<std::string>());
-      c.vocab = get_int(o, "vocab");
-      c.seq_len = get_int(o, "seqLen");
-      c.layers = get_int(o, "layers");
-      c.d_model = get_int(o, "dModel");
-      c.heads = get_int(o, "heads");
-      c.mlp = get_int(o, "mlp");
-      c.norm = train::parse_norm(o["norm"].as<std::string>());
-      c.attention = train::parse_attention_variant(o["attention"].as<std::string>());
-      c.softmax = train::parse_softmax(o["softmax"].as<std::string>());
-      c.softcap = get_num(o, "softcap");
-      c.init_std = get_num(o, "initStd");
-      c.batch = get_int(o, "batch");
-      c.steps = get_int(o, "steps");
-      c.lr = get_num(o, "lr");
-      c.warmup = get_int(o, "warmup");
-      c.clip = get_num(o, "clip");
-      c.weight_decay = get_num(o, "weightDecay");
-      c.beta1 = get_num(o, "beta1");
-      c.beta2 = get_num(o, "beta2");
-      c.adam_eps = get_num(o, "adamEps");
-      c.eval_size = get_int(o, "evalSize");
-      c.seed = get_seed(o);
-      c.kernel = get_kernel(o);
+      read_training_config(o, c);  // generated (experiment_reads.hpp): every field of TRAINING_DEFAULTS, and the kernel
       run_ = std::make_unique<train::TrainingRun>(c);
       return info();
     });
