@@ -281,8 +281,8 @@ function paramDoc(spec) {
   const fmt = (v) => (typeof v === 'string' ? `'${v}'` : Array.isArray(v) ? `[${v.map(fmt).join(', ')}]` : v === null ? 'none' : typeof v === 'number' ? num(v) : String(v));
   if (spec.range && !said(spec.range[1])) {
     const [lo, hi] = spec.range;
-    if (spec.type === 'int' || spec.type === 'seed') parts.push(`${lo}..${hi}`);
-    else if (spec.type === 'intList') parts.push(`each ${lo}..${hi}`);
+    if (spec.type === 'int' || spec.type === 'seed') parts.push(`${num(lo)}..${num(hi)}`);
+    else if (spec.type === 'intList') parts.push(`each ${num(lo)}..${num(hi)}`);
     else if (spec.type === 'numberList') parts.push(`${lo}..${hi} values`);
     else parts.push(`in [${num(lo)}, ${num(hi)}]`);
   }
@@ -341,6 +341,65 @@ dts.push('}', '', '/** The calls whose work the core budgets, and so the names c
   '/** The parameters of each costed call (core.cost takes the same object the call would). */', 'export interface CostedParams {',
   ...EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].costed).map((n) => `  ${n}: ${typeName(n)}Params;`), '}', '');
 
+// ---- the structs of an experiment declared with cppStructs: 'generated' (experiment_structs.hpp) ----
+/** The C++ type of parameter `spec`'s member in a generated Params struct. */
+function cppParamType(key, spec) {
+  switch (spec.type) {
+    case 'int': return 'int';
+    case 'number': case 'softcap': case 'correlation': case 'sink': return 'double';
+    case 'bool': return 'bool';
+    case 'seed': return 'uint32_t';
+    case 'kernel': return 'Kernel';
+    case 'scale': return 'Scale';
+    case 'choice': if (key in ENUMS) return ENUMS[key]; break;
+    case 'intList': return 'std::vector<int>';
+    case 'scaleList': return 'std::vector<Scale>';
+    case 'choiceList': return 'std::vector<std::string>';
+    case 'float32': return 'std::vector<float>';
+    case 'numberList': case 'sinks': return 'std::vector<double>';
+    default: break;
+  }
+  throw new Error(`gen-experiments: no generated C++ member for the ${spec.type} parameter '${key}' (write the structs by hand)`);
+}
+/** The C++ type of result field `f` in a generated Result struct. */
+function cppFieldType(key, f) {
+  if (f.cpp) throw new Error(`gen-experiments: a generated Result has the member ${snake(key)} (no cpp path)`);
+  switch (f.type) {
+    case 'number': return 'double';
+    case 'bool': return 'bool';
+    case 'string': return 'std::string';
+    case 'f64': return 'std::vector<double>';
+    case 'f32': return 'std::vector<float>';
+    default: {
+      const rec = f.type.replace(/(\[\])+$/, '');
+      if (!(rec in RECORDS)) throw new Error(`gen-experiments: no generated C++ member for the ${f.type} field '${key}' (write the structs by hand)`);
+      const depth = (f.type.length - rec.length) / 2;
+      return `${'std::vector<'.repeat(depth)}${rec}${'>'.repeat(depth)}`;
+    }
+  }
+}
+const structs = [`// The Params and Result structs and the function of each experiment declared with cppStructs: 'generated' (${source})`,
+  "// Each member is its parameter or result field in snake_case, with its doc; each default defaults::<cpp>::<name>.",
+  '// Included at the end of experiments.hpp, after every family header; the function is defined in its family\'s .cpp.',
+  '#pragma once', '', '#include <cstdint>', '#include <limits>', '#include <string>', '#include <vector>', '', 'namespace sqrtdk {'];
+for (const name of EXPERIMENT_NAMES) {
+  const e = EXPERIMENTS[name];
+  if (e.cppStructs !== 'generated') continue;
+  if (e.call !== 'params' || typeof e.result === 'string') throw new Error(`gen-experiments: ${name}: generated structs need call 'params' and result fields`);
+  const P = paramsStruct(e), R = resultStruct(name);
+  structs.push('', `// ${name}: ${e.doc}`, `struct ${P} {`);
+  for (const [key, spec] of Object.entries(e.params)) {
+    if (spec.field) throw new Error(`gen-experiments: ${name}.${key}: a generated Params has the member ${snake(key)} (no field)`);
+    const init = constant(key, spec) !== null ? ` = defaults::${e.cpp}::${snake(key)}`
+      : spec.type === 'kernel' ? ' = Kernel::Scalar' : spec.type === 'sink' ? ' = std::numeric_limits<double>::quiet_NaN()' : '{}';
+    structs.push(`  ${cppParamType(key, spec)} ${snake(key)}${init};  // ${spec.doc}`);
+  }
+  structs.push('};', `struct ${R} {`);
+  for (const [key, f] of Object.entries(e.result)) structs.push(`  ${cppFieldType(key, f)} ${snake(key)}{};${f.doc ? `  // ${f.doc}` : ''}`);
+  structs.push('};', `${R} ${e.cpp}(const ${P}& p);`);
+}
+structs.push('', '}  // namespace sqrtdk', '');
+
 // ---- the training lab's defaults (training_defaults.hpp): TrainConfig starts from them ----
 /** The C++ enum of each training field whose default is a name. */
 const TRAINING_ENUMS = { task: 'Task', norm: 'NormPlacement', attention: 'AttentionVariant', softmax: 'SoftmaxKind' };
@@ -371,7 +430,8 @@ reads.push('// the training lab\'s config (TRAINING_DEFAULTS\' fields, and the k
 
 /** Each generated file's path (the C++ ones relative to the build directory) and text. */
 export const GENERATED_CPP = Object.freeze({ 'experiment_defaults.hpp': defaults.join('\n'), 'experiment_calls.hpp': calls.join('\n'),
-  'experiment_reads.hpp': reads.join('\n'), 'experiment_results.hpp': results.join('\n'), 'training_defaults.hpp': training.join('\n') });
+  'experiment_reads.hpp': reads.join('\n'), 'experiment_results.hpp': results.join('\n'), 'training_defaults.hpp': training.join('\n'),
+  'experiment_structs.hpp': structs.join('\n') });
 /** The generated declaration file, in the source tree. */
 export const TYPES_DTS = Object.freeze({ path: fileURLToPath(new URL('../wasm/js/experiment-types.d.ts', import.meta.url)), text: dts.join('\n') });
 

@@ -624,7 +624,7 @@ export interface MergeAttentionParams {
 
 /** The parameters of core.simdPeak. */
 export interface SimdPeakParams {
-  /** steps of 4 × 8 × 256 mul+add (1..1000000, default 10000) */
+  /** steps of 4 × 8 × 256 mul+add (1..1e6, default 10000) */
   iters?: number;
 }
 

@@ -78,6 +78,9 @@ export const TRAINING_DEFAULTS = Object.freeze({
  * null: it has none (the binding reads its arguments). A 'params' call whose parameters
  * read_params reads all (no `field: null`) and whose result is converted by the generated code has
  * its whole binding generated (experiment_results.hpp); any other is a js_<cpp> in bindings.cpp.
+ * `cppStructs: 'generated'`: its C++ Params and Result structs and the declaration of its function are
+ * generated from its parameters and result fields (experiment_structs.hpp); its family's .cpp defines
+ * the function. Without it they are written in the family's header.
  * @typedef {object} ExperimentSpec
  * @property {string} doc
  * @property {string} cpp
@@ -88,6 +91,7 @@ export const TRAINING_DEFAULTS = Object.freeze({
  * @property {Record<string, FieldSpec>|string} result
  * @property {Record<string, string>} [flags]
  * @property {'own'} [convert]
+ * @property {'generated'} [cppStructs]
  * @property {readonly unknown[]} example  the arguments of a small call
  * @property {string|null} [struct]
  */
