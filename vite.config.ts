@@ -8,7 +8,7 @@
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import katex from 'katex';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readFileSync, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -154,6 +154,42 @@ function schemaWithoutDocs(): Plugin {
 }
 
 /**
+ * The experiments' declaration (wasm/js/experiments.js) documents each parameter and each field of
+ * each result for the generated types (scripts/gen-experiments.mjs); the page and its workers read
+ * only the rest (names, calls, parts, each parameter's type, default and range). The built page gets
+ * that rest: the module as Node loads it, every `doc`, `ts`, `result`, `flags` and `example` left out
+ * and RECORDS empty (about 9 KB gzip of the first view and of each worker).
+ */
+function experimentsWithoutDocs(): Plugin {
+  const file = fileURLToPath(new URL('./wasm/js/experiments.js', import.meta.url));
+  const dropped = new Set(['doc', 'ts', 'optional', 'result', 'flags', 'example', 'convert']);
+  /** A value as frozen JS source, without the dropped keys (throws on what JSON cannot hold). */
+  const source = (v: unknown): string => {
+    if (Array.isArray(v)) return `Object.freeze([${v.map(source).join(', ')}])`;
+    if (v !== null && typeof v === 'object') {
+      const entries = Object.entries(v).filter(([k]) => !dropped.has(k));
+      return `Object.freeze({ ${entries.map(([k, x]) => `${JSON.stringify(k)}: ${source(x)}`).join(', ')} })`;
+    }
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`experimentsWithoutDocs: ${v} has no JSON form`);
+    return JSON.stringify(v) ?? 'undefined';
+  };
+  return {
+    name: 'sqrtdk-experiments-without-docs',
+    apply: 'build',
+    async transform(_code, id) {
+      if (id.split('?')[0] !== file) return null;
+      const m: Record<string, unknown> = await import(`${pathToFileURL(file).href}?build=${Date.now()}`);
+      const lines = ['// wasm/js/experiments.js without its docs (vite.config.ts, experimentsWithoutDocs)'];
+      for (const [name, v] of Object.entries(m)) {
+        if (typeof v === 'function') lines.push(`export ${v.toString()}`);
+        else lines.push(`export const ${name} = ${name === 'RECORDS' ? 'Object.freeze({})' : source(v)};`);
+      }
+      return { code: lines.join('\n'), map: null };
+    },
+  };
+}
+
+/**
  * The blog integrations (web/src/embed/formats.ts) as files in dist/integrations/: the Hugo
  * shortcode, the Jekyll include and the MDX component, whose default address of √dk Lab is
  * SITE_URL (the build setting of the share pages) or, without it, a placeholder each file names.
@@ -263,11 +299,11 @@ export default defineConfig({
   // web/public/ holds only the example tensors of the "your own tensors" panel
   // (scripts/make-examples.mjs); Vite copies it into dist/examples/.
   publicDir: fileURLToPath(new URL('./web/public', import.meta.url)),
-  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), preloadCore(), bootFallback(), integrations(), hostScripts(), sharePages(), oldLink(), previewNearMiss(), cspOrigin(), ...pwaPlugins()],
+  plugins: [katexWoff2Only(), katexPrerender(), schemaWithoutDocs(), experimentsWithoutDocs(), preloadCore(), bootFallback(), integrations(), hostScripts(), sharePages(), oldLink(), previewNearMiss(), cspOrigin(), ...pwaPlugins()],
   // the build label (SQRTDK_BUILD_ID, else the package version): the page shows it as
   // <html data-build>, and a new label means a new service worker (tests/e2e/offline.test.mjs)
   define: { __SQRTDK_BUILD__: JSON.stringify(buildId(pkg.version)) },
-  worker: { format: 'es', plugins: () => [schemaWithoutDocs()] },
+  worker: { format: 'es', plugins: () => [schemaWithoutDocs(), experimentsWithoutDocs()] },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
     emptyOutDir: true,

@@ -48,7 +48,8 @@ function resolveImport(root, from, spec) {
   if (!spec.startsWith('.')) return null;                 // a package or a virtual module
   const bare = spec.replace(/\?.*$/, '');
   const p = posix.normalize(posix.join(posix.dirname(from), bare));
-  for (const c of [p, `${p}.ts`, `${p}.js`, `${p}/index.ts`]) {
+  // a .js specifier with no .js file is a declaration file's (TypeScript reads x.d.ts for x.js)
+  for (const c of [p, `${p}.ts`, `${p}.js`, `${p}/index.ts`, p.replace(/\.js$/, '.d.ts')]) {
     if (existsSync(join(root, c)) && statSync(join(root, c)).isFile()) return c;
   }
   return p;                                               // unresolved: kept, the check names it

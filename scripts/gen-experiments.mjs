@@ -1,13 +1,19 @@
-// Writes the C++ side of the experiments' declaration (wasm/js/experiments.js) into a directory of
-// the build tree: experiment_defaults.hpp (the defaults and ranges the C++ Params structs and checks
-// start from), experiment_calls.hpp (the bindings' table of calls, by part and by whether core.cost
-// estimates them) and experiment_reads.hpp (each experiment's read_params: its Params struct filled
-// from the JS object core.js built, one line per declared parameter). Run by CMake before the core
-// compiles: `node scripts/gen-experiments.mjs <dir>`.
+// Writes what is derived from the experiments' declaration (wasm/js/experiments.js). Into a
+// directory of the build tree, the C++ side: experiment_defaults.hpp (the defaults and ranges the
+// C++ Params structs and checks start from), experiment_calls.hpp (the bindings' table of calls, by
+// part and by whether core.cost estimates them), experiment_reads.hpp (each experiment's
+// read_params: its Params struct filled from the JS object core.js built, one line per declared
+// parameter) and experiment_results.hpp (each result and record converted to JS, field by declared
+// field, and the whole binding of every experiment that needs no code of its own). Into the source
+// tree, wasm/js/experiment-types.d.ts: the types of those results and records, with their docs
+// (core.d.ts re-exports them; tests/node/experiments.test.mjs fails when it is stale). Run by CMake
+// before the core compiles: `node scripts/gen-experiments.mjs <dir>`; without <dir>, only the .d.ts.
+// Every file is rewritten only when it changes, so an unchanged declaration recompiles nothing.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-import { EXPERIMENTS, EXPERIMENT_NAMES } from '../wasm/js/experiments.js';
+import { EXPERIMENTS, EXPERIMENT_NAMES, RECORDS, TRAINING_DEFAULTS } from '../wasm/js/experiments.js';
 
 const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const pascal = (value) => value.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
@@ -115,13 +121,331 @@ const calls = [`// The bindings' table of calls (${source})`,
   `#define SQRTDK_FIRST_PART_COSTED(X)${list((e) => e.part === 'first' && e.costed)}`,
   `#define SQRTDK_FULL_PART_COSTED(X)${list((e) => e.part === 'full' && e.costed)}`, ''];
 
-const dir = process.argv[2];
-if (!dir) throw new Error('usage: node scripts/gen-experiments.mjs <output directory>');
-mkdirSync(dir, { recursive: true });
-// written only when changed, so that an unchanged declaration recompiles nothing
-for (const [file, text] of [['experiment_defaults.hpp', defaults.join('\n')], ['experiment_calls.hpp', calls.join('\n')], ['experiment_reads.hpp', reads.join('\n')]]) {
-  const path = join(dir, file);
+// ---- the results: C++ → JS conversions (experiment_results.hpp) and their types (.d.ts) ----
+
+/** Whether experiment `e`'s binding is generated whole: read_params reads every parameter, the conversion is generated. */
+const generatedBinding = (e) => e.call === 'params' && e.struct !== null && e.convert !== 'own' && Object.values(e.params).every((spec) => spec.field !== null);
+/** The flags a result's fields name (`when`), recursively through its records and inline objects. */
+function flagsUsed(fields, seen = new Set()) {
+  const out = new Set();
+  const walk = (fs) => {
+    for (const f of Object.values(fs)) {
+      if (f.when) out.add(f.when);
+      if (f.fields) walk(f.fields);
+      const rec = f.type.replace(/(\[\])+$/, '');
+      if (rec in RECORDS && !seen.has(rec)) { seen.add(rec); walk(RECORDS[rec].fields); }
+    }
+  };
+  walk(fields);
+  return [...out].sort();
+}
+const resultFields = (e) => (typeof e.result === 'string' ? { value: { type: e.result } } : e.result);
+
+/** The C++ value of field `f` (key `key`) of the struct `x`. */
+function cppValue(key, f, x) {
+  const m = `${x}.${f.cpp ?? snake(key)}`;
+  switch (f.type) {
+    case 'number':
+      if (f.nullIf === 'nan') return `number_or_null(${m})`;
+      if (f.nullIf === 'nonpositive') return `${m} > 0.0 ? val(${m}) : val::null()`;
+      return m;
+    case 'bool': case 'string': return m;
+    case 'f64': return `f64(${m})`;
+    case 'f32': return `f32(${m})`;
+    default:
+      if (!(f.type.replace(/(\[\])+$/, '') in RECORDS)) throw new Error(`gen-experiments: unknown result type '${f.type}' of '${key}'`);
+      return `to_js(${m}, f)`;
+  }
+}
+/** The lines that set the fields `fields` of the struct `x` on the JS object `o`. */
+function cppSets(fields, x, o, depth = 0) {
+  const lines = [];
+  for (const [key, f] of Object.entries(fields)) {
+    const guard = (line) => (f.when ? `if (f.${f.when}) ${line}` : line);
+    if (f.type === 'object') {
+      const y = `o${depth + 1}`;
+      const inner = [`val ${y} = val::object();`, ...cppSets(f.fields, x, y, depth + 1), `${o}.set("${key}", ${y});`];
+      lines.push(f.when ? `if (f.${f.when}) {` : '{', ...inner.map((l) => `  ${l}`), '}');
+    } else {
+      lines.push(guard(`${o}.set("${key}", ${cppValue(key, f, x)});`));
+    }
+  }
+  return lines;
+}
+/** A converter: `template <typename F> val to_js(const Struct& x, const F& f)`, f the call's flags. */
+function cppConverter(struct, fields) {
+  return ['template <typename F>', `val to_js(const ${struct}& x, [[maybe_unused]] const F& f) {`, '  val o = val::object();',
+    ...cppSets(fields, 'x', 'o').map((l) => `  ${l}`), '  return o;', '}'];
+}
+const converted = EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].convert !== 'own' && typeof EXPERIMENTS[n].result !== 'string');
+const resultStruct = (name) => `${pascal(EXPERIMENTS[name].cpp)}Result`;
+const paramsStruct = (e) => e.struct ?? `${pascal(e.cpp)}Params`;
+const results = [`// Each result's conversion to JS, and the bindings that need no code of their own (${source})`,
+  '// to_js(x, f): the declared fields of x into a new JS object, in declared order, f the flags of the call (a field',
+  "// with `when` is set only when its flag holds); flags_of(p): those flags of a call's Params. Textually included by",
+  '// wasm/bindings/bindings.cpp inside its namespace, after the conversions it calls (f64, f32, number_or_null, guarded)',
+  '// and read_params.', '#pragma once', '', '// The flags of a call whose result names none.', 'struct NoFlags {};', ''];
+results.push('// Every converter, declared first so that each may call any other.');
+for (const rec of Object.keys(RECORDS)) results.push(`template <typename F> val to_js(const ${rec}& x, const F& f);`);
+for (const n of converted) results.push(`template <typename F> val to_js(const ${resultStruct(n)}& x, const F& f);`);
+results.push('', '// A list: one JS array, each element converted.', 'template <typename T, typename F>',
+  'val to_js(const std::vector<T>& v, const F& f) {', '  val out = val::array();',
+  '  for (const T& x : v) out.call<void>("push", to_js(x, f));', '  return out;', '}');
+for (const [rec, spec] of Object.entries(RECORDS)) results.push('', ...cppConverter(rec, spec.fields));
+for (const n of converted) results.push('', `// ${n}`, ...cppConverter(resultStruct(n), EXPERIMENTS[n].result));
+results.push('', '// The flags of each call with a Params struct (flags_of(p)), from its declared `flags`.');
+for (const n of EXPERIMENT_NAMES) {
+  const e = EXPERIMENTS[n];
+  if (e.call !== 'params' || e.struct === null) continue;
+  const used = e.convert === 'own' ? [] : flagsUsed(resultFields(e));
+  for (const flag of used) if (!(flag in (e.flags ?? {}))) throw new Error(`gen-experiments: ${n}'s result names the flag '${flag}', which its flags do not define`);
+  if (used.length === 0) { results.push(`[[maybe_unused]] inline NoFlags flags_of(const ${paramsStruct(e)}&) { return {}; }`); continue; }
+  const type = `${pascal(e.cpp)}Flags`;
+  results.push(`struct ${type} {`, ...used.map((flag) => `  bool ${flag};`), '};',
+    `[[maybe_unused]] inline ${type} flags_of([[maybe_unused]] const ${paramsStruct(e)}& p) { return {${used.map((flag) => e.flags[flag]).join(', ')}}; }`);
+}
+results.push('', '// The bindings of the calls whose parameters read_params reads all and whose result is converted above.');
+for (const part of ['first', 'full']) {
+  const names = EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].part === part && generatedBinding(EXPERIMENTS[n]));
+  if (names.length === 0) continue;
+  if (part === 'full') results.push('#ifndef SQRTDK_FIRST_VIEW  // the full core only');
+  for (const n of names) {
+    const e = EXPERIMENTS[n];
+    results.push(`val js_${e.cpp}(val o) {  // ${n}`, '  return guarded([&] {', `    ${paramsStruct(e)} p;`, '    read_params(o, p);',
+      `    return to_js(${e.cpp}(p), flags_of(p));`, '  });', '}');
+  }
+  if (part === 'full') results.push('#endif  // SQRTDK_FIRST_VIEW');
+}
+results.push('');
+
+/** `text` as the lines of a doc comment indented by `indent`, wrapped at 118 columns. */
+function docLines(text, indent) {
+  if (!text) return [];
+  const one = `${indent}/** ${text} */`;
+  if (one.length <= 118) return [one];
+  const out = [`${indent}/**`];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && `${indent} * ${line} ${word}`.length > 118) { out.push(`${indent} * ${line}`); line = word; } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) out.push(`${indent} * ${line}`);
+  out.push(`${indent} */`);
+  return out;
+}
+/** The TypeScript type of field `f`, at indentation `indent` (inline objects span lines). */
+function tsType(f, indent) {
+  if (f.ts) return f.ts;
+  switch (f.type) {
+    case 'number': return f.nullIf ? 'number | null' : 'number';
+    case 'bool': return 'boolean';
+    case 'string': return 'string';
+    case 'f64': return 'Float64Array';
+    case 'f32': return 'Float32Array';
+    case 'object': return ['{', ...tsMembers(f.fields, `${indent}  `), `${indent}}`].join('\n');
+    default: return f.type;
+  }
+}
+function tsMembers(fields, indent) {
+  return Object.entries(fields).flatMap(([key, f]) => [...docLines(f.doc, indent), `${indent}${key}${f.when ? '?' : ''}: ${tsType(f, indent)};`]);
+}
+/** The TypeScript type of parameter spec `spec`, where its `ts` does not name one. */
+export function tsParamType(spec) {
+  if (spec.ts) return spec.ts;
+  const orNull = (t) => (spec.default === null ? `${t} | null` : t);
+  const union = (values) => values.map((v) => `'${v}'`).join(' | ');
+  switch (spec.type) {
+    case 'int': case 'number': case 'seed': return orNull('number');
+    case 'bool': return 'boolean';
+    case 'kernel': return 'Kernel';
+    case 'scale': return 'Scale';
+    case 'softcap': return 'Softcap';
+    case 'correlation': return 'Correlation';
+    case 'choice': return union(spec.values);
+    case 'intList': return 'number[]';
+    case 'scaleList': return 'Scale[]';
+    case 'choiceList': return `(${union(spec.values)})[]`;
+    case 'float32': return orNull('Float32Array');
+    case 'numberList': return orNull('ArrayLike<number>');
+    case 'sinks': return 'Sinks | null';
+    case 'sink': return 'number | null';
+    case 'state': return 'AttentionState';
+    default: throw new Error(`gen-experiments: no TypeScript type for the ${spec.type} parameter (give it ts)`);
+  }
+}
+
+/** The doc comment of parameter `key`: its doc, with its range and default where the doc does not say them. */
+function paramDoc(spec) {
+  const parts = [];
+  const num = (x) => (x >= 1e5 && Number.isInteger(Math.log10(x)) ? `1e${Math.log10(x)}` : String(x));
+  const said = (x) => spec.doc.includes(String(x)) || spec.doc.includes(num(x));
+  const fmt = (v) => (typeof v === 'string' ? `'${v}'` : Array.isArray(v) ? `[${v.map(fmt).join(', ')}]` : v === null ? 'none' : typeof v === 'number' ? num(v) : String(v));
+  if (spec.range && !said(spec.range[1])) {
+    const [lo, hi] = spec.range;
+    if (spec.type === 'int' || spec.type === 'seed') parts.push(`${num(lo)}..${num(hi)}`);
+    else if (spec.type === 'intList') parts.push(`each ${num(lo)}..${num(hi)}`);
+    else if (spec.type === 'numberList') parts.push(`${lo}..${hi} values`);
+    else parts.push(`in [${num(lo)}, ${num(hi)}]`);
+  }
+  if (!/default|required/.test(spec.doc)) {
+    if ('default' in spec) parts.push(`default ${fmt(spec.default)}`);
+    else if (spec.type !== 'kernel' && !spec.optional) parts.push('required');
+  }
+  return parts.length ? `${spec.doc} (${parts.join(', ')})` : spec.doc;
+}
+const optional = (spec) => 'default' in spec || spec.optional || spec.type === 'kernel';
+const typeName = (n) => `${n[0].toUpperCase()}${n.slice(1)}`;
+/** The experiments called with one params object, whose Params, method and (costed) cost entry are generated. */
+const paramsCalls = EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].call === 'params');
+const dts = ["// The types of the core's experiments, with their docs: their results and the records those are made of (each field",
+  '// in the order the core sets it; a field marked ? is there only for some calls), the parameters of each call that takes',
+  '// one params object (a parameter marked ? has a default), those methods, and the costed calls. core.d.ts re-exports them.',
+  `// ${source}`];
+const named = new Set();
+const collect = (fields) => {
+  for (const f of Object.values(fields)) {
+    if (f.ts) for (const id of f.ts.match(/\b[A-Z]\w*/g) ?? []) if (!['Float32Array', 'Float64Array'].includes(id) && !(id in RECORDS)) named.add(id);
+    if (f.fields) collect(f.fields);
+  }
+};
+for (const spec of Object.values(RECORDS)) collect(spec.fields);
+for (const n of paramsCalls) for (const spec of Object.values(EXPERIMENTS[n].params)) {
+  for (const id of tsParamType(spec).match(/\b[A-Z]\w*/g) ?? []) if (!['Float32Array', 'Float64Array', 'ArrayLike'].includes(id)) named.add(id);
+}
+for (const n of EXPERIMENT_NAMES) if (typeof EXPERIMENTS[n].result !== 'string') collect(EXPERIMENTS[n].result);
+if (named.size > 0) {
+  const names = [...named].sort();
+  dts.push('import type {', ...Array.from({ length: Math.ceil(names.length / 8) }, (_, i) => `  ${names.slice(8 * i, 8 * i + 8).join(', ')},`), "} from './core.js';");
+}
+for (const [rec, spec] of Object.entries(RECORDS)) dts.push('', ...docLines(spec.doc, ''), `export interface ${rec} {`, ...tsMembers(spec.fields, '  '), '}');
+for (const n of EXPERIMENT_NAMES) {
+  const e = EXPERIMENTS[n];
+  const type = `${typeName(n)}Result`;
+  dts.push('', ...docLines(`What core.${n} returns.`, ''));
+  if (typeof e.result === 'string') dts.push(`export type ${type} = ${e.result};`);
+  else dts.push(`export interface ${type} {`, ...tsMembers(e.result, '  '), '}');
+}
+for (const n of paramsCalls) {
+  const members = Object.entries(EXPERIMENTS[n].params).flatMap(([key, spec]) => [...docLines(paramDoc(spec), '  '),
+    `  ${key}${optional(spec) ? '?' : ''}: ${tsParamType(spec)};`]);
+  dts.push('', ...docLines(`The parameters of core.${n}.`, ''), `export interface ${typeName(n)}Params {`, ...members, '}');
+}
+dts.push('', '/** The methods of the core that take one params object, one per experiment so called (Core extends it). */',
+  'export interface ExperimentMethods {');
+for (const n of paramsCalls) {
+  const e = EXPERIMENTS[n];
+  const all = Object.values(e.params).every(optional);
+  dts.push(...docLines(e.doc, '  '), `  ${n}(params${all ? '?' : ''}: ${typeName(n)}Params): ${typeName(n)}Result;`);
+}
+dts.push('}', '', '/** The calls whose work the core budgets, and so the names core.cost estimates. */',
+  `export type CostedCall = ${EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].costed).map((n) => `'${n}'`).join(' | ')};`,
+  '/** The parameters of each costed call (core.cost takes the same object the call would). */', 'export interface CostedParams {',
+  ...EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].costed).map((n) => `  ${n}: ${typeName(n)}Params;`), '}', '');
+
+// ---- the structs of an experiment declared with cppStructs: 'generated' (experiment_structs.hpp) ----
+/** The C++ type of parameter `spec`'s member in a generated Params struct. */
+function cppParamType(key, spec) {
+  switch (spec.type) {
+    case 'int': return 'int';
+    case 'number': case 'softcap': case 'correlation': case 'sink': return 'double';
+    case 'bool': return 'bool';
+    case 'seed': return 'uint32_t';
+    case 'kernel': return 'Kernel';
+    case 'scale': return 'Scale';
+    case 'choice': if (key in ENUMS) return ENUMS[key]; break;
+    case 'intList': return 'std::vector<int>';
+    case 'scaleList': return 'std::vector<Scale>';
+    case 'choiceList': return 'std::vector<std::string>';
+    case 'float32': return 'std::vector<float>';
+    case 'numberList': case 'sinks': return 'std::vector<double>';
+    default: break;
+  }
+  throw new Error(`gen-experiments: no generated C++ member for the ${spec.type} parameter '${key}' (write the structs by hand)`);
+}
+/** The C++ type of result field `f` in a generated Result struct. */
+function cppFieldType(key, f) {
+  if (f.cpp) throw new Error(`gen-experiments: a generated Result has the member ${snake(key)} (no cpp path)`);
+  switch (f.type) {
+    case 'number': return 'double';
+    case 'bool': return 'bool';
+    case 'string': return 'std::string';
+    case 'f64': return 'std::vector<double>';
+    case 'f32': return 'std::vector<float>';
+    default: {
+      const rec = f.type.replace(/(\[\])+$/, '');
+      if (!(rec in RECORDS)) throw new Error(`gen-experiments: no generated C++ member for the ${f.type} field '${key}' (write the structs by hand)`);
+      const depth = (f.type.length - rec.length) / 2;
+      return `${'std::vector<'.repeat(depth)}${rec}${'>'.repeat(depth)}`;
+    }
+  }
+}
+const structs = [`// The Params and Result structs and the function of each experiment declared with cppStructs: 'generated' (${source})`,
+  "// Each member is its parameter or result field in snake_case, with its doc; each default defaults::<cpp>::<name>.",
+  '// Included at the end of experiments.hpp, after every family header; the function is defined in its family\'s .cpp.',
+  '#pragma once', '', '#include <cstdint>', '#include <limits>', '#include <string>', '#include <vector>', '', 'namespace sqrtdk {'];
+for (const name of EXPERIMENT_NAMES) {
+  const e = EXPERIMENTS[name];
+  if (e.cppStructs !== 'generated') continue;
+  if (e.call !== 'params' || typeof e.result === 'string') throw new Error(`gen-experiments: ${name}: generated structs need call 'params' and result fields`);
+  const P = paramsStruct(e), R = resultStruct(name);
+  structs.push('', `// ${name}: ${e.doc}`, `struct ${P} {`);
+  for (const [key, spec] of Object.entries(e.params)) {
+    if (spec.field) throw new Error(`gen-experiments: ${name}.${key}: a generated Params has the member ${snake(key)} (no field)`);
+    const init = constant(key, spec) !== null ? ` = defaults::${e.cpp}::${snake(key)}`
+      : spec.type === 'kernel' ? ' = Kernel::Scalar' : spec.type === 'sink' ? ' = std::numeric_limits<double>::quiet_NaN()' : '{}';
+    structs.push(`  ${cppParamType(key, spec)} ${snake(key)}${init};  // ${spec.doc}`);
+  }
+  structs.push('};', `struct ${R} {`);
+  for (const [key, f] of Object.entries(e.result)) structs.push(`  ${cppFieldType(key, f)} ${snake(key)}{};${f.doc ? `  // ${f.doc}` : ''}`);
+  structs.push('};', `${R} ${e.cpp}(const ${P}& p);`);
+}
+structs.push('', '}  // namespace sqrtdk', '');
+
+// ---- the training lab's defaults (training_defaults.hpp): TrainConfig starts from them ----
+/** The C++ enum of each training field whose default is a name. */
+const TRAINING_ENUMS = { task: 'Task', norm: 'NormPlacement', attention: 'AttentionVariant', softmax: 'SoftmaxKind' };
+const training = [`// The defaults of the training lab's config (${source})`,
+  "// Included by train/config.hpp after its enums; each constant the field's name in snake_case. An integer is an int",
+  '// and converts exactly to the member it initialises (a double or uint32_t one included).', '#pragma once', '',
+  'namespace sqrtdk::train::defaults {'];
+for (const [key, v] of Object.entries(TRAINING_DEFAULTS)) {
+  const name = snake(key);
+  if (typeof v === 'string') {
+    if (!(key in TRAINING_ENUMS)) throw new Error(`gen-experiments: no C++ enum for the training field '${key}'`);
+    training.push(`inline constexpr ${TRAINING_ENUMS[key]} ${name} = ${TRAINING_ENUMS[key]}::${pascal(v)};`);
+  } else if (Number.isInteger(v)) training.push(`inline constexpr int ${name} = ${v};`);
+  else training.push(`inline constexpr double ${name} = ${String(v)};`);
+}
+training.push('}  // namespace sqrtdk::train::defaults', '');
+// ...and the reading of a config core.js checked and completed into TrainConfig, one line per field (experiment_reads.hpp)
+const TRAINING_PARSERS = { task: 'parse_task', norm: 'parse_norm', attention: 'parse_attention_variant', softmax: 'parse_softmax' };
+reads.push('// the training lab\'s config (TRAINING_DEFAULTS\' fields, and the kernel)',
+  '[[maybe_unused]] inline void read_training_config(const emscripten::val& o, train::TrainConfig& c) {',
+  ...Object.keys(TRAINING_DEFAULTS).map((key) => {
+    const f = `c.${snake(key)}`, v = `o["${key}"]`;
+    if (key in TRAINING_PARSERS) return `  ${f} = train::${TRAINING_PARSERS[key]}(${v}.as<std::string>());`;
+    if (key === 'seed') return `  ${f} = static_cast<uint32_t>(${v}.as<double>());`;
+    return `  ${f} = ${v}.as<decltype(${f})>();`;
+  }),
+  '  c.kernel = parse_kernel(o["kernel"].as<std::string>());', '}', '');
+
+/** Each generated file's path (the C++ ones relative to the build directory) and text. */
+export const GENERATED_CPP = Object.freeze({ 'experiment_defaults.hpp': defaults.join('\n'), 'experiment_calls.hpp': calls.join('\n'),
+  'experiment_reads.hpp': reads.join('\n'), 'experiment_results.hpp': results.join('\n'), 'training_defaults.hpp': training.join('\n'),
+  'experiment_structs.hpp': structs.join('\n') });
+/** The generated declaration file, in the source tree. */
+export const TYPES_DTS = Object.freeze({ path: fileURLToPath(new URL('../wasm/js/experiment-types.d.ts', import.meta.url)), text: dts.join('\n') });
+
+/** Writes `text` to `path` unless the file holds it already. */
+function writeIfChanged(path, text) {
   let old = null;
   try { old = readFileSync(path, 'utf8'); } catch { /* first run */ }
   if (old !== text) writeFileSync(path, text);
+}
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const dir = process.argv[2];
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    for (const [file, text] of Object.entries(GENERATED_CPP)) writeIfChanged(join(dir, file), text);
+  }
+  writeIfChanged(TYPES_DTS.path, TYPES_DTS.text);
 }

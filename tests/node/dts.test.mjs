@@ -1,6 +1,7 @@
-// Holds the hand-written wasm/js/core.d.ts to what the module really exports and returns:
-// names of exports, of Core's methods, of every result field (recursively), and of the
-// parameters each function accepts; and the declarations type-check in a strict program.
+// Holds wasm/js/core.d.ts, with the generated experiment-types.d.ts it re-exports, to what the
+// module really exports and returns: names of exports, of Core's methods, of every result field
+// (recursively), and of the parameters each function accepts; and the declarations type-check in
+// a strict program.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,19 +11,28 @@ import * as api from '../../wasm/js/core.js';
 
 const dtsPath = fileURLToPath(new URL('../../wasm/js/core.d.ts', import.meta.url));
 const source = ts.createSourceFile(dtsPath, readFileSync(dtsPath, 'utf8'), ts.ScriptTarget.ES2022, true);
+// the results' types, generated from the declaration and re-exported by core.d.ts
+const resultsPath = fileURLToPath(new URL('../../wasm/js/experiment-types.d.ts', import.meta.url));
+const results = ts.createSourceFile(resultsPath, readFileSync(resultsPath, 'utf8'), ts.ScriptTarget.ES2022, true);
 
 // name → { props: Map(name → type node) } for every interface; plus exported value names.
 const interfaces = new Map();
 const exportedValues = [];
+for (const file of [results, source]) {
+  for (const st of file.statements) {
+    if (!ts.isInterfaceDeclaration(st)) continue;
+    const props = new Map();
+    for (const m of st.members) if (m.name) props.set(m.name.getText(), m);
+    interfaces.set(st.name.text, props);
+  }
+}
 for (const st of source.statements) {
   if (ts.isInterfaceDeclaration(st)) {
-    const props = new Map();
-    for (const m of st.members) if (m.name) props.set(m.name.getText(source), m);
-    interfaces.set(st.name.text, props);
+    continue;
   } else if (ts.isFunctionDeclaration(st)) {
     exportedValues.push(st.name.text);
   } else if (ts.isVariableStatement(st)) {
-    for (const d of st.declarationList.declarations) exportedValues.push(d.name.getText(source));
+    for (const d of st.declarationList.declarations) exportedValues.push(d.name.getText());
   }
 }
 const propsOf = (name) => [...interfaces.get(name).keys()].sort();
@@ -31,8 +41,8 @@ function interfacesOfConst(name) {
   for (const st of source.statements) {
     if (!ts.isVariableStatement(st)) continue;
     for (const d of st.declarationList.declarations) {
-      if (d.name.getText(source) === name && d.type && ts.isTypeLiteralNode(d.type)) {
-        return d.type.members.map((m) => m.name.getText(source));
+      if (d.name.getText() === name && d.type && ts.isTypeLiteralNode(d.type)) {
+        return d.type.members.map((m) => m.name.getText());
       }
     }
   }
@@ -42,8 +52,8 @@ function interfacesOfConst(name) {
 // The keys of `value` are the members' names: every required one, and optional ones (`x?:`) only
 // where the value has them (fields a result carries only for some parameters, e.g. sinkMass).
 function checkKeys(value, members, path) {
-  const names = members.map((m) => m.name.getText(source));
-  const required = members.filter((m) => !m.questionToken).map((m) => m.name.getText(source));
+  const names = members.map((m) => m.name.getText());
+  const required = members.filter((m) => !m.questionToken).map((m) => m.name.getText());
   const keys = Object.keys(value);
   assert.deepEqual(keys.filter((k) => !names.includes(k)), [], `keys of ${path} not declared`);
   assert.deepEqual(required.filter((k) => !keys.includes(k)), [], `keys of ${path} missing`);
@@ -51,18 +61,18 @@ function checkKeys(value, members, path) {
 // Checks the keys of `value` against a type node, recursing into interfaces, arrays and literals.
 function checkShape(value, typeNode, path) {
   if (!typeNode || value === undefined) return;
-  if (ts.isTypeReferenceNode(typeNode) && interfaces.has(typeNode.typeName.getText(source))) {
-    const props = interfaces.get(typeNode.typeName.getText(source));
+  if (ts.isTypeReferenceNode(typeNode) && interfaces.has(typeNode.typeName.getText())) {
+    const props = interfaces.get(typeNode.typeName.getText());
     checkKeys(value, [...props.values()], path);
     for (const [k, m] of props) checkShape(value[k], m.type, `${path}.${k}`);
   } else if (ts.isTypeLiteralNode(typeNode)) {
     checkKeys(value, [...typeNode.members], path);
-    for (const m of typeNode.members) checkShape(value[m.name.getText(source)], m.type, `${path}.${m.name.getText(source)}`);
+    for (const m of typeNode.members) checkShape(value[m.name.getText()], m.type, `${path}.${m.name.getText()}`);
   } else if (ts.isArrayTypeNode(typeNode)) {
     assert.ok(Array.isArray(value), `${path} is an array`);
     if (value.length > 0) checkShape(value[0], typeNode.elementType, `${path}[0]`);
   } else {
-    const text = typeNode.getText(source);
+    const text = typeNode.getText();
     if (text === 'number') assert.equal(typeof value, 'number', `${path} is a number`);
     else if (text === 'string') assert.equal(typeof value, 'string', `${path} is a string`);
     else if (text === 'boolean') assert.equal(typeof value, 'boolean', `${path} is a boolean`);
@@ -83,7 +93,7 @@ const core = await api.loadCore();
 
 test('exports match the declarations', () => {
   assert.deepEqual(Object.keys(api).sort(), exportedValues.sort());
-  assert.deepEqual(Object.keys(core).sort(), propsOf('Core'));
+  assert.deepEqual(Object.keys(core).sort(), [...propsOf('Core'), ...propsOf('ExperimentMethods')].sort());  // Core extends it
 });
 
 test('every result matches its interface, field by field', () => {

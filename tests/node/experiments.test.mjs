@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCore, COSTED_CALLS, FIRST_PART_CALLS, SCALE_NAMES, ATTENTION_VARIANTS, TRAINING_TASKS } from '../../wasm/js/core.js';
-import { EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf } from '../../wasm/js/experiments.js';
+import { EXPERIMENTS, EXPERIMENT_NAMES, RECORDS, defaultsOf } from '../../wasm/js/experiments.js';
 import * as schema from '../../web/src/state/schema.js';
 
 const full = await loadCore({ build: 'simd128' });
@@ -40,11 +40,27 @@ test('every result carries exactly the declared fields', () => {
   for (const name of EXPERIMENT_NAMES) {
     const e = EXPERIMENTS[name];
     const r = call(full, name, e.example);
+    const fields = typeof e.result === 'string' ? RECORDS[e.result.replace('[]', '')].fields : e.result;
     const got = Object.keys(Array.isArray(r) ? r[0] : r).sort();
-    const required = e.result.filter((f) => !f.endsWith('?'));
-    const optional = e.result.filter((f) => f.endsWith('?')).map((f) => f.slice(0, -1));
+    const required = Object.keys(fields).filter((f) => !fields[f].when);
+    const optional = Object.keys(fields).filter((f) => fields[f].when);
     for (const f of required) assert.ok(got.includes(f), `${name}: result lacks ${f}`);
     for (const f of got) assert.ok(required.includes(f) || optional.includes(f), `${name}: result has the undeclared field ${f}`);
+  }
+});
+
+test('the generated files are those the declaration gives (not stale)', async () => {
+  // experiment-types.d.ts is in the source tree: an edit of the declaration without
+  // `node scripts/gen-experiments.mjs` (or a build, which runs it) fails here
+  const { TYPES_DTS, GENERATED_CPP } = await import('../../scripts/gen-experiments.mjs');
+  const { readFileSync } = await import('node:fs');
+  assert.equal(readFileSync(TYPES_DTS.path, 'utf8'), TYPES_DTS.text, 'wasm/js/experiment-types.d.ts is stale: run node scripts/gen-experiments.mjs');
+  // the C++ ones live in the build tree, written by CMake: the wasm build's are these
+  const built = new URL('../../build/wasm/generated/', import.meta.url);
+  for (const [file, text] of Object.entries(GENERATED_CPP)) {
+    let old = null;
+    try { old = readFileSync(new URL(file, built), 'utf8'); } catch { continue; }  // a checkout that has not built the wasm
+    assert.equal(old, text, `build/wasm/generated/${file} is stale: npm run build:wasm`);
   }
 });
 
@@ -118,15 +134,16 @@ test('each declared parameter is read once in C++: by the generated read_params,
   const dir = mkdtempSync(join(tmpdir(), 'sqrtdk-gen-'));
   execFileSync(process.execPath, [join(root, 'scripts/gen-experiments.mjs'), dir]);
   const reads = readFileSync(join(dir, 'experiment_reads.hpp'), 'utf8');
-  const bindings = readFileSync(join(root, 'wasm/bindings/bindings.cpp'), 'utf8');
+  // the bindings: bindings.cpp's own, and those generated whole (experiment_results.hpp)
+  const bindings = readFileSync(join(root, 'wasm/bindings/bindings.cpp'), 'utf8') + readFileSync(join(dir, 'experiment_results.hpp'), 'utf8');
   const keysIn = (text) => [...text.matchAll(/\bo\["(\w+)"\]/g)].map((m) => m[1]);
   let checked = 0;
   for (const name of EXPERIMENT_NAMES) {
     const e = EXPERIMENTS[name];
     if (e.call !== 'params') continue;
     const start = bindings.indexOf(`val js_${e.cpp}(val o)`);
-    assert.ok(start >= 0, `bindings.cpp has js_${e.cpp}`);
-    const end = bindings.slice(start + 1).search(/\n(val |class |\/\/ ----)/);
+    assert.ok(start >= 0, `bindings.cpp or experiment_results.hpp has js_${e.cpp}`);
+    const end = bindings.slice(start + 1).search(/\n(val |class |\/\/ ----|#endif)/);
     const binding = bindings.slice(start, end < 0 ? undefined : start + 1 + end);
     const block = e.struct === null ? '' : reads.slice(reads.indexOf(`// ${name}\n`)).split('\n}\n')[0];
     if (e.struct !== null) assert.match(binding, /read_params\(o, p\)/, `js_${e.cpp} calls read_params`);

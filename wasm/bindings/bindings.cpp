@@ -1,9 +1,10 @@
 // embind bindings: type conversion only. Each function reads a plain JS object (already checked
-// and completed with defaults by wasm/js/core.js) with its experiment's read_params (generated from
-// wasm/js/experiments.js: each declared parameter read once, in one place), calls the experiment of
-// the same name, and
-// copies the result into JS-owned objects and typed arrays (never views into the wasm heap, which
-// die when memory grows). A std::invalid_argument becomes a JS RangeError with its message;
+// and completed with defaults by wasm/js/core.js) with its experiment's read_params, calls the
+// experiment of the same name, and copies the result into JS-owned objects and typed arrays (never
+// views into the wasm heap, which die when memory grows) with its to_js. Both are generated from
+// wasm/js/experiments.js (experiment_reads.hpp, experiment_results.hpp), and so is the whole
+// binding of an experiment that needs no code of its own; this file holds the conversions they
+// call and the bindings that do need code (tensors copied after a budget check, staged buffers). A std::invalid_argument becomes a JS RangeError with its message;
 // any other C++ exception becomes an Error. No maths here. The one class, TrainingRun, holds a
 // training run's state between chunks of steps; core.js owns its handle (dispose() and a
 // FinalizationRegistry delete it).
@@ -43,12 +44,6 @@ using namespace sqrtdk;
 namespace {
 
 // ---- JS → C++ ----
-int get_int(const val& o, const char* key) { return o[key].as<int>(); }
-double get_num(const val& o, const char* key) { return o[key].as<double>(); }
-bool get_bool(const val& o, const char* key) { return o[key].as<bool>(); }
-uint32_t get_seed(const val& o) { return static_cast<uint32_t>(o["seed"].as<double>()); }
-Kernel get_kernel(const val& o) { return parse_kernel(o["kernel"].as<std::string>()); }
-
 Scale to_scale(const val& v) {
   const std::string type = v.typeOf().as<std::string>();
   if (type == "number") return scale_value(v.as<double>());
@@ -74,48 +69,8 @@ val to_typed_array(const char* ctor, const std::vector<T>& v) {
 val f64(const std::vector<double>& v) { return to_typed_array("Float64Array", v); }
 val f32(const std::vector<float>& v) { return to_typed_array("Float32Array", v); }
 
-val moments(const Moments& m) {
-  val o = val::object();
-  o.set("mean", m.mean);
-  o.set("variance", m.variance);
-  o.set("std", m.std);
-  return o;
-}
-
-val summary(const Summary& s) {
-  val o = val::object();
-  o.set("mean", s.mean);
-  o.set("median", s.median);
-  o.set("p10", s.p10);
-  o.set("p90", s.p90);
-  return o;
-}
-
-val hist(const Histogram& h) {
-  val o = val::object();
-  o.set("edges", f64(h.edges));
-  o.set("counts", f64(h.counts));
-  o.set("below", h.below);
-  o.set("above", h.above);
-  return o;
-}
-
-val attention_summary(const AttentionSummary& s, bool sinks = false) {
-  val o = val::object();
-  o.set("scale", s.scale);
-  o.set("entropy", summary(s.entropy));
-  o.set("entropyRatio", summary(s.entropy_ratio));
-  o.set("maxWeight", summary(s.max_weight));
-  o.set("effSupport", summary(s.eff_support));
-  o.set("jacFro", summary(s.jac_fro));
-  o.set("jacSpec", summary(s.jac_spec));
-  o.set("gradLogits", summary(s.grad_logits));
-  o.set("gradQuery", summary(s.grad_query));
-  o.set("shareAbove", s.share_above);
-  o.set("maxAbsLogit", s.max_abs_logit);
-  if (sinks) o.set("sinkMass", summary(s.sink_mass));  // only with sinks: results without them are unchanged
-  return o;
-}
+// A number, or null where the core's value is NaN (a figure that is not applicable).
+val number_or_null(double x) { return std::isnan(x) ? val::null() : val(x); }
 
 // Runs f; a C++ exception becomes {__sqrtdkError: {name, message}}, which core.js turns into a
 // RangeError (std::invalid_argument, std::bad_alloc) or an Error. The error is returned, not
@@ -147,90 +102,15 @@ val guarded(F&& f) {
 // ---- the experiments ----
 // read_params(o, p) of each experiment's Params (generated: the declared parameters, each read once)
 #include "experiment_reads.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
-
-val js_score_variance(val o) {
-  return guarded([&] {
-    ScoreVarianceParams p;
-    read_params(o, p);
-    const ScoreVarianceResult r = score_variance(p);
-    val rows = val::array();
-    for (const auto& row : r.rows) {
-      val x = val::object();
-      x.set("dk", row.dk);
-      x.set("raw", moments(row.raw));
-      x.set("invSqrtDk", moments(row.inv_sqrt_dk));
-      x.set("invDk", moments(row.inv_dk));
-      val theory = val::object();
-      theory.set("raw", moments(row.theory_raw));
-      theory.set("invSqrtDk", moments(row.theory_inv_sqrt_dk));
-      theory.set("invDk", moments(row.theory_inv_dk));
-      x.set("theory", theory);
-      rows.call<void>("push", x);
-    }
-    val out = val::object();
-    out.set("rows", rows);
-    out.set("histDk", r.hist_dk);
-    out.set("histRaw", hist(r.hist_raw));
-    out.set("histInvSqrtDk", hist(r.hist_inv_sqrt_dk));
-    return out;
-  });
-}
+// to_js(result, flags_of(p)) of each result and record (generated: the declared fields), and the
+// bindings that need nothing else (js_score_variance, js_attention_stats, ...)
+#include "experiment_results.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
 
 #ifndef SQRTDK_FIRST_VIEW  // the other experiments and labs: the full core only
-val js_attention_stats(val o) {
-  return guarded([&] {
-    AttentionStatsParams p;
-    read_params(o, p);
-    const AttentionStatsResult r = attention_stats(p);
-    const bool sinks = !p.sinks.empty();
-    val out = val::object();
-    out.set("summary", attention_summary(r.summary, sinks));
-    out.set("logSeqLen", r.log_seq_len);
-    val rows = val::object();
-    rows.set("entropy", f64(r.entropy));
-    rows.set("maxWeight", f64(r.max_weight));
-    rows.set("effSupport", f64(r.eff_support));
-    rows.set("jacFro", f64(r.jac_fro));
-    rows.set("jacSpec", f64(r.jac_spec));
-    rows.set("gradLogits", f64(r.grad_logits));
-    rows.set("gradQuery", f64(r.grad_query));
-    if (sinks) rows.set("sinkMass", f64(r.sink_mass));
-    out.set("rows", rows);
-    out.set("heatmapSize", r.heatmap_size);
-    out.set("heatmap", f32(r.heatmap));
-    return out;
-  });
-}
-
-val js_saturation_sweep(val o) {
-  return guarded([&] {
-    SaturationSweepParams p;
-    read_params(o, p);
-    const SaturationSweepResult r = saturation_sweep(p);
-    val series = val::array();
-    for (const auto& per_scale : r.points) {
-      val pts = val::array();
-      for (const auto& s : per_scale) pts.call<void>("push", attention_summary(s, !p.sinks.empty()));
-      series.call<void>("push", pts);
-    }
-    val out = val::object();
-    out.set("logSeqLen", r.log_seq_len);
-    out.set("points", series);
-    return out;
-  });
-}
-
 val js_softmax_jacobian(val logits, double softcap) {
   return guarded([&] {
     const std::vector<double> x = copy_typed_array<double>(logits);
-    const SoftmaxJacobianResult r = softmax_jacobian(x, softcap);
-    val out = val::object();
-    out.set("probs", f64(r.probs));
-    out.set("jacobian", f64(r.jacobian));
-    out.set("frobenius", r.frobenius);
-    out.set("spectral", r.spectral);
-    out.set("entropy", r.entropy);
-    return out;
+    return to_js(softmax_jacobian(x, softcap), NoFlags{});
   });
 }
 
@@ -322,11 +202,7 @@ val js_merge_attention(val o) {
     p.lse_a = la;
     p.output_b = ob;
     p.lse_b = lb;
-    const MergeAttentionResult r = merge_attention(p);
-    val out = val::object();
-    out.set("output", Staging::copy_out(r.output));
-    out.set("lse", Staging::copy_out(r.lse));
-    return out;
+    return to_js(merge_attention(p), flags_of(p));
   });
 }
 
@@ -358,192 +234,12 @@ val js_tensor_stats(val o) {
     p.q = q;
     p.k = k;
     p.v = v;
-    const TensorStatsResult r = tensor_stats(p);
-    val out = val::object();
-    out.set("qk", moments(r.qk));
-    out.set("qComponent", moments(r.q_component));
-    out.set("kComponent", moments(r.k_component));
-    out.set("summary", attention_summary(r.summary));
-    out.set("logSeqLen", r.log_seq_len);
-    val rows = val::object();
-    rows.set("entropy", f64(r.entropy));
-    rows.set("maxWeight", f64(r.max_weight));
-    rows.set("jacFro", f64(r.jac_fro));
-    out.set("rows", rows);
-    return out;
-  });
-}
-
-val js_precision_lab(val o) {
-  return guarded([&] {
-    PrecisionLabParams p;
-    read_params(o, p);
-    const PrecisionLabResult r = precision_lab(p);
-    const bool row_sums = p.row_sums || !p.q.empty();  // only then: results without them are unchanged
-    val cells = val::array();
-    for (const auto& c : r.cells) {
-      val x = val::object();
-      x.set("format", c.format);
-      x.set("algorithm", c.algorithm);
-      x.set("shareNonfinite", c.share_nonfinite);
-      x.set("shareNan", c.share_nan);
-      val causes = val::object();
-      causes.set("inputOverflow", c.causes.input_overflow);
-      causes.set("expOverflow", c.causes.exp_overflow);
-      causes.set("sumOverflow", c.causes.sum_overflow);
-      causes.set("nan", c.causes.nan);
-      causes.set("underflow", c.causes.underflow);
-      if (row_sums) causes.set("sumStall", c.causes.sum_stall);
-      x.set("causes", causes);
-      if (row_sums) {
-        val rs = val::object();
-        rs.set("min", c.row_sum.min);
-        rs.set("max", c.row_sum.max);
-        x.set("rowSum", rs);
-      }
-      x.set("maxAbsError", c.max_abs_error);
-      x.set("meanAbsError", c.mean_abs_error);
-      x.set("jacFroMedian", c.jac_fro_median);
-      x.set("probs", f64(c.probs));
-      if (!p.q.empty()) x.set("scaleApplied", c.scale_applied);  // with q and k only: other results are unchanged
-      cells.call<void>("push", x);
-    }
-    val out = val::object();
-    out.set("rows", r.rows);
-    out.set("seqLen", r.seq_len);
-    out.set("scale", r.scale);
-    out.set("maxAbsLogit", r.max_abs_logit);
-    out.set("jacFroMedianF64", r.jac_fro_median_f64);
-    out.set("reference", f64(r.reference));
-    out.set("cells", cells);
-    out.set("onlineVsSafe", f64(r.online_vs_safe));
-    return out;
-  });
-}
-
-val js_long_context(val o) {
-  return guarded([&] {
-    LongContextParams p;
-    read_params(o, p);
-    const bool sink = !std::isnan(p.sink);  // null (none) is NaN; −∞ is a sink of weight 0
-    const LongContextResult r = long_context(p);
-    val series = val::array();
-    for (const auto& per_method : r.points) {
-      val pts = val::array();
-      for (const auto& pt : per_method) {
-        val x = val::object();
-        x.set("seqLen", pt.seq_len);
-        x.set("multiplier", pt.multiplier);
-        x.set("entropy", pt.entropy);
-        x.set("entropyRatio", pt.entropy_ratio);
-        x.set("maxWeight", pt.max_weight);
-        if (sink) x.set("sinkMass", pt.sink_mass);  // only with a sink: results without one are unchanged
-        pts.call<void>("push", x);
-      }
-      series.call<void>("push", pts);
-    }
-    val out = val::object();
-    out.set("points", series);
-    return out;
-  });
-}
-
-// A number, or null where the core's value is NaN (a figure that is not applicable).
-val number_or_null(double x) { return std::isnan(x) ? val::null() : val(x); }
-
-val js_normalisers(val o) {
-  return guarded([&] {
-    NormalisersParams p;
-    read_params(o, p);
-    const NormalisersResult r = normalisers(p);
-    val rows = val::array();
-    for (const NormaliserRow& x : r.rows) {
-      val y = val::object();
-      y.set("name", x.name);
-      y.set("rowSum", number_or_null(x.row_sum));
-      y.set("rowSumMin", number_or_null(x.row_sum_min));
-      y.set("rowSumMax", number_or_null(x.row_sum_max));
-      y.set("firstMass", number_or_null(x.first_mass));
-      y.set("entropy", number_or_null(x.entropy));
-      y.set("entropyRows", x.entropy_rows);
-      y.set("rows", x.rows);
-      y.set("negativeShare", number_or_null(x.negative_share));
-      y.set("outputNorm", number_or_null(x.output_norm));
-      y.set("weights", f64(x.weights));
-      rows.call<void>("push", y);
-    }
-    val out = val::object();
-    out.set("scale", r.scale);
-    out.set("keys", r.keys);
-    out.set("sigmoidBias", r.sigmoid_bias);
-    out.set("rows", rows);
-    return out;
-  });
-}
-
-val js_qk_clip(val o) {
-  return guarded([&] {
-    QkClipParams p;
-    read_params(o, p);
-    const QkClipResult r = qk_clip(p);
-    val row = val::object();
-    row.set("head", r.row_head);
-    row.set("query", r.row_query);
-    row.set("before", f64(r.row_before));
-    row.set("after", f64(r.row_after));
-    val out = val::object();
-    out.set("scale", r.scale);
-    out.set("groups", r.groups);
-    out.set("maxLogit", f64(r.max_logit));
-    out.set("groupMaxLogit", f64(r.group_max_logit));
-    out.set("gamma", f64(r.gamma));
-    out.set("clippedMax", f64(r.clipped_max));
-    out.set("entropyBefore", f64(r.entropy_before));
-    out.set("entropyAfter", f64(r.entropy_after));
-    out.set("clippedHeads", r.clipped_heads);
-    out.set("row", row);
-    return out;
-  });
-}
-
-val js_normal_draws(val o) {
-  return guarded([&] {
-    NormalDrawsParams p;
-    read_params(o, p);
-    const NormalDrawsResult r = normal_draws(p);
-    val out = val::object();
-    out.set("values", f64(r.values));
-    return out;
+    return to_js(tensor_stats(p), flags_of(p));
   });
 }
 
 val js_model_scales() {
-  return guarded([&] {
-    val out = val::array();
-    for (const ModelScale& m : model_scales()) {
-      val x = val::object();
-      x.set("model", m.model);
-      x.set("dHead", m.d_head);
-      x.set("formula", m.formula);
-      x.set("scale", m.scale);
-      x.set("invSqrtDHead", m.inv_sqrt_d_head);
-      x.set("softcap", m.softcap > 0.0 ? val(m.softcap) : val::null());
-      x.set("sinks", m.sinks);
-      x.set("qkNorm", m.qk_norm);
-      val params = val::array();
-      for (const ModelParam& q : m.params) {
-        val y = val::object();
-        y.set("name", q.name);
-        y.set("value", q.value);
-        params.call<void>("push", y);
-      }
-      x.set("params", params);
-      x.set("note", m.note);
-      x.set("source", m.source);
-      out.call<void>("push", x);
-    }
-    return out;
-  });
+  return guarded([&] { return to_js(model_scales(), NoFlags{}); });
 }
 
 // ---- the training lab: a run is state, so it is a class; core.js wraps the handle ----
@@ -552,30 +248,7 @@ class JsTrainingRun {
   val init(val o) {
     return guarded([&] {
       train::TrainConfig c;
-      c.task = train::parse_task(o["task"].as<std::string>());
-      c.vocab = get_int(o, "vocab");
-      c.seq_len = get_int(o, "seqLen");
-      c.layers = get_int(o, "layers");
-      c.d_model = get_int(o, "dModel");
-      c.heads = get_int(o, "heads");
-      c.mlp = get_int(o, "mlp");
-      c.norm = train::parse_norm(o["norm"].as<std::string>());
-      c.attention = train::parse_attention_variant(o["attention"].as<std::string>());
-      c.softmax = train::parse_softmax(o["softmax"].as<std::string>());
-      c.softcap = get_num(o, "softcap");
-      c.init_std = get_num(o, "initStd");
-      c.batch = get_int(o, "batch");
-      c.steps = get_int(o, "steps");
-      c.lr = get_num(o, "lr");
-      c.warmup = get_int(o, "warmup");
-      c.clip = get_num(o, "clip");
-      c.weight_decay = get_num(o, "weightDecay");
-      c.beta1 = get_num(o, "beta1");
-      c.beta2 = get_num(o, "beta2");
-      c.adam_eps = get_num(o, "adamEps");
-      c.eval_size = get_int(o, "evalSize");
-      c.seed = get_seed(o);
-      c.kernel = get_kernel(o);
+      read_training_config(o, c);  // generated (experiment_reads.hpp): every field of TRAINING_DEFAULTS, and the kernel
       run_ = std::make_unique<train::TrainingRun>(c);
       return info();
     });
@@ -614,10 +287,10 @@ class JsTrainingRun {
       val layers = val::array();
       for (const auto& la : a.layers) {
         val x = val::object();
-        x.set("logits", hist(la.logits));
+        x.set("logits", to_js(la.logits, NoFlags{}));
         x.set("normal", f64(la.normal));
-        x.set("logitMoments", moments(la.logit_moments));
-        x.set("qk", moments(la.qk));
+        x.set("logitMoments", to_js(la.logit_moments, NoFlags{}));
+        x.set("qk", to_js(la.qk, NoFlags{}));
         x.set("qSecondMoment", la.q_second_moment);
         x.set("kSecondMoment", la.k_second_moment);
         x.set("iidQkVariance", la.iid_qk_variance);

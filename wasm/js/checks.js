@@ -72,14 +72,15 @@ export function checkObject(what, params, allowed) {
     }
   }
 }
-export function int(what, name, v, fallback) {
+/** An integer parameter: its fallback when absent (none: required), within `limits[name]` where that has it. */
+export function int(what, name, v, fallback, limits = LIMITS) {
   if (v === undefined) {
     if (fallback === undefined) throw new TypeError(`${what}: ${name} is required`);
     return fallback;
   }
   if (typeof v !== 'number') throw new TypeError(`${what}: ${name} must be a number, got ${typeName(v)}`);
   if (!Number.isInteger(v)) throw new RangeError(`${what}: ${name} = ${v} must be an integer`);
-  const lim = LIMITS[name];
+  const lim = limits[name];
   if (lim && (v < lim[0] || v > lim[1])) throw new RangeError(`${what}: ${name} = ${v} is outside ${lim[0]}..${lim[1]}`);
   if (Math.abs(v) > 2147483647) throw new RangeError(`${what}: ${name} = ${v} is too large`);
   return v;

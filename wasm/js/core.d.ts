@@ -1,8 +1,15 @@
 // Types of the public JS API of √dk Lab's core: `import { loadCore } from 'sqrtdk-lab/core'`.
-// Hand-written (Emscripten 3.1.6 emits no types); tests/node/dts.test.mjs holds it to what the
+// Hand-written (Emscripten 3.1.6 emits no types), but for the experiments' parameters, results and
+// methods, which are generated from their declaration (wasm/js/experiments.js) into
+// experiment-types.d.ts and re-exported here. tests/node/dts.test.mjs holds both to what the
 // module really exports. Shapes are [heads, seq_len, dk] row-major float32 unless stated;
 // entropy is in nats. Every function throws a RangeError (a value out of range, with the
 // parameter and value named) or a TypeError (a value of the wrong type); the core keeps working.
+
+import type {
+  CostedCall, CostedParams, ExperimentMethods, Histogram, ModelScale, Moments, SoftmaxJacobianResult,
+} from './experiment-types.js';
+export type * from './experiment-types.js';
 
 /** A kernel family: 'simd' (WebAssembly SIMD128) or 'scalar'; 'auto' = simd where the engine validates SIMD128. */
 export type KernelChoice = 'auto' | 'simd' | 'scalar';
@@ -40,53 +47,6 @@ export type Correlation = number;
  */
 export type Sinks = Float32Array | Float64Array | readonly number[];
 
-export interface Moments { mean: number; variance: number; std: number }
-/** The distribution of a per-row quantity: mean, median, 10 % and 90 % quantiles (type 7). */
-export interface Summary { mean: number; median: number; p10: number; p90: number }
-export interface Histogram {
-  /** [bins + 1] ascending bin edges */
-  edges: Float64Array;
-  /** [bins] counts */
-  counts: Float64Array;
-  /** counts below the first / above the last edge */
-  below: number;
-  above: number;
-}
-
-export interface ScoreVarianceParams {
-  /** head dimensions, each 1..16384, 1..64 of them */
-  dks: number[];
-  /** pairs (q, k) per d_k, 2..1000000 (default 20000) */
-  samples?: number;
-  /** integer 0..4294967295 (default 0) */
-  seed?: number;
-  /** σ², variance of each component of q and k, in (0, 1e6] (default 1) */
-  variance?: number;
-  /** the d_k whose scores are histogrammed (default dks[0]) */
-  histDk?: number;
-  /** histogram bins, 4..400 (default 60) */
-  bins?: number;
-  /**
-   * correlation of each drawn pair (default 0); the theory rows become N(ρ d_k σ², d_k σ⁴ (1 + ρ²)) and its
-   * rescalings, and the histograms are centred on the theoretical mean
-   */
-  correlation?: Correlation;
-}
-export interface ScoreVarianceRow {
-  dk: number;
-  /** of q·k */ raw: Moments;
-  /** of q·k/√d_k */ invSqrtDk: Moments;
-  /** of q·k/d_k */ invDk: Moments;
-  /** N(0, d_k σ⁴), N(0, σ⁴), N(0, σ⁴/d_k) */
-  theory: { raw: Moments; invSqrtDk: Moments; invDk: Moments };
-}
-export interface ScoreVarianceResult {
-  rows: ScoreVarianceRow[];
-  histDk: number;
-  /** q·k at histDk, edges ±5 theoretical std */ histRaw: Histogram;
-  /** q·k/√d_k at histDk */ histInvSqrtDk: Histogram;
-}
-
 /**
  * Logit soft-capping, s ↦ cap · tanh(s / cap) on the scaled logits before any mask (Gemma 2, Gemma Team 2024 §2
  * uses cap 50 on attention logits; Grok-1 30; the order of flash_attn's `softcap`). A number in (0, 1e6]; absent = off
@@ -95,234 +55,13 @@ export interface ScoreVarianceResult {
  */
 export type Softcap = number;
 
-export interface AttentionStatsParams {
-  /** 1..64 (default 8) */ heads?: number;
-  /** K/V heads for grouped-query attention: divides heads; 0 = heads (default 0) */ headsKv?: number;
-  /** L, 1..8192 (default 128) */ seqLen?: number;
-  /** 1..16384 (default 64) */ dk: number;
-  /** default 'inv_sqrt_dk' */ scale?: Scale;
-  seed?: number;
-  variance?: number;
-  /** share of rows whose max weight exceeds this, in (0, 1) (default 0.99) */ threshold?: number;
-  /** default: the core's kernel */ kernel?: Kernel;
-  /** the heatmap holds rows and keys 0..min(L, heatmapSize)−1 of head 0; 1..512 (default 128) */
-  heatmapSize?: number;
-  /** return the per-row arrays (default true) */ perRow?: boolean;
-  /**
-   * run the backward pass for gradLogits/gradQuery (default true); false skips V, dO and two of
-   * the three products (a third of the work) and gives NaN gradient summaries and empty gradient rows
-   */
-  gradients?: boolean;
-  /**
-   * causal mask: row i sees keys 0..i, as PyTorch's scaled_dot_product_attention(is_causal=True) (default false).
-   * Each row's entropy is then bounded by ln(i + 1), not ln L: see summary.entropyRatio.
-   */
-  causal?: boolean;
-  /**
-   * compute ‖J‖₂ per row (default true): the secular (or, soft-capped, Lanczos) solve is most of the
-   * per-row work; false leaves jacSpec NaN (and rows.jacSpec empty) and every other number bit for
-   * bit the same
-   */
-  spectral?: boolean;
-  /** soft-cap the scaled logits before the mask (default: off) */ softcap?: Softcap;
-  /**
-   * key j correlated with query j, its match (default 0); the other keys of a row stay independent of its query.
-   * With headsKv < heads a K/V head is correlated with the first query head of its group.
-   */
-  correlation?: Correlation;
-  /**
-   * one sink logit per head (default: none). With a finite sink the row is L + 1 outcomes, the keys and the sink:
-   * entropy, effSupport, jacFro and jacSpec are those of that full softmax (the sink logit is a trained parameter),
-   * entropyRatio divides by ln(keys seen + 1); maxWeight and shareAbove are over the keys; gradLogits and gradQuery
-   * flow through the key weights only (dS_j = w_j (g_j − Σ_k w_k g_k)). The result then carries summary.sinkMass and
-   * rows.sinkMass.
-   */
-  sinks?: Sinks | null;
-}
-export interface AttentionSummary {
-  /** the resolved scale factor c */ scale: number;
-  /** nats */ entropy: Summary;
-  /**
-   * H_i / ln(keys row i sees): the entropy against the row's own ceiling, ln L without a mask and ln(i + 1) under the
-   * causal mask; rows that see one key are left out (NaN summary if none is left)
-   */
-  entropyRatio: Summary;
-  maxWeight: Summary;
-  /** exp(entropy), in keys */ effSupport: Summary;
-  /** ‖diag(p) − p pᵀ‖_F; under softcap ‖(diag(p) − p pᵀ) diag(1 − tanh²(s/cap))‖_F */ jacFro: Summary;
-  /** ‖diag(p) − p pᵀ‖₂ (under softcap with the same factor) */ jacSpec: Summary;
-  /** ‖dS_i‖₂, the gradient reaching the logits of a row for a random upstream dO */ gradLogits: Summary;
-  /** ‖dQ_i‖₂, the gradient reaching the query (scale factor included) */ gradQuery: Summary;
-  /** fraction of rows whose max weight exceeds the threshold */ shareAbove: number;
-  /** max |logit| over all heads and unmasked pairs, after soft-capping */ maxAbsLogit: number;
-  /** only when sinks were given: the sink's weight p_sink of every row (0 for a −∞ sink) */ sinkMass?: Summary;
-}
-export interface AttentionStatsResult {
-  summary: AttentionSummary;
-  /** ln L, the entropy of a uniform row over all L keys (under the causal mask row i's ceiling is ln(i + 1)) */ logSeqLen: number;
-  /** per-row quantities, each [heads, seq_len] (length 0 when perRow is false) */
-  rows: {
-    entropy: Float64Array; maxWeight: Float64Array; effSupport: Float64Array;
-    jacFro: Float64Array; jacSpec: Float64Array; gradLogits: Float64Array; gradQuery: Float64Array;
-    /** only when sinks were given: p_sink per row [heads, seq_len] */ sinkMass?: Float64Array;
-  };
-  /** n: heatmap is [n, n] float32, attention weights of head 0 */
-  heatmapSize: number;
-  heatmap: Float32Array;
-}
-
-export interface SaturationSweepParams {
-  dks: number[];
-  /** default ['none', 'inv_sqrt_dk', 'inv_dk'], at most 8 */ scales?: Scale[];
-  /** default 4 */ heads?: number;
-  /** default 128 */ seqLen?: number;
-  seed?: number;
-  variance?: number;
-  threshold?: number;
-  kernel?: Kernel;
-  /** as in AttentionStatsParams (default true) */ gradients?: boolean;
-  /** as in AttentionStatsParams (default false) */ causal?: boolean;
-  /** as in AttentionStatsParams (default true) */ spectral?: boolean;
-  /** as in AttentionStatsParams (default: off) */ softcap?: Softcap;
-  /** as in AttentionStatsParams (default 0); the same draws serve every scale */ correlation?: Correlation;
-  /** as in AttentionStatsParams (default: none), [heads]; every point then carries sinkMass */ sinks?: Sinks | null;
-}
-export interface SaturationSweepResult {
-  logSeqLen: number;
-  /** points[s][d]: scales[s] at dks[d] */
-  points: AttentionSummary[][];
-}
-
 export interface SoftmaxJacobianOptions {
   /** soft-cap the logits first; J is then ∂p/∂s with respect to the raw logits (default: off) */ softcap?: Softcap;
-}
-export interface SoftmaxJacobianResult {
-  /** [n] softmax in double (of the capped logits under softcap); all −∞ gives all zeros */ probs: Float64Array;
-  /**
-   * [n, n] row-major J = ∂p/∂s = diag(p) − p pᵀ; under softcap (diag(p) − p pᵀ) diag(1 − tanh²(s/cap)), and its
-   * spectral norm comes from the Lanczos method
-   */
-  jacobian: Float64Array;
-  frobenius: number;
-  spectral: number;
-  /** nats */ entropy: number;
-}
-
-export interface AttentionParams {
-  /** q [heads, seqLen, dk]; k [headsKv, seqLen, dk]; v [headsKv, seqLen, dv]; finite */
-  q: Float32Array; k: Float32Array; v: Float32Array;
-  heads: number; seqLen: number; dk: number;
-  /**
-   * d_v, the head size of v and of the output [heads, seqLen, dv], 0..16384; 0 or absent: dk (every number the same as
-   * without it, bit for bit). DeepSeek's MLA: q/k heads of 192 (128 + 64 rotary), v heads of 128.
-   */
-  dv?: number;
-  /** K/V heads: 0 or absent = heads (MHA), 1 = MQA, a divisor of heads = GQA; query head h reads K/V head ⌊h / (heads/headsKv)⌋ */
-  headsKv?: number;
-  /** default 'inv_sqrt_dk' */ scale?: Scale;
-  kernel?: Kernel;
-  /** also return the attention weights [heads, seqLen, seqLen] (default true) */ weights?: boolean;
-  /** causal mask, row i sees keys 0..i: PyTorch SDPA's is_causal; bit for bit the additive mask of −∞ above the diagonal (default false) */
-  causal?: boolean;
-  /**
-   * additive mask [seqLen, seqLen] float32, added to every head's scores after scaling and soft-capping: 0 (keep),
-   * −∞ (mask) or any finite value (a bias); NaN and +∞ refused. PyTorch SDPA's float attn_mask, broadcast over heads.
-   * Or [heads, seqLen, seqLen], one per head (a bias per head: T5's relative position bias, ALiBi written out):
-   * head h adds mask[h]; the same numbers, bit for bit, as one call per head with its own [seqLen, seqLen].
-   */
-  mask?: Float32Array | null;
-  /** soft-cap the scaled logits before the masks (default: off) */ softcap?: Softcap;
-  /**
-   * a fully masked row (every score −∞) has no softmax: 'zero' gives zero weights and output, the convention of
-   * FlashAttention and of PyTorch's SDPA (the default here); 'nan' gives what the formula gives, NaN
-   */
-  maskedRow?: MaskedRowRule;
-  /**
-   * one sink logit per head, appended to every row after the scale, the soft-cap and the masks (default: none);
-   * a head with a finite sink never gives a NaN row
-   */
-  sinks?: Sinks | null;
-  /**
-   * ALiBi (Press, Smith & Lewis 2022, "Train Short, Test Long"): head h adds −m_h · (i − j) to logit (i, j) where the
-   * mask is added (after the scale and the soft-cap; with a mask, float32(mask + float32(−m_h · (i − j))) is added).
-   * 'press': the paper's slopes for this many heads, 2^(−8(h+1)/H) for H a power of two, else the first c = 2^⌊log₂ H⌋
-   * of those followed by every other slope of 2c heads (ofirpress/attention_with_linear_biases, `get_slopes`):
-   * 8 heads 1/2 … 1/256; 12 heads 1/2 … 1/256, 0.7071068, 0.3535534, 0.1767767, 0.0883883. Or a Float32Array [heads]
-   * of slopes (finite, |m| ≤ 1e4). Defined for causal attention; without causal, keys after i get +m_h · (j − i).
-   * Default: none. The result then carries alibiSlopes.
-   */
-  alibi?: 'press' | Float32Array | null;
-  /**
-   * also return lse [heads, seqLen]: each row's log-sum-exp ln Σ_j e^{s_j} in nats over its logits (scaled,
-   * soft-capped, masked, with ALiBi; with a sink, e^{sink} is in the sum), computed in double from the float32 logits
-   * and rounded to float32, so that the weights are e^{s_j − lse}: FlashAttention's softmax_lse. A fully masked row
-   * (no sink) gives −∞ (its output 0, or NaN under maskedRow 'nan'). For mergeAttention. Default false.
-   */
-  lse?: boolean;
-  /**
-   * a multiplier t_i per query row [seqLen] (the same for every head), in 0..1e4: s_ij = t_i · c · q_i·k_j,
-   * applied to the scaled float32 logits before the soft-cap, the masks and ALiBi. For temperatures that depend on the
-   * position in a causal call: Scalable-Softmax with n = i + 1 keys seen, t_i = s · ln(i + 1) (Nakanishi 2025,
-   * arXiv 2501.19399; allenai/OLMo-core#808), Llama 4's 1 + attn_scale · ln(⌊(i + 1) / floor_scale⌋ + 1), log-n scaling
-   * max(1, ln(i + 1) / ln L_train). Default: none (every number as without it, bit for bit).
-   */
-  queryScale?: Float32Array | null;
-}
-export interface AttentionResult {
-  scale: number;
-  /** [heads, seqLen, dv] (dv = dk unless given) */ output: Float32Array;
-  /** [heads, seqLen, seqLen], or null when weights: false; with sinks each row sums to 1 − its sink weight */ weights: Float32Array | null;
-  /** only when sinks were given: p_sink of every row [heads, seqLen] */ sinkWeights?: Float32Array;
-  /** only when sinks were given: the mean of sinkWeights */ sinkMass?: number;
-  /** only with alibi: the slopes applied [heads], as float32 */ alibiSlopes?: Float32Array;
-  /** only with lse: true: [heads, seqLen], ln Σ_j e^{s_j} in nats; −∞ for a fully masked row */ lse?: Float32Array;
 }
 /** A partial attention: the output over one chunk of keys and its log-sum-exp (attention with lse: true). */
 export interface AttentionState {
   /** [heads, seqLen, dv], finite */ output: Float32Array;
   /** [heads, seqLen], nats; finite, or −∞ for a row that saw no key (an empty chunk) */ lse: Float32Array;
-}
-/**
- * Two partial attentions of the same queries over disjoint keys (split-KV decoding, ring attention: FlashDecoding,
- * flashinfer's merge_state, vLLM's merge_attn_states), merged per row, in double then float32:
- * m = max(l_a, l_b), w = e^{l − m}, output = (w_a o_a + w_b o_b) / (w_a + w_b), lse = m + ln(w_a + w_b).
- * An empty chunk (0, −∞) is neutral; two empty chunks give (0, −∞), never NaN. An lse of NaN or +∞ is refused.
- * A log-sum-exp in base 2 (lse · log₂e, as kernels that use exp2 keep it) must be converted first: read as natural,
- * it sharpens the mixing weights by log₂e.
- */
-export interface MergeAttentionParams {
-  a: AttentionState; b: AttentionState;
-  /** 1..64 */ heads: number;
-  /** 1..8192 */ seqLen: number;
-  /** 1..16384 */ dv: number;
-}
-export interface MergeAttentionResult {
-  /** [heads, seqLen, dv] */ output: Float32Array;
-  /** [heads, seqLen], nats */ lse: Float32Array;
-}
-
-export interface TensorStatsParams {
-  /**
-   * [heads, seqLen, dk] each, finite; v optional (random N(0, 1) when absent or null; a zero-length v
-   * is refused). Each must be a genuine Float32Array whose element count (byteLength / 4) matches the
-   * shape, checked before anything is copied (TypeError / RangeError naming the tensor).
-   */
-  q: Float32Array; k: Float32Array; v?: Float32Array | null;
-  heads: number; seqLen: number; dk: number;
-  /** default 'inv_sqrt_dk' */ scale?: Scale;
-  /** seeds the random V (if absent) and upstream gradient dO */ seed?: number;
-  threshold?: number;
-  kernel?: Kernel;
-  /** causal mask, as in AttentionStatsParams (default false) */ causal?: boolean;
-}
-export interface TensorStatsResult {
-  /** of the raw q·k over every head, query and key */ qk: Moments;
-  qComponent: Moments;
-  kComponent: Moments;
-  summary: AttentionSummary;
-  logSeqLen: number;
-  /** each [heads, seqLen] */
-  rows: { entropy: Float64Array; maxWeight: Float64Array; jacFro: Float64Array };
 }
 
 export type FloatFormat = 'float64' | 'float32' | 'bfloat16' | 'float16';
@@ -335,116 +74,10 @@ export type MaskedRowRule = 'nan' | 'zero';
  * wider), as PyTorch's half-precision softmax kernels and FlashAttention do.
  */
 export type AccumulateMode = 'same' | 'float32';
-export interface PrecisionLabParams {
-  /**
-   * one explicit logit row (1..8192 values, −∞ allowed): a plain array of numbers or a typed array;
-   * when absent, random rows are used. With logits, rows, seqLen, dk, heads, scale and seed are
-   * refused (TypeError): they describe random rows.
-   */
-  logits?: readonly number[] | Float64Array | Float32Array | null;
-  /** random rows, 1..1024 (default 64) */ rows?: number;
-  /** default 128 */ seqLen?: number;
-  /** default 64 */ dk?: number;
-  /** only to resolve 'inv_sqrt_d_model' (default 1) */ heads?: number;
-  /** default 'inv_sqrt_dk' (with q and k: the scale of the products, resolved with dk and heads) */ scale?: Scale;
-  seed?: number;
-  /** key block of the online softmax, 1..8192 (default 32) */ blockSize?: number;
-  /**
-   * default 'same'. The online cell is "FlashAttention-style" (Dao et al. 2022, Alg. 1: running max and sum in
-   * float32) only with 'float32'
-   */
-  accumulate?: AccumulateMode;
-  /** default 'nan': each cell computes what its formula gives; 'zero': the fused-kernel convention. The float64 reference follows the same rule */
-  maskedRow?: MaskedRowRule;
-  /** soft-cap the logits in double before each format rounds them; −∞ stays −∞ (default: off) */ softcap?: Softcap;
-  /**
-   * q [queries, dk] (queries 1..1024) and k [keys, dk] (keys 1..8192), float32, finite with |x| ≤ 1e6, given together
-   * with dk (required) and a scale (default 'inv_sqrt_dk'): one row per query, one logit per key. In each format q and
-   * k are rounded to it, each product and partial sum to the accumulation format (the format, or float32 for
-   * float16/bfloat16 under accumulate 'float32'), the dot product stored in the format, then the scale applied at
-   * scaleAt; a product or logit that overflows counts as inputOverflow. The float64 reference and cells use the
-   * products in double. Refused with logits, rows, seqLen or seed (TypeError). Every cell then carries rowSum and
-   * causes.sumStall. d_k 128, q = 24·𝟏, keys 24·𝟏, 12·𝟏, 0 in float16: at the scores the products are
-   * [∞, 36864, 0] and the row NaN; at the query the logits are [6516.6, 3258.3, 0] and the weights [1, 0, 0].
-   */
-  q?: Float32Array | null;
-  k?: Float32Array | null;
-  /**
-   * with q and k: 'scores' (default) computes c · (q·k), what softmax(q kᵀ · c) does; 'query' scales q first,
-   * (c · q)·k, as kernels that fold the scale into q do; 'both' puts √c on q and on k, (√c · q)·(√c · k), as
-   * PyTorch's math backend of scaled_dot_product_attention did before pytorch/pytorch#163508. Refused without q and k.
-   */
-  scaleAt?: ScaleAt;
-  /**
-   * with q and k: how a float16/bfloat16 cell holds the constant it multiplies by (c, or √c under 'both').
-   * 'float32' (default): a float32 constant, each product formed in float32 and then rounded to the cell's format,
-   * as PyTorch multiplies a bf16/fp16 tensor by a Python float (pytorch/pytorch#147134) and FlashAttention keeps
-   * softmax_scale in float32. 'cell': c rounded to the cell's format first (core 0.3.0's rule, for comparison).
-   * float32 and float64 cells are the same either way; each cell reports the c it applied (scaleApplied).
-   * d_k 128, bfloat16, safe, accumulate 'float32', q = e₀, keys 227·e₀ and 226·e₀, 'scores': 'float32' gives the
-   * logits [20.125, 20] and p = [0.53125, 0.46875] (float64 [0.5220827, 0.4779173]); 'cell' holds c = 0.08837890625
-   * and gives [20, 20], p = [0.5, 0.5]. Refused without q and k.
-   */
-  scaleRounding?: ScaleRounding;
-  /**
-   * check every row's sum Σ_j p_j (default true; always on with q and k): each cell carries rowSum and
-   * causes.sumStall. false (an opt-out for the results of core 0.2, which had them off by default) leaves out those
-   * two fields and nothing else: every other number is the same, bit for bit. The check costs a sum per row.
-   */
-  rowSums?: boolean;
-}
 /** Where the precision lab with q and k applies the scale: 'scores' (c · (q·k)), 'query' ((c · q)·k) or 'both' ((√c · q)·(√c · k)). */
 export type ScaleAt = 'scores' | 'query' | 'both';
 /** How the precision lab's float16/bfloat16 cells hold the scale with q and k: a float32 constant or rounded to the cell's format. */
 export type ScaleRounding = 'float32' | 'cell';
-/**
- * The cause of each broken row, as a share of the rows. A row counts under the first cause that happened in it, in
- * this order, so the shares partition the broken rows.
- */
-export interface PrecisionCauses {
-  /** a finite logit rounded to ±∞ in the format (whatever the algorithm does next) */ inputOverflow: number;
-  /** a term exp(·) overflowed (naive softmax with a logit above ln(max finite)) */ expOverflow: number;
-  /** every term fit but their sum overflowed (the weights come out e/∞ = 0) */ sumOverflow: number;
-  /** NaN without an overflow: 0/0 of a fully masked or fully underflowed row, −∞ − (−∞) */ nan: number;
-  /** a weight came out 0 where float64 has it positive, with no overflow or NaN */ underflow: number;
-  /**
-   * unless rowSums: false (always with q/k): every weight finite, but Σ_j p_j is off the float64 row's sum by more than the format's
-   * rounding allows, u (2 + 2√n) + n · (smallest subnormal), u = 2^−(mantissa bits + 1) (2u for the outputs' own
-   * rounding and twice the √n·u that independent roundings of n terms typically leave; Higham 2002 §4.2). A float16
-   * row of 4096 zero logits summed in float16 stalls at 2048: every weight 1/2048, Σ = 2.0.
-   */
-  sumStall?: number;
-}
-export interface PrecisionCell {
-  format: FloatFormat;
-  algorithm: SoftmaxAlgorithm;
-  /** rows whose result holds ±∞ or NaN */ shareNonfinite: number;
-  /** rows whose result holds NaN */ shareNan: number;
-  causes: PrecisionCauses;
-  /** max |p − p_float64| over the rows where both are finite (NaN if none) */ maxAbsError: number;
-  meanAbsError: number;
-  /** median ‖J‖_F of the finite rows */ jacFroMedian: number;
-  /** the first row's weights [seqLen] */ probs: Float64Array;
-  /** unless rowSums: false (always with q/k): min and max of Σ_j p_j over the rows whose sum is not NaN (NaN if none) */
-  rowSum?: { min: number; max: number };
-  /**
-   * with q and k only: the c this cell's logits carry, as held: c in double (float64 cells), float32(c) (float32 cells,
-   * and float16/bfloat16 under scaleRounding 'float32'), or c rounded to the cell's format (scaleRounding 'cell');
-   * under scaleAt 'both' the square of the √c so held. d_k 128, bfloat16: 0.0883883461356163 ('float32'),
-   * 0.08837890625 ('cell'); the float64 cells 0.08838834764831843.
-   */
-  scaleApplied?: number;
-}
-export interface PrecisionLabResult {
-  rows: number;
-  seqLen: number;
-  scale: number;
-  maxAbsLogit: number;
-  jacFroMedianF64: number;
-  /** first row, float64 safe softmax */ reference: Float64Array;
-  /** format-major: float64, float32, bfloat16, float16 × naive, safe, online */ cells: PrecisionCell[];
-  /** max |online − safe| per format, in the order above */ onlineVsSafe: Float64Array;
-}
 
 /**
  * Logit multipliers on q·k/√d_k at length L (s = L / trainLen; each query is the newest token, position L − 1,
@@ -463,37 +96,6 @@ export interface PrecisionLabResult {
 export type LongContextScheme = LongContextMethod | 'llama4' | 'ssmax';
 /** The four schemes of the first long-context panel (kept as a type of its own so that records keyed by it stay valid). */
 export type LongContextMethod = 'fixed' | 'logn' | 'yarn' | 'article';
-export interface LongContextParams {
-  /** default 64 */ dk?: number;
-  /** each 1..16384, at most 16, each at most once (a repeat is refused, naming it) */ seqLens: number[];
-  /** L_train, 2..16384 (default 512) */ trainLen?: number;
-  /** queries per length, 1..1024 (default 64) */ queries?: number;
-  /** default all six (LONG_CONTEXT_METHODS); each at most once (a repeat is refused, naming it) */ methods?: LongContextScheme[];
-  seed?: number;
-  kernel?: Kernel;
-  /** 'llama4': floor_scale, in [1, 1e9] (default 8192, Meta's) */ floorScale?: number;
-  /** 'llama4': attn_scale, in [0, 10] (default 0.1, Meta's) */ attnScale?: number;
-  /** 'ssmax': the scaling parameter s, in (0, 10] (default 0.43, the paper's check) */ s?: number;
-  /** 'yarn': mscale, in (0, 100] (default 1) */ mscale?: number;
-  /** 'yarn': mscale_all_dim, 0 = absent (the default) or in (0, 100] */ mscaleAllDim?: number;
-  /**
-   * one sink logit appended to every row (gpt-oss semantics, see Sinks; default: none; −Infinity = none, bit for bit):
-   * the entropy is then that of the L + 1 outcomes and entropyRatio divides by ln(L + 1); maxWeight is over the keys;
-   * every point carries sinkMass
-   */
-  sink?: number | null;
-}
-export interface LongContextPoint {
-  seqLen: number;
-  /** on q·k/√d_k */ multiplier: number;
-  /** mean over queries, nats */ entropy: number;
-  /** entropy / ln L (ln(L + 1) with a finite sink) */ entropyRatio: number;
-  maxWeight: number;
-  /** only with a sink: the mean sink weight p_sink over the queries */ sinkMass?: number;
-}
-export interface LongContextResult {
-  /** points[m][i]: methods[m] at seqLens[i] */ points: LongContextPoint[][];
-}
 
 // ---- does attention have to sum to one? ------------------------------------------------------
 /**
@@ -505,116 +107,6 @@ export interface LongContextResult {
  * Differential Transformer, microsoft/unilm). All-zero logits over n keys: sigmoid and off-by-one sum to n/(n + 1).
  */
 export type NormaliserName = 'softmax' | 'offByOne' | 'sink' | 'sigmoid' | 'gated' | 'differential';
-export interface NormalisersParams {
-  /** 1..16 (default 4); the differential pairs heads (2h, 2h + 1): ⌊heads / 2⌋ pairs, none with 1 head */ heads?: number;
-  /** L, 1..512 (default 128) */ seqLen?: number;
-  /** 1..256 (default 64) */ dk?: number;
-  scale?: Scale;
-  /** q, k, v drawn as attentionStats draws them (streams 1, 2, 3), the gate g from stream 5 */ seed?: number;
-  kernel?: Kernel;
-  causal?: boolean;
-  /** the sink normaliser's logit S, in [−100, 100] (default 1) */ sink?: number;
-  /** sigmoid's bias b, in [−100, 100], or null (default): −ln n, n the keys the row sees */ sigmoidBias?: number | null;
-  /** the mean of g, in [−20, 20] (default 0) */ gateMean?: number;
-  /** λ, in [0, 2] (default 0.8, the Differential Transformer's λ_init of deep layers) */ lambda?: number;
-  /** one explicit row (1..4096 logits, −∞ a masked key) for every normaliser instead of the drawn q, k; not with seqLen, causal */ logits?: ArrayLike<number> | null;
-}
-export interface NormaliserRow {
-  name: NormaliserName;
-  /** Σ_j w_j, mean over rows (gated: the coefficients σ(g_c)·p_j averaged over channels c; null without rows) */ rowSum: number | null;
-  rowSumMin: number | null;
-  rowSumMax: number | null;
-  /** w_0, the weight on the first key, mean over rows */ firstMass: number | null;
-  /**
-   * the entropy of the renormalised row w / Σw in nats, mean over the rows whose weights are all ≥ 0;
-   * null = not applicable (every differential row has a negative weight, or no rows)
-   */
-  entropy: number | null;
-  /** the rows whose entropy is defined */ entropyRows: number;
-  /** rows measured (the differential's: its pairs' rows) */ rows: number;
-  /** the share of weights < 0 (only the differential's) */ negativeShare: number | null;
-  /** ‖o_i‖₂, mean over rows */ outputNorm: number | null;
-  /** the first row of head 0 (of pair 0) [keys] */ weights: Float64Array;
-}
-export interface NormalisersResult {
-  /** c */ scale: number;
-  /** n of the first row */ keys: number;
-  /** b of the first row */ sigmoidBias: number;
-  /** one per NormaliserName, in its order */ rows: NormaliserRow[];
-}
-/**
- * QK-Clip (Kimi K2's MuonClip, Kimi Team 2025 §2.1; NVIDIA/Megatron-LM megatron/core/transformer/attention.py
- * clip_qk, qk_clip_threshold 100 and qk_clip_alpha 0.5 in transformer_config.py): η = min(1, τ / S_max) per head
- * (per KV group under GQA: the maximum over its query heads), q × η^α and k × η^(1−α); MLA (ropeDim > 0): the
- * rotary query part × η, the shared rotary key untouched. A clipped head's new maximum is τ (without a soft-cap).
- */
-export interface QkClipParams {
-  /** 1..64 (default 8) */ heads?: number;
-  /** 0 (default) = heads; else divides heads */ headsKv?: number;
-  /** 1..512 (default 128) */ seqLen?: number;
-  /** 1..512 (default 64) */ dk?: number;
-  scale?: Scale;
-  seed?: number;
-  kernel?: Kernel;
-  causal?: boolean;
-  softcap?: number;
-  /** the multiplier of q, in (0, 1000] (default 1): logits past τ */ qGain?: number;
-  /** τ, in (0, 1e6] (default 100) */ tau?: number;
-  /** α, in [0, 1] (default 0.5) */ alpha?: number;
-  /** MLA's rotary dimensions at the end of each head, 0 (default) .. dk − 1; needs headsKv = heads */ ropeDim?: number;
-}
-export interface QkClipResult {
-  scale: number;
-  /** KV heads */ groups: number;
-  /** [heads] the signed maximum logit S_max of each head before clipping */ maxLogit: Float64Array;
-  /** [groups] the maximum over each group's heads */ groupMaxLogit: Float64Array;
-  /** [heads] η of each head (its group's) */ gamma: Float64Array;
-  /** [heads] the maximum logit after clipping */ clippedMax: Float64Array;
-  /** [heads] mean row entropy in nats before clipping */ entropyBefore: Float64Array;
-  /** [heads] and after */ entropyAfter: Float64Array;
-  /** heads with η < 1 */ clippedHeads: number;
-  /** the query row holding the largest logit of all: its logits before and after (−∞ masked) */
-  row: { head: number; query: number; before: Float64Array; after: Float64Array };
-}
-
-/**
- * normalDraws: n draws N(0, σ²) from the core's own generator and normal sampler — xoshiro256** seeded by
- * SplitMix64 at seed + stream · 0x9E3779B97F4A7C15 (Rng::stream), Marsaglia's polar method — in double. The
- * sampler runs inside the wasm core with its own logarithm, so the draws are the same bits in every engine
- * (a JavaScript Box–Muller on Math.log/cos is not: Firefox's are not correctly rounded). Converted to float32,
- * stream 1 of a seed is attentionStats' Q of that seed and stream 2 its K ([heads, seqLen, dk] row-major, K of
- * headsKv heads); web/public/python/sqrtdk_rng.py draws the same numbers (Stream(seed, stream).normals(n) · σ).
- * n outside 1..2^24, stream outside 0..2^31−1, σ not in (0, 1000] or 8·n bytes over the call's workBytes: RangeError.
- */
-export interface NormalDrawsParams {
-  /** how many draws, 1..16 777 216 (required) */ n: number;
-  /** 0..2^32−1 (default 0) */ seed?: number;
-  /** which stream of the seed, 0..2^31−1 (default 0) */ stream?: number;
-  /** σ, the standard deviation, in (0, 1000] (default 1) */ sigma?: number;
-}
-export interface NormalDrawsResult {
-  /** [n] σ · z_i, z_i the stream's successive N(0, 1) draws, in order (dimensionless, units of σ) */ values: Float64Array;
-}
-
-/** One configuration value a model's scale is computed from. */
-export interface ModelParam { name: string; value: number }
-/**
- * The attention scale factor a real model computes, computed by the core from the model's configuration values
- * (`params`) by `formula`, with the code and configuration it follows (`source`, "owner/repo: path (symbol)").
- */
-export interface ModelScale {
-  model: string;
-  /** the q·k dimension of a head (DeepSeek-V3's MLA: 128 + 64 = 192) */ dHead: number;
-  /** how the model computes c, in its parameters' names */ formula: string;
-  /** c on q·k of one head, in (0, 1e4]: pass it as an explicit scale to reproduce the model */ scale: number;
-  /** 1/√dHead, for the ratio scale / invSqrtDHead */ invSqrtDHead: number;
-  /** the attention-logit soft-cap cap · tanh(s / cap) after the scale, or null */ softcap: number | null;
-  /** a learned sink logit per head (gpt-oss) */ sinks: boolean;
-  /** q and k normalised per head before the product */ qkNorm: boolean;
-  params: ModelParam[];
-  /** what the number leaves out, or why the model chose it */ note: string;
-  source: string;
-}
 
 // ---- reading a model's config.json (modelConfig, no wasm) -----------------------------------
 /** One thing a config changes about a head's logits or weights, with the field it came from. */
@@ -834,19 +326,6 @@ export interface CoreInfo {
   /** 'full', or 'first': the SIMD128 build's first part, with FIRST_PART_CALLS only (loadCore's `part`) */ part: CorePart;
   /** the wasm heap's current size in bytes: it grows with the largest call so far and never shrinks (at most 1 GiB) */ heapBytes: number;
 }
-
-/** The calls whose work the core budgets, and so the names core.cost estimates. */
-export type CostedCall = 'scoreVariance' | 'attentionStats' | 'saturationSweep' | 'attention' | 'tensorStats' | 'precisionLab' | 'longContext';
-/** The parameters of each costed call (core.cost takes the same object the call would). */
-export interface CostedParams {
-  scoreVariance: ScoreVarianceParams;
-  attentionStats: AttentionStatsParams;
-  saturationSweep: SaturationSweepParams;
-  attention: AttentionParams;
-  tensorStats: TensorStatsParams;
-  precisionLab: PrecisionLabParams;
-  longContext: LongContextParams;
-}
 /** One term of a cost estimate: what it is, the parameters that drive it (with their values) and its share. */
 export interface CostDriver {
   /** e.g. "the per-row statistics of 65536 attention weights" */
@@ -877,7 +356,8 @@ export interface WorkLimits {
   readonly workBytes: number;
 }
 
-export interface Core {
+/** A loaded core: its experiments (ExperimentMethods, generated from their declaration) and the rest. */
+export interface Core extends ExperimentMethods {
   /** This core's budget of one call (loadCore's `limits`, else LIMITS' defaults). */
   readonly limits: WorkLimits;
   /**
@@ -891,39 +371,14 @@ export interface Core {
    * computed or allocated; about a microsecond. Throws a RangeError for a name not in COSTED_CALLS.
    */
   cost<N extends CostedCall>(name: N, params: CostedParams[N]): CostEstimate;
-  scoreVariance(params: ScoreVarianceParams): ScoreVarianceResult;
-  attentionStats(params: AttentionStatsParams): AttentionStatsResult;
-  saturationSweep(params: SaturationSweepParams): SaturationSweepResult;
   /** logits: 1..4096 numbers; −∞ allowed (a masked key), NaN and +∞ refused */
   softmaxJacobian(logits: ArrayLike<number>, options?: SoftmaxJacobianOptions): SoftmaxJacobianResult;
-  attention(params: AttentionParams): AttentionResult;
-  /** Merges two partial attentions by their log-sum-exp (see MergeAttentionParams). */
-  mergeAttention(params: MergeAttentionParams): MergeAttentionResult;
-  /**
-   * The single-core WebAssembly SIMD128 multiply+add peak kernel (8 f32x4 chains fed from L1, as a
-   * GEMM micro-kernel is): runs `iters` steps (1..1e6, default 10000) and returns the FLOPs done
-   * (16 384 per step) and the accumulators' sum. Time the call to get GFLOP/s. SIMD128 build only
-   * (RangeError in the baseline build).
-   */
-  simdPeak(params?: { iters?: number }): { flop: number; sum: number };
-  /** the diagnostics of attentionStats on your own q, k (v) */
-  tensorStats(params: TensorStatsParams): TensorStatsResult;
-  /** softmax in float64/float32/bfloat16/float16 with the naive, safe and online algorithms */
-  precisionLab(params: PrecisionLabParams): PrecisionLabResult;
-  /** entropy against sequence length for fixed, log-n, YaRN, the article's temperature, Llama 4's and SSMax */
-  longContext(params: LongContextParams): LongContextResult;
   /**
    * The catalogue of scales real models compute (GPT-2, Llama 3, Qwen2.5, Qwen3, Gemma 2 9B/27B, Gemma 3 27B,
    * DeepSeek-V3, gpt-oss, Grok-1, Granite 3.0, T5, Llama 4 Scout, μP), each scale computed from its parameters.
    * Takes no arguments: any argument is refused (TypeError), as options it would ignore.
    */
   modelScales(): ModelScale[];
-  /** does attention have to sum to one? six normalisers on the same draws (or one explicit row of logits) */
-  normalisers(params?: NormalisersParams): NormalisersResult;
-  /** QK-Clip's per-head maximum logits, η and the logits after clipping (MHA, GQA, MLA) */
-  qkClip(params?: QkClipParams): QkClipResult;
-  /** n draws N(0, σ²) of one stream of the core's generator, in double, the same bits in every engine */
-  normalDraws(params: NormalDrawsParams): NormalDrawsResult;
   /** A Transformer training run of the training lab (RangeError naming the value when a size does not fit). */
   createTrainingRun(config?: TrainingConfig): TrainingRun;
   info(): CoreInfo;

@@ -26,6 +26,17 @@ export const ATTENTION_VARIANTS = Object.freeze(/** @type {const} */ (['none', '
 export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reverse', 'sort', 'assoc_recall']));
 
 /**
+ * The training lab's default config (core.createTrainingRun; kernel: the core's). The C++
+ * TrainConfig starts from it: scripts/gen-experiments.mjs writes training_defaults.hpp
+ * (sqrtdk::train::defaults::<field in snake_case>).
+ */
+export const TRAINING_DEFAULTS = Object.freeze({
+  task: 'copy', vocab: 16, seqLen: 16, layers: 2, dModel: 64, heads: 4, mlp: 128, norm: 'pre',
+  attention: 'inv_sqrt_dk', softmax: 'safe', softcap: 0, initStd: 0.125, batch: 16, steps: 200, lr: 3e-3, warmup: 0,
+  clip: 1, weightDecay: 0.01, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, evalSize: 256, seed: 0,
+});
+
+/**
  * One parameter. `type` says how core.js reads it: int, number, bool, seed (0..2³²−1), kernel
  * ('scalar' | 'simd', default: the build's), scale (a name, a number or { power: p }), choice (one
  * of `values`), softcap (0 = off), correlation (−1..1), intList, scaleList, choiceList, float32 (a
@@ -37,6 +48,10 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * `field`: the member of the C++ Params struct it goes into, if not the key in snake_case; null: the
  * binding reads it itself (a tensor copied into the heap after the call's budget check, a value of
  * its own form); every other parameter is read by the generated read_params (experiment_reads.hpp).
+ * `ts`: its TypeScript type, where not the one `type` gives (a named union, a wider input).
+ * `optional`: a parameter with no `default` that a call may still leave out (derived as `doc` says).
+ * `doc`: the doc comment of the parameter in the generated experiment-types.d.ts (its range and
+ * default are added there where it does not say them).
  * @typedef {object} ParamSpec
  * @property {'int'|'number'|'bool'|'seed'|'kernel'|'scale'|'choice'|'softcap'|'correlation'|'intList'|'scaleList'|'choiceList'|'float32'|'numberList'|'sinks'|'sink'|'alibi'|'state'} type
  * @property {number|boolean|string|null|readonly (string|number)[]} [default]
@@ -44,6 +59,8 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * @property {readonly [number, number]} [count]
  * @property {readonly string[]} [values]
  * @property {string|null} [field]
+ * @property {string} [ts]
+ * @property {boolean} [optional]
  * @property {string} doc
  */
 /**
@@ -52,9 +69,18 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * `call`: 'params' (core[name](params), one object), 'positional' (its own arguments) or 'none'.
  * `part`: 'first' (also in the first part of the SIMD128 build, sqrtdk-simd-first) or 'full'.
  * `costed`: core.cost(name, params) estimates it (the call's parameter checks, then the cost
- * model's terms instead of the work). `result`: the top-level fields of its result, a field that
- * only some calls carry marked '?'. `example`: a small call, for the tests. `struct`: the C++ Params
- * struct of a 'params' call, if not <Cpp>Params; null: it has none (the binding reads its arguments).
+ * model's terms instead of the work). `result`: the fields of its result (of its C++ <Cpp>Result,
+ * the interface <Name>Result), or the type of a result that is not an object ('ModelScale[]').
+ * `flags`: the C++ expression, of the Params `p`, of each flag a field's `when` names (the fields a
+ * result carries only for some calls). `convert: 'own'`: bindings.cpp converts its result itself
+ * (no C++ result struct, or staged buffers); else the conversion is generated. `example`: a small
+ * call, for the tests. `struct`: the C++ Params struct of a 'params' call, if not <Cpp>Params;
+ * null: it has none (the binding reads its arguments). A 'params' call whose parameters
+ * read_params reads all (no `field: null`) and whose result is converted by the generated code has
+ * its whole binding generated (experiment_results.hpp); any other is a js_<cpp> in bindings.cpp.
+ * `cppStructs: 'generated'`: its C++ Params and Result structs and the declaration of its function are
+ * generated from its parameters and result fields (experiment_structs.hpp); its family's .cpp defines
+ * the function. Without it they are written in the family's header.
  * @typedef {object} ExperimentSpec
  * @property {string} doc
  * @property {string} cpp
@@ -62,10 +88,175 @@ export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reve
  * @property {'first'|'full'} part
  * @property {boolean} costed
  * @property {Record<string, ParamSpec>} params
- * @property {readonly string[]} result
+ * @property {Record<string, FieldSpec>|string} result
+ * @property {Record<string, string>} [flags]
+ * @property {'own'} [convert]
+ * @property {'generated'} [cppStructs]
  * @property {readonly unknown[]} example  the arguments of a small call
  * @property {string|null} [struct]
  */
+
+/**
+ * One field of a result or of a record: the binding's conversion of it (generated into the build
+ * tree, experiment_results.hpp) and its type in wasm/js/experiment-types.d.ts (generated, with
+ * `doc` as its doc comment) both come from here. `type`: number, bool, string, f64
+ * (std::vector<double> → Float64Array), f32 (std::vector<float> → Float32Array), object (the
+ * `fields` given, read from the same C++ struct), the name of a record of RECORDS (its C++ struct
+ * and its interface), or a list of those ('Moments[]', 'LongContextPoint[][]'). `cpp`: the C++
+ * member it is read from, a path from the enclosing struct (default: the key in snake_case).
+ * `when`: the field is there only when that flag of the call holds (the experiment's `flags`).
+ * `nullIf`: null instead of a NaN ('nan') or of a value ≤ 0 ('nonpositive'). `ts`: its TypeScript
+ * type, where not the one `type` gives. `doc`: what it is, with its shape and unit.
+ * @typedef {object} FieldSpec
+ * @property {string} type
+ * @property {string} [doc]
+ * @property {string} [cpp]
+ * @property {string} [when]
+ * @property {'nan'|'nonpositive'} [nullIf]
+ * @property {string} [ts]
+ * @property {Record<string, FieldSpec>} [fields]
+ */
+/**
+ * A record: a C++ struct of a result and the interface of the same name, its fields in the order
+ * the binding sets them.
+ * @typedef {object} RecordSpec
+ * @property {string} [doc]
+ * @property {Record<string, FieldSpec>} fields
+ */
+
+/** The records results are made of, by the name of their C++ struct and TypeScript interface. */
+export const RECORDS = Object.freeze(/** @type {const} @satisfies {Record<string, RecordSpec>} */ ({
+  Moments: {
+    doc: 'The moments of a sample.',
+    fields: { mean: { type: 'number' }, variance: { type: 'number' }, std: { type: 'number', doc: 'the standard deviation' } },
+  },
+  Summary: {
+    doc: 'The distribution of a per-row quantity: mean, median, 10 % and 90 % quantiles (type 7).',
+    fields: { mean: { type: 'number' }, median: { type: 'number' }, p10: { type: 'number' }, p90: { type: 'number' } },
+  },
+  Histogram: {
+    doc: 'A histogram: counts between ascending edges, and what fell outside them.',
+    fields: {
+      edges: { type: 'f64', doc: '[bins + 1] ascending bin edges' },
+      counts: { type: 'f64', doc: '[bins] counts' },
+      below: { type: 'number', doc: 'the count below the first edge' },
+      above: { type: 'number', doc: 'the count above the last edge' },
+    },
+  },
+  AttentionSummary: {
+    doc: "The summaries of attentionStats' per-row quantities over every row of every head.",
+    fields: {
+      scale: { type: 'number', doc: 'the resolved scale factor c' },
+      entropy: { type: 'Summary', doc: 'nats' },
+      entropyRatio: { type: 'Summary', doc: "H_i / ln(keys row i sees): the entropy against the row's own ceiling, ln L without a mask and ln(i + 1) under the causal mask; rows that see one key are left out (NaN summary if none is left)" },
+      maxWeight: { type: 'Summary' },
+      effSupport: { type: 'Summary', doc: 'exp(entropy), in keys' },
+      jacFro: { type: 'Summary', doc: '‖diag(p) − p pᵀ‖_F; under softcap ‖(diag(p) − p pᵀ) diag(1 − tanh²(s/cap))‖_F' },
+      jacSpec: { type: 'Summary', doc: '‖diag(p) − p pᵀ‖₂ (under softcap with the same factor)' },
+      gradLogits: { type: 'Summary', doc: '‖dS_i‖₂, the gradient reaching the logits of a row for a random upstream dO' },
+      gradQuery: { type: 'Summary', doc: '‖dQ_i‖₂, the gradient reaching the query (scale factor included)' },
+      shareAbove: { type: 'number', doc: 'fraction of rows whose max weight exceeds the threshold' },
+      maxAbsLogit: { type: 'number', doc: 'max |logit| over all heads and unmasked pairs, after soft-capping' },
+      sinkMass: { type: 'Summary', when: 'sinks', doc: "only when sinks were given: the sink's weight p_sink of every row (0 for a −∞ sink)" },
+    },
+  },
+  ScoreVarianceRow: {
+    doc: 'The moments of the scores at one d_k, measured and in theory.',
+    fields: {
+      dk: { type: 'number', doc: 'd_k' },
+      raw: { type: 'Moments', doc: 'of q·k' },
+      invSqrtDk: { type: 'Moments', doc: 'of q·k/√d_k' },
+      invDk: { type: 'Moments', doc: 'of q·k/d_k' },
+      theory: {
+        type: 'object', doc: 'N(0, d_k σ⁴), N(0, σ⁴), N(0, σ⁴/d_k) (with a correlation ρ: N(ρ d_k σ², d_k σ⁴ (1 + ρ²)) and its rescalings)',
+        fields: { raw: { type: 'Moments', cpp: 'theory_raw' }, invSqrtDk: { type: 'Moments', cpp: 'theory_inv_sqrt_dk' }, invDk: { type: 'Moments', cpp: 'theory_inv_dk' } },
+      },
+    },
+  },
+  PrecisionCauses: {
+    doc: 'The cause of each broken row, as a share of the rows. A row counts under the first cause that happened in it, in this order, so the shares partition the broken rows.',
+    fields: {
+      inputOverflow: { type: 'number', doc: 'a finite logit rounded to ±∞ in the format (whatever the algorithm does next)' },
+      expOverflow: { type: 'number', doc: 'a term exp(·) overflowed (naive softmax with a logit above ln(max finite))' },
+      sumOverflow: { type: 'number', doc: 'every term fit but their sum overflowed (the weights come out e/∞ = 0)' },
+      nan: { type: 'number', doc: 'NaN without an overflow: 0/0 of a fully masked or fully underflowed row, −∞ − (−∞)' },
+      underflow: { type: 'number', doc: 'a weight came out 0 where float64 has it positive, with no overflow or NaN' },
+      sumStall: {
+        type: 'number', when: 'rowSums',
+        doc: "unless rowSums: false (always with q/k): every weight finite, but Σ_j p_j is off the float64 row's sum by more than the format's rounding allows, u (2 + 2√n) + n · (smallest subnormal), u = 2^−(mantissa bits + 1) (2u for the outputs' own rounding and twice the √n·u that independent roundings of n terms typically leave; Higham 2002 §4.2). A float16 row of 4096 zero logits summed in float16 stalls at 2048: every weight 1/2048, Σ = 2.0.",
+      },
+    },
+  },
+  PrecisionCell: {
+    doc: 'One format and algorithm of the precision lab, against float64.',
+    fields: {
+      format: { type: 'string', ts: 'FloatFormat' },
+      algorithm: { type: 'string', ts: 'SoftmaxAlgorithm' },
+      shareNonfinite: { type: 'number', doc: 'rows whose result holds ±∞ or NaN' },
+      shareNan: { type: 'number', doc: 'rows whose result holds NaN' },
+      causes: { type: 'PrecisionCauses' },
+      rowSum: {
+        type: 'object', when: 'rowSums', doc: 'unless rowSums: false (always with q/k): min and max of Σ_j p_j over the rows whose sum is not NaN (NaN if none)',
+        fields: { min: { type: 'number', cpp: 'row_sum.min' }, max: { type: 'number', cpp: 'row_sum.max' } },
+      },
+      maxAbsError: { type: 'number', doc: 'max |p − p_float64| over the rows where both are finite (NaN if none)' },
+      meanAbsError: { type: 'number', doc: 'mean over those rows of max_j |p − p_float64|' },
+      jacFroMedian: { type: 'number', doc: "median ‖J‖_F of the finite rows" },
+      probs: { type: 'f64', doc: "the first row's weights [seqLen]" },
+      scaleApplied: {
+        type: 'number', when: 'qk',
+        doc: "with q and k only: the c this cell's logits carry, as held: c in double (float64 cells), float32(c) (float32 cells, and float16/bfloat16 under scaleRounding 'float32'), or c rounded to the cell's format (scaleRounding 'cell'); under scaleAt 'both' the square of the √c so held. d_k 128, bfloat16: 0.0883883461356163 ('float32'), 0.08837890625 ('cell'); the float64 cells 0.08838834764831843.",
+      },
+    },
+  },
+  LongContextPoint: {
+    doc: 'One temperature scheme at one length L.',
+    fields: {
+      seqLen: { type: 'number', doc: 'L' },
+      multiplier: { type: 'number', doc: 'on q·k/√d_k' },
+      entropy: { type: 'number', doc: 'mean over queries, nats' },
+      entropyRatio: { type: 'number', doc: 'entropy / ln L (ln(L + 1) with a finite sink)' },
+      maxWeight: { type: 'number', doc: 'mean over queries' },
+      sinkMass: { type: 'number', when: 'sink', doc: 'only with a sink: the mean sink weight p_sink over the queries' },
+    },
+  },
+  NormaliserRow: {
+    doc: 'One normaliser of normalisers(), measured on the same draws.',
+    fields: {
+      name: { type: 'string', ts: 'NormaliserName' },
+      rowSum: { type: 'number', nullIf: 'nan', doc: 'Σ_j w_j, mean over rows (gated: the coefficients σ(g_c)·p_j averaged over channels c; null without rows)' },
+      rowSumMin: { type: 'number', nullIf: 'nan' },
+      rowSumMax: { type: 'number', nullIf: 'nan' },
+      firstMass: { type: 'number', nullIf: 'nan', doc: 'w_0, the weight on the first key, mean over rows' },
+      entropy: { type: 'number', nullIf: 'nan', doc: 'the entropy of the renormalised row w / Σw in nats, mean over the rows whose weights are all ≥ 0; null = not applicable (every differential row has a negative weight, or no rows)' },
+      entropyRows: { type: 'number', doc: 'the rows whose entropy is defined' },
+      rows: { type: 'number', doc: "rows measured (the differential's: its pairs' rows)" },
+      negativeShare: { type: 'number', nullIf: 'nan', doc: "the share of weights < 0 (only the differential's)" },
+      outputNorm: { type: 'number', nullIf: 'nan', doc: '‖o_i‖₂, mean over rows' },
+      weights: { type: 'f64', doc: 'the first row of head 0 (of pair 0) [keys]' },
+    },
+  },
+  ModelParam: {
+    doc: "One configuration value a model's scale is computed from.",
+    fields: { name: { type: 'string' }, value: { type: 'number' } },
+  },
+  ModelScale: {
+    doc: 'The attention scale factor a real model computes, computed by the core from the model\'s configuration values (`params`) by `formula`, with the code and configuration it follows (`source`, "owner/repo: path (symbol)").',
+    fields: {
+      model: { type: 'string' },
+      dHead: { type: 'number', doc: "the q·k dimension of a head (DeepSeek-V3's MLA: 128 + 64 = 192)" },
+      formula: { type: 'string', doc: "how the model computes c, in its parameters' names" },
+      scale: { type: 'number', doc: 'c on q·k of one head, in (0, 1e4]: pass it as an explicit scale to reproduce the model' },
+      invSqrtDHead: { type: 'number', doc: '1/√dHead, for the ratio scale / invSqrtDHead' },
+      softcap: { type: 'number', nullIf: 'nonpositive', doc: 'the attention-logit soft-cap cap · tanh(s / cap) after the scale, or null' },
+      sinks: { type: 'bool', doc: 'a learned sink logit per head (gpt-oss)' },
+      qkNorm: { type: 'bool', doc: 'q and k normalised per head before the product' },
+      params: { type: 'ModelParam[]' },
+      note: { type: 'string', doc: 'what the number leaves out, or why the model chose it' },
+      source: { type: 'string' },
+    },
+  },
+}));
 
 const dk = /** @type {const} */ ([1, 16384]);
 const seqLen = /** @type {const} */ ([1, 8192]);
@@ -89,14 +280,19 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     cpp: 'score_variance', call: 'params', part: 'first', costed: true,
     params: {
       dks: { type: 'intList', range: dk, count: [1, 64], doc: 'the head dimensions d_k, 1..64 of them' },
-      samples: { type: 'int', default: 20000, range: [2, 1000000], doc: 'pairs (q, k) per d_k' },
+      samples: { type: 'int', default: 20000, range: [2, 1000000], doc: 'pairs (q, k) per d_k, 2..1000000 (default 20000)' },
       seed,
       variance,
-      histDk: { type: 'int', range: dk, doc: 'the d_k whose scores are histogrammed (default: dks[0])' },
+      histDk: { type: 'int', range: dk, optional: true, doc: 'the d_k whose scores are histogrammed (default: dks[0])' },
       bins: { type: 'int', default: 60, range: [4, 400], doc: 'histogram bins' },
-      correlation,
+      correlation: { ...correlation, doc: 'correlation of each drawn pair (default 0); the theory rows become N(ρ d_k σ², d_k σ⁴ (1 + ρ²)) and its rescalings, and the histograms are centred on the theoretical mean' },
     },
-    result: ['rows', 'histDk', 'histRaw', 'histInvSqrtDk'],
+    result: {
+      rows: { type: 'ScoreVarianceRow[]', doc: 'one per entry of dks, in its order' },
+      histDk: { type: 'number', doc: 'the d_k of the histograms' },
+      histRaw: { type: 'Histogram', doc: 'q·k at histDk, edges ±5 theoretical std' },
+      histInvSqrtDk: { type: 'Histogram', doc: 'q·k/√d_k at histDk' },
+    },
     example: [{ dks: [16, 64], samples: 200 }],
   },
   attentionStats: {
@@ -110,9 +306,28 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       scale, seed, variance, threshold, kernel,
       heatmapSize: { type: 'int', default: 128, range: [1, 512], doc: 'the heatmap holds the first min(seqLen, heatmapSize) rows × keys of head 0' },
       perRow: { type: 'bool', default: true, doc: "also return every row's quantities" },
-      gradients, causal, spectral, softcap, correlation, sinks,
+      gradients: { ...gradients, doc: 'run the backward pass for gradLogits/gradQuery (default true); false skips V, dO and two of the three products (a third of the work) and gives NaN gradient summaries and empty gradient rows' },
+      causal: { ...causal, doc: 'causal mask: row i sees keys 0..i, as PyTorch\'s scaled_dot_product_attention(is_causal=True) (default false). Each row\'s entropy is then bounded by ln(i + 1), not ln L: see summary.entropyRatio.' },
+      spectral: { ...spectral, doc: 'compute ‖J‖₂ per row (default true): the secular (or, soft-capped, Lanczos) solve is most of the per-row work; false leaves jacSpec NaN (and rows.jacSpec empty) and every other number bit for bit the same' },
+      softcap,
+      correlation: { ...correlation, doc: 'key j correlated with query j, its match (default 0); the other keys of a row stay independent of its query. With headsKv < heads a K/V head is correlated with the first query head of its group.' },
+      sinks: { ...sinks, doc: 'one sink logit per head (default: none). With a finite sink the row is L + 1 outcomes, the keys and the sink: entropy, effSupport, jacFro and jacSpec are those of that full softmax (the sink logit is a trained parameter), entropyRatio divides by ln(keys seen + 1); maxWeight and shareAbove are over the keys; gradLogits and gradQuery flow through the key weights only (dS_j = w_j (g_j − Σ_k w_k g_k)). The result then carries summary.sinkMass and rows.sinkMass.' },
     },
-    result: ['summary', 'logSeqLen', 'rows', 'heatmapSize', 'heatmap'],
+    flags: { sinks: '!p.sinks.empty()' },
+    result: {
+      summary: { type: 'AttentionSummary' },
+      logSeqLen: { type: 'number', doc: 'ln L, the entropy of a uniform row over all L keys (under the causal mask row i\'s ceiling is ln(i + 1))' },
+      rows: {
+        type: 'object', doc: 'per-row quantities, each [heads, seq_len] (length 0 when perRow is false)',
+        fields: {
+          entropy: { type: 'f64', doc: 'nats' }, maxWeight: { type: 'f64' }, effSupport: { type: 'f64', doc: 'keys' },
+          jacFro: { type: 'f64' }, jacSpec: { type: 'f64' }, gradLogits: { type: 'f64' }, gradQuery: { type: 'f64' },
+          sinkMass: { type: 'f64', when: 'sinks', doc: 'only when sinks were given: p_sink per row [heads, seq_len]' },
+        },
+      },
+      heatmapSize: { type: 'number', doc: 'n: heatmap is [n, n] float32, attention weights of head 0' },
+      heatmap: { type: 'f32', doc: '[heatmapSize, heatmapSize], the weights of head 0, rows and keys 0..n−1' },
+    },
     example: [{ heads: 2, seqLen: 16, dk: 8 }],
   },
   saturationSweep: {
@@ -125,7 +340,11 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       seqLen: { type: 'int', default: 128, range: seqLen, doc: 'L, queries and keys per head' },
       seed, variance, threshold, kernel, gradients, causal, spectral, softcap, correlation, sinks,
     },
-    result: ['logSeqLen', 'points'],
+    flags: { sinks: '!p.sinks.empty()' },
+    result: {
+      logSeqLen: { type: 'number', doc: 'ln L' },
+      points: { type: 'AttentionSummary[][]', doc: 'points[s][d]: scales[s] at dks[d]' },
+    },
     example: [{ dks: [4, 16], heads: 1, seqLen: 16 }],
   },
   softmaxJacobian: {
@@ -135,37 +354,52 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       logits: { type: 'numberList', range: [1, 4096], doc: 'the logits (1..4096 of them; −∞: a masked key)' },
       softcap,
     },
-    result: ['probs', 'jacobian', 'frobenius', 'spectral', 'entropy'],
+    result: {
+      probs: { type: 'f64', doc: '[n] softmax in double (of the capped logits under softcap); all −∞ gives all zeros' },
+      jacobian: { type: 'f64', doc: '[n, n] row-major J = ∂p/∂s = diag(p) − p pᵀ; under softcap (diag(p) − p pᵀ) diag(1 − tanh²(s/cap)), and its spectral norm comes from the Lanczos method' },
+      frobenius: { type: 'number', doc: '‖J‖_F' },
+      spectral: { type: 'number', doc: '‖J‖₂' },
+      entropy: { type: 'number', doc: 'nats' },
+    },
     example: [[2, 1, 0]],
   },
   attention: {
     doc: 'the forward pass softmax(c · Q Kᵀ + mask) V on given q, k, v, with grouped K/V heads, masks (one per head or for all), ALiBi, soft-capping and sinks',
     cpp: 'attention', call: 'params', part: 'full', costed: true,
     params: {
-      q: { type: 'float32', field: null, doc: 'Q [heads, seqLen, dk]' },
+      q: { type: 'float32', field: null, doc: 'q [heads, seqLen, dk]; k [headsKv, seqLen, dk]; v [headsKv, seqLen, dv]; finite' },
       k: { type: 'float32', field: null, doc: 'K [headsKv, seqLen, dk]' },
       v: { type: 'float32', field: null, doc: 'V [headsKv, seqLen, dv]' },
       heads: { type: 'int', range: heads, doc: 'query heads (required)' },
-      headsKv: { type: 'int', default: 0, range: [0, 64], doc: 'K/V heads; 0: heads (MHA); 1: MQA; else GQA' },
+      headsKv: { type: 'int', default: 0, range: [0, 64], doc: 'K/V heads: 0 or absent = heads (MHA), 1 = MQA, a divisor of heads = GQA; query head h reads K/V head ⌊h / (heads/headsKv)⌋' },
       seqLen: { type: 'int', range: seqLen, doc: 'L (required)' },
       dk: { type: 'int', range: dk, doc: 'd_k (required)' },
-      dv: { type: 'int', default: 0, range: [0, 16384], doc: "d_v, the head size of v and of the output [heads, seqLen, dv] (DeepSeek's MLA: dk 192, dv 128); 0: dk" },
+      dv: { type: 'int', default: 0, range: [0, 16384], doc: 'd_v, the head size of v and of the output [heads, seqLen, dv], 0..16384; 0 or absent: dk (every number the same as without it, bit for bit). DeepSeek\'s MLA: q/k heads of 192 (128 + 64 rotary), v heads of 128.' },
       scale, kernel,
       weights: { type: 'bool', default: true, field: 'want_weights', doc: 'also return the weights [heads, seqLen, seqLen]' },
-      causal,
-      mask: { type: 'float32', default: null, field: null, doc: 'an additive mask [seqLen, seqLen] for every head or [heads, seqLen, seqLen], one per head (0, −∞ or finite), or null' },
+      causal: { ...causal, doc: 'causal mask, row i sees keys 0..i: PyTorch SDPA\'s is_causal; bit for bit the additive mask of −∞ above the diagonal (default false)' },
+      mask: { type: 'float32', default: null, field: null, doc: 'additive mask [seqLen, seqLen] float32, added to every head\'s scores after scaling and soft-capping: 0 (keep), −∞ (mask) or any finite value (a bias); NaN and +∞ refused. PyTorch SDPA\'s float attn_mask, broadcast over heads. Or [heads, seqLen, seqLen], one per head (a bias per head: T5\'s relative position bias, ALiBi written out): head h adds mask[h]; the same numbers, bit for bit, as one call per head with its own [seqLen, seqLen].' },
       softcap,
-      maskedRow: { type: 'choice', default: 'zero', values: MASKED_ROW_RULES, doc: 'a fully masked row: zeros (FlashAttention, SDPA) or NaN' },
-      sinks: { ...sinks, field: null },
-      alibi: { type: 'alibi', default: null, field: null, doc: "ALiBi (Press et al. 2022): 'press' (the paper's slopes for heads) or a Float32Array [heads] of slopes m_h; −m_h · (i − j) is added where the mask is; null: none" },
-      queryScale: { type: 'float32', default: null, field: null, doc: "a multiplier t_i per query row [seqLen] of the scaled logits, before the soft-cap (Scalable-Softmax's s · ln(i + 1) in a causal call, Llama 4's temperature per position), or null" },
-      lse: { type: 'bool', default: false, field: 'want_lse', doc: "also return lse [heads, seqLen], each row's log-sum-exp in nats (−∞ for a fully masked row), for mergeAttention" },
+      maskedRow: { type: 'choice', default: 'zero', values: MASKED_ROW_RULES, ts: 'MaskedRowRule', doc: 'a fully masked row (every score −∞) has no softmax: \'zero\' gives zero weights and output, the convention of FlashAttention and of PyTorch\'s SDPA (the default here); \'nan\' gives what the formula gives, NaN' },
+      sinks: { ...sinks, field: null, doc: 'one sink logit per head, appended to every row after the scale, the soft-cap and the masks (default: none); a head with a finite sink never gives a NaN row' },
+      alibi: { type: 'alibi', default: null, field: null, ts: '\'press\' | Float32Array | null', doc: 'ALiBi (Press, Smith & Lewis 2022, "Train Short, Test Long"): head h adds −m_h · (i − j) to logit (i, j) where the mask is added (after the scale and the soft-cap; with a mask, float32(mask + float32(−m_h · (i − j))) is added). \'press\': the paper\'s slopes for this many heads, 2^(−8(h+1)/H) for H a power of two, else the first c = 2^⌊log₂ H⌋ of those followed by every other slope of 2c heads (ofirpress/attention_with_linear_biases, `get_slopes`): 8 heads 1/2 … 1/256; 12 heads 1/2 … 1/256, 0.7071068, 0.3535534, 0.1767767, 0.0883883. Or a Float32Array [heads] of slopes (finite, |m| ≤ 1e4). Defined for causal attention; without causal, keys after i get +m_h · (j − i). Default: none. The result then carries alibiSlopes.' },
+      queryScale: { type: 'float32', default: null, field: null, doc: 'a multiplier t_i per query row [seqLen] (the same for every head), in 0..1e4: s_ij = t_i · c · q_i·k_j, applied to the scaled float32 logits before the soft-cap, the masks and ALiBi. For temperatures that depend on the position in a causal call: Scalable-Softmax with n = i + 1 keys seen, t_i = s · ln(i + 1) (Nakanishi 2025, arXiv 2501.19399; allenai/OLMo-core#808), Llama 4\'s 1 + attn_scale · ln(⌊(i + 1) / floor_scale⌋ + 1), log-n scaling max(1, ln(i + 1) / ln L_train). Default: none (every number as without it, bit for bit).' },
+      lse: { type: 'bool', default: false, field: 'want_lse', doc: 'also return lse [heads, seqLen]: each row\'s log-sum-exp ln Σ_j e^{s_j} in nats over its logits (scaled, soft-capped, masked, with ALiBi; with a sink, e^{sink} is in the sum), computed in double from the float32 logits and rounded to float32, so that the weights are e^{s_j − lse}: FlashAttention\'s softmax_lse. A fully masked row (no sink) gives −∞ (its output 0, or NaN under maskedRow \'nan\'). For mergeAttention. Default false.' },
     },
-    result: ['scale', 'output', 'weights', 'sinkWeights?', 'sinkMass?', 'alibiSlopes?', 'lse?'],
+    convert: 'own',
+    result: {
+      scale: { type: 'number', doc: 'the resolved scale factor c' },
+      output: { type: 'f32', doc: '[heads, seqLen, dv] (dv = dk unless given)' },
+      weights: { type: 'f32', ts: 'Float32Array | null', doc: '[heads, seqLen, seqLen], or null when weights: false; with sinks each row sums to 1 − its sink weight' },
+      sinkWeights: { type: 'f32', when: 'sinks', doc: 'only when sinks were given: p_sink of every row [heads, seqLen]' },
+      sinkMass: { type: 'number', when: 'sinks', doc: 'only when sinks were given: the mean of sinkWeights' },
+      alibiSlopes: { type: 'f32', when: 'alibi', doc: 'only with alibi: the slopes applied [heads], as float32' },
+      lse: { type: 'f32', when: 'lse', doc: 'only with lse: true: [heads, seqLen], ln Σ_j e^{s_j} in nats; −∞ for a fully masked row' },
+    },
     example: [{ q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), heads: 1, seqLen: 2, dk: 4 }],
   },
   mergeAttention: {
-    doc: 'merges two partial attentions over disjoint keys by their log-sum-exp (split-KV decoding, ring attention); (0, −∞) is neutral',
+    doc: 'Two partial attentions of the same queries over disjoint keys (split-KV decoding, ring attention: FlashDecoding, flashinfer\'s merge_state, vLLM\'s merge_attn_states), merged per row, in double then float32: m = max(l_a, l_b), w = e^{l − m}, output = (w_a o_a + w_b o_b) / (w_a + w_b), lse = m + ln(w_a + w_b). An empty chunk (0, −∞) is neutral; two empty chunks give (0, −∞), never NaN. An lse of NaN or +∞ is refused. A log-sum-exp in base 2 (lse · log₂e, as kernels that use exp2 keep it) must be converted first: read as natural, it sharpens the mixing weights by log₂e.',
     cpp: 'merge_attention', call: 'params', part: 'full', costed: false,
     params: {
       a: { type: 'state', field: null, doc: '{ output [heads, seqLen, dv], lse [heads, seqLen] in nats } of one chunk of keys (attention with lse: true)' },
@@ -174,54 +408,85 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       seqLen: { type: 'int', range: seqLen, doc: 'queries per head (required)' },
       dv: { type: 'int', range: dk, doc: 'the head size of the outputs (required)' },
     },
-    result: ['output', 'lse'],
+    result: {
+      output: { type: 'f32', doc: '[heads, seqLen, dv]' },
+      lse: { type: 'f32', doc: '[heads, seqLen], nats' },
+    },
     example: [{ a: { output: new Float32Array([1, 2]), lse: new Float32Array([0]) }, b: { output: new Float32Array([3, 4]), lse: new Float32Array([-Infinity]) }, heads: 1, seqLen: 1, dv: 2 }],
   },
   simdPeak: {
-    doc: "the single-core SIMD128 mul+add peak of this device (the SIMD128 build's only)",
+    doc: 'The single-core WebAssembly SIMD128 multiply+add peak kernel (8 f32x4 chains fed from L1, as a GEMM micro-kernel is): runs `iters` steps (1..1e6, default 10000) and returns the FLOPs done (16 384 per step) and the accumulators\' sum. Time the call to get GFLOP/s. SIMD128 build only (RangeError in the baseline build).',
     cpp: 'simd_peak', call: 'params', part: 'full', costed: false, struct: null,
     params: {
       iters: { type: 'int', default: 10000, range: [1, 1000000], doc: 'steps of 4 × 8 × 256 mul+add' },
     },
-    result: ['flop', 'sum'],
+    convert: 'own',
+    result: {
+      flop: { type: 'number', doc: 'floating-point operations done (16 384 per step)' },
+      sum: { type: 'number', doc: "the accumulators' sum (keeps the work from being optimised away)" },
+    },
     example: [{ iters: 1 }],
   },
   tensorStats: {
     doc: "attentionStats' diagnostics and Var(q·k) on the caller's q and k (and optionally v)",
     cpp: 'tensor_stats', call: 'params', part: 'full', costed: true,
     params: {
-      q: { type: 'float32', field: null, doc: 'Q [heads, seqLen, dk]' },
+      q: { type: 'float32', field: null, doc: '[heads, seqLen, dk] each, finite; v optional (random N(0, 1) when absent or null; a zero-length v is refused). Each must be a genuine Float32Array whose element count (byteLength / 4) matches the shape, checked before anything is copied (TypeError / RangeError naming the tensor).' },
       k: { type: 'float32', field: null, doc: 'K [heads, seqLen, dk]' },
       v: { type: 'float32', default: null, field: null, doc: 'V [heads, seqLen, dk], or null: drawn from the seed' },
       heads: { type: 'int', range: heads, doc: 'heads (required)' },
       seqLen: { type: 'int', range: seqLen, doc: 'L (required)' },
       dk: { type: 'int', range: dk, doc: 'd_k (required)' },
-      scale, seed, threshold, kernel, causal,
+      scale,
+      seed: { ...seed, doc: 'seeds the random V (if absent) and upstream gradient dO' },
+      threshold, kernel,
+      causal: { ...causal, doc: 'causal mask, as in AttentionStatsParams (default false)' },
     },
-    result: ['qk', 'qComponent', 'kComponent', 'summary', 'logSeqLen', 'rows'],
+    flags: { sinks: 'false' },  // no sinks: its summary never carries sinkMass
+    result: {
+      qk: { type: 'Moments', doc: 'of the raw q·k over every head, query and key' },
+      qComponent: { type: 'Moments', doc: 'of the entries of q' },
+      kComponent: { type: 'Moments', doc: 'of the entries of k' },
+      summary: { type: 'AttentionSummary' },
+      logSeqLen: { type: 'number', doc: 'ln L' },
+      rows: {
+        type: 'object', doc: 'each [heads, seqLen]',
+        fields: { entropy: { type: 'f64', doc: 'nats' }, maxWeight: { type: 'f64' }, jacFro: { type: 'f64' } },
+      },
+    },
     example: [{ q: new Float32Array(8), k: new Float32Array(8), heads: 1, seqLen: 2, dk: 4 }],
   },
   precisionLab: {
     doc: 'the softmax of the same rows in float64/float32/bfloat16/float16, naive, safe and online, against float64',
     cpp: 'precision_lab', call: 'params', part: 'full', costed: true,
     params: {
-      logits: { type: 'numberList', default: null, range: [1, 8192], doc: 'one explicit row, or null: random rows' },
+      logits: { type: 'numberList', default: null, range: [1, 8192], ts: 'readonly number[] | Float64Array | Float32Array | null', doc: 'one explicit logit row (1..8192 values, −∞ allowed): a plain array of numbers or a typed array; when absent, random rows are used. With logits, rows, seqLen, dk, heads, scale and seed are refused (TypeError): they describe random rows.' },
       rows: { type: 'int', default: 64, range: [1, 1024], doc: 'random rows' },
       seqLen: { type: 'int', default: 128, range: seqLen, doc: 'keys per random row' },
       dk: { type: 'int', default: 64, range: dk, doc: 'd_k of the random rows, or of q and k (then required)' },
       heads: { type: 'int', default: 1, range: heads, doc: "heads, only to resolve 'inv_sqrt_d_model'" },
       scale, seed,
       blockSize: { type: 'int', default: 32, range: [1, 8192], doc: "the online softmax's key block" },
-      accumulate: { type: 'choice', default: 'same', values: ACCUMULATE_MODES, doc: 'the accumulation format of float16/bfloat16' },
-      maskedRow: { type: 'choice', default: 'nan', values: MASKED_ROW_RULES, doc: 'a row with a zero normaliser: NaN or zeros' },
+      accumulate: { type: 'choice', default: 'same', values: ACCUMULATE_MODES, ts: 'AccumulateMode', doc: 'default \'same\'. The online cell is "FlashAttention-style" (Dao et al. 2022, Alg. 1: running max and sum in float32) only with \'float32\'' },
+      maskedRow: { type: 'choice', default: 'nan', values: MASKED_ROW_RULES, ts: 'MaskedRowRule', doc: 'default \'nan\': each cell computes what its formula gives; \'zero\': the fused-kernel convention. The float64 reference follows the same rule' },
       softcap,
-      q: { type: 'float32', default: null, doc: 'q [queries, dk] (with k): the products are formed in each format' },
+      q: { type: 'float32', default: null, doc: 'q [queries, dk] (queries 1..1024) and k [keys, dk] (keys 1..8192), float32, finite with |x| ≤ 1e6, given together with dk (required) and a scale (default \'inv_sqrt_dk\'): one row per query, one logit per key. In each format q and k are rounded to it, each product and partial sum to the accumulation format (the format, or float32 for float16/bfloat16 under accumulate \'float32\'), the dot product stored in the format, then the scale applied at scaleAt; a product or logit that overflows counts as inputOverflow. The float64 reference and cells use the products in double. Refused with logits, rows, seqLen or seed (TypeError). Every cell then carries rowSum and causes.sumStall. d_k 128, q = 24·𝟏, keys 24·𝟏, 12·𝟏, 0 in float16: at the scores the products are [∞, 36864, 0] and the row NaN; at the query the logits are [6516.6, 3258.3, 0] and the weights [1, 0, 0].' },
       k: { type: 'float32', default: null, doc: 'k [keys, dk] (with q)' },
-      scaleAt: { type: 'choice', default: 'scores', values: SCALE_AT, doc: "with q and k: the scale on the products ('scores'), on q first ('query'), or √c on q and on k ('both', PyTorch's math backend before pytorch/pytorch#163508)" },
-      scaleRounding: { type: 'choice', default: 'float32', values: SCALE_ROUNDING, doc: "with q and k: the scale of a float16/bfloat16 cell as a float32 constant, the product formed in float32 ('float32', PyTorch pytorch/pytorch#147134, FlashAttention), or rounded to the cell's format first ('cell', core 0.3.0)" },
-      rowSums: { type: 'bool', default: true, doc: "check every row's sum (each cell's rowSum and the cause sumStall)" },
+      scaleAt: { type: 'choice', default: 'scores', values: SCALE_AT, ts: 'ScaleAt', doc: 'with q and k: \'scores\' (default) computes c · (q·k), what softmax(q kᵀ · c) does; \'query\' scales q first, (c · q)·k, as kernels that fold the scale into q do; \'both\' puts √c on q and on k, (√c · q)·(√c · k), as PyTorch\'s math backend of scaled_dot_product_attention did before pytorch/pytorch#163508. Refused without q and k.' },
+      scaleRounding: { type: 'choice', default: 'float32', values: SCALE_ROUNDING, ts: 'ScaleRounding', doc: 'with q and k: how a float16/bfloat16 cell holds the constant it multiplies by (c, or √c under \'both\'). \'float32\' (default): a float32 constant, each product formed in float32 and then rounded to the cell\'s format, as PyTorch multiplies a bf16/fp16 tensor by a Python float (pytorch/pytorch#147134) and FlashAttention keeps softmax_scale in float32. \'cell\': c rounded to the cell\'s format first (core 0.3.0\'s rule, for comparison). float32 and float64 cells are the same either way; each cell reports the c it applied (scaleApplied). d_k 128, bfloat16, safe, accumulate \'float32\', q = e₀, keys 227·e₀ and 226·e₀, \'scores\': \'float32\' gives the logits [20.125, 20] and p = [0.53125, 0.46875] (float64 [0.5220827, 0.4779173]); \'cell\' holds c = 0.08837890625 and gives [20, 20], p = [0.5, 0.5]. Refused without q and k.' },
+      rowSums: { type: 'bool', default: true, doc: 'check every row\'s sum Σ_j p_j (default true; always on with q and k): each cell carries rowSum and causes.sumStall. false (an opt-out for the results of core 0.2, which had them off by default) leaves out those two fields and nothing else: every other number is the same, bit for bit. The check costs a sum per row.' },
     },
-    result: ['rows', 'seqLen', 'scale', 'maxAbsLogit', 'jacFroMedianF64', 'reference', 'cells', 'onlineVsSafe'],
+    flags: { rowSums: 'p.row_sums || !p.q.empty()', qk: '!p.q.empty()' },
+    result: {
+      rows: { type: 'number', doc: 'rows measured' },
+      seqLen: { type: 'number', doc: 'keys per row' },
+      scale: { type: 'number', doc: 'the resolved c (random rows), 1 for explicit logits' },
+      maxAbsLogit: { type: 'number', doc: 'max |logit| over the rows' },
+      jacFroMedianF64: { type: 'number', doc: 'median ‖J‖_F of the float64 safe softmax' },
+      reference: { type: 'f64', doc: 'first row, float64 safe softmax [seqLen]' },
+      cells: { type: 'PrecisionCell[]', doc: 'format-major: float64, float32, bfloat16, float16 × naive, safe, online' },
+      onlineVsSafe: { type: 'f64', doc: 'max |online − safe| per format, in the order above' },
+    },
     example: [{ rows: 2, seqLen: 8, dk: 4 }],
   },
   longContext: {
@@ -229,40 +494,50 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
     cpp: 'long_context', call: 'params', part: 'full', costed: true,
     params: {
       dk: { type: 'int', default: 64, range: dk, doc: 'd_k' },
-      seqLens: { type: 'intList', range: [1, 16384], count: [1, 16], doc: 'the lengths L, 1..16 of them' },
+      seqLens: { type: 'intList', range: [1, 16384], count: [1, 16], doc: 'each 1..16384, at most 16, each at most once (a repeat is refused, naming it)' },
       trainLen: { type: 'int', default: 512, range: [2, 16384], doc: 'L_train, the training length' },
       queries: { type: 'int', default: 64, range: [1, 1024], doc: 'queries per length (each the newest token)' },
-      methods: { type: 'choiceList', default: LONG_CONTEXT_METHODS, values: LONG_CONTEXT_METHODS, count: [1, 16], doc: 'the schemes, each at most once' },
+      methods: { type: 'choiceList', default: LONG_CONTEXT_METHODS, values: LONG_CONTEXT_METHODS, count: [1, 16], ts: 'LongContextScheme[]', doc: 'default all six (LONG_CONTEXT_METHODS); each at most once (a repeat is refused, naming it)' },
       seed, kernel,
       floorScale: { type: 'number', field: 'options.floor_scale', default: 8192, range: [1, 1e9], doc: "Llama 4's temperature: floor_scale" },
       attnScale: { type: 'number', field: 'options.attn_scale', default: 0.1, range: [0, 10], doc: "Llama 4's temperature: attn_scale" },
-      s: { type: 'number', field: 'options.ssmax_s', default: 0.43, range: [0, 10], doc: "Scalable-Softmax's s (positive)" },
+      s: { type: 'number', field: 'options.ssmax_s', default: 0.43, range: [0, 10], doc: '\'ssmax\': the scaling parameter s, in (0, 10] (default 0.43, the paper\'s check)' },
       mscale: { type: 'number', field: 'options.mscale', default: 1, range: [0, 100], doc: "YaRN's m-scale (positive)" },
-      mscaleAllDim: { type: 'number', field: 'options.mscale_all_dim', default: 0, range: [0, 100], doc: "DeepSeek's mscale_all_dim (0: absent)" },
-      sink: { type: 'sink', default: null, doc: 'one sink logit appended to every row, or null: none' },
+      mscaleAllDim: { type: 'number', field: 'options.mscale_all_dim', default: 0, range: [0, 100], doc: '\'yarn\': mscale_all_dim, 0 = absent (the default) or in (0, 100]' },
+      sink: { type: 'sink', default: null, doc: 'one sink logit appended to every row (gpt-oss semantics, see Sinks; default: none; −Infinity = none, bit for bit): the entropy is then that of the L + 1 outcomes and entropyRatio divides by ln(L + 1); maxWeight is over the keys; every point carries sinkMass' },
     },
-    result: ['points'],
+    flags: { sink: '!std::isnan(p.sink)' },  // null (none) is NaN; −∞ is a sink of weight 0
+    result: {
+      points: { type: 'LongContextPoint[][]', doc: 'points[m][i]: methods[m] at seqLens[i]' },
+    },
     example: [{ dk: 8, seqLens: [16, 32], trainLen: 16, queries: 2 }],
   },
   normalisers: {
     doc: 'does attention have to sum to one? softmax, off-by-one softmax, a sink logit, sigmoid attention (bias −ln n), gated and differential attention on the same draws: row sum, mass on the first key, entropy of the renormalised row, output norm',
     cpp: 'normalisers', call: 'params', part: 'full', costed: false,
     params: {
-      heads: { type: 'int', default: 4, range: [1, 16], doc: 'heads (the differential pairs heads 2h, 2h + 1)' },
+      heads: { type: 'int', default: 4, range: [1, 16], doc: '1..16 (default 4); the differential pairs heads (2h, 2h + 1): ⌊heads / 2⌋ pairs, none with 1 head' },
       seqLen: { type: 'int', default: 128, range: [1, 512], doc: 'L, queries and keys per head' },
       dk: { type: 'int', default: 64, range: [1, 256], doc: 'd_k' },
-      scale, seed, kernel, causal,
+      scale,
+      seed: { ...seed, doc: 'q, k, v drawn as attentionStats draws them (streams 1, 2, 3), the gate g from stream 5' },
+      kernel, causal,
       sink: { type: 'number', default: 1, range: [-100, 100], doc: 'the sink logit S of the sink normaliser (off-by-one is S = 0)' },
       sigmoidBias: { type: 'number', default: null, range: [-100, 100], doc: "sigmoid attention's bias b, or null: −ln n, n the keys a row sees" },
       gateMean: { type: 'number', default: 0, range: [-20, 20], doc: 'the mean of the output gate g ~ N(gateMean, 1) (gated: σ(g) per head and channel)' },
-      lambda: { type: 'number', default: 0.8, range: [0, 2], doc: "λ of differential attention, p₁ − λ p₂" },
-      logits: { type: 'numberList', default: null, range: [1, 4096], doc: 'one explicit row of logits for every normaliser (−∞: a masked key), or null: the drawn q, k' },
+      lambda: { type: 'number', default: 0.8, range: [0, 2], doc: 'λ, in [0, 2] (default 0.8, the Differential Transformer\'s λ_init of deep layers)' },
+      logits: { type: 'numberList', default: null, range: [1, 4096], doc: 'one explicit row (1..4096 logits, −∞ a masked key) for every normaliser instead of the drawn q, k; not with seqLen, causal' },
     },
-    result: ['scale', 'keys', 'sigmoidBias', 'rows'],
+    result: {
+      scale: { type: 'number', doc: 'c' },
+      keys: { type: 'number', doc: 'n of the first row' },
+      sigmoidBias: { type: 'number', doc: 'b of the first row' },
+      rows: { type: 'NormaliserRow[]', doc: 'one per NormaliserName, in its order' },
+    },
     example: [{ heads: 2, seqLen: 8, dk: 4 }],
   },
   qkClip: {
-    doc: "QK-Clip (Kimi K2's MuonClip; Megatron-Core's qk_clip): each head's signed maximum logit, η = min(1, τ / S_max) per head (per KV group under GQA), √η on q and k (MLA: η on the rotary query part, the shared rotary key untouched), the logits after clipping",
+    doc: 'QK-Clip (Kimi K2\'s MuonClip, Kimi Team 2025 §2.1; NVIDIA/Megatron-LM megatron/core/transformer/attention.py clip_qk, qk_clip_threshold 100 and qk_clip_alpha 0.5 in transformer_config.py): η = min(1, τ / S_max) per head (per KV group under GQA: the maximum over its query heads), q × η^α and k × η^(1−α); MLA (ropeDim > 0): the rotary query part × η, the shared rotary key untouched. A clipped head\'s new maximum is τ (without a soft-cap).',
     cpp: 'qk_clip', call: 'params', part: 'full', costed: false,
     params: {
       heads: { type: 'int', default: 8, range: [1, 64], doc: 'query heads' },
@@ -275,11 +550,28 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       alpha: { type: 'number', default: 0.5, range: [0, 1], doc: "α, Megatron-Core's qk_clip_alpha: q × η^α, k × η^(1−α)" },
       ropeDim: { type: 'int', default: 0, range: [0, 511], doc: "MLA: the rotary dimensions at the end of each head (0: not MLA; < dk; needs headsKv = heads)" },
     },
-    result: ['scale', 'groups', 'maxLogit', 'groupMaxLogit', 'gamma', 'clippedMax', 'entropyBefore', 'entropyAfter', 'clippedHeads', 'row'],
+    result: {
+      scale: { type: 'number', doc: 'c' },
+      groups: { type: 'number', doc: 'KV heads' },
+      maxLogit: { type: 'f64', doc: '[heads] the signed maximum logit S_max of each head before clipping' },
+      groupMaxLogit: { type: 'f64', doc: "[groups] the maximum over each group's heads" },
+      gamma: { type: 'f64', doc: "[heads] η of each head (its group's)" },
+      clippedMax: { type: 'f64', doc: '[heads] the maximum logit after clipping' },
+      entropyBefore: { type: 'f64', doc: '[heads] mean row entropy in nats before clipping' },
+      entropyAfter: { type: 'f64', doc: '[heads] and after' },
+      clippedHeads: { type: 'number', doc: 'heads with η < 1' },
+      row: {
+        type: 'object', doc: 'the query row holding the largest logit of all: its logits before and after (−∞ masked)',
+        fields: {
+          head: { type: 'number', cpp: 'row_head' }, query: { type: 'number', cpp: 'row_query' },
+          before: { type: 'f64', cpp: 'row_before', doc: '[seqLen]' }, after: { type: 'f64', cpp: 'row_after', doc: '[seqLen]' },
+        },
+      },
+    },
     example: [{ heads: 2, seqLen: 8, dk: 8 }],
   },
   normalDraws: {
-    doc: "n draws N(0, σ²) from the core's generator and normal sampler (xoshiro256**, Marsaglia's polar method), in double: the page's own random tensors, the same bits in every engine",
+    doc: 'normalDraws: n draws N(0, σ²) from the core\'s own generator and normal sampler — xoshiro256** seeded by SplitMix64 at seed + stream · 0x9E3779B97F4A7C15 (Rng::stream), Marsaglia\'s polar method — in double. The sampler runs inside the wasm core with its own logarithm, so the draws are the same bits in every engine (a JavaScript Box–Muller on Math.log/cos is not: Firefox\'s are not correctly rounded). Converted to float32, stream 1 of a seed is attentionStats\' Q of that seed and stream 2 its K ([heads, seqLen, dk] row-major, K of headsKv heads); web/public/python/sqrtdk_rng.py draws the same numbers (Stream(seed, stream).normals(n) · σ). n outside 1..2^24, stream outside 0..2^31−1, σ not in (0, 1000] or 8·n bytes over the call\'s workBytes: RangeError.',
     cpp: 'normal_draws', call: 'params', part: 'full', costed: false,
     params: {
       n: { type: 'int', range: [1, 16777216], doc: 'how many draws (required), 1..2^24' },
@@ -287,15 +579,16 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
       stream: { type: 'int', default: 0, range: [0, 2147483647], doc: 'which stream of the seed (Rng::stream): attentionStats draws Q from stream 1, K from 2, V from 3' },
       sigma: { type: 'number', default: 1, range: [0, 1000], doc: 'σ, the standard deviation of every draw (positive, ≤ 1000)' },
     },
-    result: ['values'],
+    result: {
+      values: { type: 'f64', doc: '[n] σ · z_i, z_i the stream\'s successive N(0, 1) draws, in order (dimensionless, units of σ)' },
+    },
     example: [{ n: 5, seed: 1 }],
   },
   modelScales: {
     doc: 'the scale real models compute, each from its config values, with its source file',
     cpp: 'model_scales', call: 'none', part: 'full', costed: false,
     params: {},
-    // an array, one entry per model, each with these fields
-    result: ['model', 'dHead', 'formula', 'scale', 'invSqrtDHead', 'softcap', 'sinks', 'qkNorm', 'params', 'note', 'source'],
+    result: 'ModelScale[]',
     example: [],
   },
 }));

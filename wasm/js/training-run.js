@@ -1,7 +1,10 @@
 // The training lab's runs (core.createTrainingRun): a config's checks and defaults, the budget of
 // live runs per wasm module, and the run object that wraps the bindings' TrainingRun handle.
-import { ATTENTION_VARIANTS, TRAINING_TASKS } from './experiments.js';
-import { checkObject, checked, choice, num, seed, typeName } from './checks.js';
+import { ATTENTION_VARIANTS, TRAINING_DEFAULTS, TRAINING_TASKS } from './experiments.js';
+import { checkObject, checked, choice, int, num, seed, typeName } from './checks.js';
+
+/** The default training config (declared in experiments.js, where the C++ TrainConfig's defaults are generated from). */
+export { TRAINING_DEFAULTS };
 
 /** Ranges of the integer fields of a training config (the core checks them too) and the memory budget of a run. */
 export const TRAINING_LIMITS = Object.freeze({
@@ -21,22 +24,8 @@ export const TRAINING_LIMITS = Object.freeze({
   liveBytes: 6 * 64 * 1024 * 1024,
 });
 
-/** The default training config (the core's TrainConfig defaults; kernel: the core's). */
-export const TRAINING_DEFAULTS = Object.freeze({
-  task: 'copy', vocab: 16, seqLen: 16, layers: 2, dModel: 64, heads: 4, mlp: 128, norm: 'pre',
-  attention: 'inv_sqrt_dk', softmax: 'safe', softcap: 0, initStd: 0.125, batch: 16, steps: 200, lr: 3e-3, warmup: 0,
-  clip: 1, weightDecay: 0.01, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, evalSize: 256, seed: 0,
-});
-
-function trainInt(what, name, v, fallback) {
-  if (v === undefined) return fallback;
-  if (typeof v !== 'number') throw new TypeError(`${what}: ${name} must be a number, got ${typeName(v)}`);
-  if (!Number.isInteger(v)) throw new RangeError(`${what}: ${name} = ${v} must be an integer`);
-  const lim = TRAINING_LIMITS[name];
-  if (lim && (v < lim[0] || v > lim[1])) throw new RangeError(`${what}: ${name} = ${v} is outside ${lim[0]}..${lim[1]}`);
-  if (Math.abs(v) > 2147483647) throw new RangeError(`${what}: ${name} = ${v} is too large`);
-  return v;
-}
+/** An integer field of a training config, within TRAINING_LIMITS (checks.js' int with the training lab's table). */
+const trainInt = (what, name, v, fallback) => int(what, name, v, fallback, TRAINING_LIMITS);
 
 // Frees the wasm-side state of runs the caller forgot to dispose() once their wrapper is collected.
 const runRegistry = typeof FinalizationRegistry === 'function'

@@ -16,11 +16,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "experiment_defaults.hpp"  // generated from wasm/js/experiments.js (scripts/gen-experiments.mjs)
+
 namespace sqrtdk {
 
-inline constexpr int kMaxDk = 16384;
-inline constexpr int kMaxSeqLen = 8192;
-inline constexpr int kMaxHeads = 64;
+// The lab's shape bounds: attentionStats' declared ranges, as core.js's LIMITS (checks.js) reads them.
+inline constexpr int kMaxDk = ranges::attention_stats::dk.hi;
+inline constexpr int kMaxSeqLen = ranges::attention_stats::seq_len.hi;
+inline constexpr int kMaxHeads = ranges::attention_stats::heads.hi;
+static_assert(kMaxDk == 16384 && kMaxSeqLen == 8192 && kMaxHeads == 64, "the notation above states these bounds");
 // The largest explicit scale factor, and the largest |entry| of a caller-supplied q, k or v: beyond
 // them float32 logits or gradients can overflow.
 inline constexpr double kMaxScale = 1e4;

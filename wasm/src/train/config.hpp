@@ -56,38 +56,46 @@ enum class NormPlacement { Pre, Post };
 //     value v_q, at position T−1. No causal mask (the target is not in the context).
 enum class Task { Copy, Reverse, Sort, AssocRecall };
 
+}  // namespace sqrtdk::train
+
+// The defaults below (sqrtdk::train::defaults), generated from TRAINING_DEFAULTS in
+// wasm/js/experiments.js (scripts/gen-experiments.mjs): declared once, for core.js and this struct.
+#include "training_defaults.hpp"
+
+namespace sqrtdk::train {
+
 struct TrainConfig {
   // task
-  Task task = Task::Copy;
-  int vocab = 16;        // content symbols, 2..256 (the model has vocab + 1 tokens)
-  int seq_len = 16;      // T, 8..64
+  Task task = defaults::task;
+  int vocab = defaults::vocab;        // content symbols, 2..256 (the model has vocab + 1 tokens)
+  int seq_len = defaults::seq_len;      // T, 8..64
   // model
-  int layers = 2;        // 1..6
-  int d_model = 64;      // C, 8..512, divisible by heads
-  int heads = 4;         // H, 1..16
-  int mlp = 128;         // F, the MLP width, 4..2048
-  NormPlacement norm = NormPlacement::Pre;
-  AttentionVariant attention = AttentionVariant::InvSqrtDk;
-  SoftmaxKind softmax = SoftmaxKind::Safe;
-  double softcap = 0.0;     // > 0: every variant's logits s ↦ cap · tanh(s / cap) before the mask
+  int layers = defaults::layers;        // 1..6
+  int d_model = defaults::d_model;      // C, 8..512, divisible by heads
+  int heads = defaults::heads;         // H, 1..16
+  int mlp = defaults::mlp;         // F, the MLP width, 4..2048
+  NormPlacement norm = defaults::norm;
+  AttentionVariant attention = defaults::attention;
+  SoftmaxKind softmax = defaults::softmax;
+  double softcap = defaults::softcap;     // > 0: every variant's logits s ↦ cap · tanh(s / cap) before the mask
                             // (Gemma 2's attn_logit_softcapping; a switch beside each variant);
                             // 0 = off; otherwise (0, 1e6]
-  double init_std = 0.125;  // std of every weight matrix and embedding at step 0, (0, 10];
+  double init_std = defaults::init_std;  // std of every weight matrix and embedding at step 0, (0, 10];
                             // 0.125 = 1/√64: after a LayerNorm, q and k have components of
                             // variance ≈ 1 at step 0, the iid premise of the √d_k argument
   // optimisation: AdamW (Loshchilov & Hutter 2019)
-  int batch = 16;           // B, 1..256
-  int steps = 200;          // the run's length, 1..kMaxSteps
-  double lr = 3e-3;         // peak learning rate, (0, 1]
-  int warmup = 0;           // linear warm-up steps, 0..steps (lr · (t+1)/warmup for t < warmup)
-  double clip = 1.0;        // global-norm gradient clipping threshold; 0 = off; 0..1e6
-  double weight_decay = 0.01;  // decoupled, on weight matrices and embeddings only, 0..1
-  double beta1 = 0.9;       // [0, 1)
-  double beta2 = 0.99;      // [0, 1)
-  double adam_eps = 1e-8;   // (0, 1]
+  int batch = defaults::batch;           // B, 1..256
+  int steps = defaults::steps;          // the run's length, 1..kMaxSteps
+  double lr = defaults::lr;         // peak learning rate, (0, 1]
+  int warmup = defaults::warmup;           // linear warm-up steps, 0..steps (lr · (t+1)/warmup for t < warmup)
+  double clip = defaults::clip;        // global-norm gradient clipping threshold; 0 = off; 0..1e6
+  double weight_decay = defaults::weight_decay;  // decoupled, on weight matrices and embeddings only, 0..1
+  double beta1 = defaults::beta1;       // [0, 1)
+  double beta2 = defaults::beta2;      // [0, 1)
+  double adam_eps = defaults::adam_eps;   // (0, 1]
   // evaluation, seeding, kernels
-  int eval_size = 256;      // held-out sequences, 1..4096
-  uint32_t seed = 0;
+  int eval_size = defaults::eval_size;      // held-out sequences, 1..4096
+  uint32_t seed = defaults::seed;
   Kernel kernel = Kernel::Scalar;
 };
 
