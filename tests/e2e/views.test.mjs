@@ -177,8 +177,8 @@ test('embed dialog: parts, colours, a live preview, and a snippet with only the 
   const src = /src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&');
   const hash = src.slice(src.indexOf('#') + 1);
   const keys = hash.split('&').map((kv) => kv.split('=')[0]);
-  // saturation reads dk, seed, heads, seqLen, scale, causal, softcap, sscale, sink; plus exp, embed, show, theme, its language and the core version
-  assert.deepEqual(keys.sort(), ['causal', 'cv', 'dk', 'embed', 'exp', 'heads', 'lang', 'scale', 'seed', 'seqLen', 'show', 'sink', 'softcap', 'sscale', 'theme', 'v'].sort());
+  // saturation reads dk, seed, heads, seqLen, scale, causal, softcap, sscale, sink, salibi; plus exp, embed, show, theme, its language and the core version
+  assert.deepEqual(keys.sort(), ['causal', 'cv', 'dk', 'embed', 'exp', 'heads', 'lang', 'salibi', 'scale', 'seed', 'seqLen', 'show', 'sink', 'softcap', 'sscale', 'theme', 'v'].sort());
   assert.match(hash, /dk=256/);
   assert.match(hash, /seed=9/);
   assert.match(hash, /show=charts,text/);
