@@ -1,5 +1,6 @@
 // bench's peers (scripts/bench.mjs): onnxruntime-web and tfjs-wasm running the same attention forward — a
 // minimal ONNX graph written by hand (MatMul, Mul, Softmax, MatMul) and tfjs-core ops on its wasm backend.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
