@@ -154,14 +154,18 @@ function schemaWithoutDocs(): Plugin {
 }
 
 /**
- * The experiments' declaration (wasm/js/experiments.js) documents each parameter and each field of
- * each result for the generated types (scripts/gen-experiments.mjs); the page and its workers read
- * only the rest (names, calls, parts, each parameter's type, default and range). The built page gets
- * that rest: the module as Node loads it, every `doc`, `ts`, `result`, `flags` and `example` left out
- * and RECORDS empty (about 9 KB gzip of the first view and of each worker).
+ * The experiments' declaration (wasm/js/experiments.js, which assembles its families' files,
+ * wasm/js/experiments/*.js) documents each parameter and each field of each result for the generated
+ * types (scripts/gen-experiments.mjs); the page and its workers read only the rest (names, calls,
+ * parts, each parameter's type, default and range, how a request is planned). The built page gets
+ * that rest: the module as Node loads it (families included, so the families' files are not in the
+ * bundle), every `doc`, `ts`, `result`, `flags` and `example` left out and RECORDS empty (about 9 KB
+ * gzip of the first view and of each worker). A page module that imported a family's file directly
+ * would bundle its docs: the build refuses it.
  */
 function experimentsWithoutDocs(): Plugin {
   const file = fileURLToPath(new URL('./wasm/js/experiments.js', import.meta.url));
+  const families = fileURLToPath(new URL('./wasm/js/experiments/', import.meta.url));
   const dropped = new Set(['doc', 'ts', 'optional', 'result', 'flags', 'example', 'convert']);
   /** A value as frozen JS source, without the dropped keys (throws on what JSON cannot hold). */
   const source = (v: unknown): string => {
@@ -177,7 +181,9 @@ function experimentsWithoutDocs(): Plugin {
     name: 'sqrtdk-experiments-without-docs',
     apply: 'build',
     async transform(_code, id) {
-      if (id.split('?')[0] !== file) return null;
+      const path = id.split('?')[0];
+      if (path.startsWith(families)) this.error(`${path}: import wasm/js/experiments.js, not a family's file (its docs would be bundled)`);
+      if (path !== file) return null;
       const m: Record<string, unknown> = await import(`${pathToFileURL(file).href}?build=${Date.now()}`);
       const lines = ['// wasm/js/experiments.js without its docs (vite.config.ts, experimentsWithoutDocs)'];
       for (const [name, v] of Object.entries(m)) {

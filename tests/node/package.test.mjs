@@ -31,7 +31,10 @@ const EXPECTED_FILES = [
   'LICENSE', 'README.md', 'package.json',
   'wasm/dist/sqrtdk-base.mjs', 'wasm/dist/sqrtdk-base.wasm', 'wasm/dist/sqrtdk-simd-first.mjs', 'wasm/dist/sqrtdk-simd-first.wasm',
   'wasm/dist/sqrtdk-simd.mjs', 'wasm/dist/sqrtdk-simd.wasm',
-  'wasm/js/checks.js', 'wasm/js/core.d.ts', 'wasm/js/core.js', 'wasm/js/experiment-types.d.ts', 'wasm/js/experiments.js', 'wasm/js/model-config.js',
+  'wasm/js/checks.js', 'wasm/js/core.d.ts', 'wasm/js/core.js', 'wasm/js/experiment-types.d.ts', 'wasm/js/experiments.js',
+  ...['attention-stats', 'attention', 'choices', 'common', 'long-context', 'model-scales', 'normal-draws', 'normalisers',
+    'precision', 'qk-clip', 'score-variance', 'simd-peak', 'spec', 'tensor-stats', 'training'].map((f) => `wasm/js/experiments/${f}.js`),
+  'wasm/js/model-config.js',
   'wasm/js/training-run.js', 'wasm/js/version.js',
 ];
 
