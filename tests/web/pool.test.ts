@@ -9,7 +9,8 @@ import type { Core, SaturationSweepParams, SaturationSweepResult, ScoreVarianceP
 import { run } from '../../web/src/worker/handler.ts';
 import type { WorkerLike, Kind, Calls } from '../../web/src/worker/protocol.ts';
 import { Compute, defaultPoolSize } from '../../web/src/compute.ts';
-import { plan, groups } from '../../web/src/worker/plan.ts';
+import { plan, groups, PLAN_RULES, ruleOf } from '../../web/src/worker/plan.ts';
+import { EXPERIMENTS, EXPERIMENT_NAMES } from '../../wasm/js/experiments.js';
 import { DK_STEPS } from '../../web/src/state/schema.js';
 
 const DK_STEPS_ALL = [...DK_STEPS];
@@ -167,6 +168,21 @@ describe('split by point and progressive: the final result is one full call, bit
     expect(groups([3, 1], 8)).toEqual([[0], [1]]);
     const g = groups(DK_STEPS_ALL, 3);
     expect(g.flat().sort((a, b) => a - b)).toEqual(DK_STEPS_ALL.map((_, i) => i));
+  });
+
+  it('every experiment the worker passes through declares its planning rule, a rule of PLAN_RULES, and every rule plans one', () => {
+    const declared = EXPERIMENT_NAMES.filter((n) => EXPERIMENTS[n].call === 'params').map((n) => [n, (EXPERIMENTS[n] as { plan?: string }).plan] as const);
+    expect(declared.length).toBeGreaterThan(10);
+    for (const [n, rule] of declared) {
+      expect(rule, `${n}: no plan in its declaration (wasm/js/experiments/<family>.js)`).toBeTypeOf('string');
+      expect(Object.keys(PLAN_RULES), `${n}: plan '${rule}'`).toContain(rule);
+      expect(ruleOf(n)).toBe(rule);
+    }
+    expect(new Set(declared.map(([, r]) => r))).toEqual(new Set(Object.keys(PLAN_RULES)));
+    // the rules of the four split experiments, as the planner had them by name
+    expect(['saturationSweep', 'scoreVariance', 'attentionStats', 'longContext'].map((n) => ruleOf(n as Kind)))
+      .toEqual(['scalesByDks', 'rowsByDks', 'oneGroupPreview', 'pointsByLengths']);
+    expect(ruleOf('splitKv')).toBe('single');  // a kind of the page's own, not a declared experiment
   });
 });
 

@@ -26,7 +26,7 @@ export const RECORDS = Object.freeze(/** @type {const} @satisfies {Record<string
 export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<string, import('./spec.js').ExperimentSpec>} */ ({
   attentionStats: {
     doc: 'entropy, max weight, support, Jacobian norms and gradients of the attention rows of random Q, K, V',
-    cpp: 'attention_stats', call: 'params', part: 'full', costed: true,
+    cpp: 'attention_stats', call: 'params', part: 'full', costed: true, plan: 'oneGroupPreview',
     params: {
       heads: { type: 'int', default: 8, range: heads, doc: 'query heads' },
       headsKv: { type: 'int', default: 0, range: [0, 64], doc: 'K/V heads (grouped-query attention); 0: heads; must divide heads' },
@@ -61,7 +61,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
   },
   saturationSweep: {
     doc: "attentionStats' summary against d_k for each scale, on the same Q, K, V per d_k (C2, C3, C6)",
-    cpp: 'saturation_sweep', call: 'params', part: 'full', costed: true,
+    cpp: 'saturation_sweep', call: 'params', part: 'full', costed: true, plan: 'scalesByDks',
     params: {
       dks: { type: 'intList', range: dk, count: [1, 64], doc: 'the head dimensions d_k, 1..64 of them' },
       scales: { type: 'scaleList', default: ['none', 'inv_sqrt_dk', 'inv_dk'], count: [1, 8], doc: 'the scales, 1..8 of them (each as `scale`)' },

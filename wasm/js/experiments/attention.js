@@ -22,7 +22,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
   },
   attention: {
     doc: 'the forward pass softmax(c · Q Kᵀ + mask) V on given q, k, v, with grouped K/V heads, masks (one per head or for all), ALiBi, soft-capping and sinks',
-    cpp: 'attention', call: 'params', part: 'full', costed: true,
+    cpp: 'attention', call: 'params', part: 'full', costed: true, plan: 'single',
     params: {
       q: { type: 'float32', field: null, doc: 'q [heads, seqLen, dk]; k [headsKv, seqLen, dk]; v [headsKv, seqLen, dv]; finite' },
       k: { type: 'float32', field: null, doc: 'K [headsKv, seqLen, dk]' },
@@ -57,7 +57,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
   },
   mergeAttention: {
     doc: 'Two partial attentions of the same queries over disjoint keys (split-KV decoding, ring attention: FlashDecoding, flashinfer\'s merge_state, vLLM\'s merge_attn_states), merged per row, in double then float32: m = max(l_a, l_b), w = e^{l − m}, output = (w_a o_a + w_b o_b) / (w_a + w_b), lse = m + ln(w_a + w_b). An empty chunk (0, −∞) is neutral; two empty chunks give (0, −∞), never NaN. An lse of NaN or +∞ is refused. A log-sum-exp in base 2 (lse · log₂e, as kernels that use exp2 keep it) must be converted first: read as natural, it sharpens the mixing weights by log₂e.',
-    cpp: 'merge_attention', call: 'params', part: 'full', costed: false,
+    cpp: 'merge_attention', call: 'params', part: 'full', costed: false, plan: 'single',
     params: {
       a: { type: 'state', field: null, doc: '{ output [heads, seqLen, dv], lse [heads, seqLen] in nats } of one chunk of keys (attention with lse: true)' },
       b: { type: 'state', field: null, doc: '{ output, lse } of the other chunk' },

@@ -21,7 +21,7 @@ export const RECORDS = Object.freeze(/** @type {const} @satisfies {Record<string
 export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<string, import('./spec.js').ExperimentSpec>} */ ({
   longContext: {
     doc: 'entropy against sequence length beyond the training length, for each temperature scheme',
-    cpp: 'long_context', call: 'params', part: 'full', costed: true,
+    cpp: 'long_context', call: 'params', part: 'full', costed: true, plan: 'pointsByLengths',
     params: {
       dk: { type: 'int', default: 64, range: dk, doc: 'd_k' },
       seqLens: { type: 'intList', range: [1, 16384], count: [1, 16], doc: 'each 1..16384, at most 16, each at most once (a repeat is refused, naming it)' },

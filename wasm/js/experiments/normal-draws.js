@@ -5,7 +5,7 @@ import { seed } from './common.js';
 export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<string, import('./spec.js').ExperimentSpec>} */ ({
   normalDraws: {
     doc: 'normalDraws: n draws N(0, σ²) from the core\'s own generator and normal sampler — xoshiro256** seeded by SplitMix64 at seed + stream · 0x9E3779B97F4A7C15 (Rng::stream), Marsaglia\'s polar method — in double. The sampler runs inside the wasm core with its own logarithm, so the draws are the same bits in every engine (a JavaScript Box–Muller on Math.log/cos is not: Firefox\'s are not correctly rounded). Converted to float32, stream 1 of a seed is attentionStats\' Q of that seed and stream 2 its K ([heads, seqLen, dk] row-major, K of headsKv heads); web/public/python/sqrtdk_rng.py draws the same numbers (Stream(seed, stream).normals(n) · σ). n outside 1..2^24, stream outside 0..2^31−1, σ not in (0, 1000] or 8·n bytes over the call\'s workBytes: RangeError.',
-    cpp: 'normal_draws', call: 'params', part: 'full', costed: false,
+    cpp: 'normal_draws', call: 'params', part: 'full', costed: false, plan: 'single',
     params: {
       n: { type: 'int', range: [1, 16777216], doc: 'how many draws (required), 1..2^24' },
       seed,

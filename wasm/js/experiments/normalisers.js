@@ -25,7 +25,7 @@ export const RECORDS = Object.freeze(/** @type {const} @satisfies {Record<string
 export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<string, import('./spec.js').ExperimentSpec>} */ ({
   normalisers: {
     doc: 'does attention have to sum to one? softmax, off-by-one softmax, a sink logit, sigmoid attention (bias −ln n), gated and differential attention on the same draws: row sum, mass on the first key, entropy of the renormalised row, output norm',
-    cpp: 'normalisers', call: 'params', part: 'full', costed: false,
+    cpp: 'normalisers', call: 'params', part: 'full', costed: false, plan: 'single',
     params: {
       heads: { type: 'int', default: 4, range: [1, 16], doc: '1..16 (default 4); the differential pairs heads (2h, 2h + 1): ⌊heads / 2⌋ pairs, none with 1 head' },
       seqLen: { type: 'int', default: 128, range: [1, 512], doc: 'L, queries and keys per head' },

@@ -46,7 +46,7 @@ export const RECORDS = Object.freeze(/** @type {const} @satisfies {Record<string
 export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<string, import('./spec.js').ExperimentSpec>} */ ({
   precisionLab: {
     doc: 'the softmax of the same rows in float64/float32/bfloat16/float16, naive, safe and online, against float64',
-    cpp: 'precision_lab', call: 'params', part: 'full', costed: true,
+    cpp: 'precision_lab', call: 'params', part: 'full', costed: true, plan: 'single',
     params: {
       logits: { type: 'numberList', default: null, range: [1, 8192], ts: 'readonly number[] | Float64Array | Float32Array | null', doc: 'one explicit logit row (1..8192 values, −∞ allowed): a plain array of numbers or a typed array; when absent, random rows are used. With logits, rows, seqLen, dk, heads, scale and seed are refused (TypeError): they describe random rows.' },
       rows: { type: 'int', default: 64, range: [1, 1024], doc: 'random rows' },

@@ -5,7 +5,7 @@ import { seed, kernel, scale, softcap, causal } from './common.js';
 export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<string, import('./spec.js').ExperimentSpec>} */ ({
   qkClip: {
     doc: 'QK-Clip (Kimi K2\'s MuonClip, Kimi Team 2025 §2.1; NVIDIA/Megatron-LM megatron/core/transformer/attention.py clip_qk, qk_clip_threshold 100 and qk_clip_alpha 0.5 in transformer_config.py): η = min(1, τ / S_max) per head (per KV group under GQA: the maximum over its query heads), q × η^α and k × η^(1−α); MLA (ropeDim > 0): the rotary query part × η, the shared rotary key untouched. A clipped head\'s new maximum is τ (without a soft-cap).',
-    cpp: 'qk_clip', call: 'params', part: 'full', costed: false,
+    cpp: 'qk_clip', call: 'params', part: 'full', costed: false, plan: 'single',
     params: {
       heads: { type: 'int', default: 8, range: [1, 64], doc: 'query heads' },
       headsKv: { type: 'int', default: 0, range: [0, 64], doc: 'K heads; 0: heads; else must divide heads (GQA: η per group)' },

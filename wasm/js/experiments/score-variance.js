@@ -22,7 +22,7 @@ export const RECORDS = Object.freeze(/** @type {const} @satisfies {Record<string
 export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<string, import('./spec.js').ExperimentSpec>} */ ({
   scoreVariance: {
     doc: 'Var(q·k) = d_k σ⁴ by Monte Carlo, with the theory rows and histograms of the raw and 1/√d_k scores (C1, C3)',
-    cpp: 'score_variance', call: 'params', part: 'first', costed: true,
+    cpp: 'score_variance', call: 'params', part: 'first', costed: true, plan: 'rowsByDks',
     params: {
       dks: { type: 'intList', range: dk, count: [1, 64], doc: 'the head dimensions d_k, 1..64 of them' },
       samples: { type: 'int', default: 20000, range: [2, 1000000], doc: 'pairs (q, k) per d_k, 2..1000000 (default 20000)' },

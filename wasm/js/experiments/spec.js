@@ -44,6 +44,12 @@
  * `cppStructs: 'generated'`: its C++ Params and Result structs and the declaration of its function are
  * generated from its parameters and result fields (experiment_structs.hpp); its family's .cpp defines
  * the function. Without it they are written in the family's header.
+ * `plan` (every 'params' call): how the page's worker pool computes a request of it, a rule of
+ * PLAN_RULES in web/src/worker/plan.ts named by the shape of the parameters and result it splits:
+ * 'single' (one call, as it is), 'oneGroupPreview' (a first estimate from one K/V group of heads,
+ * attentionStats' shape), 'scalesByDks' (points[scale][d_k] by (d_k, scale), a one-head preview),
+ * 'rowsByDks' (rows[d_k] by d_k with the histograms of histDk, a preview of fewer samples) or
+ * 'pointsByLengths' (points[method][length] by seqLens, a preview of fewer queries).
  * @typedef {object} ExperimentSpec
  * @property {string} doc
  * @property {string} cpp
@@ -57,6 +63,7 @@
  * @property {'generated'} [cppStructs]
  * @property {readonly unknown[]} example  the arguments of a small call
  * @property {string|null} [struct]
+ * @property {string} [plan]
  */
 
 /**

@@ -5,7 +5,7 @@ import { dk, seqLen, heads, seed, kernel, scale, threshold, causal } from './com
 export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<string, import('./spec.js').ExperimentSpec>} */ ({
   tensorStats: {
     doc: "attentionStats' diagnostics and Var(q·k) on the caller's q and k (and optionally v)",
-    cpp: 'tensor_stats', call: 'params', part: 'full', costed: true,
+    cpp: 'tensor_stats', call: 'params', part: 'full', costed: true, plan: 'single',
     params: {
       q: { type: 'float32', field: null, doc: '[heads, seqLen, dk] each, finite; v optional (random N(0, 1) when absent or null; a zero-length v is refused). Each must be a genuine Float32Array whose element count (byteLength / 4) matches the shape, checked before anything is copied (TypeError / RangeError naming the tensor).' },
       k: { type: 'float32', field: null, doc: 'K [heads, seqLen, dk]' },

@@ -16,17 +16,18 @@
 // estimate (core.cost through worker/cost.ts): a final call is split further wherever its
 // estimate would not fit the core's budget of one call, so no call the page sends is refused for
 // its size while the request's points would fit one by one.
+//
+// Which rule plans an experiment is its declaration's `plan` (wasm/js/experiments/<family>.js): the
+// rules of PLAN_RULES are named by the shape of what they split, not by an experiment, so a new
+// experiment of an existing shape (or one computed in one call, 'single') needs no line here.
 import type { Calls, Kind } from './protocol.ts';
-import { defaultsOf } from '../../../wasm/js/experiments.js';
+import { EXPERIMENTS, defaultsOf } from '../../../wasm/js/experiments.js';
+import type { ExperimentName } from '../../../wasm/js/experiments.js';
 import { estimateSeconds, callBudgetSeconds } from './cost.ts';
 import type {
   SaturationSweepParams, SaturationSweepResult, ScoreVarianceParams, ScoreVarianceResult,
   AttentionStatsParams, LongContextParams, LongContextResult, Scale,
 } from '../../../wasm/js/core.js';
-
-// What the core fills in for a parameter a request leaves out (its one declaration).
-const SWEEP = defaultsOf('saturationSweep'), VARIANCE = defaultsOf('scoreVariance');
-const STATS = defaultsOf('attentionStats'), LONG = defaultsOf('longContext');
 
 export interface SubCall { kind: Kind; params: unknown }
 export interface Step {
@@ -71,6 +72,8 @@ const coreCost: CostOf = (kind, params) => {
 };
 
 const one = (results: unknown[]) => results[0];
+/** What the core fills in for a parameter a request of experiment `kind` leaves out (its one declaration). */
+const defaultsFor = (kind: Kind) => defaultsOf(kind as ExperimentName);
 
 /**
  * A scale with a head count in it ('inv_sqrt_d_model' = 1/√(heads·d_k)) does not survive a slice
@@ -96,8 +99,9 @@ export function groups(costs: number[], parts: number): number[][] {
   return bins.filter((b) => b.items.length > 0).sort((a, b) => b.load - a.load).map((b) => b.items.sort((x, y) => x - y));
 }
 
-// ---- saturationSweep: points (scale, d_k) ----
-function sweepStep(p: SaturationSweepParams, parts: number, final: boolean, cost: CostOf): Step {
+// ---- scalesByDks (saturationSweep): points (scale, d_k) ----
+function sweepStep(kind: Kind, p: SaturationSweepParams, parts: number, final: boolean, cost: CostOf): Step {
+  const SWEEP = defaultsFor(kind);
   const scales: Scale[] = p.scales ?? SWEEP.scales;
   const heads: number = p.heads ?? SWEEP.heads;
   const sliceHeads = final ? heads : 1;
@@ -111,7 +115,7 @@ function sweepStep(p: SaturationSweepParams, parts: number, final: boolean, cost
   if (shared.length > 0) {
     if (p.dks.length >= parts || shared.length === 1) {
       const scalesOf = shared.map((si) => scales[si]);
-      const costs = p.dks.map((dk) => cost('saturationSweep', { ...p, dks: [dk], scales: scalesOf, heads: sliceHeads }));
+      const costs = p.dks.map((dk) => cost(kind, { ...p, dks: [dk], scales: scalesOf, heads: sliceHeads }));
       for (const g of groups(costs, parts)) parts2.push({ d: g, s: shared });
     } else {
       // fewer d_k than workers (the article's check: one d_k, three scales): one call per (d_k, scale)
@@ -120,7 +124,7 @@ function sweepStep(p: SaturationSweepParams, parts: number, final: boolean, cost
   }
   for (const si of perDk) p.dks.forEach((_, d) => parts2.push({ d: [d], s: [si] }));
   const calls: SubCall[] = parts2.map(({ d, s }) => ({
-    kind: 'saturationSweep' as const,
+    kind,
     params: { ...p, dks: d.map((i) => p.dks[i]), scales: s.map((si) => scaleOf(scales[si], p.dks[d[0]])), heads: sliceHeads },
   }));
   return {
@@ -134,14 +138,14 @@ function sweepStep(p: SaturationSweepParams, parts: number, final: boolean, cost
   };
 }
 
-// ---- scoreVariance: groups of d_k; the histogram comes from the call holding histDk ----
-function varianceStep(p: ScoreVarianceParams, samples: number, parts: number, final: boolean, cost: CostOf): Step {
+// ---- rowsByDks (scoreVariance): groups of d_k; the histogram comes from the call holding histDk ----
+function varianceStep(kind: Kind, p: ScoreVarianceParams, samples: number, parts: number, final: boolean, cost: CostOf): Step {
   const histDk = p.histDk ?? p.dks[0];
   const histAt = Math.max(0, p.dks.indexOf(histDk));
-  const gs = groups(p.dks.map((dk) => cost('scoreVariance', { ...p, samples, dks: [dk], histDk: dk })), parts);
+  const gs = groups(p.dks.map((dk) => cost(kind, { ...p, samples, dks: [dk], histDk: dk })), parts);
   const histCall = gs.findIndex((g) => g.includes(histAt));
   const calls: SubCall[] = gs.map((g, c) => ({
-    kind: 'scoreVariance' as const,
+    kind,
     params: { ...p, samples, dks: g.map((i) => p.dks[i]), histDk: c === histCall ? histDk : p.dks[g[0]] },
   }));
   return {
@@ -156,10 +160,10 @@ function varianceStep(p: ScoreVarianceParams, samples: number, parts: number, fi
   };
 }
 
-// ---- longContext: groups of lengths ----
-function longStep(p: LongContextParams, queries: number, parts: number, final: boolean, cost: CostOf): Step {
-  const gs = groups(p.seqLens.map((L) => cost('longContext', { ...p, queries, seqLens: [L] })), parts);
-  const calls: SubCall[] = gs.map((g) => ({ kind: 'longContext' as const, params: { ...p, queries, seqLens: g.map((i) => p.seqLens[i]) } }));
+// ---- pointsByLengths (longContext): groups of lengths ----
+function longStep(kind: Kind, p: LongContextParams, queries: number, parts: number, final: boolean, cost: CostOf): Step {
+  const gs = groups(p.seqLens.map((L) => cost(kind, { ...p, queries, seqLens: [L] })), parts);
+  const calls: SubCall[] = gs.map((g) => ({ kind, params: { ...p, queries, seqLens: g.map((i) => p.seqLens[i]) } }));
   return {
     calls, final,
     merge(results) {
@@ -186,57 +190,86 @@ function finalStep(single: Step, parts: number, points: number, at: (parts: numb
   return step;
 }
 
+/** A planning rule: the steps of a request of experiment `kind` (see plan). */
+type Rule = (kind: Kind, params: unknown, progressive: boolean, parts: number, cost: CostOf) => Step[];
+const singleStep = (kind: Kind, params: unknown): Step => ({ calls: [{ kind, params }], merge: one, final: true });
+
+/**
+ * The planning rules an experiment's declaration names (its `plan`), by the shape of the parameters
+ * and result they split; tests/web/pool.test.ts holds every declared experiment to one of them.
+ */
+export const PLAN_RULES = {
+  /** one call, the request as it is */
+  single: (kind, params) => [singleStep(kind, params)],
+  /** points[scale][d_k] of dks × scales, by (d_k, scale); a preview from one head (saturationSweep) */
+  scalesByDks(kind, params, progressive, parts, cost) {
+    const p = params as SaturationSweepParams;
+    const single = singleStep(kind, params);
+    if (!Array.isArray(p.dks) || !Array.isArray(p.scales ?? []) || p.dks.length === 0) return [single];
+    const SWEEP = defaultsFor(kind);
+    const heads: number = p.heads ?? SWEEP.heads;
+    const work = cost(kind, p);
+    const steps: Step[] = [];
+    if (progressive && heads > 1 && work > PREVIEW_MIN_SECONDS) steps.push(sweepStep(kind, p, parts, false, cost));
+    const points = p.dks.length * (p.scales ?? SWEEP.scales).length;
+    steps.push(finalStep(single, parts, points, (n) => sweepStep(kind, p, n, true, cost), cost));
+    return steps;
+  },
+  /** rows[d_k] by groups of d_k, the histograms from the call holding histDk; a preview of PREVIEW_SAMPLES (scoreVariance) */
+  rowsByDks(kind, params, progressive, parts, cost) {
+    const p = params as ScoreVarianceParams;
+    const single = singleStep(kind, params);
+    if (!Array.isArray(p.dks) || p.dks.length === 0) return [single];
+    const samples: number = p.samples ?? defaultsFor(kind).samples;
+    const steps: Step[] = [];
+    if (progressive && samples > 2 * PREVIEW_SAMPLES && cost(kind, p) > PREVIEW_MIN_SECONDS) steps.push(varianceStep(kind, p, PREVIEW_SAMPLES, parts, false, cost));
+    steps.push(finalStep(single, p.dks.length > 1 ? parts : 1, p.dks.length, (n) => varianceStep(kind, p, samples, n, true, cost), cost));
+    return steps;
+  },
+  /** one call; a preview from one K/V head and its query group (attentionStats) */
+  oneGroupPreview(kind, params, progressive, _parts, cost) {
+    const p = params as AttentionStatsParams;
+    const STATS = defaultsFor(kind);
+    const single = singleStep(kind, params);
+    const heads: number = p.heads ?? STATS.heads;
+    const headsKv: number = p.headsKv ?? STATS.headsKv;
+    const kv = headsKv === 0 ? heads : headsKv;
+    if (!progressive || !Number.isInteger(heads) || !Number.isInteger(kv) || kv < 1 || heads % kv !== 0) return [single];
+    const group = heads / kv;  // query heads per K/V head: the slice is one K/V head and its group
+    if (group >= heads || cost(kind, p) <= PREVIEW_MIN_SECONDS) return [single];
+    const preview = { ...p, heads: group, headsKv: group === 1 ? 0 : 1, scale: sliceScale(p.scale, heads, p.dk) };
+    return [{ calls: [{ kind, params: preview }], merge: one, final: false }, single];
+  },
+  /** points[method][length] by groups of seqLens; a preview of PREVIEW_QUERIES queries (longContext) */
+  pointsByLengths(kind, params, progressive, parts, cost) {
+    const p = params as LongContextParams;
+    const single = singleStep(kind, params);
+    if (!Array.isArray(p.seqLens) || p.seqLens.length === 0) return [single];
+    const queries: number = p.queries ?? defaultsFor(kind).queries;
+    const steps: Step[] = [];
+    const saved = () => cost(kind, p) - cost(kind, { ...p, queries: PREVIEW_QUERIES });
+    if (progressive && queries > 2 * PREVIEW_QUERIES && saved() >= LONG_PREVIEW_MIN_SAVED_SECONDS) steps.push(longStep(kind, p, PREVIEW_QUERIES, parts, false, cost));
+    steps.push(finalStep(single, p.seqLens.length > 1 ? parts : 1, p.seqLens.length, (n) => longStep(kind, p, queries, n, true, cost), cost));
+    return steps;
+  },
+} satisfies Record<string, Rule>;
+export type PlanRule = keyof typeof PLAN_RULES;
+
+/** The rule of a request kind: its declaration's `plan`; 'single' for a kind that is not a declared experiment. */
+export function ruleOf(kind: Kind): PlanRule {
+  const declared: { plan?: string } | undefined = (EXPERIMENTS as Record<string, { plan?: string }>)[kind];
+  const rule = declared?.plan ?? 'single';
+  if (!Object.hasOwn(PLAN_RULES, rule)) throw new Error(`plan: ${kind} declares plan '${rule}', which is not a rule of PLAN_RULES (worker/plan.ts)`);
+  return rule as PlanRule;
+}
+
 /**
  * The steps of a request for a pool of `parts` workers: a sweep's points in at most `parts` calls
  * (one call, the request itself, on one worker), more where the core's estimate of a call is over
  * its budget. `progressive` asks for a preview step before the full one where the core estimates
- * the request at PREVIEW_MIN_SECONDS or more. `cost` is the core's estimate (core.cost).
+ * the request at PREVIEW_MIN_SECONDS or more. `cost` is the core's estimate (core.cost). The rule
+ * is the experiment's declared `plan` (PLAN_RULES).
  */
 export function plan<K extends Kind>(kind: K, params: Calls[K]['params'], progressive: boolean, parts = 1, cost: CostOf = coreCost): Step[] {
-  const single: Step[] = [{ calls: [{ kind, params }], merge: one, final: true }];
-  switch (kind) {
-    case 'saturationSweep': {
-      const p = params as SaturationSweepParams;
-      if (!Array.isArray(p.dks) || !Array.isArray(p.scales ?? []) || p.dks.length === 0) return single;
-      const heads: number = p.heads ?? SWEEP.heads;
-      const work = cost(kind, p);
-      const steps: Step[] = [];
-      if (progressive && heads > 1 && work > PREVIEW_MIN_SECONDS) steps.push(sweepStep(p, parts, false, cost));
-      const points = p.dks.length * (p.scales ?? SWEEP.scales).length;
-      steps.push(finalStep({ ...single[0] }, parts, points, (n) => sweepStep(p, n, true, cost), cost));
-      return steps;
-    }
-    case 'scoreVariance': {
-      const p = params as ScoreVarianceParams;
-      if (!Array.isArray(p.dks) || p.dks.length === 0) return single;
-      const samples: number = p.samples ?? VARIANCE.samples;
-      const steps: Step[] = [];
-      if (progressive && samples > 2 * PREVIEW_SAMPLES && cost(kind, p) > PREVIEW_MIN_SECONDS) steps.push(varianceStep(p, PREVIEW_SAMPLES, parts, false, cost));
-      steps.push(finalStep({ ...single[0] }, p.dks.length > 1 ? parts : 1, p.dks.length, (n) => varianceStep(p, samples, n, true, cost), cost));
-      return steps;
-    }
-    case 'attentionStats': {
-      const p = params as AttentionStatsParams;
-      const heads: number = p.heads ?? STATS.heads;
-      const headsKv: number = p.headsKv ?? STATS.headsKv;
-      const kv = headsKv === 0 ? heads : headsKv;
-      if (!progressive || !Number.isInteger(heads) || !Number.isInteger(kv) || kv < 1 || heads % kv !== 0) return single;
-      const group = heads / kv;  // query heads per K/V head: the slice is one K/V head and its group
-      if (group >= heads || cost(kind, p) <= PREVIEW_MIN_SECONDS) return single;
-      const preview = { ...p, heads: group, headsKv: group === 1 ? 0 : 1, scale: sliceScale(p.scale, heads, p.dk) };
-      return [{ calls: [{ kind, params: preview }], merge: one, final: false }, single[0]];
-    }
-    case 'longContext': {
-      const p = params as LongContextParams;
-      if (!Array.isArray(p.seqLens) || p.seqLens.length === 0) return single;
-      const queries: number = p.queries ?? LONG.queries;
-      const steps: Step[] = [];
-      const saved = () => cost(kind, p) - cost(kind, { ...p, queries: PREVIEW_QUERIES });
-      if (progressive && queries > 2 * PREVIEW_QUERIES && saved() >= LONG_PREVIEW_MIN_SAVED_SECONDS) steps.push(longStep(p, PREVIEW_QUERIES, parts, false, cost));
-      steps.push(finalStep({ ...single[0] }, p.seqLens.length > 1 ? parts : 1, p.seqLens.length, (n) => longStep(p, queries, n, true, cost), cost));
-      return steps;
-    }
-    default:
-      return single;
-  }
+  return PLAN_RULES[ruleOf(kind)](kind, params, progressive, parts, cost);
 }
