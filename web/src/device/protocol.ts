@@ -15,7 +15,7 @@ export type DeviceReply =
   | { id: number; ok: true; result: DeviceInfo | SliceResult }
   | { id: number; ok: false; error: { name: string; message: string } };
 
-const MEASURE_SET = new Set(['simd', 'scalar', 'js', 'peak']);
+const MEASURE_SET: ReadonlySet<string> = new Set(['simd', 'scalar', 'js', 'peak']);
 export function isDeviceRequest(m: unknown): m is DeviceRequest {
   if (m === null || typeof m !== 'object') return false;
   const r = m as Record<string, unknown>;

@@ -41,7 +41,12 @@ export function packsOf(view?: Panel): Pack[] {
   return ['base', ...(view ? VIEW_PACKS[view] ?? [] : [])];
 }
 
-/** Each language's messages loaded so far (the parts merged), and its parts in. */
+/**
+ * The catalogue's cache, the page's strings as they arrive: each language's messages loaded so far
+ * (the parts merged), its parts in, and the loads under way. Keyed by language and part; bounded by
+ * 2 languages × the parts of PACKS, nothing evicted (a part once in is the page's words until it
+ * closes), a failed load dropped so the next call tries again.
+ */
 const messages: Record<Lang, Part> = { en: {}, 'zh-CN': {} };
 const inParts: Record<Lang, Set<Pack>> = { en: new Set(), 'zh-CN': new Set() };
 const loading = new Map<string, Promise<void>>();

@@ -17,7 +17,7 @@ import type { ClaimId, Live, Verdict } from '../claims.ts';
 import './drill.css';
 
 /** Live numbers that are shares of rows, shown as percentages. */
-const SHARES = new Set(['sqrtShare', 'noneShare', 'online', 'naive16', 'iidSqrt', 'iidInv', 'rhoSqrt', 'rhoInv']);
+const SHARES: ReadonlySet<string> = new Set(['sqrtShare', 'noneShare', 'online', 'naive16', 'iidSqrt', 'iidInv', 'rhoSqrt', 'rhoInv']);
 export function formatLive(l: Live): Record<string, string> {
   return Object.fromEntries(Object.entries(l).map(([k, v]) => [k, SHARES.has(k) ? pct(v) : fmt(v)]));
 }

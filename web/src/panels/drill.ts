@@ -36,7 +36,7 @@ export function fromSlider(pos: number, [lo, hi]: [number, number]): number {
   return Number(exp(ln(lo) + (pos / SLIDER_STEPS) * (ln(hi) - ln(lo))).toPrecision(3));  // portable: the same value in every engine
 }
 
-const PCT_FACTS = new Set(['share', 'sqrtDrift', 'invDrift']);
+const PCT_FACTS: ReadonlySet<string> = new Set(['share', 'sqrtDrift', 'invDrift']);
 const fmtFacts = (f: Record<string, number>) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, PCT_FACTS.has(k) ? `${(v * 100).toFixed(1)} %` : fmt(v)]));
 
 export function mountDrill(host: HTMLElement, { t, store, compute }: PanelCtx): { update(state: State, changed: Set<StateKey> | null): void; destroy(): void } {

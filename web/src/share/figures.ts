@@ -49,6 +49,10 @@ import { panelTitleKey } from '../i18n/titles.ts';
 export type FigureNumber = Pick<KeyFigure, 'label' | 'value'>;
 export interface Figure { chart: ChartSpec | null; numbers: FigureNumber[] }
 
+/**
+ * The results of callCore, a cache keyed by core (weakly: gone with it) and by `kind:JSON(params)`;
+ * bounded by the requests the cards of the build ask for (every view's once), never evicted.
+ */
 const memo = new WeakMap<Core, Map<string, unknown>>();
 /**
  * Calls the core as the page's worker does (web/src/worker/handler.ts), throwing its error. Equal
