@@ -1,9 +1,11 @@
 // The floors of the code (scripts/floors.json, the README's "Layout"): every file of web/src and
 // wasm/ has a floor, no import or #include reads from a lower floor up to a higher one, and no
-// files (nor folders) import each other in a loop.
+// files (nor folders) import each other in a loop; and every source file opens with a comment that
+// says what it holds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { check, floorTable, importsOf, includesOf, readFloors, floorOf } from '../../scripts/floors.mjs';
 
@@ -60,4 +62,22 @@ test('README shows the floor table of scripts/floors.json', () => {
   const m = /<!-- floors:start -->\n([\s\S]*?)\n?<!-- floors:end -->/.exec(readme);
   assert.ok(m, 'README has the floors markers');
   assert.equal(m[1].trim(), floorTable(), 'run: node scripts/update-readme.mjs');
+});
+
+test('every source file of web/src, wasm/src, wasm/js, wasm/bindings, wasm/bench and scripts opens with a comment line (after a shebang)', () => {
+  const walk = (dir) => readdirSync(join(root, dir)).flatMap((n) => {
+    const rel = `${dir}/${n}`;
+    return statSync(join(root, rel)).isDirectory() ? (n === 'records' ? [] : walk(rel)) : [rel];
+  });
+  const code = /\.(ts|js|mjs|cjs|cpp|hpp|h|sh|py|css|html)$/;
+  const files = ['web/src', 'wasm/src', 'wasm/js', 'wasm/bindings', 'wasm/bench', 'scripts'].flatMap(walk).filter((f) => code.test(f));
+  assert.ok(files.length > 250, `found ${files.length} files`);
+  const missing = files.filter((f) => {
+    const lines = readFileSync(join(root, f), 'utf8').split('\n');
+    const first = lines[0].startsWith('#!') ? lines[1] : lines[0];
+    // a comment with words on its first line: //, #, /*, /*!, a docstring or <!-- and text (not a bare /**, the
+    // doc of a declaration; not an #include, a #pragma or a /// directive)
+    return !/^\s*(\/\/(?!\/)|#(?!include|pragma|!)|\/\*+!?|"""|<!--)\s*\S.{8,}/.test(first ?? '');
+  });
+  assert.deepEqual(missing, [], 'open each with a one-line comment that says what the file holds');
 });

@@ -1,3 +1,4 @@
+// The types of the page's build-time modules (the formulas KaTeX renders, the PWA's registration) and of its environment.
 /// <reference types="vite-plugin-pwa/vanillajs" />
 type FormulaKey = 'ivDerivation' | 'ivJacobian' | 'variance' | 'saturation' | 'gradient' | 'twoLogit' | 'article' | 'precision' | 'longctx' | 'gqa' | 'tensors' | 'training' | 'trainingOpt';
 /** Build-time KaTeX HTML of every formula in English (vite.config.ts). */

@@ -1,3 +1,4 @@
+// The TeX of the page's formulas, rendered by KaTeX at build time: the long-context factors, and each view's formulas in English and Chinese.
 /**
  * The factor λ of each long-context method the panel draws (web/src/requests/longctx.ts PANEL_METHODS,
  * in its order; tests/web/labs.test.ts holds the two lists equal), as the core computes it

@@ -1,3 +1,4 @@
+// The training lab's configuration: the checks of a TrainConfig and the names of its choices (variants, tasks, norms, softmax), parsed and printed.
 #include "config.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// The training lab's Transformer (model.hpp): the layout of its parameters, their initialisation, the forward pass over a batch and the backward pass.
 #include "model.hpp"
 
 #include <cmath>

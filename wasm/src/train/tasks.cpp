@@ -1,3 +1,4 @@
+// The training lab's synthetic tasks (tasks.hpp): one sequence and a batch of them, drawn from the seed.
 #include "tasks.hpp"
 
 #include <algorithm>

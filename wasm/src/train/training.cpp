@@ -1,3 +1,4 @@
+// TrainingRun (training.hpp): a validated config, the steps of AdamW with warm-up and clipping, the evaluation and the analysis of a run.
 #include "training.hpp"
 
 #include <algorithm>
