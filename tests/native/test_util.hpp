@@ -1,8 +1,14 @@
 // Shared helpers of the native / wasm GoogleTest suites: the kernel families this build can run,
-// and seeded N(0, σ²) float32 vectors from the project's own generator (the same on every platform).
+// seeded N(0, σ²) float32 vectors from the project's own generator (the same on every platform),
+// attentionStats' own draws, and the check that an error names the bad value.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "experiments.hpp"
@@ -38,6 +44,24 @@ inline AttentionParams attention_params(const std::vector<float>& q, const std::
   p.dk = dk;
   p.kernel = kf;
   return p;
+}
+
+// The draws of attentionStats, made here by hand: Q from stream 1, K from stream 2 (σ = 1).
+inline std::vector<float> stream_tensor(uint32_t seed, uint64_t stream, size_t n) {
+  Rng rng = Rng::stream(seed, stream);
+  std::vector<float> t(n);
+  for (auto& x : t) x = static_cast<float>(rng.normal());
+  return t;
+}
+
+// Expects f to throw std::invalid_argument whose message holds needle.
+inline void expect_message(const std::function<void()>& f, const std::string& needle) {
+  try {
+    f();
+    ADD_FAILURE() << "no exception; expected one naming " << needle;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace sqrtdk::test

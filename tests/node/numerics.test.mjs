@@ -1,6 +1,6 @@
 // Issue #11 through the JS API of the built wasm module: masks, fully masked rows, the cause of
 // every broken row, float32 accumulation, soft-capping. Right values computed independently in
-// float64 (see tests/native/numerics_test.cpp for their derivation).
+// float64 (see tests/native/numerics_test.cpp and numerics_rows_test.cpp for their derivation).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCore, MASKED_ROW_RULES, ACCUMULATE_MODES } from '../../wasm/js/core.js';
