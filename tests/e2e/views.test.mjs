@@ -5,55 +5,17 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { useSuite, watch, moveSlider, openPanel, hostPage, settled } from './browser.mjs';
-import { panelSettled } from './panel.mjs';
+import { panelSettled, CHARTLESS, FIRST, settle, allDrawn, inFirstScreen } from './panel.mjs';
 
 const axeSource = createRequire(import.meta.url)('axe-core').source;
 const PANELS = ['variance', 'saturation', 'gradient', 'article', 'followups', 'precision', 'longctx', 'gqa', 'tensors', 'training', 'device', 'mup', 'wild', 'sumone'];
-const CHARTLESS = new Set(['followups', 'training', 'device']);  // no chart before the reader acts
 /** Keys a layout check adds to a panel's link: the wild view at its shortest L (its default 4096 costs 28 calls of ~1 s; L is tested on its own below) */
 const LIGHT = { wild: '&wlen=256' };
 const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
-/** The first chart of a view (a table, the follow-up list or the training run bar where the panel opens with one). */
-const FIRST = '[data-chart-box] canvas, [data-table-box], .presets-list, .train-runbar, .device-runbar';
 
 let srv, browser, log;
 useSuite('/blog/lab/', (s) => ({ srv, browser, log } = s));
-
-/** Waits until the panel's charts are computed and the charts on screen are drawn (charts below the fold draw when scrolled to). */
-async function settle(page, panel) {
-  await page.waitForSelector(`[data-panel="${panel}"] h2`);
-  if (!CHARTLESS.has(panel)) {
-    await panelSettled(page, panel, 60000);
-    await page.waitForFunction((p) => [...document.querySelectorAll(`[data-panel="${p}"] canvas[data-chart]`)].every((c) => {
-      const r = c.getBoundingClientRect();
-      return r.top > innerHeight || r.bottom < 0 || Number(c.dataset.renders ?? 0) >= 1;
-    }), panel);
-  }
-}
-
-/** Scrolls through the view as a reader does and checks that every chart has drawn. */
-async function allDrawn(page, panel) {
-  for (const id of await page.$$eval(`[data-panel="${panel}"] [data-chart-box]`, (bs) => bs.map((b) => b.dataset.chartBox))) {
-    // a chart the view shows only for some settings (the training lab's scale chart) may be hidden by the time it is reached
-    if (await page.$eval(`[data-chart-box="${id}"]`, (b) => b.closest('[hidden]') !== null)) continue;
-    await page.locator(`[data-chart-box="${id}"]`).scrollIntoViewIfNeeded();
-    await page.waitForFunction((id) => Number(document.querySelector(`canvas[data-chart="${id}"]`)?.dataset.renders ?? 0) >= 1, id);
-  }
-}
-
-/** The heading of the panel fully on screen and at least 120 px (or half) of its first chart. */
-async function inFirstScreen(page, panel) {
-  return page.evaluate(([panel, FIRST]) => {
-    const root = document.querySelector(`[data-panel="${panel}"]`);
-    const hb = root.querySelector('h2').getBoundingClientRect();
-    const first = root.querySelector(FIRST);
-    const fb = first.getBoundingClientRect();
-    const bar = document.querySelector('[data-bar]')?.getBoundingClientRect().bottom ?? 0;
-    const visible = Math.min(fb.bottom, innerHeight) - Math.max(fb.top, bar);
-    return { ok: hb.top >= bar - 1 && hb.bottom <= innerHeight && visible >= Math.min(120, fb.height / 2), heading: [hb.top, hb.bottom], first: [fb.top, fb.bottom], bar, height: innerHeight };
-  }, [panel, FIRST]);
-}
 
 for (const [device, opts] of [['desktop', DESKTOP], ['phone', PHONE]]) {
   test(`${device}: every exp= deep link opens that panel alone, heading and first chart in the first screen, charts drawn`, async () => {
@@ -160,7 +122,6 @@ test('the language switch keeps the view, the reader’s place and the focus', a
   assert.match(await page.title(), /GQA/);
   await ctx.close();
 });
-
 
 test('embed dialog: parts, colours, a live preview, and a snippet with only the panel’s keys', async () => {
   const ctx = await browser.newContext(DESKTOP);
