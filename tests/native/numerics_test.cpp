@@ -21,7 +21,6 @@
 namespace sqrtdk {
 namespace {
 
-const double inf = std::numeric_limits<double>::infinity();
 const float finf = std::numeric_limits<float>::infinity();
 
 using test::families;
