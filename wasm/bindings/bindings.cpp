@@ -133,6 +133,10 @@ class Staging {
     if (!s.empty()) val(emscripten::typed_memory_view(s.size(), s.data())).call<void>("set", arr);
     return s;
   }
+  // A view of the staged floats, for core.js to copy out with one slice() before anything else runs
+  // in the module (the buffer is reused by the next call, and a memory growth detaches the view):
+  // one handle where copy_out's new Float32Array and set cost four crossings.
+  static val view(std::span<const float> s) { return val(emscripten::typed_memory_view(s.size(), s.data())); }
   // One memcpy out of the heap into a new JS-owned Float32Array.
   static val copy_out(std::span<const float> s) {
     val out = val::global("Float32Array").new_(s.size());
@@ -178,16 +182,18 @@ val js_attention(val o) {
     const size_t nl = p.want_lse ? static_cast<size_t>(p.heads) * p.seq_len : 0;
     const std::span<float> lse = sane ? g_lse.size(nl) : std::span<float>{};
     const double scale = attention_into(p, output, weights, sink_weights, lse);
+    // the staged results as views (core.js's attention slices each into a JS-owned copy at once);
+    // alibiSlopes, in a vector this call frees, is copied here
     val out = val::object();
     out.set("scale", scale);
-    out.set("output", Staging::copy_out(output));
-    out.set("weights", p.want_weights ? Staging::copy_out(weights) : val::null());
+    out.set("output", Staging::view(output));
+    out.set("weights", p.want_weights ? Staging::view(weights) : val::null());
     if (!sinks.empty()) {  // only with sinks: results without them are unchanged
-      out.set("sinkWeights", Staging::copy_out(sink_weights));
+      out.set("sinkWeights", Staging::view(sink_weights));
       out.set("sinkMass", mean_sink_mass(sink_weights));
     }
     if (!alibi.empty()) out.set("alibiSlopes", Staging::copy_out(alibi));  // only with ALiBi
-    if (p.want_lse) out.set("lse", Staging::copy_out(lse));                 // only with lse: true
+    if (p.want_lse) out.set("lse", Staging::view(lse));                     // only with lse: true
     return out;
   });
 }

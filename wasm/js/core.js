@@ -238,7 +238,14 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       p.sinks = sinks(what, params.sinks, heads);
       p.alibi = alibiOf(what, params.alibi, heads);
       p.queryScale = params.queryScale === undefined || params.queryScale === null ? null : float32(what, 'queryScale', params.queryScale, seqLen, 'seqLen');
-      return call(what, p);
+      const r = call(what, p);
+      // the bindings hand the staged results as views of the wasm heap: each is copied out here, at
+      // once (the next call reuses the buffers), into a JS-owned Float32Array
+      r.output = r.output.slice();
+      if (r.weights !== null) r.weights = r.weights.slice();
+      if (r.sinkWeights !== undefined) r.sinkWeights = r.sinkWeights.slice();
+      if (r.lse !== undefined) r.lse = r.lse.slice();
+      return r;
     },
     mergeAttention(params) {
       const what = 'mergeAttention';
