@@ -2,7 +2,7 @@
 // the ranges core.js owns (RangeError), its default filled, typed arrays read through their
 // intrinsic getters; the ranges of everything else are the core's (C++). READ: a declared
 // parameter's check by its type (experiments.js).
-import { EXPERIMENTS, SCALE_NAMES } from './experiments.js';
+import { EXPERIMENTS, KERNEL_NAMES, SCALE_NAMES } from './experiments.js';
 
 // The ranges core.js checks itself (by a parameter's name, in every call that has it), read from
 // the declaration (experiments.js); every other range is the core's check.
@@ -349,3 +349,26 @@ export const READ = Object.freeze({
     : list(what, key, v, spec.count[1], (m, name) => choice(what, name, m ?? null, spec.values))),
 });
 
+
+/**
+ * Writes the checked parameters `params` of a packed call (experiments.js `pack: true`) into `heap`
+ * (the module's HEAPF64, taken at the call: memory growth replaces it) from index `at`, by `layout`
+ * (packedLayout): a number as it is, a bool as 1 or 0, a kernel or a choice as the index of its name, a
+ * scale as two numbers, its kind (the index of its name in SCALE_NAMES; −1 a number; −2 { power })
+ * and its value. The generated read_params reads them back in the same layout.
+ */
+export function packParams(heap, at, layout, params) {
+  for (const [key, spec, offset] of layout) {
+    const v = params[key];
+    const i = at + offset;
+    switch (spec.type) {
+      case 'bool': heap[i] = v ? 1 : 0; break;
+      case 'kernel': heap[i] = KERNEL_NAMES.indexOf(v); break;
+      case 'choice': heap[i] = spec.values.indexOf(v); break;
+      case 'scale':
+        if (typeof v === 'string') { heap[i] = SCALE_NAMES.indexOf(v); heap[i + 1] = 0; } else if (typeof v === 'number') { heap[i] = -1; heap[i + 1] = v; } else { heap[i] = -2; heap[i + 1] = v.power; }
+        break;
+      default: heap[i] = v;
+    }
+  }
+}

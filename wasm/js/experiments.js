@@ -24,6 +24,8 @@ export const SCALE_ROUNDING = Object.freeze(/** @type {const} */ (['float32', 'c
 export const ATTENTION_VARIANTS = Object.freeze(/** @type {const} */ (['none', 'inv_sqrt_dk', 'inv_dk', 'learnable_temperature', 'qk_layernorm', 'qk_l2']));
 /** The training lab's tasks. */
 export const TRAINING_TASKS = Object.freeze(/** @type {const} */ (['copy', 'reverse', 'sort', 'assoc_recall']));
+/** The kernel families, as a 'kernel' parameter names them (in a packed call, by index). */
+export const KERNEL_NAMES = Object.freeze(/** @type {const} */ (['scalar', 'simd']));
 
 /**
  * The training lab's default config (core.createTrainingRun; kernel: the core's). The C++
@@ -81,6 +83,11 @@ export const TRAINING_DEFAULTS = Object.freeze({
  * `cppStructs: 'generated'`: its C++ Params and Result structs and the declaration of its function are
  * generated from its parameters and result fields (experiment_structs.hpp); its family's .cpp defines
  * the function. Without it they are written in the family's header.
+ * `pack: true`: its parameters that read_params reads go to the core as numbers, not as properties:
+ * core.js writes them into a buffer of the module's heap before the call (checks.js `packParams`, in
+ * the layout of packedLayout below) and the generated read_params reads them there, with no property
+ * read per parameter (a call's fixed cost at small shapes). Only for parameters of the types
+ * packedLayout knows.
  * @typedef {object} ExperimentSpec
  * @property {string} doc
  * @property {string} cpp
@@ -94,6 +101,7 @@ export const TRAINING_DEFAULTS = Object.freeze({
  * @property {'generated'} [cppStructs]
  * @property {readonly unknown[]} example  the arguments of a small call
  * @property {string|null} [struct]
+ * @property {boolean} [pack]
  */
 
 /**
@@ -365,7 +373,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
   },
   attention: {
     doc: 'the forward pass softmax(c · Q Kᵀ + mask) V on given q, k, v, with grouped K/V heads, masks (one per head or for all), ALiBi, soft-capping and sinks',
-    cpp: 'attention', call: 'params', part: 'full', costed: true,
+    cpp: 'attention', call: 'params', part: 'full', costed: true, pack: true,
     params: {
       q: { type: 'float32', field: null, doc: 'q [heads, seqLen, dk]; k [headsKv, seqLen, dk]; v [headsKv, seqLen, dv]; finite' },
       k: { type: 'float32', field: null, doc: 'K [headsKv, seqLen, dk]' },
@@ -611,5 +619,33 @@ export function defaultsOf(name) {
   for (const [key, spec] of Object.entries(EXPERIMENTS[name].params)) {
     if ('default' in spec) out[key] = spec.default;
   }
+  return Object.freeze(out);
+}
+
+/** How many numbers a packed parameter of each type takes (a scale: its kind and its value). */
+const PACKED_WIDTH = Object.freeze({ int: 1, number: 1, bool: 1, seed: 1, kernel: 1, scale: 2, choice: 1, softcap: 1, correlation: 1 });
+/** The most numbers a packed call sends (the bindings' buffer holds this many). */
+export const PACKED_CAPACITY = 64;
+/**
+ * The layout of a packed experiment's numbers (`pack: true`): [key, spec, offset, width] of each
+ * parameter read_params reads (field not null), in declaration order. One layout for both sides: core.js
+ * writes by it (checks.js packParams) and scripts/gen-experiments.mjs generates the C++ reads from it.
+ * @param {ExperimentName} name
+ * @returns {ReadonlyArray<readonly [string, ParamSpec, number, number]>}
+ */
+export function packedLayout(name) {
+  /** @type {Array<readonly [string, ParamSpec, number, number]>} */
+  const out = [];
+  let at = 0;
+  for (const [key, spec] of Object.entries(EXPERIMENTS[name].params)) {
+    if (/** @type {ParamSpec} */ (spec).field === null) continue;
+    const width = PACKED_WIDTH[/** @type {keyof typeof PACKED_WIDTH} */ (spec.type)];
+    if (width === undefined || (spec.type === 'number' && spec.default === null)) {
+      throw new Error(`experiments.js: ${name}.${key} (${spec.type}) cannot be packed; leave pack out of ${name}`);
+    }
+    out.push(Object.freeze([key, /** @type {ParamSpec} */ (spec), at, width]));
+    at += width;
+  }
+  if (at > PACKED_CAPACITY) throw new Error(`experiments.js: ${name} packs ${at} numbers, more than ${PACKED_CAPACITY}`);
   return Object.freeze(out);
 }
