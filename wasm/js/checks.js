@@ -1,8 +1,9 @@
 // The checks of what goes into the bindings and comes back: each parameter's type (TypeError) and
 // the ranges core.js owns (RangeError), its default filled, typed arrays read through their
 // intrinsic getters; the ranges of everything else are the core's (C++). READ: a declared
-// parameter's check by its type (experiments.js).
-import { EXPERIMENTS, KERNEL_NAMES, SCALE_NAMES } from './experiments.js';
+// parameter's check by its type (experiments.js). sendPacked: a packed call's parameters written
+// into the module's buffer as numbers (experiments.js pack: true).
+import { EXPERIMENTS, EXPERIMENT_NAMES, KERNEL_NAMES, SCALE_NAMES, packedLayout } from './experiments.js';
 
 // The ranges core.js checks itself (by a parameter's name, in every call that has it), read from
 // the declaration (experiments.js); every other range is the core's check.
@@ -371,4 +372,19 @@ export function packParams(heap, at, layout, params) {
       default: heap[i] = v;
     }
   }
+}
+
+/** The layout of each packed call's numbers (experiments.js pack: true, packedLayout). */
+const PACKED = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.filter((name) => EXPERIMENTS[name].pack).map((name) => [name, packedLayout(name)])));
+const packedIndex = new WeakMap();  // embind module → index in HEAPF64 of its buffer of packed parameters
+/** Writes the parameters of call `name` into the module's buffer if it is packed (its read_params reads them there). */
+export function sendPacked(mod, name, params) {
+  const layout = PACKED[name];
+  if (layout === undefined) return;
+  let at = packedIndex.get(mod);
+  if (at === undefined) {
+    at = mod.packedParams() / 8;  // a static buffer of the module: its address never changes
+    packedIndex.set(mod, at);
+  }
+  packParams(mod.HEAPF64, at, layout, params);  // HEAPF64 taken now: a memory growth replaces it
 }

@@ -7,12 +7,12 @@ import { simd as detectSimd, exceptions as detectExceptions } from 'wasm-feature
 
 import { CORE_VERSION } from './version.js';
 import {
-  EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf, packedLayout, SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING,
+  EXPERIMENTS, EXPERIMENT_NAMES, defaultsOf, SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING,
   ATTENTION_VARIANTS, TRAINING_TASKS,
 } from './experiments.js';
 import {
   LIMITS, READ, alibiOf, checkNotDetached, checkObject, checked, describe, float32, float32Rows, freshView, headsKvOf, int,
-  isDetached, maskOf, numberList, own, packParams, sinks, softcap, typeName, typedArrayKind,
+  isDetached, maskOf, numberList, own, sendPacked, sinks, softcap, typeName, typedArrayKind,
 } from './checks.js';
 import { TRAINING_LIMITS, TRAINING_DEFAULTS, createTrainingRun } from './training-run.js';
 
@@ -101,24 +101,9 @@ const DEFAULTS = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) =>
 const READ_ENTRIES = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name,
   Object.freeze(Object.entries(EXPERIMENTS[name].params).filter(([, spec]) => spec.type in READ).map(([key, spec]) => Object.freeze([key, spec, READ[spec.type]])))])));
 const NONE = Object.freeze([]);
-/** The parameters attention's method reads itself (the shape, the tensors and the sinks). */
-const ATTENTION_OWN = Object.freeze(['heads', 'seqLen', 'dk', 'headsKv', 'dv', 'sinks']);
+const ATTENTION_OWN = Object.freeze(['heads', 'seqLen', 'dk', 'headsKv', 'dv', 'sinks']);  // read by attention's method itself
 // The limits the module's C++ side enforces now (one module may serve cores with other limits).
 const moduleLimits = new WeakMap();  // embind module → limits last set
-/** The layout of each packed call's numbers (experiments.js pack: true, packedLayout). */
-const PACKED = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.filter((name) => EXPERIMENTS[name].pack).map((name) => [name, packedLayout(name)])));
-const packedIndex = new WeakMap();  // embind module → index in HEAPF64 of its buffer of packed parameters
-/** Writes the parameters of call `name`, if it is packed, into the module's buffer (read by its read_params). */
-function sendPacked(mod, name, params) {
-  const layout = PACKED[name];
-  if (layout === undefined) return;
-  let at = packedIndex.get(mod);
-  if (at === undefined) {
-    at = mod.packedParams() / 8;  // a static buffer of the module: its address never changes
-    packedIndex.set(mod, at);
-  }
-  packParams(mod.HEAPF64, at, layout, params);  // HEAPF64 taken now: a memory growth replaces it
-}
 
 // ---- the core object ----
 /** Every method of the core reads its object arguments as own properties only (see own()). */
