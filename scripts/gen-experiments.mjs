@@ -3,7 +3,8 @@
 // C++ Params structs and checks start from), experiment_calls.hpp (the bindings' table of calls, by
 // part and by whether core.cost estimates them), experiment_reads.hpp (each experiment's
 // read_params: its Params struct filled from the JS object core.js built, one line per declared
-// parameter) and experiment_results.hpp (each result and record converted to JS, field by declared
+// parameter; for an experiment declared with pack: true, from the numbers core.js wrote into the
+// bindings' buffer, in packedLayout's order) and experiment_results.hpp (each result and record converted to JS, field by declared
 // field, and the whole binding of every experiment that needs no code of its own). Into the source
 // tree, wasm/js/experiment-types.d.ts: the types of those results and records, with their docs
 // (core.d.ts re-exports them; tests/node/experiments.test.mjs fails when it is stale). Run by CMake
@@ -13,7 +14,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { EXPERIMENTS, EXPERIMENT_NAMES, RECORDS, TRAINING_DEFAULTS } from '../wasm/js/experiments.js';
+import {
+  EXPERIMENTS, EXPERIMENT_NAMES, KERNEL_NAMES, PACKED_CAPACITY, RECORDS, SCALE_NAMES, TRAINING_DEFAULTS, packedLayout,
+} from '../wasm/js/experiments.js';
 
 const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const pascal = (value) => value.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('');
@@ -96,6 +99,25 @@ function reader(key, spec) {
     default: throw new Error(`gen-experiments: no reader for the ${spec.type} parameter '${key}' (give it field: null and read it in bindings.cpp)`);
   }
 }
+/**
+ * The line of a packed experiment's read_params (experiments.js pack: true) that reads parameter `key`
+ * from the numbers `a` core.js wrote at offset `at` (packedLayout; checks.js packParams writes them).
+ * The conversions it calls (packed_int, packed_name, ...) are bindings.cpp's, each naming `key`.
+ */
+function packedReader(key, spec, at) {
+  const f = `p.${spec.field ?? snake(key)}`;
+  const names = (list) => `{${list.map((n) => `"${n}"`).join(', ')}}`;
+  switch (spec.type) {
+    case 'int': return `${f} = packed_int(a[${at}], "${key}");`;
+    case 'number': case 'softcap': case 'correlation': return `${f} = packed_number(a[${at}], "${key}");`;
+    case 'bool': return `${f} = packed_bool(a[${at}], "${key}");`;
+    case 'seed': return `${f} = packed_seed(a[${at}], "${key}");`;
+    case 'kernel': return `${f} = parse_kernel(packed_name(${names(KERNEL_NAMES)}, a[${at}], "${key}"));`;
+    case 'choice': return `${f} = parse_${snake(key)}(packed_name(${names(spec.values)}, a[${at}], "${key}"));`;
+    case 'scale': return `${f} = packed_scale(${names(SCALE_NAMES)}, a[${at}], a[${at + 1}], "${key}");`;
+    default: throw new Error(`gen-experiments: no packed reader for the ${spec.type} parameter '${key}'`);
+  }
+}
 const reads = [`// Each experiment's read_params (${source})`,
   "// read_params(o, p): the declared parameters of the JS object o (checked and completed with their defaults by",
   "// core.js) into the experiment's Params struct p, each read once. Textually included by wasm/bindings/bindings.cpp",
@@ -105,6 +127,12 @@ for (const name of EXPERIMENT_NAMES) {
   const e = EXPERIMENTS[name];
   if (e.call !== 'params' || e.struct === null) continue;
   const struct = e.struct ?? `${pascal(e.cpp)}Params`;
+  if (e.pack) {  // the numbers core.js wrote into the packed buffer, no property of o
+    const lines = packedLayout(name).map(([k, spec, at]) => packedReader(k, spec, at));
+    reads.push('', `// ${name}`, `[[maybe_unused]] inline void read_params([[maybe_unused]] const emscripten::val& o, ${struct}& p) {`,
+      '  const double* a = packed_params();  // packed: the layout of packedLayout (experiments.js)', ...lines.map((l) => `  ${l}`), '}');
+    continue;
+  }
   const lines = Object.entries(e.params).map(([k, spec]) => reader(k, spec)).filter((l) => l !== null);
   reads.push('', `// ${name}`, `[[maybe_unused]] inline void read_params(const emscripten::val& o, ${struct}& p) {`, ...lines.map((l) => `  ${l}`), '}');
 }
@@ -119,7 +147,9 @@ const calls = [`// The bindings' table of calls (${source})`,
   `#define SQRTDK_FULL_PART_CALLS(X)${list((e) => e.part === 'full')}`,
   '// Of those, the calls core.cost estimates (each a js_<cppName>(val params)).',
   `#define SQRTDK_FIRST_PART_COSTED(X)${list((e) => e.part === 'first' && e.costed)}`,
-  `#define SQRTDK_FULL_PART_COSTED(X)${list((e) => e.part === 'full' && e.costed)}`, ''];
+  `#define SQRTDK_FULL_PART_COSTED(X)${list((e) => e.part === 'full' && e.costed)}`,
+  "// The numbers the bindings' buffer of packed parameters holds (experiments.js PACKED_CAPACITY).",
+  `#define SQRTDK_PACKED_CAPACITY ${PACKED_CAPACITY}`, ''];
 
 // ---- the results: C++ → JS conversions (experiment_results.hpp) and their types (.d.ts) ----
 

@@ -81,3 +81,35 @@ test('the vectorised input check still names the first bad entry of each kind', 
   t.k[3] = -1e6;
   assert.equal(core.attention({ ...t, heads: 3, seqLen: 17, dk: 5, weights: false }).output.length, n);
 });
+
+test('the packed parameters (experiments.js pack: true) are checked at the boundary: a bad number is a RangeError naming it', async () => {
+  // the raw module, as core.js loads it, with numbers core.js would never write
+  const { readFile } = await import('node:fs/promises');
+  const { default: factory } = await import('../../wasm/dist/sqrtdk-simd.mjs');
+  const mod = await factory({ wasmBinary: await readFile(new URL('../../wasm/dist/sqrtdk-simd.wasm', import.meta.url)) });
+  const { EXPERIMENTS, packedLayout } = await import('../../wasm/js/experiments.js');
+  const { packParams, checked } = await import('../../wasm/js/checks.js');
+  assert.equal(EXPERIMENTS.attention.pack, true);
+  const layout = packedLayout('attention');
+  const at = mod.packedParams() / 8;
+  assert.ok(Number.isInteger(at) && at > 0);
+  const q = randn(2 * 3 * 4, 1);
+  const o = { q, k: q, v: q, mask: null, sinks: null, alibi: null, queryScale: null };
+  const params = { heads: 2, headsKv: 0, seqLen: 3, dk: 4, dv: 0, scale: 'inv_sqrt_dk', kernel: 'simd', weights: false, causal: false, softcap: 0, maskedRow: 'zero', lse: false };
+  packParams(mod.HEAPF64, at, layout, params);
+  const good = checked(mod.attention(o));
+  // the same numbers as core.attention, bit for bit
+  assert.deepEqual(good.output.slice(), core.attention({ q, k: q, v: q, heads: 2, seqLen: 3, dk: 4, weights: false }).output);
+  const offset = (key) => layout.find(([k]) => k === key)[2];
+  for (const [key, value, re] of [
+    ['heads', 2.5, /heads = 2\.5 is not an integer/],
+    ['kernel', 2, /kernel: index 2 names none of its 2 values/],
+    ['maskedRow', -1, /maskedRow: index -1 names none of its 2 values/],
+    ['weights', 0.5, /weights = 0\.5 is not a boolean/],
+    ['scale', 9, /scale: index 9 names none of its 4 values/],
+  ]) {
+    packParams(mod.HEAPF64, at, layout, params);
+    mod.HEAPF64[at + offset(key)] = value;
+    assert.throws(() => checked(mod.attention(o)), (e) => e instanceof RangeError && re.test(e.message), key);
+  }
+});

@@ -1,5 +1,6 @@
 // embind bindings: type conversion only. Each function reads a plain JS object (already checked
-// and completed with defaults by wasm/js/core.js) with its experiment's read_params, calls the
+// and completed with defaults by wasm/js/core.js) with its experiment's read_params (for a packed
+// experiment, experiments.js pack: true, the numbers core.js wrote into g_packed instead), calls the
 // experiment of the same name, and copies the result into JS-owned objects and typed arrays (never
 // views into the wasm heap, which die when memory grows) with its to_js. Both are generated from
 // wasm/js/experiments.js (experiment_reads.hpp, experiment_results.hpp), and so is the whole
@@ -19,7 +20,9 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <cstdint>
 #include <exception>
+#include <initializer_list>
 #include <memory>
 #include <new>
 #include <span>
@@ -49,6 +52,42 @@ Scale to_scale(const val& v) {
   if (type == "number") return scale_value(v.as<double>());
   if (type == "object") return scale_power(v["power"].as<double>());  // { power: p }, checked by core.js
   return parse_scale(v.as<std::string>());
+}
+
+// ---- JS → C++, packed calls (experiments.js pack: true) ----
+// The numbers core.js writes (checks.js packParams) just before a packed call, in the layout of
+// experiments.js packedLayout; the generated read_params of that call reads them here. A static
+// buffer: its address, which core.js asks once (packedParams), never changes.
+alignas(8) double g_packed[SQRTDK_PACKED_CAPACITY];
+const double* packed_params() { return g_packed; }
+double js_packed_params() { return static_cast<double>(reinterpret_cast<uintptr_t>(g_packed)); }
+[[maybe_unused]] int packed_int(double x, const char* key) {
+  if (!(x >= -2147483648.0 && x <= 2147483647.0) || x != std::trunc(x))
+    throw std::invalid_argument(std::string(key) + " = " + format_number(x) + " is not an integer");
+  return static_cast<int>(x);
+}
+[[maybe_unused]] uint32_t packed_seed(double x, const char* key) {
+  if (!(x >= 0.0 && x <= 4294967295.0) || x != std::trunc(x))
+    throw std::invalid_argument(std::string(key) + " = " + format_number(x) + " is not an integer in 0..4294967295");
+  return static_cast<uint32_t>(x);
+}
+[[maybe_unused]] double packed_number(double x, const char*) { return x; }  // the core checks its range, naming it
+[[maybe_unused]] bool packed_bool(double x, const char* key) {
+  if (x != 0.0 && x != 1.0) throw std::invalid_argument(std::string(key) + " = " + format_number(x) + " is not a boolean (0 or 1)");
+  return x == 1.0;
+}
+// The name at index x of `names` (a kernel, a choice).
+[[maybe_unused]] std::string packed_name(std::initializer_list<const char*> names, double x, const char* key) {
+  if (!(x >= 0.0 && x < static_cast<double>(names.size())) || x != std::trunc(x))
+    throw std::invalid_argument(std::string(key) + ": index " + format_number(x) + " names none of its " +
+                                std::to_string(names.size()) + " values");
+  return names.begin()[static_cast<size_t>(x)];
+}
+// A scale as two numbers: kind ≥ 0 the index of its name, −1 a number c, −2 { power: p }.
+[[maybe_unused]] Scale packed_scale(std::initializer_list<const char*> names, double kind, double value, const char* key) {
+  if (kind == -1.0) return scale_value(value);
+  if (kind == -2.0) return scale_power(value);
+  return parse_scale(packed_name(names, kind, key));
 }
 
 template <typename T>
@@ -133,6 +172,10 @@ class Staging {
     if (!s.empty()) val(emscripten::typed_memory_view(s.size(), s.data())).call<void>("set", arr);
     return s;
   }
+  // A view of the staged floats, for core.js to copy out with one slice() before anything else runs
+  // in the module (the buffer is reused by the next call, and a memory growth detaches the view):
+  // one handle where copy_out's new Float32Array and set cost four crossings.
+  static val view(std::span<const float> s) { return val(emscripten::typed_memory_view(s.size(), s.data())); }
   // One memcpy out of the heap into a new JS-owned Float32Array.
   static val copy_out(std::span<const float> s) {
     val out = val::global("Float32Array").new_(s.size());
@@ -178,16 +221,18 @@ val js_attention(val o) {
     const size_t nl = p.want_lse ? static_cast<size_t>(p.heads) * p.seq_len : 0;
     const std::span<float> lse = sane ? g_lse.size(nl) : std::span<float>{};
     const double scale = attention_into(p, output, weights, sink_weights, lse);
+    // the staged results as views (core.js's attention slices each into a JS-owned copy at once);
+    // alibiSlopes, in a vector this call frees, is copied here
     val out = val::object();
     out.set("scale", scale);
-    out.set("output", Staging::copy_out(output));
-    out.set("weights", p.want_weights ? Staging::copy_out(weights) : val::null());
+    out.set("output", Staging::view(output));
+    out.set("weights", p.want_weights ? Staging::view(weights) : val::null());
     if (!sinks.empty()) {  // only with sinks: results without them are unchanged
-      out.set("sinkWeights", Staging::copy_out(sink_weights));
+      out.set("sinkWeights", Staging::view(sink_weights));
       out.set("sinkMass", mean_sink_mass(sink_weights));
     }
     if (!alibi.empty()) out.set("alibiSlopes", Staging::copy_out(alibi));  // only with ALiBi
-    if (p.want_lse) out.set("lse", Staging::copy_out(lse));                 // only with lse: true
+    if (p.want_lse) out.set("lse", Staging::view(lse));                     // only with lse: true
     return out;
   });
 }
@@ -400,6 +445,7 @@ EMSCRIPTEN_BINDINGS(sqrtdk) {
   emscripten::function("buildInfo", &js_build_info);
   emscripten::function("cost", &js_cost);
   emscripten::function("setWorkLimits", &js_set_work_limits);
+  emscripten::function("packedParams", &js_packed_params);
 #ifndef SQRTDK_FIRST_VIEW
   SQRTDK_FULL_PART_CALLS(SQRTDK_REGISTER)
   emscripten::class_<JsTrainingRun>("TrainingRun")

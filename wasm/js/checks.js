@@ -1,8 +1,9 @@
 // The checks of what goes into the bindings and comes back: each parameter's type (TypeError) and
 // the ranges core.js owns (RangeError), its default filled, typed arrays read through their
 // intrinsic getters; the ranges of everything else are the core's (C++). READ: a declared
-// parameter's check by its type (experiments.js).
-import { EXPERIMENTS, SCALE_NAMES } from './experiments.js';
+// parameter's check by its type (experiments.js). sendPacked: a packed call's parameters written
+// into the module's buffer as numbers (experiments.js pack: true).
+import { EXPERIMENTS, EXPERIMENT_NAMES, KERNEL_NAMES, SCALE_NAMES, packedLayout } from './experiments.js';
 
 // The ranges core.js checks itself (by a parameter's name, in every call that has it), read from
 // the declaration (experiments.js); every other range is the core's check.
@@ -349,3 +350,41 @@ export const READ = Object.freeze({
     : list(what, key, v, spec.count[1], (m, name) => choice(what, name, m ?? null, spec.values))),
 });
 
+
+/**
+ * Writes the checked parameters `params` of a packed call (experiments.js `pack: true`) into `heap`
+ * (the module's HEAPF64, taken at the call: memory growth replaces it) from index `at`, by `layout`
+ * (packedLayout): a number as it is, a bool as 1 or 0, a kernel or a choice as the index of its name, a
+ * scale as two numbers, its kind (the index of its name in SCALE_NAMES; −1 a number; −2 { power })
+ * and its value. The generated read_params reads them back in the same layout.
+ */
+export function packParams(heap, at, layout, params) {
+  for (const [key, spec, offset] of layout) {
+    const v = params[key];
+    const i = at + offset;
+    switch (spec.type) {
+      case 'bool': heap[i] = v ? 1 : 0; break;
+      case 'kernel': heap[i] = KERNEL_NAMES.indexOf(v); break;
+      case 'choice': heap[i] = spec.values.indexOf(v); break;
+      case 'scale':
+        if (typeof v === 'string') { heap[i] = SCALE_NAMES.indexOf(v); heap[i + 1] = 0; } else if (typeof v === 'number') { heap[i] = -1; heap[i + 1] = v; } else { heap[i] = -2; heap[i + 1] = v.power; }
+        break;
+      default: heap[i] = v;
+    }
+  }
+}
+
+/** The layout of each packed call's numbers (experiments.js pack: true, packedLayout). */
+const PACKED = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.filter((name) => EXPERIMENTS[name].pack).map((name) => [name, packedLayout(name)])));
+const packedIndex = new WeakMap();  // embind module → index in HEAPF64 of its buffer of packed parameters
+/** Writes the parameters of call `name` into the module's buffer if it is packed (its read_params reads them there). */
+export function sendPacked(mod, name, params) {
+  const layout = PACKED[name];
+  if (layout === undefined) return;
+  let at = packedIndex.get(mod);
+  if (at === undefined) {
+    at = mod.packedParams() / 8;  // a static buffer of the module: its address never changes
+    packedIndex.set(mod, at);
+  }
+  packParams(mod.HEAPF64, at, layout, params);  // HEAPF64 taken now: a memory growth replaces it
+}

@@ -12,7 +12,7 @@ import {
 } from './experiments.js';
 import {
   LIMITS, READ, alibiOf, checkNotDetached, checkObject, checked, describe, float32, float32Rows, freshView, headsKvOf, int,
-  isDetached, maskOf, numberList, own, sinks, softcap, typeName, typedArrayKind,
+  isDetached, maskOf, numberList, own, sendPacked, sinks, softcap, typeName, typedArrayKind,
 } from './checks.js';
 import { TRAINING_LIMITS, TRAINING_DEFAULTS, createTrainingRun } from './training-run.js';
 
@@ -97,6 +97,11 @@ export const COSTED_CALLS = Object.freeze(EXPERIMENT_NAMES.filter((name) => EXPE
 /** The parameters each call accepts, and the defaults it fills (experiments.js). */
 const PARAM_KEYS = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name, Object.freeze(Object.keys(EXPERIMENTS[name].params))])));
 const DEFAULTS = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name, defaultsOf(name)])));
+/** Each call's declared parameters that READ knows, in declaration order: [key, spec, its READ check]. */
+const READ_ENTRIES = Object.freeze(Object.fromEntries(EXPERIMENT_NAMES.map((name) => [name,
+  Object.freeze(Object.entries(EXPERIMENTS[name].params).filter(([, spec]) => spec.type in READ).map(([key, spec]) => Object.freeze([key, spec, READ[spec.type]])))])));
+const NONE = Object.freeze([]);
+const ATTENTION_OWN = Object.freeze(['heads', 'seqLen', 'dk', 'headsKv', 'dv', 'sinks']);  // read by attention's method itself
 // The limits the module's C++ side enforces now (one module may serve cores with other limits).
 const moduleLimits = new WeakMap();  // embind module → limits last set
 
@@ -126,6 +131,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
     need(name);
     if (resolving !== null) { resolving.params = params; throw resolving; }
     applyLimits();
+    sendPacked(mod, name, params);
     return checked(mod[name](params), name);
   };
   const kernelOf = (what, v) => {
@@ -139,10 +145,12 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
   };
   // The declared parameters of call `name` that READ knows, in declaration order, but those in
   // `own` (the method reads them itself): each checked once, by its declared type and default.
-  const declared = (name, params, own = []) => {
+  // The object it returns is the one the call sends: a method adds its own parameters to it (no
+  // spread into a second object: a call's fixed cost is in such copies at small shapes).
+  const declared = (name, params, own = NONE) => {
     const out = {};
-    for (const [key, spec] of Object.entries(EXPERIMENTS[name].params)) {
-      if (!own.includes(key) && spec.type in READ) out[key] = READ[spec.type](name, key, params[key], spec, kernelOf, out);
+    for (const [key, spec, read] of READ_ENTRIES[name]) {
+      if (own.length === 0 || !own.includes(key)) out[key] = read(name, key, params[key], spec, kernelOf, out);
     }
     return out;
   };
@@ -186,6 +194,7 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       // this core's limits, as its call would run under them (whether a sweep's scales share their
       // products depends on workBytes)
       applyLimits();
+      sendPacked(mod, name, box.params);
       const est = checked(mod.cost(name, box.params));
       return Object.freeze({
         seconds: est.seconds,
@@ -223,14 +232,21 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       const q = float32(what, 'q', params.q, n, 'heads · seqLen · dk');
       const k = float32(what, 'k', params.k, nkv, 'headsKv · seqLen · dk');
       const v = float32(what, 'v', params.v, nkvV, dv ? 'headsKv · seqLen · dv' : 'headsKv · seqLen · dk');
-      return call(what, {
-        ...declared(what, params, ['heads', 'seqLen', 'dk', 'headsKv', 'dv', 'sinks']),
-        q, k, v, heads, headsKv: params.headsKv === undefined ? 0 : headsKv, seqLen, dk, dv,
-        mask: maskOf(what, params.mask, heads, seqLen),
-        sinks: sinks(what, params.sinks, heads),
-        alibi: alibiOf(what, params.alibi, heads),
-        queryScale: params.queryScale === undefined || params.queryScale === null ? null : float32(what, 'queryScale', params.queryScale, seqLen, 'seqLen'),
-      });
+      const p = declared(what, params, ATTENTION_OWN);
+      p.q = q; p.k = k; p.v = v;
+      p.heads = heads; p.headsKv = params.headsKv === undefined ? 0 : headsKv; p.seqLen = seqLen; p.dk = dk; p.dv = dv;
+      p.mask = maskOf(what, params.mask, heads, seqLen);
+      p.sinks = sinks(what, params.sinks, heads);
+      p.alibi = alibiOf(what, params.alibi, heads);
+      p.queryScale = params.queryScale === undefined || params.queryScale === null ? null : float32(what, 'queryScale', params.queryScale, seqLen, 'seqLen');
+      const r = call(what, p);
+      // the bindings hand the staged results as views of the wasm heap: each is copied out here, at
+      // once (the next call reuses the buffers), into a JS-owned Float32Array
+      r.output = r.output.slice();
+      if (r.weights !== null) r.weights = r.weights.slice();
+      if (r.sinkWeights !== undefined) r.sinkWeights = r.sinkWeights.slice();
+      if (r.lse !== undefined) r.lse = r.lse.slice();
+      return r;
     },
     mergeAttention(params) {
       const what = 'mergeAttention';

@@ -21,7 +21,7 @@ import * as qkClip from './experiments/qk-clip.js';
 import * as normalDraws from './experiments/normal-draws.js';
 import * as modelScales from './experiments/model-scales.js';
 
-export { SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING } from './experiments/choices.js';
+export { SCALE_NAMES, LONG_CONTEXT_METHODS, MASKED_ROW_RULES, ACCUMULATE_MODES, SCALE_AT, SCALE_ROUNDING, KERNEL_NAMES } from './experiments/choices.js';
 export { ATTENTION_VARIANTS, TRAINING_TASKS, TRAINING_DEFAULTS } from './experiments/training.js';
 
 /** The records results are made of, by the name of their C++ struct and TypeScript interface. */
@@ -59,5 +59,33 @@ export function defaultsOf(name) {
   for (const [key, spec] of Object.entries(EXPERIMENTS[name].params)) {
     if ('default' in spec) out[key] = spec.default;
   }
+  return Object.freeze(out);
+}
+
+/** How many numbers a packed parameter of each type takes (a scale: its kind and its value). */
+export const PACKED_WIDTH = Object.freeze({ int: 1, number: 1, bool: 1, seed: 1, kernel: 1, scale: 2, choice: 1, softcap: 1, correlation: 1 });
+/** The most numbers a packed call sends (the bindings' buffer holds this many). */
+export const PACKED_CAPACITY = 64;
+/**
+ * The layout of a packed experiment's numbers (`pack: true`): [key, spec, offset, width] of each
+ * parameter read_params reads (field not null), in declaration order. One layout for both sides: core.js
+ * writes by it (checks.js packParams) and scripts/gen-experiments.mjs generates the C++ reads from it.
+ * @param {ExperimentName} name
+ * @returns {ReadonlyArray<readonly [string, import('./experiments/spec.js').ParamSpec, number, number]>}
+ */
+export function packedLayout(name) {
+  /** @type {Array<readonly [string, import('./experiments/spec.js').ParamSpec, number, number]>} */
+  const out = [];
+  let at = 0;
+  for (const [key, spec] of Object.entries(EXPERIMENTS[name].params)) {
+    if (/** @type {import('./experiments/spec.js').ParamSpec} */ (spec).field === null) continue;
+    const width = PACKED_WIDTH[/** @type {keyof typeof PACKED_WIDTH} */ (spec.type)];
+    if (width === undefined || (spec.type === 'number' && spec.default === null)) {
+      throw new Error(`experiments.js: ${name}.${key} (${spec.type}) cannot be packed; leave pack out of ${name}`);
+    }
+    out.push(Object.freeze([key, /** @type {import('./experiments/spec.js').ParamSpec} */ (spec), at, width]));
+    at += width;
+  }
+  if (at > PACKED_CAPACITY) throw new Error(`experiments.js: ${name} packs ${at} numbers, more than ${PACKED_CAPACITY}`);
   return Object.freeze(out);
 }

@@ -22,7 +22,7 @@ export const EXPERIMENTS = Object.freeze(/** @type {const} @satisfies {Record<st
   },
   attention: {
     doc: 'the forward pass softmax(c · Q Kᵀ + mask) V on given q, k, v, with grouped K/V heads, masks (one per head or for all), ALiBi, soft-capping and sinks',
-    cpp: 'attention', call: 'params', part: 'full', costed: true, plan: 'single',
+    cpp: 'attention', call: 'params', part: 'full', costed: true, pack: true, plan: 'single',
     params: {
       q: { type: 'float32', field: null, doc: 'q [heads, seqLen, dk]; k [headsKv, seqLen, dk]; v [headsKv, seqLen, dv]; finite' },
       k: { type: 'float32', field: null, doc: 'K [headsKv, seqLen, dk]' },

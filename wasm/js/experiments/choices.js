@@ -12,3 +12,5 @@ export const ACCUMULATE_MODES = Object.freeze(/** @type {const} */ (['same', 'fl
 export const SCALE_AT = Object.freeze(/** @type {const} */ (['scores', 'query', 'both']));
 /** How the precision lab with q and k stores the scale in a float16/bfloat16 cell: a float32 constant ('float32', PyTorch, FlashAttention) or rounded to the cell's format ('cell', core 0.3.0). */
 export const SCALE_ROUNDING = Object.freeze(/** @type {const} */ (['float32', 'cell']));
+/** The kernel families, as a 'kernel' parameter names them (in a packed call, by index). */
+export const KERNEL_NAMES = Object.freeze(/** @type {const} */ (['scalar', 'simd']));

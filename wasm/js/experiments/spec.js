@@ -44,6 +44,11 @@
  * `cppStructs: 'generated'`: its C++ Params and Result structs and the declaration of its function are
  * generated from its parameters and result fields (experiment_structs.hpp); its family's .cpp defines
  * the function. Without it they are written in the family's header.
+ * `pack: true`: its parameters that read_params reads go to the core as numbers, not as properties:
+ * core.js writes them into a buffer of the module's heap before the call (checks.js `packParams`, in
+ * the layout of experiments.js packedLayout) and the generated read_params reads them there, with no
+ * property read per parameter (a call's fixed cost at small shapes). Only for parameters of the types
+ * packedLayout knows.
  * `plan` (every 'params' call): how the page's worker pool computes a request of it, a rule of
  * PLAN_RULES in web/src/worker/plan.ts named by the shape of the parameters and result it splits:
  * 'single' (one call, as it is), 'oneGroupPreview' (a first estimate from one K/V group of heads,
@@ -63,6 +68,7 @@
  * @property {'generated'} [cppStructs]
  * @property {readonly unknown[]} example  the arguments of a small call
  * @property {string|null} [struct]
+ * @property {boolean} [pack]
  * @property {string} [plan]
  */
 
