@@ -11,7 +11,8 @@
 // the cold loads (BENCH_UI_COLD of them, 7, and three 4× throttled) and the sizes, for paired runs
 // of two builds on a shared machine; BENCH_UI_ONLY=throttled only the 4× throttled final redraws
 // (BENCH_UI_REPS per control); BENCH_UI_ONLY=interview only the interview view's cold load;
-// BENCH_UI_CHANGES, BENCH_UI_POOL (below).
+// BENCH_UI_ONLY=changes only the control changes (BENCH_UI_PANELS=variance,tensors: those panels'),
+// with how long the event's own handlers ran before the page could paint; BENCH_UI_CHANGES, BENCH_UI_POOL (below).
 import { fileURLToPath } from 'node:url';
 import { readdir, readFile, mkdir, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -87,6 +88,8 @@ async function measureChange(page, { panel, key, kind, values, chart, readout },
       echoBefore = shown();
       document.querySelector(`[data-panel="${panel}"] [data-reroll="${key}"]`).click();
     }
+    // how long the event's own handlers ran (the page's work before it can paint anything)
+    const handled = performance.now();
     // the control's own answer (its readout or field changed within the event's task): shown in the next frame
     const echo = shown() !== echoBefore ? frame() : null;
     let first = null, firstFrame = null;
@@ -110,7 +113,7 @@ async function measureChange(page, { panel, key, kind, values, chart, readout },
     const echoed = echo === null ? null : await echo;
     // the first visual change: the frame that shows the control's answer or the chart's first draw, whichever is first
     const visible = echoed === null ? firstFrame : Math.min(echoed, firstFrame);
-    return { first: first - t0, firstFrame: firstFrame - t0, visible: visible - t0, echo: echoed !== null, redraw: drawn - t0, frame: framed - t0 };
+    return { handler: handled - t0, first: first - t0, firstFrame: firstFrame - t0, visible: visible - t0, echo: echoed !== null, redraw: drawn - t0, frame: framed - t0 };
   }, { panel, key, kind, value: values[i % values.length], chart, readout: readout ?? null });
 }
 
@@ -282,6 +285,56 @@ if (process.env.BENCH_UI_ONLY === 'throttled') {  // just the 4× throttled fina
   process.exit(0);
 }
 
+/**
+ * One control's changes on a page of its own: 4 warm-up changes, then N measured (each from a
+ * cache cleared): the first visual change, the chart's first draw, the final redraw, and how long
+ * the event's handlers ran before the page could paint (handler).
+ */
+async function controlChanges(c) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  await page.goto(srv.url + POOL + `#v=1&exp=${c.panel}${c.hash ?? ''}`);
+  await panelSettled(page, c.panel);
+  await page.waitForTimeout(300);
+  await page.locator(`[data-chart-box="${c.chart}"]`).scrollIntoViewIfNeeded();  // charts draw near the viewport
+  await page.waitForTimeout(200);
+  let step = 0;  // consecutive values always differ, so every change is a real change
+  for (let w = 0; w < 4; w++) await measureChange(page, c, step++);  // warm-up
+  const first = [], chartFirst = [], redraw = [], frame = [], handler = [];
+  let echoes = 0;
+  for (let i = 0; i < N; i++) {
+    const m = await measureChange(page, c, step++);
+    first.push(m.visible);
+    chartFirst.push(m.firstFrame);
+    if (m.echo) echoes++;
+    redraw.push(m.redraw);
+    frame.push(m.frame);
+    handler.push(m.handler);
+  }
+  await ctx.close();
+  return {
+    panel: c.panel, control: c.control, sweep: c.sweep === true, chart: c.chart, changes: N,
+    firstP50: r1(quantile(first, 0.5)), firstP95: r1(quantile(first, 0.95)), echoes,
+    chartFirstP50: r1(quantile(chartFirst, 0.5)), chartFirstP95: r1(quantile(chartFirst, 0.95)),
+    redrawP50: r1(quantile(redraw, 0.5)), redrawP95: r1(quantile(redraw, 0.95)),
+    frameP50: r1(quantile(frame, 0.5)), frameP95: r1(quantile(frame, 0.95)),
+    handlerP50: r1(quantile(handler, 0.5)), handlerP95: r1(quantile(handler, 0.95)),
+  };
+}
+
+const changeRow = (r) => `${r.panel.padEnd(11)}${r.control.padEnd(42)}${String(r.changes).padStart(4)}${String(r.echoes).padStart(5)}${String(r.handlerP50).padStart(9)}${String(r.handlerP95).padStart(9)}${String(r.firstP50).padStart(11)}${String(r.firstP95).padStart(11)}${String(r.chartFirstP50).padStart(11)}${String(r.chartFirstP95).padStart(11)}${String(r.frameP50).padStart(11)}${String(r.frameP95).padStart(11)}`;
+const changeHead = `${'panel'.padEnd(11)}${'control'.padEnd(42)}${'n'.padStart(4)}${'echo'.padStart(5)}${'hdl p50'.padStart(9)}${'hdl p95'.padStart(9)}${'first p50'.padStart(11)}${'first p95'.padStart(11)}${'chart p50'.padStart(11)}${'chart p95'.padStart(11)}${'final p50'.padStart(11)}${'final p95'.padStart(11)}`;
+
+if (process.env.BENCH_UI_ONLY === 'changes') {  // just the control changes: BENCH_UI_ONLY=changes [BENCH_UI_PANELS=variance,tensors]
+  try {
+    const only = process.env.BENCH_UI_PANELS?.split(',');
+    console.log(`control changes (ms; hdl: the event's handlers, before the page can paint; load average ${loadavgAtStart.join(' ')}; build ${dist})`);
+    console.log(changeHead);
+    for (const c of CASES.filter((x) => !only || only.includes(x.panel))) console.log(changeRow(await controlChanges(c)));
+  } finally { await browser.close(); await srv.close(); }
+  process.exit(0);
+}
+
 if (process.env.BENCH_UI_ONLY === 'cold') {  // just the cold loads and sizes: BENCH_UI_ONLY=cold npm run bench:ui
   try {
     const loaded = new Map(), first = [], longest = [], thFirst = [], thLongest = [];
@@ -320,35 +373,7 @@ try {
 
   // ---- control changes, one page per case ----
   const results = [];
-  for (const c of CASES) {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await ctx.newPage();
-    await page.goto(srv.url + POOL + `#v=1&exp=${c.panel}${c.hash ?? ''}`);
-    await panelSettled(page, c.panel);
-    await page.waitForTimeout(300);
-    await page.locator(`[data-chart-box="${c.chart}"]`).scrollIntoViewIfNeeded();  // charts draw near the viewport
-    await page.waitForTimeout(200);
-    let step = 0;  // consecutive values always differ, so every change is a real change
-    for (let w = 0; w < 4; w++) await measureChange(page, c, step++);  // warm-up
-    const first = [], chartFirst = [], redraw = [], frame = [];
-    let echoes = 0;
-    for (let i = 0; i < N; i++) {
-      const m = await measureChange(page, c, step++);
-      first.push(m.visible);
-      chartFirst.push(m.firstFrame);
-      if (m.echo) echoes++;
-      redraw.push(m.redraw);
-      frame.push(m.frame);
-    }
-    results.push({
-      panel: c.panel, control: c.control, sweep: c.sweep === true, chart: c.chart, changes: N,
-      firstP50: r1(quantile(first, 0.5)), firstP95: r1(quantile(first, 0.95)), echoes,
-      chartFirstP50: r1(quantile(chartFirst, 0.5)), chartFirstP95: r1(quantile(chartFirst, 0.95)),
-      redrawP50: r1(quantile(redraw, 0.5)), redrawP95: r1(quantile(redraw, 0.95)),
-      frameP50: r1(quantile(frame, 0.5)), frameP95: r1(quantile(frame, 0.95)),
-    });
-    await ctx.close();
-  }
+  for (const c of CASES) results.push(await controlChanges(c));
 
   // ---- a d_k step to 4096 (from 2048), final heatmap and readouts ----
   const dk4096 = [];

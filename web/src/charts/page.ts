@@ -20,6 +20,8 @@ export type ChartFigure = HTMLElement & { sqrtdkChartBox?: Drawable };
  * task without setTimeout's 4 ms clamp.
  */
 const DRAW_BUDGET_MS = 12;
+/** The longest chart draws wait for the frame that shows a control's echo (ChartPage.paintFirst). */
+const ECHO_WAIT_MS = 100;
 
 export class ChartPage {
   /**
@@ -47,6 +49,10 @@ export class ChartPage {
   private firstFinalTold = false;
   private drawQueue = new Set<Drawable>();
   private drawPort: MessagePort | null = null;
+  /** a draw message is on its way (one at a time) */
+  private drawPosted = false;
+  /** a control moved and its echo is not painted yet: queued draws wait for that frame (paintFirst) */
+  private echoPending = false;
   /**
    * Charts draw only when near the viewport: a chart far below the fold keeps its latest spec and
    * draws it when it scrolls into view (a d_k change would otherwise redraw ten charts per frame).
@@ -92,23 +98,50 @@ export class ChartPage {
     },
   };
 
+  /**
+   * A control moved: what the page shows of it at once (its readout, its field) paints in the next
+   * frame, and the chart draws wait until that frame is out. A draw task of up to DRAW_BUDGET_MS
+   * that started before the frame (a first estimate from a worker answers within a few ms) held the
+   * echo back by as long (bench:ui's trace: 8–14 ms); queued right after the frame instead, it
+   * runs in the time to the next one. The frame is awaited at most ECHO_WAIT_MS (a frame out of
+   * view may get no animation frames).
+   */
+  paintFirst(): void {
+    if (this.echoPending || typeof requestAnimationFrame === 'undefined') return;
+    this.echoPending = true;
+    const release = () => {
+      if (!this.echoPending) return;
+      this.echoPending = false;
+      clearTimeout(timer);
+      this.postDraw();  // from the frame's callbacks: a task after the frame
+    };
+    const timer = setTimeout(release, ECHO_WAIT_MS);
+    requestAnimationFrame(release);
+  }
+
   /** Queues a draw of `box` (DRAW_BUDGET_MS above). */
   scheduleDraw(box: Drawable): void {
     if (typeof MessageChannel === 'undefined') { while (box.drawNow()); return; }
+    this.drawQueue.add(box);
+    this.postDraw();
+  }
+
+  private postDraw(): void {
+    if (this.drawPosted || this.echoPending || this.drawQueue.size === 0) return;
     if (!this.drawPort) {
       const ch = new MessageChannel();
-      ch.port1.onmessage = () => this.drawNext();
+      ch.port1.onmessage = () => { this.drawPosted = false; this.drawNext(); };
       this.drawPort = ch.port2;
     }
-    const idle = this.drawQueue.size === 0;
-    this.drawQueue.add(box);
-    if (idle) this.drawPort.postMessage(0);
+    this.drawPosted = true;
+    this.drawPort.postMessage(0);
   }
 
   /** A destroyed chart leaves the queue. */
   unschedule(box: Drawable): void { this.drawQueue.delete(box); }
 
   private drawNext(): void {
+    if (this.echoPending) return;  // the frame's callback posts again
     const t0 = performance.now();
     while (this.drawQueue.size > 0 && performance.now() - t0 < DRAW_BUDGET_MS) {
       const box = this.drawQueue.values().next().value as Drawable;
@@ -119,6 +152,6 @@ export class ChartPage {
         break;
       }
     }
-    if (this.drawQueue.size > 0) this.drawPort!.postMessage(0);
+    this.postDraw();
   }
 }
