@@ -19,8 +19,9 @@ export const CHROMIUM_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu',
  * 1–1.4 s of CPU per context on two cores; the files about the service worker (offline, faults,
  * speed, and the share page's offline test) allow them.
  */
-export async function launch({ serviceWorkers = 'allow' } = {}) {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+export async function launch({ serviceWorkers = 'allow', env } = {}) {
+  // env: the browser process's environment (bench:ui gives it a fresh HOME: a first-time machine's caches)
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, ...(env ? { env } : {}) });
   const newContext = browser.newContext.bind(browser);
   browser.newContext = (options = {}) => newContext({ serviceWorkers, ...options });
   const newPage = browser.newPage.bind(browser);

@@ -432,6 +432,8 @@ test('your own tensors: examples load, a broken file names its problem and the p
   const page = await open('#v=1&exp=tensors');
   await panelSettled(page, 'tensors');
   assert.equal(await page.textContent('[data-readout="tens-shape"]'), '[128, 64]');
+  // the scale select's echo: what the scale does to the loaded pair's scores (d_k 64)
+  assert.equal(await page.textContent('[data-panel="tensors"] [data-scale-echo]'), 'scores ÷ 8 (√64)');
   assert.match(await page.textContent('[data-privacy]'), /never leave this page/);
   await page.click('[data-panel="tensors"] [data-example="iid"]');
   await page.selectOption('[data-panel="tensors"] [data-key="tscale"] select', 'none');
@@ -439,6 +441,7 @@ test('your own tensors: examples load, a broken file names its problem and the p
   await panelSettled(page, 'tensors');
   const iid = await readouts(page);
   assert.ok(Math.abs(Number(iid['tens-var']) - 32) < 32 * 0.2, `iid Var(q·k) ≈ d_k = 32, got ${iid['tens-var']}`);
+  assert.equal(await page.textContent('[data-panel="tensors"] [data-scale-echo]'), 'scores × 1');
   // the link of an example pair reproduces the readouts
   await linkReproduces(page, 'tensors', ['tex=iid', 'tscale=none']);
   // a truncated .npy and a CSV with a NaN: a message naming the file and the problem; the charts stay

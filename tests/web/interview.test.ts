@@ -68,6 +68,25 @@ describe('the interview catalogue', () => {
     for (const p of DEEP) expect(en[`iv.deep.${p}` as MessageKey], p).toBeTruthy();
   });
 
+  it('a lazy request (asked after the load) feeds only the sections a reader opens, never the answer shown at load nor a key figure', () => {
+    const big = Object.fromEntries(Object.keys(liveNumbers({})).map((k) => [k, 1])) as Record<NumberId, number>;
+    const small = Object.fromEntries(Object.keys(liveNumbers({})).map((k) => [k, 0])) as Record<NumberId, number>;
+    const reqs = liveRequests({ ...defaultState('en'), iseed: 3 });
+    const lazy = new Set(reqs.filter((r) => r.lazy).map((r) => r.id));
+    expect([...lazy].sort()).toEqual(['alibi', 'splitkv']);
+    const numbersOf = (items: typeof POINTS_30S) => new Set(items.flatMap((item) => [item.text(big), item.text({ ...small, gqMeanNone512: 2 }), ...(item.print ? [item.print] : [])])
+      .flatMap((k) => [...placeholders(en[k]), ...placeholders(zhCN[k])]));
+    const atLoad = numbersOf([...POINTS_30S, ...TWO_MINUTES]);
+    for (const p of placeholders(en['iv.a2.live'])) atLoad.add(p);
+    for (const id of ['std512', 'entNone512', 'entSqrt512']) atLoad.add(id);  // the share poster's key figures
+    const opened = numbersOf([...FOLLOWUPS, ...WRONG]);
+    for (const [id, [req]] of Object.entries(NUMBERS)) {
+      if (!lazy.has(req)) continue;
+      expect(atLoad.has(id), `${id} (request ${req}) is shown at load`).toBe(false);
+      expect(opened.has(id), `${id} (request ${req}) is in a follow-up or wrong answer`).toBe(true);
+    }
+  });
+
   it('the printed sheet holds every follow-up and wrong answer; a shorter printed text keeps the live numbers of its item', () => {
     for (const item of [...FOLLOWUPS, ...WRONG]) expect(item.screenOnly, item.id).toBeFalsy();
     const withPrint = [...FOLLOWUPS, ...WRONG].filter((f) => f.print);

@@ -38,6 +38,8 @@ export function onStateChange(app: AppState, state: State, changed: Set<StateKey
   }
   for (const c of app.chrome?.controls ?? []) c.sync(state);
   markNav(app, state);
+  // a control moved: its echo (the view's controls sync in update) paints before any chart draws
+  if (source !== undefined) app.charts.paintFirst();
   // a view still loading, or waiting for the cost estimates, gets the whole state when it starts
   if (app.sizing && app.shownSeq === app.viewSeq) app.view?.update(state, changed, source);
 }

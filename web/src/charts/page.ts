@@ -20,6 +20,8 @@ export type ChartFigure = HTMLElement & { sqrtdkChartBox?: Drawable };
  * task without setTimeout's 4 ms clamp.
  */
 const DRAW_BUDGET_MS = 12;
+/** The longest chart draws wait for the frame that shows a control's echo (ChartPage.paintFirst). */
+const ECHO_WAIT_MS = 100;
 
 export class ChartPage {
   /**
@@ -47,6 +49,15 @@ export class ChartPage {
   private firstFinalTold = false;
   private drawQueue = new Set<Drawable>();
   private drawPort: MessagePort | null = null;
+  /** a draw message is on its way (one at a time) */
+  private drawPosted = false;
+  /** a control moved and its echo is not painted yet: queued draws wait for that frame (paintFirst) */
+  private echoPending = false;
+  /** the time (performance.now()) of the last frame seen by paintFirst, and the time between frames measured after it */
+  private lastFrame = -Infinity;
+  private frameMs = 1000 / 60;
+  /** each chart's last draw (ms): whether its draw still fits before the echo's frame (fitsBeforeFrame) */
+  private drawCost = new WeakMap<Drawable, number>();
   /**
    * Charts draw only when near the viewport: a chart far below the fold keeps its latest spec and
    * draws it when it scrolls into view (a d_k change would otherwise redraw ten charts per frame).
@@ -92,33 +103,88 @@ export class ChartPage {
     },
   };
 
+  /**
+   * A control moved: what the page shows of it at once (its readout, its field) paints in the next
+   * frame, and the chart draws wait until that frame is out. A draw task of up to DRAW_BUDGET_MS
+   * that started before the frame (a first estimate from a worker answers within a few ms) held the
+   * echo back by as long (bench:ui's trace: 8–14 ms); queued right after the frame instead, it
+   * runs in the time to the next one — unless it fits before that frame (fitsBeforeFrame: a quick
+   * chart's final answer then shows in the echo's own frame, not one later). The frame is awaited
+   * at most ECHO_WAIT_MS (a frame out of view may get no animation frames).
+   */
+  paintFirst(): void {
+    if (this.echoPending || typeof requestAnimationFrame === 'undefined') return;
+    this.echoPending = true;
+    const release = (frameAt?: number) => {
+      if (!this.echoPending) return;
+      this.echoPending = false;
+      clearTimeout(timer);
+      if (frameAt !== undefined) {
+        this.lastFrame = frameAt;
+        // the display's frame interval (60 Hz, 120 Hz, …): the shortest seen from this frame to the next
+        // (a busy frame only lengthens it; a longer interval than the display's would mispredict the frame)
+        requestAnimationFrame((next) => { if (next - frameAt >= 4) this.frameMs = Math.min(this.frameMs, next - frameAt); });
+      }
+      this.postDraw();  // from the frame's callbacks: a task after the frame
+    };
+    const timer = setTimeout(release, ECHO_WAIT_MS);
+    requestAnimationFrame(release);
+  }
+
+  /**
+   * While an echo waits for its frame: whether every queued draw (each chart's last draw time, with
+   * a quarter and 2 ms to spare) ends before that frame is due — frames come every frameMs from the
+   * last one seen (within a second). A chart not drawn yet, or no recent frame: no.
+   */
+  private fitsBeforeFrame(): boolean {
+    const now = performance.now();
+    if (now - this.lastFrame > 1000) return false;
+    const due = this.lastFrame + Math.ceil((now - this.lastFrame) / this.frameMs) * this.frameMs;
+    let cost = 0;
+    for (const box of this.drawQueue) {
+      const c = this.drawCost.get(box);
+      if (c === undefined) return false;
+      cost += c;
+    }
+    return now + cost * 1.25 + 2 <= due;
+  }
+
   /** Queues a draw of `box` (DRAW_BUDGET_MS above). */
   scheduleDraw(box: Drawable): void {
     if (typeof MessageChannel === 'undefined') { while (box.drawNow()); return; }
+    this.drawQueue.add(box);
+    this.postDraw();
+  }
+
+  private postDraw(): void {
+    if (this.drawPosted || this.drawQueue.size === 0 || (this.echoPending && !this.fitsBeforeFrame())) return;
     if (!this.drawPort) {
       const ch = new MessageChannel();
-      ch.port1.onmessage = () => this.drawNext();
+      ch.port1.onmessage = () => { this.drawPosted = false; this.drawNext(); };
       this.drawPort = ch.port2;
     }
-    const idle = this.drawQueue.size === 0;
-    this.drawQueue.add(box);
-    if (idle) this.drawPort.postMessage(0);
+    this.drawPosted = true;
+    this.drawPort.postMessage(0);
   }
 
   /** A destroyed chart leaves the queue. */
   unschedule(box: Drawable): void { this.drawQueue.delete(box); }
 
   private drawNext(): void {
+    if (this.echoPending && !this.fitsBeforeFrame()) return;  // the frame's callback posts again
     const t0 = performance.now();
-    while (this.drawQueue.size > 0 && performance.now() - t0 < DRAW_BUDGET_MS) {
+    while (this.drawQueue.size > 0 && performance.now() - t0 < DRAW_BUDGET_MS && (!this.echoPending || this.fitsBeforeFrame())) {
       const box = this.drawQueue.values().next().value as Drawable;
       this.drawQueue.delete(box);
-      if (box.drawNow()) {
+      const b0 = performance.now();
+      const more = box.drawNow();
+      this.drawCost.set(box, performance.now() - b0);
+      if (more) {
         // a chart being created: its next stage is first in line, in the next task
         this.drawQueue = new Set([box, ...this.drawQueue]);
         break;
       }
     }
-    if (this.drawQueue.size > 0) this.drawPort!.postMessage(0);
+    this.postDraw();
   }
 }

@@ -104,7 +104,12 @@ export function shortHash(state: State, withLang = true): string {
  */
 export const T5_SIGMA2 = 0.125;
 
-export interface LiveRequest<K extends Kind = Kind> { id: string; link: LinkId; worker: WorkerName; kind: K; params: Calls[K]['params'] }
+/**
+ * A request of the view; `lazy`: its numbers sit only in sections the reader opens (a follow-up, a
+ * wrong answer), and it is costly — asked once the load's numbers are in, or at once when such a
+ * section opens or the page prints, so the load's last number does not wait for it.
+ */
+export interface LiveRequest<K extends Kind = Kind> { id: string; link: LinkId; worker: WorkerName; kind: K; params: Calls[K]['params']; lazy?: true }
 
 /** The training run of the view: the training lab's configs for the trainSmall link (one variant, 1/√d_k). */
 export function trainingRequest(base: State): { link: LinkId; configs: TrainingConfig[] } {
@@ -124,8 +129,10 @@ export function liveRequests(base: State): LiveRequest[] {
     { id: 'wildCat', link: 'wild', worker: 'live', kind: 'modelScales', params: {} },
     { id: 'sumone', link: 'sumone', worker: 'live', kind: 'normalisers', params: normalisersParams(s('sumone')) },
     { id: 'qkclip', link: 'sumone', worker: 'live', kind: 'qkClip', params: qkClipParams(s('sumone')) },
-    { id: 'splitkv', link: 'longctx', worker: 'live', kind: 'splitKv', params: splitKvParams(s('longctx')) },
-    { id: 'alibi', link: 'longAlibi', worker: 'sweep', kind: 'alibiEntropy', params: alibiParams(s('longAlibi'))! },
+    // the follow-ups "what is the log-sum-exp for?" and "does ALiBi need the 1/√d_k?" (and the wrong
+    // answer beside it): ~500 ms of the cold load's last number when asked with the rest
+    { id: 'splitkv', link: 'longctx', worker: 'live', kind: 'splitKv', params: splitKvParams(s('longctx')), lazy: true },
+    { id: 'alibi', link: 'longAlibi', worker: 'sweep', kind: 'alibiEntropy', params: alibiParams(s('longAlibi'))!, lazy: true },
     sat('satNone512'), sat('satSqrt512'), sat('satInv512'), sat('satModel64'), sat('satSqrt64h8'), sat('satSqrt64'), sat('satCausal64'), sat('satCap512'),
     { id: 'gradNone512', link: 'gradNone512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradNone512')) },
     { id: 'gradSqrt512', link: 'gradSqrt512', worker: 'sweep', kind: 'attentionStats', params: pointParams(s('gradSqrt512')) },

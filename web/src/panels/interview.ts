@@ -24,7 +24,7 @@ import { liveRequests, liveNumbers, linkState, shortHash, trainingRequest, LINKS
 import { TrainingController, TrainingWorkerError } from '../training/controller.ts';
 import { CoreBack } from './core-back.ts';
 import type { WorkerLike } from '../worker/protocol.ts';
-import type { LinkId, NumberId } from '../interview/live.ts';
+import type { LinkId, NumberId, LiveRequest } from '../interview/live.ts';
 import type { SaturationSweepResult } from '../../../wasm/js/core.js';
 import { ChartBox } from '../charts/chartbox.ts';
 import { buildSaturationLine } from '../charts/saturation.ts';
@@ -172,13 +172,18 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   let nums = liveNumbers({});
   const results: Record<string, unknown> = {};
   let reqKey = '';
+  /** the lazy requests of the current key (LiveRequest.lazy) and their answers, once asked */
+  let lazyReqs: LiveRequest[] = [];
+  let lazyAsked: Promise<void> | null = null;
 
   const seed = seedInput(store, 'interview', 'iseed', t('iv.seed'), t('common.reroll'));
   const seedNote = h('p', { class: 'iv-seed-note', 'data-part': 'text' });
   const printBase = h('p', { class: 'iv-print-base', 'aria-hidden': 'true' });
   const fallback = h('textarea', { class: 'copy-fallback', readOnly: true, rows: 6, hidden: true, 'aria-label': t('app.copyFallback') }) as HTMLTextAreaElement;
   const copyBtn = h('button', { type: 'button', class: 'button', 'data-action': 'copy-answer', text: t('iv.copy') }) as HTMLButtonElement;
-  const printBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'print', text: t('iv.print'), onclick: () => window.print() });
+  // the sheet prints once the lazy requests' numbers are in (asked now if not yet: askLazy)
+  const print = () => { void askLazy().then(() => window.print()); };
+  const printBtn = h('button', { type: 'button', class: 'button ghost', 'data-action': 'print', text: t('iv.print'), onclick: print });
   copyBtn.addEventListener('click', () => { void copyAnswer(); });
 
   /** Every block whose text holds numbers: rebuilt when numbers arrive. */
@@ -270,14 +275,16 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
   // paper shows every section open (Chromium's print CSS opens them too: interview.css); the
   // reader's own choice comes back after printing
   const opened = new Map<HTMLDetailsElement, boolean>();
-  const beforePrint = () => { for (const d of el.querySelectorAll<HTMLDetailsElement>('details.iv-more')) { opened.set(d, d.open); d.open = true; } };
+  const beforePrint = () => { void askLazy(); for (const d of el.querySelectorAll<HTMLDetailsElement>('details.iv-more')) { opened.set(d, d.open); d.open = true; } };
+  // the sections that hold the lazy requests' numbers ask them when opened (if the load's numbers have not yet)
+  for (const d of [followups, wrong]) d.addEventListener('toggle', () => { if ((d as HTMLDetailsElement).open) void askLazy(); });
   const afterPrint = () => { for (const [d, o] of opened) d.open = o; opened.clear(); };
   window.addEventListener('beforeprint', beforePrint);
   window.addEventListener('afterprint', afterPrint);
   // the copies in the top bar act like the originals
   const [topCopy, topPrint] = el.querySelectorAll<HTMLButtonElement>('.iv-controls .iv-actions button');
   topCopy.addEventListener('click', () => { void copyAnswer(topCopy); });
-  topPrint.addEventListener('click', () => window.print());
+  topPrint.addEventListener('click', print);
 
   const slots = [mountDrill(drillHost, ctx), mountClaimChecker(claimsHost, ctx)];
 
@@ -300,13 +307,22 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
           : h('span', { class: 'live pending', 'data-live': id, 'aria-label': t('iv.pending'), text: '…' });
       }));
     }
-    const done = Object.values(nums).every((x) => Number.isFinite(x));
-    // bench:ui reads the time from navigation start to the last live number (ms, performance.now())
-    if (done && el.dataset.liveDone !== '1') el.dataset.liveMs = String(Math.round(performance.now()));
-    // … and to the last number of the compute workers (all but the training run's)
-    const coreDone = (Object.keys(nums) as NumberId[]).every((k) => NUMBERS[k][0] === 'train' || Number.isFinite(nums[k]));
+    const ids = Object.keys(nums) as NumberId[];
+    const lazy = new Set(lazyReqs.map((r) => r.id));
+    const done = ids.every((k) => Number.isFinite(nums[k]));
+    // the load's numbers: every one but the lazy requests' (those are asked once these are in)
+    const loadDone = ids.every((k) => lazy.has(NUMBERS[k][0]) || Number.isFinite(nums[k]));
+    // bench:ui reads the time from navigation start to the load's last live number (ms, performance.now()),
+    // to the last number of all (the lazy ones too) …
+    if (loadDone && el.dataset.loadDone !== '1') el.dataset.liveMs = String(Math.round(performance.now()));
+    if (done && el.dataset.liveDone !== '1') el.dataset.allMs = String(Math.round(performance.now()));
+    // … and to the load's last number of the compute workers (all but the training run's and the lazy ones)
+    const coreDone = ids.every((k) => NUMBERS[k][0] === 'train' || lazy.has(NUMBERS[k][0]) || Number.isFinite(nums[k]));
     if (coreDone && !el.dataset.coreMs) el.dataset.coreMs = String(Math.round(performance.now()));
+    el.dataset.loadDone = loadDone ? '1' : '0';
+    // the tests read every number once this is 1
     el.dataset.liveDone = done ? '1' : '0';
+    if (loadDone && lazyAsked === null) setTimeout(() => void askLazy(), 0);
   }
 
   function renderLinks(): void {
@@ -386,29 +402,46 @@ export function interviewPanel(ctx: PanelCtx): PanelView {
     });
   }
 
+  /** Asks one live request; resolves once it answered or failed (its number or the failure shown). */
+  function askOne(r: LiveRequest, key: string): Promise<void> {
+    const err = el.querySelector<HTMLElement>('[data-err-for="panel"]')!;
+    return compute.get(r.worker, r.kind, r.params as never, `interview:${r.id}`).then((res) => {  // a new seed supersedes it
+      if (key !== reqKey) return;
+      results[r.id] = res;
+      nums = liveNumbers(results);
+      renderNumbers();
+    }, (e: unknown) => {
+      if (key !== reqKey || (e instanceof CoreError && e.kind === 'superseded')) return;
+      setText(err, workerFailure(e, t) ?? t('iv.failed', { message: e instanceof Error ? e.message : String(e) }));
+    });
+  }
+
+  /** Asks the lazy requests of the current key once (after the load's numbers, or a section opened, or a print). */
+  function askLazy(): Promise<void> {
+    if (lazyAsked === null) {
+      const key = reqKey;
+      lazyAsked = Promise.all(lazyReqs.map((r) => askOne(r, key))).then(() => {});
+    }
+    return lazyAsked;
+  }
+
   function ask(next: State): void {
     const reqs = liveRequests(next);
     const train = trainingRequest(next);
     const key = JSON.stringify([reqs.map((r) => r.params), train.configs]);
     if (key === reqKey) return;
     reqKey = key;
+    lazyReqs = reqs.filter((r) => r.lazy);
+    lazyAsked = null;
     for (const k of Object.keys(results)) delete results[k];
     nums = liveNumbers({});
     renderNumbers();
     const err = el.querySelector<HTMLElement>('[data-err-for="panel"]')!;
     setText(err, '');
     askTraining(key, train.configs, err);
-    for (const r of reqs) {
-      compute.get(r.worker, r.kind, r.params as never, `interview:${r.id}`).then((res) => {  // a new seed supersedes it
-        if (key !== reqKey) return;
-        results[r.id] = res;
-        nums = liveNumbers(results);
-        renderNumbers();
-      }, (e: unknown) => {
-        if (key !== reqKey || (e instanceof CoreError && e.kind === 'superseded')) return;
-        setText(err, workerFailure(e, t) ?? t('iv.failed', { message: e instanceof Error ? e.message : String(e) }));
-      });
-    }
+    for (const r of reqs) if (!r.lazy) void askOne(r, key);
+    // a section that holds their numbers is open already (the reader's choice kept across a new seed)
+    if ((followups as HTMLDetailsElement).open || (wrong as HTMLDetailsElement).open) void askLazy();
   }
 
   return {

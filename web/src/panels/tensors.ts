@@ -64,6 +64,10 @@ export function tensorsPanel({ t, store, compute, charts, keep, spawnWorker }: P
     return zone;
   });
   const scaleCtl: Control = select(store, 'tensors', 'tscale', t('tens.scale'), TENSOR_SCALES.map((v) => ({ value: v, label: t(`scale.${v}`) })));
+  // the scale's echo beside the select: what it does to the loaded pair's scores, shown as the
+  // select changes (the histogram redraws after it; bench:ui's first visual change)
+  const scaleEcho = h('output', { class: 'value', 'data-scale-echo': '' });
+  scaleCtl.el.querySelector('.control-row')?.append(scaleEcho);
   const L = TENSOR_LIMITS;
   s.controls.append(
     h('div', { class: 'tensor-inputs' },
@@ -170,13 +174,20 @@ export function tensorsPanel({ t, store, compute, charts, keep, spawnWorker }: P
     }
   }
 
-  function draw(): void {
+  function echoScale(): void {
+    const sc = state.tscale, dk = pair?.dk;
+    setText(scaleEcho, dk === undefined ? '' : t(`tens.scaleEcho.${sc}`, { dk, root: fmt(Math.sqrt(dk)) }));
+  }
+
+  /** Draws the charts and figures of the chosen scale; `scaleOnly`: only the scale changed (the Jacobian chart shows every scale, unchanged). */
+  function draw(scaleOnly = false): void {
+    echoScale();
     const p = pair;
     if (!p || TENSOR_SCALES.some((sc) => !own[sc] || !iid[sc])) return;
     const o = own as Record<TensorScale, TensorStatsResult>;
     const i = iid as Record<TensorScale, AttentionStatsResult>;
     const sc = state.tscale;
-    jacChart.set(buildTensorJacobian(o, i, t));
+    if (!scaleOnly) jacChart.set(buildTensorJacobian(o, i, t));
     const lnL = o[sc].logSeqLen;
     entChart.setTitle(t('tens.chart.entropy', { scale: t(`scale.${sc}`) }));
     entChart.set(buildRowHistogram(o[sc].rows.entropy, i[sc].rows.entropy, 0, Math.max(lnL, 0.01) * 1.02, t('sat.axis.entropy'), lnL, t));
@@ -211,7 +222,8 @@ export function tensorsPanel({ t, store, compute, charts, keep, spawnWorker }: P
         else { setText(message, t('tens.ownMissing')); message.dataset.kind = 'info'; }
       }
       if (changed?.has('kernel') && next.kernel !== prevKernel) { own = {}; iid = {}; request(); }
-      else if (changed === null || changed.has('tscale') || changed.has('lang')) draw();
+      else if (changed === null || changed.has('lang')) draw();
+      else if (changed.has('tscale')) draw(true);
     },
     destroy() { jacChart.destroy(); entChart.destroy(); },
   };
