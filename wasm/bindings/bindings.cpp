@@ -2,7 +2,9 @@
 // and completed with defaults by wasm/js/core.js) with its experiment's read_params (for a packed
 // experiment, experiments.js pack: true, the numbers core.js wrote into g_packed instead), calls the
 // experiment of the same name, and copies the result into JS-owned objects and typed arrays (never
-// views into the wasm heap, which die when memory grows) with its to_js. Both are generated from
+// views into the wasm heap, which die when memory grows; the one exception, attention's staged
+// results, leave as views that core.js slices into JS-owned copies before anything else runs in
+// the module) with its to_js. Both are generated from
 // wasm/js/experiments.js (experiment_reads.hpp, experiment_results.hpp), and so is the whole
 // binding of an experiment that needs no code of its own; this file holds the conversions they
 // call and the bindings that do need code (tensors copied after a budget check, staged buffers). A std::invalid_argument becomes a JS RangeError with its message;
