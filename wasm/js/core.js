@@ -240,12 +240,12 @@ function makeCore(mod, build, defaultKernel, limits = workLimits('loadCore', und
       p.alibi = alibiOf(what, params.alibi, heads);
       p.queryScale = params.queryScale === undefined || params.queryScale === null ? null : float32(what, 'queryScale', params.queryScale, seqLen, 'seqLen');
       const r = call(what, p);
-      // the bindings hand the staged results as views of the wasm heap: each is copied out here, at
-      // once (the next call reuses the buffers), into a JS-owned Float32Array
-      r.output = r.output.slice();
-      if (r.weights !== null) r.weights = r.weights.slice();
-      if (r.sinkWeights !== undefined) r.sinkWeights = r.sinkWeights.slice();
-      if (r.lse !== undefined) r.lse = r.lse.slice();
+      // the staged results are views of the wasm heap (the next call reuses it): copied out at once by the
+      // constructor, which runs no caller code (slice() asks Symbol.species); optional ones as own keys only
+      r.output = new Float32Array(r.output);
+      if (r.weights !== null) r.weights = new Float32Array(r.weights);
+      if (Object.hasOwn(r, 'sinkWeights')) r.sinkWeights = new Float32Array(r.sinkWeights);
+      if (Object.hasOwn(r, 'lse')) r.lse = new Float32Array(r.lse);
       return r;
     },
     mergeAttention(params) {

@@ -146,11 +146,14 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
   constexpr double kNegInfD = -std::numeric_limits<double>::infinity();
   // The weights of one head when the caller does not want them all: kept between calls and not
   // zero-filled (every entry is written by the product before it is read).
+  const int dv = p.dv == 0 ? p.dk : p.dv;
+  // The family's fused head (products, softmax and P·V in one, the scores kept in cache) computes the
+  // same numbers when nothing needs the logits or the weights; every other head goes through P.
+  const bool fused = !logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty() && dv == p.dk && !p.want_lse;
   cache::HeadScratch& scratch = cache::attention_head_scratch();
-  if (!p.want_weights && (logit_pass || !kt.attention_head || !p.sinks.empty())) scratch.reserve(LL);
+  if (!p.want_weights && !fused) scratch.reserve(LL);
   std::vector<char> dead(static_cast<size_t>(p.seq_len));  // rows with every key masked
   const size_t head = static_cast<size_t>(p.seq_len) * p.dk;
-  const int dv = p.dv == 0 ? p.dk : p.dv;
   const size_t head_v = static_cast<size_t>(p.seq_len) * dv;
   const int group = p.heads / heads_kv;
   const size_t Lz = static_cast<size_t>(p.seq_len);
@@ -158,7 +161,7 @@ double run_attention(const AttentionParams& p, float* output, float* weights, fl
   for (int h = 0; h < p.heads; ++h) {
     const size_t kv = static_cast<size_t>(h / group) * head;  // K/V head shared by `group` query heads
     const size_t kv_v = static_cast<size_t>(h / group) * head_v;
-    if (!logit_pass && !p.want_weights && kt.attention_head && p.sinks.empty() && dv == p.dk && !p.want_lse) {  // the same numbers, scores kept in cache
+    if (fused) {
       // the query heads of one K/V group follow each other: K and V are packed for the first only
       const bool same_kv = h % group != 0;
       kt.attention_head(p.q.data() + h * head, p.k.data() + kv, p.v.data() + kv, output + h * head, p.seq_len, p.dk,
